@@ -1,0 +1,155 @@
+#include "reports/json_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace drainsim::reports {
+
+namespace {
+
+using nlohmann::json;
+
+// Fixed precision: six decimals are a microsecond for seconds, and plenty for ratios.
+double Fixed(double value) { return std::round(value * 1e6) / 1e6; }
+
+json Optional(const std::optional<double>& value) {
+  return value ? json(Fixed(*value)) : json(nullptr);
+}
+
+json Distribution(const model::Histogram& h_us, double scale) {
+  if (h_us.empty()) return json{{"count", 0}};
+  return json{{"count", h_us.count()},
+              {"mean", Fixed(h_us.Mean() / scale)},
+              {"p50", Fixed(static_cast<double>(h_us.Quantile(0.5)) / scale)},
+              {"p99", Fixed(static_cast<double>(h_us.Quantile(0.99)) / scale)},
+              {"max", Fixed(static_cast<double>(h_us.max()) / scale)}};
+}
+
+json Series(const std::vector<model::Sample>& series) {
+  // Column-oriented: compact, and each chart reads one array.
+  json columns = json::object();
+  auto column = [&](const char* name, auto getter) {
+    json values = json::array();
+    for (const model::Sample& s : series) values.push_back(getter(s));
+    columns[name] = std::move(values);
+  };
+  column("t_s", [](const model::Sample& s) { return Fixed(s.t_s); });
+  column("depth", [](const model::Sample& s) { return s.depth; });
+  column("delayed_depth", [](const model::Sample& s) { return s.delayed_depth; });
+  column("dlq_depth", [](const model::Sample& s) { return s.dlq_depth; });
+  column("parked", [](const model::Sample& s) { return s.parked; });
+  column("in_flight", [](const model::Sample& s) { return s.in_flight; });
+  column("oldest_age_s", [](const model::Sample& s) { return Fixed(s.oldest_age_s); });
+  column("dlq_inflow_per_s", [](const model::Sample& s) { return Fixed(s.dlq_inflow_per_s); });
+  column("dlq_outflow_per_s", [](const model::Sample& s) { return Fixed(s.dlq_outflow_per_s); });
+  column("workers_busy", [](const model::Sample& s) { return s.workers_busy; });
+  column("db_utilisation", [](const model::Sample& s) { return Fixed(s.db_utilisation); });
+  column("db_queue", [](const model::Sample& s) { return s.db_queue; });
+  column("live_p50_ms", [](const model::Sample& s) { return Fixed(s.live_p50_ms); });
+  column("live_p99_ms", [](const model::Sample& s) { return Fixed(s.live_p99_ms); });
+  column("live_errors_per_s", [](const model::Sample& s) { return Fixed(s.live_errors_per_s); });
+  column("fault_active", [](const model::Sample& s) { return s.fault_active; });
+  return columns;
+}
+
+}  // namespace
+
+std::string HashHex(const std::string& text) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  char buffer[17];
+  std::snprintf(buffer, sizeof(buffer), "%016llx", static_cast<unsigned long long>(hash));
+  return buffer;
+}
+
+std::string JsonReport(const model::Results& r, const ReportContext& context) {
+  char fingerprint[17];
+  std::snprintf(fingerprint, sizeof(fingerprint), "%016llx",
+                static_cast<unsigned long long>(r.fingerprint));
+  json duplicates_by_cause = json::object();
+  for (int c = 0; c < model::kDuplicateCauseCount; ++c) {
+    duplicates_by_cause[model::DuplicateCauseName(static_cast<model::DuplicateCause>(c))] =
+        r.duplicates_by_cause[static_cast<size_t>(c)];
+  }
+  const char* kClassNames[] = {"rate_limited", "transient", "permanent", "unknown"};
+  json failures = json::object();
+  for (size_t c = 0; c < r.failures_by_class.size(); ++c)
+    failures[kClassNames[c]] = r.failures_by_class[c];
+  json kinds = json::object();
+  for (const auto& [name, k] : r.kinds) {
+    kinds[name] = json{{"published", k.published},
+                       {"acked", k.acked},
+                       {"attempts", k.attempts},
+                       {"duplicate_executions", k.duplicate_executions},
+                       {"duplicates_suppressed", k.duplicates_suppressed},
+                       {"visible_duplicates", k.visible_duplicates},
+                       {"message_latency_s", Distribution(k.message_latency_us, 1e6)}};
+  }
+  json report = {
+      {"report_version", kReportVersion},
+      {"drainsim_version", context.drainsim_version},
+      {"scenario",
+       {{"name", r.scenario_name},
+        {"path", context.scenario_path},
+        {"hash", context.scenario_hash}}},
+      {"seed", r.seed},
+      {"fingerprint", fingerprint},
+      {"run",
+       {{"events", r.events},
+        {"ended_at_s", Fixed(r.ended_at_s)},
+        {"reached_until", r.reached_until},
+        {"events_max_reached", r.events_max_reached}}},
+      {"published", r.published},
+      {"acked", r.acked},
+      {"parked", r.parked},
+      {"expired", r.expired},
+      {"dlq_end", r.dlq_end},
+      {"lost", r.lost},
+      {"not_terminal_end", r.not_terminal_end},
+      {"attempts", r.attempts},
+      {"attempts_per_success",
+       Fixed(r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked))},
+      {"failures_by_class", failures},
+      {"duplicate_executions", r.duplicate_executions},
+      {"duplicates_by_cause", duplicates_by_cause},
+      {"duplicates_suppressed", r.duplicates_suppressed},
+      {"visible_duplicates", r.visible_duplicates},
+      {"human_needed", r.human_needed},
+      {"human_needed_by_reason", r.human_needed_by_reason},
+      {"refilled", r.refilled},
+      {"replays", r.replays},
+      {"dlq_inflow", r.dlq_inflow},
+      {"dlq_outflow", r.dlq_outflow},
+      {"wasted_worker_s", Fixed(r.wasted_worker_s)},
+      {"breaker_openings", r.breaker_openings},
+      {"message_latency_s", Distribution(r.message_latency_us, 1e6)},
+      {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
+      {"kinds", kinds},
+      {"oldest_age_max_s", Fixed(r.oldest_age_max_s)},
+      {"age_alert_first_s", Optional(r.age_alert_first_s)},
+      {"depth_alert_first_s", Optional(r.depth_alert_first_s)},
+      {"dlq_depth_alert_first_s", Optional(r.dlq_depth_alert_first_s)},
+      {"time_to_empty_s", Optional(r.time_to_empty_s)},
+      {"time_to_quiet_s", Optional(r.time_to_quiet_s)},
+      {"series", Series(r.series)},
+  };
+  if (r.has_database) {
+    json db = {{"utilisation", Fixed(r.db_utilisation)},
+               {"queue_max", r.db_queue_max},
+               {"timeouts", r.db_timeouts},
+               {"refusals", r.db_refusals}};
+    if (r.has_live_traffic) {
+      db["live"] = {{"queries", r.live_queries},
+                    {"errors", r.live_errors},
+                    {"latency_ms", Distribution(r.live_latency_us, 1e3)}};
+    }
+    report["database"] = db;
+  }
+  return report.dump(2) + "\n";
+}
+
+}  // namespace drainsim::reports

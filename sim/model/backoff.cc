@@ -1,0 +1,156 @@
+#include "sim/model/backoff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "sim/engine/check.h"
+
+namespace drainsim::model {
+
+using engine::Duration;
+
+namespace {
+
+constexpr int64_t kMicrosPerSecond = 1'000'000;
+constexpr int64_t kSidekiqRandCount = 10;
+
+// Rounds a non-negative number of microseconds to the nearest one and clamps it into
+// [0, kBackoffDelayMax]. Every ceiling is below 2^53, so the doubles here hold it exactly.
+Duration RoundedDelay(double micros) {
+  const double clamped =
+      std::clamp(std::nearbyint(micros), 0.0, static_cast<double>(kBackoffDelayMax.micros()));
+  return Duration::Micros(static_cast<int64_t>(clamped));
+}
+
+// Sidekiq's rand(10) from one 64-bit output: the high word of bits * 10 (Lemire's multiply,
+// without the rejection step, so that it always takes exactly one output). Each value's
+// probability is within 2^-64 of 1/10.
+int64_t SidekiqRand(uint64_t bits) {
+  const unsigned __int128 product = static_cast<unsigned __int128>(bits) * kSidekiqRandCount;
+  return static_cast<int64_t>(product >> 64);
+}
+
+void CheckCurve(const scenario::ConstantBackoff& curve) {
+  DRAINSIM_CHECK(curve.delay >= Duration::Zero());
+}
+void CheckCurve(const scenario::LinearBackoff& curve) {
+  DRAINSIM_CHECK(curve.base > Duration::Zero());
+  DRAINSIM_CHECK(curve.base <= curve.cap);
+  DRAINSIM_CHECK(curve.step >= Duration::Zero());
+}
+void CheckCurve(const scenario::ExponentialBackoff& curve) {
+  DRAINSIM_CHECK(curve.base > Duration::Zero());
+  DRAINSIM_CHECK(curve.base <= curve.cap);
+  DRAINSIM_CHECK(curve.factor >= 1);  // also refuses NaN
+  DRAINSIM_CHECK(curve.factor <= 100);
+}
+void CheckCurve(const scenario::SidekiqBackoff&) {}
+
+Duration Ceiling(const scenario::ConstantBackoff& curve, int64_t /*attempts_made*/, int64_t) {
+  return std::min(curve.delay, kBackoffDelayMax);
+}
+
+Duration Ceiling(const scenario::LinearBackoff& curve, int64_t attempts_made, int64_t) {
+  const int64_t steps = attempts_made - 1;
+  const int64_t room = (curve.cap - curve.base).micros();
+  // step * steps > room iff steps > room / step: decided before multiplying, so any attempt
+  // count is safe.
+  if (curve.step > Duration::Zero() && steps > room / curve.step.micros()) {
+    return std::min(curve.cap, kBackoffDelayMax);
+  }
+  return std::min(curve.base + curve.step * steps, kBackoffDelayMax);
+}
+
+// base * factor^(n - 1) by binary exponentiation: O(log n) multiplications, each an exactly
+// rounded IEEE operation. It stops as soon as the result must reach the cap: the factor is at
+// least 1, so no later multiplication can bring a partial power back down.
+Duration Ceiling(const scenario::ExponentialBackoff& curve, int64_t attempts_made, int64_t) {
+  const double base = static_cast<double>(curve.base.micros());
+  const double cap = static_cast<double>(curve.cap.micros());
+  const Duration capped = std::min(curve.cap, kBackoffDelayMax);
+  double power = 1;
+  double square = curve.factor;
+  for (int64_t exponent = attempts_made - 1; exponent > 0; exponent >>= 1) {
+    if (exponent & 1) {
+      power *= square;
+      if (base * power >= cap) return capped;
+    }
+    if (exponent > 1) {
+      square *= square;
+      // A later bit of the exponent multiplies power (>= 1) by square or more.
+      if (base * square >= cap) return capped;
+    }
+  }
+  return std::min(RoundedDelay(base * power), capped);
+}
+
+Duration Ceiling(const scenario::SidekiqBackoff&, int64_t attempts_made, int64_t sidekiq_rand) {
+  // Beyond this the fourth power exceeds kBackoffDelayMax; the bound keeps it within int64.
+  constexpr int64_t kCountLimit = 10'000;
+  const int64_t count = std::min(attempts_made - 1, kCountLimit);
+  const int64_t seconds = count * count * count * count + 15 + sidekiq_rand * (count + 1);
+  const int64_t seconds_max = kBackoffDelayMax.micros() / kMicrosPerSecond;
+  return Duration::Seconds(std::min(seconds, seconds_max));
+}
+
+}  // namespace
+
+Duration BackoffCeiling(const scenario::Backoff::Curve& curve, int64_t attempts_made,
+                        int64_t sidekiq_rand) {
+  DRAINSIM_CHECK(attempts_made >= 1);
+  DRAINSIM_CHECK(sidekiq_rand >= 0);
+  DRAINSIM_CHECK(sidekiq_rand < kSidekiqRandCount);
+  return std::visit(
+      [&](const auto& alternative) {
+        CheckCurve(alternative);
+        return Ceiling(alternative, attempts_made, sidekiq_rand);
+      },
+      curve);
+}
+
+Duration BackoffDelay(const scenario::Backoff& policy, int64_t attempts_made, BackoffState& state,
+                      engine::Rng& rng) {
+  // Invariant (1): both draws happen first, unconditionally and in this order.
+  const int64_t sidekiq_rand = SidekiqRand(rng.NextU64());
+  const double u = rng.NextDouble();
+
+  const scenario::Jitter& jitter = policy.jitter;
+  const double ceiling =
+      static_cast<double>(BackoffCeiling(policy.curve, attempts_made, sidekiq_rand).micros());
+  Duration delay;
+  switch (jitter.kind) {
+    case scenario::JitterKind::kNone:
+      delay = RoundedDelay(ceiling);
+      break;
+    case scenario::JitterKind::kFull:
+      delay = RoundedDelay(ceiling * u);
+      break;
+    case scenario::JitterKind::kEqual:
+      delay = RoundedDelay(ceiling / 2 + (ceiling / 2) * u);
+      break;
+    case scenario::JitterKind::kProportional:
+      DRAINSIM_CHECK(jitter.low >= 0);  // also refuses NaN
+      DRAINSIM_CHECK(jitter.low <= jitter.high);
+      DRAINSIM_CHECK(jitter.high <= 100);
+      delay = RoundedDelay(ceiling * (jitter.low + (jitter.high - jitter.low) * u));
+      break;
+    case scenario::JitterKind::kDecorrelated: {
+      const auto* curve = std::get_if<scenario::ExponentialBackoff>(&policy.curve);
+      DRAINSIM_CHECK(curve != nullptr);
+      // Before the first retry, and after a replay reset, the previous delay counts as base.
+      const Duration previous = std::max(state.previous, curve->base);
+      const double base = static_cast<double>(curve->base.micros());
+      const double high = static_cast<double>(previous.micros()) * kDecorrelatedGrowth;
+      delay = std::min(RoundedDelay(base + (high - base) * u), curve->cap);
+      DRAINSIM_CHECK(delay >= curve->base);
+      break;
+    }
+  }
+  DRAINSIM_CHECK(delay >= Duration::Zero());
+  DRAINSIM_CHECK(delay <= kBackoffDelayMax);
+  state.previous = delay;
+  return delay;
+}
+
+}  // namespace drainsim::model

@@ -1,0 +1,156 @@
+#include "sim/model/database.h"
+
+#include <cmath>
+
+#include "sim/engine/check.h"
+
+namespace drainsim::model {
+
+namespace {
+uint64_t Pack(uint32_t generation) { return generation; }
+}  // namespace
+
+Database::Database(Scheduler& scheduler, int64_t connections, Duration timeout,
+                   double overload_factor)
+    : scheduler_(scheduler),
+      capacity_(connections),
+      timeout_(timeout),
+      overload_factor_(overload_factor),
+      accounted_until_(scheduler.Now()) {
+  DRAINSIM_CHECK(connections >= 1);
+  DRAINSIM_CHECK(timeout > Duration::Zero());
+  DRAINSIM_CHECK(overload_factor >= 0);
+}
+
+uint32_t Database::NewQuery() {
+  if (!free_.empty()) {
+    const uint32_t slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  queries_.emplace_back();
+  return static_cast<uint32_t>(queries_.size() - 1);
+}
+
+void Database::FreeQuery(uint32_t slot) {
+  Query& q = queries_[slot];
+  q.queued = false;
+  q.running = false;
+  ++q.generation;
+  free_.push_back(slot);
+}
+
+void Database::Account() {
+  const Instant now = scheduler_.Now();
+  const double elapsed_us = static_cast<double>((now - accounted_until_).micros());
+  busy_us_ += elapsed_us * static_cast<double>(busy_);
+  capacity_us_ += elapsed_us * static_cast<double>(capacity_);
+  accounted_until_ = now;
+}
+
+double Database::busy_connection_seconds() const {
+  const double pending_us = static_cast<double>((scheduler_.Now() - accounted_until_).micros());
+  return (busy_us_ + pending_us * static_cast<double>(busy_)) / 1e6;
+}
+
+double Database::capacity_connection_seconds() const {
+  const double pending_us = static_cast<double>((scheduler_.Now() - accounted_until_).micros());
+  return (capacity_us_ + pending_us * static_cast<double>(capacity_)) / 1e6;
+}
+
+void Database::Submit(uint64_t owner, Duration service_base) {
+  DRAINSIM_CHECK(service_base >= Duration::Zero());
+  const Instant now = scheduler_.Now();
+  const uint32_t slot = NewQuery();
+  Query& q = queries_[slot];
+  q.owner = owner;
+  q.service_base = service_base;
+  q.submitted_at = now;
+  if (outage_) {
+    // Connection refused: the caller hears at once. Delivered as an event so that callers see
+    // completions only from HandleEvent, never re-entrantly from Submit.
+    ++refusals_;
+    scheduler_.At(now, Event{EventType::kDbServiceEnd, slot, Pack(q.generation)});
+    return;
+  }
+  q.queued = true;
+  queue_.push_back(Waiting{slot, q.generation});
+  ++waiting_;
+  scheduler_.At(now + timeout_, Event{EventType::kDbDeadline, slot, Pack(q.generation)});
+  StartWaiting();
+}
+
+void Database::StartWaiting() {
+  Account();
+  const Instant now = scheduler_.Now();
+  while (busy_ < capacity_ && !queue_.empty()) {
+    const Waiting next = queue_.front();
+    queue_.pop_front();
+    const uint32_t slot = next.slot;
+    Query& q = queries_[slot];
+    if (q.generation != next.generation || !q.queued) continue;  // left at its deadline
+    // A query whose deadline is now gets no connection: its deadline event (same instant)
+    // reports the timeout while it is still counted as waiting.
+    if (q.submitted_at + timeout_ <= now) continue;
+    q.queued = false;
+    q.running = true;
+    --waiting_;
+    ++busy_;
+    const double load =
+        1.0 + overload_factor_ * static_cast<double>(waiting_) / static_cast<double>(capacity_);
+    const double service_us =
+        std::nearbyint(static_cast<double>(q.service_base.micros()) * slowdown_ * load);
+    const Instant deadline = q.submitted_at + timeout_;
+    // Cap at the deadline before converting: a degraded service time may exceed int64 µs.
+    const double until_deadline_us = static_cast<double>((deadline - now).micros());
+    const Instant end = service_us >= until_deadline_us
+                            ? deadline
+                            : now + Duration::Micros(static_cast<int64_t>(service_us));
+    if (end < deadline) {
+      scheduler_.At(end, Event{EventType::kDbServiceEnd, slot, Pack(q.generation)});
+    }
+    // Otherwise the deadline event, already scheduled, ends the query and frees the connection.
+  }
+}
+
+std::optional<QueryCompletion> Database::HandleEvent(const Event& event) {
+  DRAINSIM_CHECK(event.type == EventType::kDbServiceEnd || event.type == EventType::kDbDeadline);
+  const uint32_t slot = event.a;
+  if (slot >= queries_.size() || queries_[slot].generation != static_cast<uint32_t>(event.b)) {
+    return std::nullopt;  // the query already completed
+  }
+  Query& q = queries_[slot];
+  const Instant now = scheduler_.Now();
+  QueryCompletion done{q.owner, QueryOutcome::kOk, now - q.submitted_at};
+  if (event.type == EventType::kDbServiceEnd) {
+    if (q.running) {
+      Account();
+      --busy_;
+    } else {
+      DRAINSIM_CHECK(!q.queued);  // a refusal: never queued, never ran
+      done.outcome = QueryOutcome::kRefused;
+    }
+  } else {
+    done.outcome = QueryOutcome::kTimeout;
+    ++timeouts_;
+    if (q.running) {
+      Account();
+      --busy_;
+    } else {
+      DRAINSIM_CHECK(q.queued);
+      --waiting_;  // its queue entry is skipped lazily
+    }
+  }
+  FreeQuery(slot);
+  StartWaiting();
+  return done;
+}
+
+void Database::SetCapacity(int64_t connections) {
+  DRAINSIM_CHECK(connections >= 1);
+  Account();
+  capacity_ = connections;
+  StartWaiting();
+}
+
+}  // namespace drainsim::model

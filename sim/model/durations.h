@@ -1,0 +1,35 @@
+// From a scenario's distribution spec to durations drawn during a run.
+//
+// The scenario keeps distributions as the user wrote them, in the unit of their field
+// (`db_op_ms` in milliseconds); the engine samples unit-free doubles. A DurationSampler joins
+// the two: it owns the engine distribution and the unit, and rounds each draw to the
+// microsecond. Each Sample() consumes exactly one uniform draw (see engine::Distribution).
+#pragma once
+
+#include "sim/engine/distributions.h"
+#include "sim/engine/rng.h"
+#include "sim/engine/time.h"
+#include "sim/scenario/scenario_distribution.h"
+
+namespace drainsim::model {
+
+// The engine distribution equal to `spec` (values in the spec's own unit).
+// REQUIRES: `spec` passed the loader's checks.
+engine::Distribution ToDistribution(const scenario::DistributionSpec& spec);
+
+class DurationSampler {
+ public:
+  // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field.
+  DurationSampler(const scenario::DistributionSpec& spec, double micros_per_unit)
+      : distribution_(ToDistribution(spec)), micros_per_unit_(micros_per_unit) {}
+
+  // One draw, rounded to the microsecond, never negative, capped at 100 years.
+  engine::Duration Sample(engine::Rng& rng) const;
+  double MeanMicros() const { return distribution_.Mean() * micros_per_unit_; }
+
+ private:
+  engine::Distribution distribution_;
+  double micros_per_unit_;
+};
+
+}  // namespace drainsim::model

@@ -1,0 +1,52 @@
+// The events of a run: a 16-byte payload for engine::EventQueue.
+//
+// The engine orders events by (time, insertion order) and knows nothing of their meaning;
+// this header gives them one. `a` and `b` are interpreted per type (documented beside each
+// type). References to records that may have been freed carry a generation, and a handler
+// that finds a stale one does nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/engine/time.h"
+
+namespace drainsim::model {
+
+enum class EventType : uint8_t {
+  kProducerTick,       // a = producer index: publish the producer's next message(s)
+  kDelayDue,           // a = message slot, b = message generation: a delayed retry is due
+  kVisibilityExpired,  // a = message slot, b = (generation << 32) | delivery generation
+  kAttemptStep,        // a = attempt slot, b = attempt generation: the current step ended
+  kDbServiceEnd,       // a = query slot, b = query generation
+  kDbDeadline,         // a = query slot, b = query generation: the statement timeout fired
+  kLiveQuery,          // a live-traffic query arrives
+  kSample,             // take a time-series sample
+  kFaultEdge,          // a = fault index, b = 1 when the window opens, 0 when it closes
+  kWorkerCrash,        // a = worker index (or all), b = crash fault index
+  kWorkerRestart,      // a = worker index, b = worker generation
+  kBrokerRestart,      // a = fault index: requeue every unacked delivery
+  kBrokerResume,       // the broker is back after a restart's downtime
+  kDlqExpire,          // a = message slot, b = (generation << 32) | dead-letter count
+  kDrainTick,          // a = drain index: the drain may replay its next message(s)
+  kDrainAdjust,        // a = drain index: an adaptive drain re-reads database health
+  kBreakerHalfOpen,    // the circuit breaker's open period ended
+  kStop,               // run.until reached
+};
+
+struct Event {
+  EventType type;
+  uint32_t a = 0;
+  uint64_t b = 0;
+};
+static_assert(sizeof(Event) == 16);
+
+// What components that schedule events see of the run: a clock and a way to say "later".
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual engine::Instant Now() const = 0;
+  // REQUIRES: at >= Now().
+  virtual void At(engine::Instant at, Event event) = 0;
+};
+
+}  // namespace drainsim::model

@@ -1,0 +1,151 @@
+// Message records and the store that owns them.
+//
+// A record lives from publish until the message is terminal (acked, parked, expired) and no
+// copy of it is still on a worker; then its slot is reused. Events refer to a record by
+// MessageRef (slot + generation), so an event that outlives its message is recognised as
+// stale instead of acting on a stranger.
+//
+// Invariants:
+//  (1) A live record's `state` is the message's one state (model::Ledger counts the same).
+//  (2) `attempts` counts handler attempts in the current life (reset to 0 by a replay);
+//      `receive_count` counts broker deliveries in the current life (SQS ApproximateReceiveCount).
+//  (3) Slots are reused only after Release; a released slot's generation is bumped.
+//
+// Thread-safety: none; a run owns its store.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/check.h"
+#include "sim/engine/time.h"
+#include "sim/model/message_state.h"
+#include "sim/scenario/scenario_enums.h"
+
+namespace drainsim::model {
+
+using engine::Duration;
+using engine::Instant;
+
+struct MessageRef {
+  uint32_t slot = 0;
+  uint32_t generation = 0;
+  bool operator==(const MessageRef&) const = default;
+};
+
+// Why a message came back for another execution; attributes duplicate executions to a cause.
+enum class RedeliveryCause : uint8_t {
+  kNone,
+  kLostAck,            // its ack was lost after the work committed
+  kCrashAfterCommit,   // its worker died between commit and ack
+  kVisibilityTimeout,  // its visibility timeout ran out while a worker was still on it
+  kRedrive,            // a drain replayed it from the DLQ
+  kOther,              // crash before commit, broker restart, ...
+};
+
+struct Message {
+  uint64_t id = 0;            // publish order, unique in the run; {id} in key patterns
+  uint32_t kind_index = 0;    // index into the run's kinds (sorted by name)
+  uint32_t source_index = 0;  // producer or backlog entry that published it (for key fields)
+  bool from_backlog = false;
+  MessageState state = MessageState::kReady;
+  bool redelivered = false;        // the broker's boolean flag
+  bool committed = false;          // the handler's transaction committed at least once
+  bool poison = false;             // fails every attempt, replays included
+  bool synthetic = false;          // fails every attempt until dead-lettered once
+  bool bug_victim = false;         // fails while the bug fault is active
+  bool synthetic_checked = false;  // synthetic-failure selection already considered it
+  bool claim_held = false;         // an attempt holds its claim row, uncommitted
+  RedeliveryCause cause = RedeliveryCause::kNone;
+  scenario::ErrorClass last_error = scenario::ErrorClass::kUnknown;
+  scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;
+  uint16_t copies_on_workers = 0;  // deliveries of this message still held by workers
+  int32_t attempts = 0;
+  int32_t receive_count = 0;
+  int32_t replays = 0;
+  int32_t failures = 0;              // failed attempts over all lives (dead-letter metadata)
+  int32_t executions = 0;            // attempts over all lives: names per-attempt streams
+  int32_t dead_letters = 0;          // times dead-lettered: stale DLQ entries compare it
+  uint32_t delivery_generation = 0;  // bumped per delivery; stale timers compare it
+  Instant published_at;              // first publish (backlog: now - age)
+  Instant entered_queue_at;          // entered the main pipeline (first publish or replay): age
+  Instant ready_at;                  // last became ready (queue_wait_s is measured from here)
+  Instant first_failure_at = Instant::Never();
+  Instant dead_lettered_at = Instant::Never();
+  Duration backoff_previous;  // decorrelated jitter's memory
+};
+
+class MessageStore {
+ public:
+  // Creates a record and returns its reference. The caller fills the fields.
+  MessageRef Create() {
+    uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      DRAINSIM_CHECK(records_.size() < kSlotsMax);
+      slot = static_cast<uint32_t>(records_.size());
+      records_.emplace_back();
+    }
+    Record& r = records_[slot];
+    r.live = true;
+    r.message = Message{};
+    ++live_count_;
+    return MessageRef{slot, r.generation};
+  }
+
+  // True iff `ref` names a live record (not released since the reference was made).
+  bool IsLive(MessageRef ref) const {
+    return ref.slot < records_.size() && records_[ref.slot].live &&
+           records_[ref.slot].generation == ref.generation;
+  }
+
+  // REQUIRES: IsLive(ref).
+  Message& Get(MessageRef ref) {
+    DRAINSIM_DCHECK(IsLive(ref));
+    return records_[ref.slot].message;
+  }
+  const Message& Get(MessageRef ref) const {
+    DRAINSIM_DCHECK(IsLive(ref));
+    return records_[ref.slot].message;
+  }
+
+  // Frees the slot. REQUIRES: IsLive(ref), the message is terminal and no worker holds it.
+  void Release(MessageRef ref) {
+    DRAINSIM_CHECK(IsLive(ref));
+    Record& r = records_[ref.slot];
+    DRAINSIM_CHECK(IsTerminal(r.message.state));
+    DRAINSIM_CHECK(r.message.copies_on_workers == 0);
+    r.live = false;
+    ++r.generation;
+    free_.push_back(ref.slot);
+    --live_count_;
+  }
+
+  size_t live_count() const { return live_count_; }
+  // High-water mark of slots: memory is proportional to this, not to messages published.
+  size_t slot_count() const { return records_.size(); }
+
+  // Calls fn(ref, message) for every live record, in slot order (deterministic).
+  template <typename F>
+  void ForEachLive(F&& fn) const {
+    for (uint32_t slot = 0; slot < records_.size(); ++slot) {
+      if (records_[slot].live)
+        fn(MessageRef{slot, records_[slot].generation}, records_[slot].message);
+    }
+  }
+
+ private:
+  static constexpr size_t kSlotsMax = uint32_t{0xffffffff};
+  struct Record {
+    Message message;
+    uint32_t generation = 0;
+    bool live = false;
+  };
+  std::vector<Record> records_;
+  std::vector<uint32_t> free_;
+  size_t live_count_ = 0;
+};
+
+}  // namespace drainsim::model

@@ -1,0 +1,52 @@
+#include "sim/model/message_state.h"
+
+namespace drainsim::model {
+
+std::string_view MessageStateName(MessageState state) {
+  switch (state) {
+    case MessageState::kReady:
+      return "ready";
+    case MessageState::kDelayed:
+      return "delayed";
+    case MessageState::kInFlight:
+      return "in_flight";
+    case MessageState::kDeadLettered:
+      return "dead_lettered";
+    case MessageState::kParked:
+      return "parked";
+    case MessageState::kAcked:
+      return "acked";
+    case MessageState::kExpired:
+      return "expired";
+  }
+  DRAINSIM_CHECK(false);
+  return "";
+}
+
+bool IsLegalTransition(MessageState from, MessageState to) {
+  using S = MessageState;
+  switch (from) {
+    case S::kReady:
+      // Delivered; or dead-lettered by the broker when a delivery would exceed its max
+      // receive count (SQS moves the message instead of delivering it).
+      return to == S::kInFlight || to == S::kDeadLettered;
+    case S::kDelayed:
+      // The retry delay elapsed.
+      return to == S::kReady;
+    case S::kInFlight:
+      // Acked; requeued (visibility timeout, crash, broker restart, nack); re-published with a
+      // delay; dead-lettered (retries exhausted, permanent error); parked by the retry policy.
+      return to == S::kAcked || to == S::kReady || to == S::kDelayed || to == S::kDeadLettered ||
+             to == S::kParked;
+    case S::kDeadLettered:
+      // Replayed by a drain; parked by a drain's "others: park"; expired by DLQ retention.
+      return to == S::kReady || to == S::kParked || to == S::kExpired;
+    case S::kParked:
+    case S::kAcked:
+    case S::kExpired:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace drainsim::model

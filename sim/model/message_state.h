@@ -1,0 +1,84 @@
+// The life of a message as an explicit state machine, and the ledger that proves nothing is
+// lost.
+//
+// Invariants:
+//  (1) Every published message is in exactly one MessageState at every event.
+//  (2) Only the transitions in IsLegalTransition happen; anything else is a programmer error.
+//  (3) Ledger::Conserved(): the per-state counts sum to the number published. The ledger is
+//      kept incrementally; the model also recounts its message records against it (see
+//      Simulation::CheckConservation) so that a bookkeeping bug cannot hide in both places.
+//
+// Thread-safety: none needed; a run is single-threaded and owns its ledger.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "sim/engine/check.h"
+
+namespace drainsim::model {
+
+enum class MessageState : uint8_t {
+  kReady,         // in the main queue, deliverable
+  kDelayed,       // in the delay queue: a retry scheduled for later
+  kInFlight,      // delivered to a worker (in its buffer or running), not yet acked
+  kDeadLettered,  // in the DLQ
+  kParked,        // in the parking lot: needs a human (terminal for the run)
+  kAcked,         // done (terminal)
+  kExpired,       // DLQ retention ran out: data loss, reported as such (terminal)
+};
+inline constexpr int kMessageStateCount = 7;
+
+std::string_view MessageStateName(MessageState state);
+
+// True iff the state is one a message never leaves within a run.
+constexpr bool IsTerminal(MessageState state) {
+  return state == MessageState::kParked || state == MessageState::kAcked ||
+         state == MessageState::kExpired;
+}
+
+// The table of legal transitions; see message_state.cc for why each exists.
+bool IsLegalTransition(MessageState from, MessageState to);
+
+// States a message may be published into: ready (a producer), delayed (a producer's delayed
+// publish or a backlog in the delay queue), dead-lettered (a backlog already in the DLQ).
+constexpr bool IsLegalInitialState(MessageState state) {
+  return state == MessageState::kReady || state == MessageState::kDelayed ||
+         state == MessageState::kDeadLettered;
+}
+
+class Ledger {
+ public:
+  // REQUIRES: IsLegalInitialState(state).
+  void Publish(MessageState state) {
+    DRAINSIM_CHECK(IsLegalInitialState(state));
+    ++published_;
+    ++counts_[Index(state)];
+  }
+
+  // REQUIRES: IsLegalTransition(from, to) and a message is in `from`.
+  void Move(MessageState from, MessageState to) {
+    DRAINSIM_CHECK(IsLegalTransition(from, to));
+    DRAINSIM_CHECK(counts_[Index(from)] > 0);
+    --counts_[Index(from)];
+    ++counts_[Index(to)];
+  }
+
+  int64_t count(MessageState state) const { return counts_[Index(state)]; }
+  int64_t published() const { return published_; }
+
+  // The number of published messages not accounted for by any state; 0 iff conserved.
+  int64_t Lost() const {
+    int64_t sum = 0;
+    for (int64_t c : counts_) sum += c;
+    return published_ - sum;
+  }
+
+ private:
+  static constexpr size_t Index(MessageState state) { return static_cast<size_t>(state); }
+  std::array<int64_t, kMessageStateCount> counts_{};
+  int64_t published_ = 0;
+};
+
+}  // namespace drainsim::model

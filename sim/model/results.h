@@ -1,0 +1,123 @@
+// What a run produced: the figures DESIGN.md defines ("What drainsim reports"), per kind
+// where it matters, and the sampled time series. Reports read this and nothing else.
+//
+// Units are in the names; instants are seconds from the start of the run. Optional figures
+// are unset when undefined (a queue that never emptied has no time_to_empty_s).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/model/histogram.h"
+
+namespace drainsim::model {
+
+// Causes of duplicate executions, in report order.
+enum class DuplicateCause : uint8_t {
+  kLostAck,
+  kCrashAfterCommit,
+  kVisibilityTimeout,
+  kRedrive,
+  kOther,
+};
+inline constexpr int kDuplicateCauseCount = 5;
+const char* DuplicateCauseName(DuplicateCause cause);
+
+struct KindResults {
+  int64_t published = 0;
+  int64_t acked = 0;
+  int64_t attempts = 0;
+  int64_t duplicate_executions = 0;
+  int64_t duplicates_suppressed = 0;
+  int64_t visible_duplicates = 0;
+  Histogram message_latency_us;  // first publish -> final ack
+};
+
+// One row of the time series, taken every run.sample_every.
+struct Sample {
+  double t_s = 0;
+  int64_t depth = 0;          // ready in the main queue
+  int64_t delayed_depth = 0;  // waiting for a retry
+  int64_t dlq_depth = 0;
+  int64_t parked = 0;
+  int64_t in_flight = 0;
+  double oldest_age_s = 0;  // oldest message in the pipeline (ready, delayed, in flight)
+  double dlq_inflow_per_s = 0;
+  double dlq_outflow_per_s = 0;
+  int64_t workers_busy = 0;   // worker slots running an attempt
+  double db_utilisation = 0;  // over the interval
+  int64_t db_queue = 0;       // queries waiting at the sample instant
+  double live_p50_ms = 0;     // live queries completed in the interval (0 if none)
+  double live_p99_ms = 0;
+  double live_errors_per_s = 0;
+  bool drain_active = false;
+  bool fault_active = false;
+};
+
+struct Results {
+  std::string scenario_name;
+  uint64_t seed = 0;
+  uint64_t fingerprint = 0;  // hash over the processed event sequence
+  int64_t events = 0;
+  double ended_at_s = 0;
+  bool reached_until = false;       // false: ended early, nothing left to happen
+  bool events_max_reached = false;  // stopped by run.events_max: the figures are partial
+
+  int64_t published = 0;
+  int64_t acked = 0;
+  int64_t parked = 0;
+  int64_t expired = 0;
+  int64_t dlq_end = 0;
+  int64_t lost = 0;
+  int64_t not_terminal_end = 0;  // ready, delayed or in flight when the run stopped
+
+  int64_t attempts = 0;
+  int64_t successes = 0;
+  std::array<int64_t, 4> failures_by_class{};  // scenario::ErrorClass order
+  std::array<int64_t, kDuplicateCauseCount> duplicates_by_cause{};
+  int64_t duplicate_executions = 0;
+  int64_t duplicates_suppressed = 0;
+  int64_t visible_duplicates = 0;
+  std::map<std::string, int64_t> human_needed_by_reason;  // parked + left in the DLQ
+  int64_t human_needed = 0;
+  int64_t refilled = 0;
+  int64_t replays = 0;
+  int64_t dlq_inflow = 0;
+  int64_t dlq_outflow = 0;
+  double wasted_worker_s = 0;
+  int64_t breaker_openings = 0;
+
+  Histogram message_latency_us;
+  Histogram queue_wait_us;
+  std::map<std::string, KindResults> kinds;
+
+  double oldest_age_max_s = 0;
+  std::optional<double> age_alert_first_s;
+  std::optional<double> depth_alert_first_s;
+  std::optional<double> dlq_depth_alert_first_s;
+  std::optional<double> time_to_empty_s;
+  std::optional<double> time_to_quiet_s;
+
+  bool has_database = false;
+  double db_utilisation = 0;
+  int64_t db_queue_max = 0;
+  int64_t db_timeouts = 0;
+  int64_t db_refusals = 0;
+  bool has_live_traffic = false;
+  Histogram live_latency_us;
+  Histogram live_latency_during_drains_us;
+  int64_t live_queries = 0;
+  int64_t live_errors = 0;
+
+  std::vector<Sample> series;
+
+  double attempts_per_success() const {
+    return successes == 0 ? 0.0 : static_cast<double>(attempts) / static_cast<double>(successes);
+  }
+};
+
+}  // namespace drainsim::model

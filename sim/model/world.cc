@@ -1,0 +1,189 @@
+#include "sim/model/world.h"
+
+#include <algorithm>
+
+#include "sim/engine/check.h"
+
+namespace drainsim::model {
+
+namespace {
+
+// Events that only observe (samples) or model traffic outside the queue (live queries) do
+// not keep a run alive; everything else can change a message's fate.
+bool IsEssential(EventType type) {
+  return type != EventType::kSample && type != EventType::kLiveQuery && type != EventType::kStop;
+}
+
+uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
+  // splitmix64's finaliser over a running hash: cheap, and any change in order, time or
+  // payload changes the result.
+  uint64_t z = hash ^ (value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options)
+    : scenario_(scenario), seed_(seed), options_(options), until_(scenario.run.until) {
+  for (const auto& [name, kind] : scenario.kinds) {
+    KindModel model{name, &kind, DurationSampler(kind.handler.validate_ms, 1e3), std::nullopt,
+                    DurationSampler(kind.handler.cpu_ms, 1e3)};
+    if (kind.handler.db_op_ms) model.db_op.emplace(*kind.handler.db_op_ms, 1e3);
+    kinds_.push_back(std::move(model));
+    results_.kinds[name];
+  }
+  workers_.resize(static_cast<size_t>(scenario.workers.count));
+  for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
+  if (scenario.database) {
+    const scenario::Database& db = *scenario.database;
+    database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor);
+    if (db.live_traffic) {
+      live_query_.emplace(db.live_traffic->query_ms, 1e3);
+      live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);
+    }
+  }
+  if (scenario.downstream) {
+    const scenario::Downstream& api = *scenario.downstream;
+    if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
+    call_duration_.emplace(api.call_ms, 1e3);
+  }
+  fault_active_.assign(scenario.faults.size(), false);
+  crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
+  results_.scenario_name = scenario.name;
+  results_.seed = seed;
+}
+
+void World::At(engine::Instant at, Event event) {
+  DRAINSIM_CHECK(at >= now_);
+  if (IsEssential(event.type)) ++essential_pending_;
+  events_.Push(at, event);
+}
+
+bool World::NothingLeftToHappen() const { return essential_pending_ == 0; }
+
+Results World::Run() {
+  // Faults first: a window opening at 0 must be open for the first attempts at 0.
+  ScheduleFaults();
+  PublishBacklog();
+  SchedulePublishers();
+  Dispatch();  // the backlog's ready messages
+  At(engine::Instant::Zero(), Event{EventType::kSample});
+  if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
+  At(until_, Event{EventType::kStop});
+
+  while (!events_.empty()) {
+    const auto [at, event] = events_.Pop();
+    DRAINSIM_CHECK(at >= now_);  // (1) time never decreases
+    if (IsEssential(event.type)) --essential_pending_;
+    now_ = at;
+    if (event.type == EventType::kStop) {
+      results_.reached_until = true;
+      break;
+    }
+    ++events_processed_;
+    if (events_processed_ > scenario_.run.events_max) {
+      results_.events_max_reached = true;
+      break;
+    }
+    fingerprint_ = MixFingerprint(fingerprint_, static_cast<uint64_t>(at.micros()));
+    fingerprint_ = MixFingerprint(
+        fingerprint_, (static_cast<uint64_t>(event.type) << 32) | static_cast<uint64_t>(event.a));
+    fingerprint_ = MixFingerprint(fingerprint_, event.b);
+    Handle(event);
+    DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
+    if (options_.audit_every_event) Audit();
+    const bool quiet = ledger_.count(MessageState::kReady) == 0 &&
+                       ledger_.count(MessageState::kDelayed) == 0 &&
+                       ledger_.count(MessageState::kInFlight) == 0 &&
+                       ledger_.count(MessageState::kDeadLettered) == 0;
+    if (!quiet) {
+      quiet_since_.reset();
+    } else if (!quiet_since_) {
+      quiet_since_ = now_;
+    }
+    if (NothingLeftToHappen()) break;
+  }
+  Audit();
+  return Collect();
+}
+
+void World::Handle(const Event& event) {
+  switch (event.type) {
+    case EventType::kProducerTick:
+      ProducerTick(event.a);
+      break;
+    case EventType::kDelayDue:
+      DelayDue(event);
+      break;
+    case EventType::kVisibilityExpired:
+      VisibilityExpired(event);
+      break;
+    case EventType::kAttemptStep:
+      AttemptStep(event);
+      break;
+    case EventType::kDbServiceEnd:
+    case EventType::kDbDeadline:
+      DatabaseEvent(event);
+      break;
+    case EventType::kLiveQuery:
+      LiveQuery();
+      break;
+    case EventType::kSample:
+      TakeSample();
+      break;
+    case EventType::kFaultEdge:
+      FaultEdge(event);
+      break;
+    case EventType::kWorkerCrash:
+      CrashEvent(event);
+      break;
+    case EventType::kWorkerRestart:
+      RestartWorker(event);
+      break;
+    case EventType::kBrokerRestart:
+      BrokerRestart(event);
+      break;
+    case EventType::kBrokerResume:
+      broker_down_ = false;
+      Dispatch();
+      break;
+    case EventType::kDlqExpire:
+      DlqExpire(event);
+      break;
+    case EventType::kDrainTick:
+    case EventType::kDrainAdjust:
+      break;  // drain plans arrive with the drain issue
+    case EventType::kBreakerHalfOpen:
+      BreakerHalfOpen();
+      break;
+    case EventType::kStop:
+      break;
+  }
+}
+
+void World::Audit() const {
+  std::array<int64_t, kMessageStateCount> live{};
+  messages_.ForEachLive(
+      [&](MessageRef, const Message& m) { ++live[static_cast<size_t>(m.state)]; });
+  for (int s = 0; s < kMessageStateCount; ++s) {
+    const auto state = static_cast<MessageState>(s);
+    // Terminal messages may have been released; every other state must match exactly.
+    if (IsTerminal(state)) {
+      DRAINSIM_CHECK(live[static_cast<size_t>(s)] <= ledger_.count(state));
+    } else {
+      DRAINSIM_CHECK(live[static_cast<size_t>(s)] == ledger_.count(state));
+    }
+  }
+  DRAINSIM_CHECK(ledger_.Lost() == 0);
+  DRAINSIM_CHECK(static_cast<int64_t>(main_queue_.size()) == ledger_.count(MessageState::kReady));
+}
+
+Results RunSimulation(const scenario::Scenario& scenario, uint64_t seed,
+                      const RunOptions& options) {
+  World world(scenario, seed, options);
+  return world.Run();
+}
+
+}  // namespace drainsim::model

@@ -1,0 +1,246 @@
+// The state of one run and the handlers that change it (internal to sim/model).
+//
+// World is split over several files by topic: world.cc (the event loop, audit, fingerprint),
+// world_publish.cc (producers, backlog, message fates), world_broker.cc (delivery, visibility
+// timeouts, DLQ, parking, crashes), world_attempt.cc (handler steps, outcomes, retry routing),
+// world_metrics.cc (samples and results). See simulation.h for the invariants.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/event_queue.h"
+#include "sim/engine/rng.h"
+#include "sim/model/backoff.h"
+#include "sim/model/database.h"
+#include "sim/model/durations.h"
+#include "sim/model/events.h"
+#include "sim/model/message.h"
+#include "sim/model/results.h"
+#include "sim/model/simulation.h"
+#include "sim/model/token_bucket.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::model {
+
+// Stream names: every random decision draws from Rng::ForStream(seed, component, entity).
+inline constexpr uint64_t kStreamArrivals = engine::StreamId("arrivals");
+inline constexpr uint64_t kStreamFates = engine::StreamId("fates");
+inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
+inline constexpr uint64_t kStreamLive = engine::StreamId("live");
+inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
+
+struct KindModel {
+  std::string name;
+  const scenario::Kind* spec = nullptr;
+  DurationSampler validate;
+  std::optional<DurationSampler> db_op;
+  DurationSampler cpu;
+};
+
+struct Delivery {
+  MessageRef message;
+  uint32_t delivery_generation = 0;
+};
+
+struct Worker {
+  bool alive = true;
+  uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
+  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping)
+  int64_t running = 0;      // attempts in progress (slots used)
+  bool in_ring = false;     // listed as able to take a delivery
+  int64_t crash_after_commit_armed = 0;
+  std::deque<Delivery> buffer;
+};
+
+enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
+
+// Owner tokens for database queries: live traffic has the top bit set; an attempt's token is
+// (generation << 32) | slot.
+inline constexpr uint64_t kLiveQueryOwner = uint64_t{1} << 63;
+
+struct Attempt {
+  uint32_t generation = 0;
+  bool live = false;
+  uint32_t worker = 0;
+  Delivery delivery;
+  Step step = Step::kValidate;
+  int64_t db_ops_left = 0;
+  int64_t calls_left = 0;
+  engine::Instant started_at;
+  engine::Rng rng = engine::Rng::FromSeed(0);
+  std::optional<scenario::ErrorClass> injected;  // the failure this attempt is fated to
+  engine::Duration injected_after;
+  bool holds_claim = false;                     // this attempt inserted the claim row
+  bool call_fails = false;                      // the current downstream call answers 503
+  std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
+};
+
+class World final : public Scheduler {
+ public:
+  World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options);
+  Results Run();
+
+  engine::Instant Now() const override { return now_; }
+  void At(engine::Instant at, Event event) override;
+
+ private:
+  // world.cc
+  void Handle(const Event& event);
+  void Audit() const;
+  bool NothingLeftToHappen() const;
+
+  // world_publish.cc
+  void SchedulePublishers();
+  void ProducerTick(uint32_t producer_index);
+  void PublishBacklog();
+  MessageRef Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
+                     MessageState state, engine::Instant published_at);
+  void AssignPublishFates(Message& message);
+
+  // world_broker.cc
+  void MakeReady(MessageRef ref, Message& message);
+  void Dispatch();
+  void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
+  void VisibilityExpired(const Event& event);
+  void DelayDue(const Event& event);
+  void DeadLetter(MessageRef ref, Message& message, scenario::DlqReason reason);
+  void Park(MessageRef ref, Message& message);
+  void DlqExpire(const Event& event);
+  void ScheduleExpiry(MessageRef ref, const Message& message);
+  void Requeue(MessageRef ref, Message& message, RedeliveryCause cause);
+  void ReleaseIfDone(MessageRef ref);
+  void CrashWorker(uint32_t worker_index, bool after_commit);
+  void RestartWorker(const Event& event);
+  void BrokerRestart(const Event& event);
+  void AddToRing(uint32_t worker_index);
+  bool IsCurrent(const Delivery& delivery) const;
+  void Transition(Message& message, MessageState to);
+
+  // world_attempt.cc
+  void StartAttempts(uint32_t worker_index);
+  void StartAttempt(uint32_t worker_index, Delivery delivery);
+  void AttemptStep(const Event& event);
+  void Advance(uint32_t attempt_slot);
+  void DatabaseEvent(const Event& event);
+  void CallDownstream(uint32_t attempt_slot);
+  void Commit(uint32_t attempt_slot);
+  void Succeed(uint32_t attempt_slot);
+  void Fail(uint32_t attempt_slot, scenario::ErrorClass error);
+  void FinishCopy(uint32_t attempt_slot);
+  void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
+  void SubmitQuery(uint32_t attempt_slot);
+  void AfterQuery(uint32_t attempt_slot, QueryOutcome outcome);
+  void AfterValidate(uint32_t attempt_slot);
+  void BeginDbOpsOrCalls(uint32_t attempt_slot);
+  void BeginCallsOrCpu(uint32_t attempt_slot);
+  void SleepEnded(uint32_t attempt_slot);
+  void FreeAttempt(uint32_t attempt_slot);
+  void BreakerHalfOpen();
+  const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
+  uint32_t NewAttempt();
+  bool RetryAllowed();
+  void RecordOutcome(bool success);
+  bool BreakerAllowsDelivery() const;
+
+  // world_faults.cc
+  void ScheduleFaults();
+  void FaultEdge(const Event& event);
+  void CrashEvent(const Event& event);
+  bool FaultActive(size_t fault_index) const { return fault_active_[fault_index]; }
+  std::optional<scenario::ErrorClass> InjectedFailure(Message& message,
+                                                      engine::Duration& fail_after);
+  bool AckLost(Attempt& attempt);
+
+  // world_metrics.cc
+  void TakeSample();
+  void LiveQuery();
+  void RecordLive(const QueryCompletion& completion);
+  Results Collect();
+  double OldestAgeSeconds();
+
+  const scenario::Scenario& scenario_;
+  const uint64_t seed_;
+  const RunOptions options_;
+  engine::EventQueue<Event> events_;
+  engine::Instant now_;
+  engine::Instant until_;
+  int64_t essential_pending_ = 0;  // events that can change a message's fate
+  uint64_t fingerprint_ = 0;
+  int64_t events_processed_ = 0;
+
+  MessageStore messages_;
+  Ledger ledger_;
+  uint64_t next_message_id_ = 0;
+  std::vector<KindModel> kinds_;
+  struct ProducerState {
+    engine::Rng rng = engine::Rng::FromSeed(0);  // Poisson gaps
+    int64_t firing = 0;                          // how many times a fanout or burst has fired
+    int64_t index = 0;          // messages published in this firing (or overall, for streams)
+    engine::Instant firing_at;  // start of the current firing (or of the stream)
+  };
+  std::vector<ProducerState> producers_;
+
+  std::deque<MessageRef> main_queue_;
+  struct DlqEntry {
+    MessageRef ref;
+    int32_t dead_letters;  // the message's count when it entered: older entries are stale
+  };
+  std::deque<DlqEntry> dlq_;  // dead-letter order; lazily skips messages that left
+  // Pipeline entries in entry order, for the age of the oldest message; lazily compacted.
+  struct PipelineEntry {
+    engine::Instant entered_at;
+    MessageRef ref;
+    int32_t replays;
+  };
+  std::deque<PipelineEntry> pipeline_;
+
+  std::vector<Worker> workers_;
+  std::deque<uint32_t> ring_;  // workers able to take a delivery, round-robin
+  std::vector<Attempt> attempts_;
+  std::vector<uint32_t> free_attempts_;
+  bool broker_down_ = false;
+
+  std::unique_ptr<Database> database_;
+  std::optional<DurationSampler> live_query_;
+  engine::Rng live_rng_ = engine::Rng::FromSeed(0);
+  std::optional<TokenBucket> downstream_bucket_;
+  std::optional<DurationSampler> call_duration_;
+  int64_t downstream_outages_ = 0;
+  int64_t busy_slots_ = 0;  // attempts running across all workers
+  int64_t live_sequence_ = 0;
+
+  std::vector<bool> fault_active_;
+  std::vector<int64_t> fault_count_left_;  // poison / synthetic "count" still to assign
+  engine::Rng crash_rng_ = engine::Rng::FromSeed(0);
+
+  // Retry budget and circuit breaker: recent outcomes inside their windows.
+  std::deque<engine::Instant> budget_retries_;
+  std::deque<engine::Instant> budget_successes_;
+  struct Outcome {
+    engine::Instant at;
+    bool success;
+  };
+  std::deque<Outcome> breaker_outcomes_;
+  int64_t breaker_failures_ = 0;
+  enum class BreakerState : uint8_t { kClosed, kOpen, kHalfOpen };
+  BreakerState breaker_ = BreakerState::kClosed;
+  engine::Instant breaker_open_until_;
+  int64_t breaker_probes_left_ = 0;
+  int64_t breaker_probe_successes_ = 0;
+
+  Results results_;
+  Histogram live_interval_us_{5};
+  int64_t live_errors_interval_ = 0;
+  int64_t dlq_inflow_interval_ = 0;
+  int64_t dlq_outflow_interval_ = 0;
+  double db_busy_at_last_sample_ = 0;
+  double db_capacity_at_last_sample_ = 0;
+  std::optional<engine::Instant> quiet_since_;
+};
+
+}  // namespace drainsim::model

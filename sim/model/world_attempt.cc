@@ -1,0 +1,386 @@
+// Running a handler: validate -> claim -> database ops -> downstream calls -> CPU -> commit ->
+// ack, and what happens when a step fails (the retry policy's routing).
+#include "sim/model/retry_after.h"
+#include "sim/model/world.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::model {
+
+namespace {
+
+DuplicateCause ToDuplicateCause(RedeliveryCause cause) {
+  switch (cause) {
+    case RedeliveryCause::kLostAck:
+      return DuplicateCause::kLostAck;
+    case RedeliveryCause::kCrashAfterCommit:
+      return DuplicateCause::kCrashAfterCommit;
+    case RedeliveryCause::kVisibilityTimeout:
+      return DuplicateCause::kVisibilityTimeout;
+    case RedeliveryCause::kRedrive:
+      return DuplicateCause::kRedrive;
+    case RedeliveryCause::kNone:
+    case RedeliveryCause::kOther:
+      return DuplicateCause::kOther;
+  }
+  return DuplicateCause::kOther;
+}
+
+const scenario::ClassPolicy& PolicyFor(const scenario::RetryClasses& classes,
+                                       scenario::ErrorClass error) {
+  switch (error) {
+    case scenario::ErrorClass::kRateLimited:
+      return classes.rate_limited;
+    case scenario::ErrorClass::kTransient:
+      return classes.transient;
+    case scenario::ErrorClass::kPermanent:
+      return classes.permanent;
+    case scenario::ErrorClass::kUnknown:
+      return classes.unknown;
+  }
+  return classes.unknown;
+}
+
+}  // namespace
+
+uint32_t World::NewAttempt() {
+  uint32_t slot;
+  if (!free_attempts_.empty()) {
+    slot = free_attempts_.back();
+    free_attempts_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(attempts_.size());
+    attempts_.emplace_back();
+  }
+  Attempt& a = attempts_[slot];
+  const uint32_t generation = a.generation;
+  a = Attempt{};
+  a.generation = generation;
+  a.live = true;
+  return slot;
+}
+
+void World::FreeAttempt(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  a.live = false;
+  ++a.generation;
+  free_attempts_.push_back(slot);
+}
+
+void World::ScheduleStep(uint32_t slot, engine::Duration after) {
+  At(now_ + after, Event{EventType::kAttemptStep, slot, attempts_[slot].generation});
+}
+
+void World::StartAttempts(uint32_t w) {
+  Worker& worker = workers_[w];
+  while (worker.alive && worker.running < scenario_.workers.concurrency && !worker.buffer.empty()) {
+    const Delivery d = worker.buffer.front();
+    worker.buffer.pop_front();
+    StartAttempt(w, d);
+  }
+}
+
+void World::StartAttempt(uint32_t w, Delivery delivery) {
+  const uint32_t slot = NewAttempt();
+  Attempt& a = attempts_[slot];
+  Message& m = messages_.Get(delivery.message);
+  a.worker = w;
+  a.delivery = delivery;
+  a.started_at = now_;
+  ++m.attempts;
+  ++m.executions;
+  ++workers_[w].running;
+  ++busy_slots_;
+  ++results_.attempts;
+  const KindModel& kind = KindOf(m);
+  ++results_.kinds[kind.name].attempts;
+  // One stream per execution of a message: its durations and fates do not depend on what
+  // other messages drew.
+  a.rng = engine::Rng::ForStream(seed_, kStreamAttempt,
+                                 (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+  a.injected = InjectedFailure(m, a.injected_after);
+  a.step = Step::kValidate;
+  a.db_ops_left = kind.spec->handler.db_ops;
+  a.calls_left = kind.spec->handler.downstream_calls;
+  ScheduleStep(slot, kind.validate.Sample(a.rng));
+}
+
+void World::AttemptStep(const Event& event) {
+  const uint32_t slot = event.a;
+  if (slot >= attempts_.size()) return;
+  Attempt& a = attempts_[slot];
+  if (!a.live || a.generation != static_cast<uint32_t>(event.b)) return;  // worker crashed
+  switch (a.step) {
+    case Step::kValidate:
+      AfterValidate(slot);
+      break;
+    case Step::kInjectedFailure:
+      Fail(slot, *a.injected);
+      break;
+    case Step::kCall:
+      if (a.call_fails) {
+        Fail(slot, scenario::ErrorClass::kTransient);  // 503
+      } else {
+        --a.calls_left;
+        BeginCallsOrCpu(slot);
+      }
+      break;
+    case Step::kCpu:
+      Commit(slot);
+      break;
+    case Step::kSleep:
+      SleepEnded(slot);
+      break;
+    case Step::kClaim:
+    case Step::kDbOp:
+      DRAINSIM_CHECK(false);
+      break;  // these end with a query, not a timer
+  }
+}
+
+void World::AfterValidate(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  if (a.injected) {
+    a.step = Step::kInjectedFailure;
+    ScheduleStep(slot, a.injected_after);
+    return;
+  }
+  Message& m = messages_.Get(a.delivery.message);
+  if (KindOf(m).spec->idempotency == scenario::Idempotency::kClaim) {
+    a.step = Step::kClaim;
+    if (database_) {
+      SubmitQuery(slot);
+    } else {
+      AfterQuery(slot, QueryOutcome::kOk);
+    }
+    return;
+  }
+  BeginDbOpsOrCalls(slot);
+}
+
+void World::SubmitQuery(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  const Message& m = messages_.Get(a.delivery.message);
+  const KindModel& kind = KindOf(m);
+  const engine::Duration service =
+      kind.db_op ? kind.db_op->Sample(a.rng) : engine::Duration::Zero();
+  database_->Submit((static_cast<uint64_t>(a.generation) << 32) | slot, service);
+  results_.db_queue_max = std::max(results_.db_queue_max, database_->waiting());
+}
+
+void World::DatabaseEvent(const Event& event) {
+  const std::optional<QueryCompletion> done = database_->HandleEvent(event);
+  if (!done) return;
+  if (done->owner & kLiveQueryOwner) {
+    RecordLive(*done);
+    return;
+  }
+  const auto slot = static_cast<uint32_t>(done->owner);
+  const auto generation = static_cast<uint32_t>(done->owner >> 32);
+  if (slot >= attempts_.size() || !attempts_[slot].live ||
+      attempts_[slot].generation != generation) {
+    return;  // the attempt died with its worker; the database finished the query anyway
+  }
+  AfterQuery(slot, done->outcome);
+}
+
+void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
+  Attempt& a = attempts_[slot];
+  if (outcome != QueryOutcome::kOk) {
+    Fail(slot, scenario::ErrorClass::kTransient);  // lock/statement timeout, refused
+    return;
+  }
+  Message& m = messages_.Get(a.delivery.message);
+  if (a.step == Step::kClaim) {
+    if (m.committed || m.claim_held) {
+      // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
+      ++results_.duplicates_suppressed;
+      ++results_.kinds[KindOf(m).name].duplicates_suppressed;
+      Succeed(slot);
+      return;
+    }
+    m.claim_held = true;
+    a.holds_claim = true;
+    BeginDbOpsOrCalls(slot);
+    return;
+  }
+  DRAINSIM_CHECK(a.step == Step::kDbOp);
+  --a.db_ops_left;
+  BeginDbOpsOrCalls(slot);
+}
+
+void World::BeginDbOpsOrCalls(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  if (a.db_ops_left > 0) {
+    a.step = Step::kDbOp;
+    SubmitQuery(slot);
+    return;
+  }
+  BeginCallsOrCpu(slot);
+}
+
+void World::BeginCallsOrCpu(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  if (a.calls_left > 0) {
+    CallDownstream(slot);
+    return;
+  }
+  a.step = Step::kCpu;
+  ScheduleStep(slot, KindOf(messages_.Get(a.delivery.message)).cpu.Sample(a.rng));
+}
+
+void World::CallDownstream(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  const scenario::Downstream& api = *scenario_.downstream;
+  a.step = Step::kCall;
+  const engine::Duration call = call_duration_->Sample(a.rng);
+  if (downstream_outages_ > 0) {
+    a.call_fails = true;
+    ScheduleStep(slot, call);
+    return;
+  }
+  if (downstream_bucket_ && !downstream_bucket_->TryTake(now_)) {
+    // 429 at once; the header says when the bucket will have a token again.
+    if (api.retry_after != scenario::RetryAfterFormat::kNone) {
+      a.retry_after = ClientWaitForRetryAfter(
+          api.retry_after, now_, downstream_bucket_->NextAvailable(now_), api.clock_skew);
+    }
+    Fail(slot, scenario::ErrorClass::kRateLimited);
+    return;
+  }
+  a.call_fails = false;
+  ScheduleStep(slot, call);
+}
+
+void World::Commit(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  Message& m = messages_.Get(a.delivery.message);
+  const KindModel& kind = KindOf(m);
+  if (m.committed) {
+    // The work ran again for a key that had already committed.
+    const DuplicateCause cause = ToDuplicateCause(m.cause);
+    ++results_.duplicates_by_cause[static_cast<size_t>(cause)];
+    ++results_.duplicate_executions;
+    KindResults& kr = results_.kinds[kind.name];
+    ++kr.duplicate_executions;
+    if (kind.spec->idempotency == scenario::Idempotency::kNone) {
+      ++results_.visible_duplicates;
+      ++kr.visible_duplicates;
+    }
+  }
+  m.committed = true;
+  m.claim_held = false;
+  a.holds_claim = false;
+  Worker& worker = workers_[a.worker];
+  if (worker.crash_after_commit_armed > 0) {
+    --worker.crash_after_commit_armed;
+    CrashWorker(a.worker, /*after_commit=*/true);
+    return;
+  }
+  Succeed(slot);
+}
+
+void World::Succeed(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  ++results_.successes;
+  RecordOutcome(true);
+  if (scenario_.retry.budget) budget_successes_.push_back(now_);
+  Message& m = messages_.Get(a.delivery.message);
+  if (IsCurrent(a.delivery)) {
+    if (broker_down_ || AckLost(a)) {
+      m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
+    } else {
+      Transition(m, MessageState::kAcked);
+      const int64_t latency_us = (now_ - m.published_at).micros();
+      results_.message_latency_us.Record(latency_us);
+      KindResults& kr = results_.kinds[KindOf(m).name];
+      ++kr.acked;
+      kr.message_latency_us.Record(latency_us);
+    }
+  }
+  FinishCopy(slot);
+}
+
+void World::Fail(uint32_t slot, scenario::ErrorClass error) {
+  Attempt& a = attempts_[slot];
+  Message& m = messages_.Get(a.delivery.message);
+  ++results_.failures_by_class[static_cast<size_t>(error)];
+  ++m.failures;
+  m.last_error = error;
+  if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
+  results_.wasted_worker_s += (now_ - a.started_at).seconds();
+  if (a.holds_claim) m.claim_held = false;  // the transaction rolls back
+  a.holds_claim = false;
+  RecordOutcome(false);
+  if (!IsCurrent(a.delivery)) {
+    FinishCopy(slot);  // the broker already gave the message to someone else
+    return;
+  }
+  const scenario::RetryPolicy& retry = scenario_.retry;
+  const scenario::ClassPolicy& policy = PolicyFor(retry.classes, error);
+  const MessageRef ref = a.delivery.message;
+  switch (policy.action) {
+    case scenario::ClassAction::kDeadLetter:
+      DeadLetter(ref, m, scenario::DlqReason::kNotRetryable);
+      break;
+    case scenario::ClassAction::kPark:
+      results_
+          .human_needed_by_reason[std::string("parked:") + std::string(scenario::NameOf(error))]++;
+      Park(ref, m);
+      break;
+    case scenario::ClassAction::kRetry: {
+      if (m.attempts >= policy.attempts_max) {
+        DeadLetter(ref, m, scenario::DlqReason::kMaxAttempts);
+        break;
+      }
+      if (!RetryAllowed()) {
+        DeadLetter(ref, m, scenario::DlqReason::kRetryBudget);
+        break;
+      }
+      BackoffState state{m.backoff_previous};
+      engine::Duration delay =
+          BackoffDelay(policy.backoff ? *policy.backoff : retry.backoff, m.attempts, state, a.rng);
+      m.backoff_previous = state.previous;
+      if (error == scenario::ErrorClass::kRateLimited && policy.honor_retry_after &&
+          a.retry_after) {
+        delay = *a.retry_after;
+      }
+      if (retry.delivery == scenario::RetryDelivery::kSleepInConsumer) {
+        // The consumer keeps the message and its slot while it sleeps; the visibility timeout
+        // keeps running.
+        a.step = Step::kSleep;
+        ScheduleStep(slot, delay);
+        return;
+      }
+      Transition(m, MessageState::kDelayed);
+      At(now_ + delay, Event{EventType::kDelayDue, ref.slot, ref.generation});
+      break;
+    }
+  }
+  FinishCopy(slot);
+}
+
+void World::SleepEnded(uint32_t slot) {
+  const Attempt a = attempts_[slot];
+  FreeAttempt(slot);
+  --workers_[a.worker].running;
+  --busy_slots_;
+  StartAttempt(a.worker, a.delivery);
+}
+
+void World::FinishCopy(uint32_t slot) {
+  const Attempt a = attempts_[slot];
+  FreeAttempt(slot);
+  Worker& worker = workers_[a.worker];
+  --worker.running;
+  --worker.unacked;
+  --busy_slots_;
+  Message& m = messages_.Get(a.delivery.message);
+  DRAINSIM_CHECK(m.copies_on_workers > 0);
+  --m.copies_on_workers;
+  ReleaseIfDone(a.delivery.message);
+  AddToRing(a.worker);
+  StartAttempts(a.worker);
+  Dispatch();
+}
+
+}  // namespace drainsim::model

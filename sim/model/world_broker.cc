@@ -1,0 +1,223 @@
+// The broker's side of a run: delivery to workers, visibility timeouts, the delay queue, the
+// DLQ, the parking lot, and what crashes and restarts do to unacked deliveries.
+#include "sim/model/world.h"
+
+namespace drainsim::model {
+
+void World::Transition(Message& message, MessageState to) {
+  ledger_.Move(message.state, to);
+  message.state = to;
+}
+
+bool World::IsCurrent(const Delivery& delivery) const {
+  if (!messages_.IsLive(delivery.message)) return false;
+  const Message& m = messages_.Get(delivery.message);
+  return m.state == MessageState::kInFlight &&
+         m.delivery_generation == delivery.delivery_generation;
+}
+
+void World::AddToRing(uint32_t w) {
+  Worker& worker = workers_[w];
+  if (worker.alive && !worker.in_ring && worker.unacked < scenario_.workers.prefetch) {
+    worker.in_ring = true;
+    ring_.push_back(w);
+  }
+}
+
+void World::MakeReady(MessageRef ref, Message& m) {
+  Transition(m, MessageState::kReady);
+  m.ready_at = now_;
+  main_queue_.push_back(ref);
+  Dispatch();
+}
+
+void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause) {
+  m.cause = cause;
+  MakeReady(ref, m);
+}
+
+void World::Dispatch() {
+  if (broker_down_) return;
+  const auto& receive_count_max = scenario_.broker.receive_count_max;
+  while (!main_queue_.empty() && !ring_.empty()) {
+    if (!BreakerAllowsDelivery()) return;
+    const uint32_t w = ring_.front();
+    ring_.pop_front();
+    Worker& worker = workers_[w];
+    worker.in_ring = false;
+    if (!worker.alive || worker.unacked >= scenario_.workers.prefetch) continue;
+    const MessageRef ref = main_queue_.front();
+    main_queue_.pop_front();
+    Message& m = messages_.Get(ref);
+    if (receive_count_max && m.receive_count >= *receive_count_max) {
+      // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
+      // instead of delivering it again.
+      DeadLetter(ref, m, scenario::DlqReason::kReceiveCountMax);
+    } else {
+      if (breaker_ == BreakerState::kHalfOpen) --breaker_probes_left_;
+      Deliver(w, ref, m);
+    }
+    AddToRing(w);
+  }
+}
+
+void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
+  Transition(m, MessageState::kInFlight);
+  m.redelivered = m.receive_count > 0;
+  ++m.receive_count;
+  ++m.delivery_generation;
+  ++m.copies_on_workers;
+  results_.queue_wait_us.Record((now_ - m.ready_at).micros());
+  Worker& worker = workers_[w];
+  ++worker.unacked;
+  worker.buffer.push_back(Delivery{ref, m.delivery_generation});
+  At(now_ + scenario_.broker.visibility_timeout,
+     Event{EventType::kVisibilityExpired, ref.slot,
+           (static_cast<uint64_t>(ref.generation) << 32) | m.delivery_generation});
+  StartAttempts(w);
+}
+
+void World::VisibilityExpired(const Event& event) {
+  const MessageRef ref{event.a, static_cast<uint32_t>(event.b >> 32)};
+  if (!messages_.IsLive(ref)) return;
+  Message& m = messages_.Get(ref);
+  if (m.state != MessageState::kInFlight ||
+      m.delivery_generation != static_cast<uint32_t>(event.b)) {
+    return;  // acked, failed or redelivered since: this timer is stale
+  }
+  // A lost ack or a crash after commit left a cause behind; otherwise a worker was simply
+  // still busy (or dead, with requeue after the visibility timeout).
+  const RedeliveryCause cause =
+      m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit
+          ? m.cause
+          : RedeliveryCause::kVisibilityTimeout;
+  Requeue(ref, m, cause);
+}
+
+void World::DelayDue(const Event& event) {
+  const MessageRef ref{event.a, static_cast<uint32_t>(event.b)};
+  if (!messages_.IsLive(ref)) return;
+  Message& m = messages_.Get(ref);
+  if (m.state != MessageState::kDelayed) return;
+  MakeReady(ref, m);
+}
+
+void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
+  Transition(m, MessageState::kDeadLettered);
+  m.dead_lettered_at = now_;
+  m.dlq_reason = reason;
+  m.synthetic = false;  // a synthetic failure ends once dead-lettered: replays succeed
+  ++m.dead_letters;
+  ++results_.dlq_inflow;
+  ++dlq_inflow_interval_;
+  if (m.replays > 0) ++results_.refilled;
+  dlq_.push_back(DlqEntry{ref, m.dead_letters});
+  ScheduleExpiry(ref, m);
+}
+
+void World::ScheduleExpiry(MessageRef ref, const Message& m) {
+  if (!scenario_.broker.dlq_retention) return;
+  const engine::Instant base =
+      scenario_.broker.dlq_retention_from == scenario::RetentionFrom::kEnqueued
+          ? m.published_at
+          : m.dead_lettered_at;
+  engine::Instant at = base + *scenario_.broker.dlq_retention;
+  if (at < now_) at = now_;
+  if (at >= until_) return;
+  At(at,
+     Event{EventType::kDlqExpire, ref.slot,
+           (static_cast<uint64_t>(ref.generation) << 32) | static_cast<uint32_t>(m.dead_letters)});
+}
+
+void World::DlqExpire(const Event& event) {
+  const MessageRef ref{event.a, static_cast<uint32_t>(event.b >> 32)};
+  if (!messages_.IsLive(ref)) return;
+  Message& m = messages_.Get(ref);
+  if (m.state != MessageState::kDeadLettered ||
+      static_cast<uint32_t>(m.dead_letters) != static_cast<uint32_t>(event.b)) {
+    return;
+  }
+  Transition(m, MessageState::kExpired);
+  ++results_.expired;
+  ReleaseIfDone(ref);
+}
+
+void World::Park(MessageRef ref, Message& m) {
+  Transition(m, MessageState::kParked);
+  ReleaseIfDone(ref);
+}
+
+void World::ReleaseIfDone(MessageRef ref) {
+  if (!messages_.IsLive(ref)) return;
+  const Message& m = messages_.Get(ref);
+  if (IsTerminal(m.state) && m.copies_on_workers == 0) messages_.Release(ref);
+}
+
+void World::CrashWorker(uint32_t w, bool after_commit) {
+  Worker& worker = workers_[w];
+  if (!worker.alive) return;
+  worker.alive = false;
+  ++worker.generation;
+  // Everything the worker held: running attempts first (their time is wasted), then the
+  // prefetched buffer. Slot order keeps this deterministic.
+  std::vector<Delivery> held;
+  for (uint32_t slot = 0; slot < attempts_.size(); ++slot) {
+    Attempt& a = attempts_[slot];
+    if (!a.live || a.worker != w) continue;
+    results_.wasted_worker_s += (now_ - a.started_at).seconds();
+    if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
+      messages_.Get(a.delivery.message).claim_held = false;  // the transaction rolls back
+    }
+    held.push_back(a.delivery);
+    FreeAttempt(slot);
+    --busy_slots_;
+  }
+  for (const Delivery& d : worker.buffer) held.push_back(d);
+  worker.buffer.clear();
+  worker.running = 0;
+  worker.unacked = 0;
+  for (const Delivery& d : held) {
+    Message& m = messages_.Get(d.message);
+    --m.copies_on_workers;
+    if (IsCurrent(d)) {
+      const RedeliveryCause cause = after_commit && m.committed ? RedeliveryCause::kCrashAfterCommit
+                                                                : RedeliveryCause::kOther;
+      if (scenario_.broker.requeue_on_crash == scenario::RequeueOnCrash::kImmediate) {
+        Requeue(d.message, m, cause);
+      } else {
+        m.cause = cause;  // the visibility timeout will hand it out again
+      }
+    }
+    ReleaseIfDone(d.message);
+  }
+  At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, worker.generation});
+}
+
+void World::RestartWorker(const Event& event) {
+  Worker& worker = workers_[event.a];
+  if (worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;
+  worker.alive = true;
+  AddToRing(event.a);
+  Dispatch();
+}
+
+void World::BrokerRestart(const Event& event) {
+  const auto& fault = std::get<scenario::BrokerRestartFault>(scenario_.faults[event.a]);
+  // Every unacked delivery goes back to the queue; workers still running them hold stale
+  // copies whose acks will be ignored.
+  std::vector<MessageRef> in_flight;
+  messages_.ForEachLive([&](MessageRef ref, const Message& m) {
+    if (m.state == MessageState::kInFlight) in_flight.push_back(ref);
+  });
+  broker_down_ = true;
+  for (MessageRef ref : in_flight) {
+    Message& m = messages_.Get(ref);
+    m.cause = RedeliveryCause::kOther;
+    Transition(m, MessageState::kReady);
+    m.ready_at = now_;
+    main_queue_.push_back(ref);
+  }
+  At(now_ + fault.downtime, Event{EventType::kBrokerResume});
+}
+
+}  // namespace drainsim::model

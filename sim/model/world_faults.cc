@@ -1,0 +1,185 @@
+// Faults: windows opening and closing, crashes, and the failures fated to a message or an
+// attempt. Each per-message or per-attempt decision draws from its own stream, named by the
+// fault's index and the message (and execution), so one fault's draws never shift another's.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sim/model/world.h"
+
+namespace drainsim::model {
+
+namespace {
+
+const scenario::Window* WindowOf(const scenario::Fault& fault) {
+  return std::visit(
+      [](const auto& f) -> const scenario::Window* {
+        if constexpr (requires { f.window; }) {
+          return &f.window;
+        } else {
+          return nullptr;
+        }
+      },
+      fault);
+}
+
+}  // namespace
+
+void World::ScheduleFaults() {
+  fault_count_left_.assign(scenario_.faults.size(), 0);
+  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
+    const scenario::Fault& fault = scenario_.faults[f];
+    if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
+      fault_count_left_[f] = poison->count.value_or(0);
+    } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+      fault_count_left_[f] = synthetic->count;
+    } else if (const auto* restart = std::get_if<scenario::BrokerRestartFault>(&fault)) {
+      At(restart->at, Event{EventType::kBrokerRestart, f});
+    } else if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
+      if (crash->at) At(*crash->at, Event{EventType::kWorkerCrash, f});
+    }
+    if (const scenario::Window* window = WindowOf(fault)) {
+      // A window open from the start is open before anything else happens at time 0.
+      if (window->from == engine::Instant::Zero()) {
+        FaultEdge(Event{EventType::kFaultEdge, f, 1});
+      } else {
+        At(window->from, Event{EventType::kFaultEdge, f, 1});
+      }
+      if (window->until < until_) At(window->until, Event{EventType::kFaultEdge, f, 0});
+    }
+  }
+}
+
+void World::FaultEdge(const Event& event) {
+  const uint32_t f = event.a;
+  const bool open = event.b == 1;
+  fault_active_[f] = open;
+  const scenario::Fault& fault = scenario_.faults[f];
+  // Database settings are recomputed from every active fault, so overlapping windows compose.
+  if (database_) {
+    double slowdown = 1.0;
+    bool outage = false;
+    int64_t connections = scenario_.database->connections;
+    for (size_t i = 0; i < scenario_.faults.size(); ++i) {
+      if (!fault_active_[i]) continue;
+      if (const auto* s = std::get_if<scenario::DbSlowdownFault>(&scenario_.faults[i])) {
+        slowdown *= s->factor;
+      } else if (std::holds_alternative<scenario::DbOutageFault>(scenario_.faults[i])) {
+        outage = true;
+      } else if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&scenario_.faults[i])) {
+        connections = c->connections;
+      }
+    }
+    database_->SetSlowdown(slowdown);
+    database_->SetOutage(outage);
+    if (connections != database_->capacity()) database_->SetCapacity(connections);
+  }
+  if (std::holds_alternative<scenario::DownstreamOutageFault>(fault)) {
+    downstream_outages_ += open ? 1 : -1;
+  } else if (const auto* limit = std::get_if<scenario::DownstreamRateLimitFault>(&fault)) {
+    const scenario::Downstream& api = *scenario_.downstream;
+    if (open) {
+      if (downstream_bucket_) {
+        downstream_bucket_->SetRate(now_, limit->rate_limit_per_s, limit->burst);
+      } else {
+        downstream_bucket_.emplace(limit->rate_limit_per_s, limit->burst);
+      }
+    } else if (api.rate_limit_per_s) {
+      downstream_bucket_->SetRate(now_, *api.rate_limit_per_s, api.burst);
+    } else {
+      downstream_bucket_.reset();
+    }
+  } else if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
+    if (open && crash->rate_per_h) CrashEvent(Event{EventType::kWorkerCrash, f, 1});
+  }
+  Dispatch();
+}
+
+void World::CrashEvent(const Event& event) {
+  const uint32_t f = event.a;
+  const auto& crash = std::get<scenario::WorkerCrashFault>(scenario_.faults[f]);
+  const bool scheduling_only = event.b == 1;  // the window just opened: no crash yet
+  const int64_t count = crash.rate_per_h ? 1 : crash.count;
+  if (!scheduling_only) {
+    // `count` distinct workers, drawn without replacement (a partial Fisher-Yates shuffle).
+    std::vector<uint32_t> candidates(workers_.size());
+    for (uint32_t w = 0; w < candidates.size(); ++w) candidates[w] = w;
+    const auto picks = static_cast<size_t>(std::min<int64_t>(count, workers_.size()));
+    for (size_t i = 0; i < picks; ++i) {
+      const size_t j = i + crash_rng_.UniformInt(candidates.size() - i);
+      std::swap(candidates[i], candidates[j]);
+      const uint32_t w = candidates[i];
+      if (crash.point == scenario::CrashPoint::kBetweenCommitAndAck) {
+        ++workers_[w].crash_after_commit_armed;  // dies at its next commit
+      } else {
+        CrashWorker(w, /*after_commit=*/false);
+      }
+    }
+  }
+  if (crash.rate_per_h && fault_active_[f]) {
+    const double gap_s = -std::log(crash_rng_.NextOpenDouble()) * 3600.0 / *crash.rate_per_h;
+    const double gap_us = std::nearbyint(gap_s * 1e6);
+    if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
+      const engine::Instant next = now_ + engine::Duration::Micros(static_cast<int64_t>(gap_us));
+      if (next < crash.window.until && next < until_) {
+        At(next, Event{EventType::kWorkerCrash, f, 0});
+      }
+    }
+  }
+}
+
+std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
+                                                           engine::Duration& fail_after) {
+  const std::string& kind = KindOf(m).name;
+  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
+    const scenario::Fault& fault = scenario_.faults[f];
+    if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
+      if (m.poison) {
+        fail_after = poison->fail_after.value_or(engine::Duration::Zero());
+        return poison->error;
+      }
+    } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+      if (synthetic->kind != kind || now_ < synthetic->from) continue;
+      if (!m.synthetic_checked) {
+        m.synthetic_checked = true;
+        if (fault_count_left_[f] > 0) {
+          --fault_count_left_[f];
+          m.synthetic = true;
+        }
+      }
+      if (m.synthetic) {
+        fail_after = synthetic->fail_after.value_or(engine::Duration::Zero());
+        return synthetic->error;
+      }
+    } else if (const auto* bug = std::get_if<scenario::BugFault>(&fault)) {
+      const bool fixed = bug->fixed_at && now_ >= *bug->fixed_at;
+      if (m.bug_victim && bug->kind == kind && now_ >= bug->from && !fixed) {
+        fail_after = bug->fail_after.value_or(engine::Duration::Zero());
+        return bug->error;
+      }
+    } else if (const auto* errors = std::get_if<scenario::ErrorsFault>(&fault)) {
+      if (!fault_active_[f] || (errors->kind && *errors->kind != kind)) continue;
+      engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f,
+                                               (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+      if (rng.NextDouble() < errors->probability) {
+        fail_after = errors->fail_after.value_or(engine::Duration::Zero());
+        return errors->error;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool World::AckLost(Attempt& attempt) {
+  const Message& m = messages_.Get(attempt.delivery.message);
+  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
+    const auto* loss = std::get_if<scenario::AckLossFault>(&scenario_.faults[f]);
+    if (loss == nullptr || !fault_active_[f]) continue;
+    engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f,
+                                             (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+    if (rng.NextDouble() < loss->probability) return true;
+  }
+  return false;
+}
+
+}  // namespace drainsim::model

@@ -1,0 +1,156 @@
+// Observation: the sampled time series, live traffic, alerts, and the final Results.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/model/world.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::model {
+
+const char* DuplicateCauseName(DuplicateCause cause) {
+  switch (cause) {
+    case DuplicateCause::kLostAck:
+      return "lost_ack";
+    case DuplicateCause::kCrashAfterCommit:
+      return "crash_after_commit";
+    case DuplicateCause::kVisibilityTimeout:
+      return "visibility_timeout";
+    case DuplicateCause::kRedrive:
+      return "redrive";
+    case DuplicateCause::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+double World::OldestAgeSeconds() {
+  auto in_pipeline = [&](const PipelineEntry& e) {
+    if (!messages_.IsLive(e.ref)) return false;
+    const Message& m = messages_.Get(e.ref);
+    return m.replays == e.replays &&
+           (m.state == MessageState::kReady || m.state == MessageState::kDelayed ||
+            m.state == MessageState::kInFlight);
+  };
+  while (!pipeline_.empty() && !in_pipeline(pipeline_.front())) pipeline_.pop_front();
+  // Entries of messages that finished behind a stuck one pile up; compact them away when they
+  // outnumber the live ones, so memory follows the pipeline, not the run.
+  const int64_t live = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
+                       ledger_.count(MessageState::kInFlight);
+  if (static_cast<int64_t>(pipeline_.size()) > 2 * live + 4096) {
+    std::erase_if(pipeline_, [&](const PipelineEntry& e) { return !in_pipeline(e); });
+  }
+  if (pipeline_.empty()) return 0;
+  return (now_ - pipeline_.front().entered_at).seconds();
+}
+
+void World::TakeSample() {
+  const double interval_s = scenario_.run.sample_every.seconds();
+  Sample s;
+  s.t_s = now_.seconds();
+  s.depth = ledger_.count(MessageState::kReady);
+  s.delayed_depth = ledger_.count(MessageState::kDelayed);
+  s.dlq_depth = ledger_.count(MessageState::kDeadLettered);
+  s.parked = ledger_.count(MessageState::kParked);
+  s.in_flight = ledger_.count(MessageState::kInFlight);
+  s.oldest_age_s = OldestAgeSeconds();
+  s.workers_busy = busy_slots_;
+  if (now_ > engine::Instant::Zero()) {
+    s.dlq_inflow_per_s = static_cast<double>(dlq_inflow_interval_) / interval_s;
+    s.dlq_outflow_per_s = static_cast<double>(dlq_outflow_interval_) / interval_s;
+    s.live_errors_per_s = static_cast<double>(live_errors_interval_) / interval_s;
+  }
+  if (database_) {
+    const double busy = database_->busy_connection_seconds();
+    const double capacity = database_->capacity_connection_seconds();
+    const double capacity_delta = capacity - db_capacity_at_last_sample_;
+    s.db_utilisation = capacity_delta > 0 ? (busy - db_busy_at_last_sample_) / capacity_delta : 0;
+    db_busy_at_last_sample_ = busy;
+    db_capacity_at_last_sample_ = capacity;
+    s.db_queue = database_->waiting();
+  }
+  if (!live_interval_us_.empty()) {
+    s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
+    s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
+  }
+  s.fault_active =
+      std::find(fault_active_.begin(), fault_active_.end(), true) != fault_active_.end();
+  live_interval_us_.Clear();
+  live_errors_interval_ = 0;
+  dlq_inflow_interval_ = 0;
+  dlq_outflow_interval_ = 0;
+
+  // Alerts fire on samples, as a monitoring system scraping at this period would see them.
+  const scenario::Alerts& alerts = scenario_.alerts;
+  if (alerts.oldest_age && !results_.age_alert_first_s &&
+      s.oldest_age_s > alerts.oldest_age->seconds()) {
+    results_.age_alert_first_s = s.t_s;
+  }
+  if (alerts.depth && !results_.depth_alert_first_s && s.depth > *alerts.depth) {
+    results_.depth_alert_first_s = s.t_s;
+  }
+  if (alerts.dlq_depth && !results_.dlq_depth_alert_first_s && s.dlq_depth > *alerts.dlq_depth) {
+    results_.dlq_depth_alert_first_s = s.t_s;
+  }
+  results_.oldest_age_max_s = std::max(results_.oldest_age_max_s, s.oldest_age_s);
+  results_.series.push_back(s);
+  Audit();
+  const engine::Instant next = now_ + scenario_.run.sample_every;
+  if (next < until_) At(next, Event{EventType::kSample});
+}
+
+void World::LiveQuery() {
+  const scenario::LiveTraffic& live = *scenario_.database->live_traffic;
+  database_->Submit(kLiveQueryOwner | static_cast<uint64_t>(live_sequence_++),
+                    live_query_->Sample(live_rng_));
+  results_.db_queue_max = std::max(results_.db_queue_max, database_->waiting());
+  const double gap_us =
+      std::nearbyint(-std::log(live_rng_.NextOpenDouble()) / live.rate_per_s * 1e6);
+  if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
+    const engine::Instant next = now_ + engine::Duration::Micros(static_cast<int64_t>(gap_us));
+    if (next < until_) At(next, Event{EventType::kLiveQuery});
+  }
+}
+
+void World::RecordLive(const QueryCompletion& done) {
+  ++results_.live_queries;
+  // A timed-out query is a slow answer to its user as well as an error: both are recorded.
+  results_.live_latency_us.Record(done.latency.micros());
+  live_interval_us_.Record(done.latency.micros());
+  if (done.outcome != QueryOutcome::kOk) {
+    ++results_.live_errors;
+    ++live_errors_interval_;
+  }
+}
+
+Results World::Collect() {
+  Results r = std::move(results_);
+  r.fingerprint = fingerprint_;
+  r.events = events_processed_;
+  r.ended_at_s = now_.seconds();
+  r.acked = ledger_.count(MessageState::kAcked);
+  r.parked = ledger_.count(MessageState::kParked);
+  r.expired = ledger_.count(MessageState::kExpired);
+  r.dlq_end = ledger_.count(MessageState::kDeadLettered);
+  r.lost = ledger_.Lost();
+  r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
+                       ledger_.count(MessageState::kInFlight);
+  messages_.ForEachLive([&](MessageRef, const Message& m) {
+    if (m.state == MessageState::kDeadLettered) {
+      r.human_needed_by_reason[std::string("dlq:") + std::string(scenario::NameOf(m.dlq_reason))]++;
+    }
+  });
+  r.human_needed = 0;
+  for (const auto& [reason, count] : r.human_needed_by_reason) r.human_needed += count;
+  if (database_) {
+    r.has_database = true;
+    const double capacity = database_->capacity_connection_seconds();
+    r.db_utilisation = capacity > 0 ? database_->busy_connection_seconds() / capacity : 0;
+    r.db_timeouts = database_->timeouts();
+    r.db_refusals = database_->refusals();
+    r.has_live_traffic = scenario_.database->live_traffic.has_value();
+  }
+  if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
+  return r;
+}
+
+}  // namespace drainsim::model

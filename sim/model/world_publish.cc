@@ -1,0 +1,181 @@
+// Producers, the initial backlog, and the fates decided when a message is published.
+#include <cmath>
+
+#include "sim/model/world.h"
+
+namespace drainsim::model {
+
+namespace {
+
+// The instant of the k-th event of a stream at `rate_per_s` starting at `start`, computed
+// from k (not by adding gaps) so rounding never accumulates.
+engine::Instant Spaced(engine::Instant start, int64_t k, double rate_per_s) {
+  const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
+  if (offset_us > static_cast<double>(engine::kInputMicrosMax)) return engine::Instant::Never();
+  return start + engine::Duration::Micros(static_cast<int64_t>(offset_us));
+}
+
+uint32_t KindIndex(const scenario::Scenario& scenario, const std::string& name) {
+  uint32_t index = 0;
+  for (const auto& [kind_name, kind] : scenario.kinds) {
+    if (kind_name == name) return index;
+    ++index;
+  }
+  DRAINSIM_CHECK(false);  // the loader guarantees kinds exist
+  return 0;
+}
+
+}  // namespace
+
+void World::SchedulePublishers() {
+  producers_.resize(scenario_.producers.size());
+  for (uint32_t p = 0; p < scenario_.producers.size(); ++p) {
+    const auto& schedule = scenario_.producers[p].schedule;
+    ProducerState& state = producers_[p];
+    state.rng = engine::Rng::ForStream(seed_, kStreamArrivals, p);
+    engine::Instant first;
+    if (const auto* fanout = std::get_if<scenario::FanoutSchedule>(&schedule)) {
+      first = fanout->at;
+    } else if (const auto* constant = std::get_if<scenario::ConstantSchedule>(&schedule)) {
+      first = constant->window.from;
+    } else if (const auto* poisson = std::get_if<scenario::PoissonSchedule>(&schedule)) {
+      const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson->rate_per_s;
+      first = poisson->window.from +
+              engine::Duration::Micros(static_cast<int64_t>(std::nearbyint(gap_s * 1e6)));
+    } else {
+      first = std::get<scenario::BurstSchedule>(schedule).at;
+    }
+    state.firing_at = first;
+    if (first < until_) At(first, Event{EventType::kProducerTick, p});
+  }
+}
+
+void World::ProducerTick(uint32_t p) {
+  const scenario::Producer& producer = scenario_.producers[p];
+  ProducerState& state = producers_[p];
+  const uint32_t kind = KindIndex(scenario_, producer.kind);
+  engine::Instant next = engine::Instant::Never();
+
+  auto fire_batch = [&](int64_t count, const std::optional<engine::Duration>& every,
+                        engine::Instant at) {
+    for (int64_t i = 0; i < count; ++i) Publish(kind, p, false, MessageState::kReady, now_);
+    ++state.firing;
+    if (every) next = at + *every * state.firing;
+  };
+
+  if (const auto* fanout = std::get_if<scenario::FanoutSchedule>(&producer.schedule)) {
+    if (!fanout->publish_rate_per_s) {
+      fire_batch(fanout->count, fanout->every, fanout->at);
+    } else {
+      Publish(kind, p, false, MessageState::kReady, now_);
+      ++state.index;
+      if (state.index < fanout->count) {
+        next = Spaced(state.firing_at, state.index, *fanout->publish_rate_per_s);
+      } else {
+        state.index = 0;
+        ++state.firing;
+        if (fanout->every) {
+          state.firing_at = fanout->at + *fanout->every * state.firing;
+          next = state.firing_at;
+        }
+      }
+    }
+  } else if (const auto* burst = std::get_if<scenario::BurstSchedule>(&producer.schedule)) {
+    fire_batch(burst->count, burst->every, burst->at);
+  } else if (const auto* constant = std::get_if<scenario::ConstantSchedule>(&producer.schedule)) {
+    Publish(kind, p, false, MessageState::kReady, now_);
+    ++state.index;
+    next = Spaced(constant->window.from, state.index, constant->rate_per_s);
+    if (next >= constant->window.until) next = engine::Instant::Never();
+  } else {
+    const auto& poisson = std::get<scenario::PoissonSchedule>(producer.schedule);
+    Publish(kind, p, false, MessageState::kReady, now_);
+    const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson.rate_per_s;
+    const double gap_us = std::nearbyint(gap_s * 1e6);
+    if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
+      next = now_ + engine::Duration::Micros(static_cast<int64_t>(gap_us));
+      if (next >= poisson.window.until) next = engine::Instant::Never();
+    }
+  }
+  if (next < until_) At(next, Event{EventType::kProducerTick, p});
+  Dispatch();
+}
+
+void World::PublishBacklog() {
+  for (uint32_t b = 0; b < scenario_.backlog.size(); ++b) {
+    const scenario::BacklogEntry& entry = scenario_.backlog[b];
+    const uint32_t kind = KindIndex(scenario_, entry.kind);
+    const engine::Instant published_at = engine::Instant::Zero() - entry.age;
+    for (int64_t i = 0; i < entry.count; ++i) {
+      MessageState state = MessageState::kReady;
+      if (entry.where == scenario::BacklogWhere::kDelayed) state = MessageState::kDelayed;
+      if (entry.where == scenario::BacklogWhere::kDlq) state = MessageState::kDeadLettered;
+      const MessageRef ref = Publish(kind, b, true, state, published_at);
+      Message& m = messages_.Get(ref);
+      m.attempts = static_cast<int32_t>(entry.attempts);
+      m.failures = static_cast<int32_t>(entry.attempts);
+      if (entry.error) m.last_error = *entry.error;
+      if (m.attempts > 0) m.first_failure_at = published_at;
+      if (state == MessageState::kDelayed) {
+        At(engine::Instant::Zero() + entry.due_in.value_or(engine::Duration::Zero()),
+           Event{EventType::kDelayDue, ref.slot, ref.generation});
+      } else if (state == MessageState::kDeadLettered) {
+        // The backlog states only the first publish; the DLQ entry is dated from it too,
+        // which makes retention count conservatively.
+        m.dead_lettered_at = published_at;
+        m.dlq_reason = entry.reason.value_or(scenario::DlqReason::kMaxAttempts);
+        m.dead_letters = 1;
+        dlq_.push_back(DlqEntry{ref, m.dead_letters});
+        ScheduleExpiry(ref, m);
+      }
+    }
+  }
+}
+
+MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
+                          MessageState state, engine::Instant published_at) {
+  const MessageRef ref = messages_.Create();
+  Message& m = messages_.Get(ref);
+  m.id = next_message_id_++;
+  m.kind_index = kind_index;
+  m.source_index = source_index;
+  m.from_backlog = from_backlog;
+  m.state = state;
+  m.published_at = published_at;
+  m.entered_queue_at = published_at;
+  m.ready_at = now_;
+  ledger_.Publish(state);
+  ++results_.published;
+  ++results_.kinds[kinds_[kind_index].name].published;
+  AssignPublishFates(m);
+  if (state == MessageState::kReady) main_queue_.push_back(ref);
+  if (state != MessageState::kDeadLettered) {
+    pipeline_.push_back(PipelineEntry{m.entered_queue_at, ref, m.replays});
+  }
+  return ref;
+}
+
+void World::AssignPublishFates(Message& m) {
+  const std::string& kind = kinds_[m.kind_index].name;
+  for (size_t f = 0; f < scenario_.faults.size(); ++f) {
+    // One stream per (fault, message): a message's fate does not depend on other messages.
+    if (const auto* poison = std::get_if<scenario::PoisonFault>(&scenario_.faults[f])) {
+      if (poison->kind != kind || now_ < poison->from) continue;
+      if (poison->count) {
+        if (fault_count_left_[f] > 0) {
+          --fault_count_left_[f];
+          m.poison = true;
+        }
+      } else {
+        engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f, m.id);
+        if (rng.NextDouble() < *poison->fraction) m.poison = true;
+      }
+    } else if (const auto* bug = std::get_if<scenario::BugFault>(&scenario_.faults[f])) {
+      if (bug->kind != kind) continue;
+      engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f, m.id);
+      if (rng.NextDouble() < bug->fraction) m.bug_victim = true;
+    }
+  }
+}
+
+}  // namespace drainsim::model

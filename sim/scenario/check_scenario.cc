@@ -1,0 +1,164 @@
+// Checks that need the whole scenario: key_pattern placeholders against producers' fields,
+// sections that kinds rely on, and the estimate of how many messages a run would publish.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/scenario/read_sections.h"
+
+namespace drainsim::scenario::internal {
+
+namespace {
+
+// Limits on what one run may publish. A pending message costs the model about 160 bytes;
+// with everything pending at once (workers stuck all night), 16 GiB holds about 1.07e8.
+constexpr double kMessagesMax = 1e9;
+constexpr double kBytesPerMessage = 160;
+constexpr double kPendingBytesMax = 16.0 * (1ull << 30);
+
+struct Contribution {
+  double messages = 0;
+  std::string pointer;
+};
+
+double Seconds(Duration d) { return d.seconds(); }
+
+// Times a trigger at `at`, repeated `every`, fires before `until`.
+double Firings(Instant at, std::optional<Duration> every, Instant until) {
+  if (!every || every->micros() <= 0) return 1;
+  return std::floor(Seconds(until - at) / Seconds(*every)) + 1;
+}
+
+std::vector<Contribution> Contributions(const Scenario& s, const Context& c) {
+  std::vector<Contribution> out;
+  const Instant until = s.run.until;
+  for (size_t i = 0; i < s.producers.size(); ++i) {
+    const Producer& p = s.producers[i];
+    const std::string base = "/producers/" + std::to_string(c.producer_origins[i].index) + "/" +
+                             std::string(NameOf(p.shape()));
+    if (const auto* f = std::get_if<FanoutSchedule>(&p.schedule)) {
+      double per_firing = static_cast<double>(f->count);
+      if (f->publish_rate_per_s) {
+        per_firing = std::min(per_firing, *f->publish_rate_per_s * Seconds(until - f->at) + 1);
+      }
+      out.push_back({per_firing * Firings(f->at, f->every, until), base + "/count"});
+    } else if (const auto* f = std::get_if<ConstantSchedule>(&p.schedule)) {
+      out.push_back(
+          {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
+    } else if (const auto* f = std::get_if<PoissonSchedule>(&p.schedule)) {
+      out.push_back(
+          {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
+    } else if (const auto* f = std::get_if<BurstSchedule>(&p.schedule)) {
+      out.push_back(
+          {static_cast<double>(f->count) * Firings(f->at, f->every, until), base + "/count"});
+    }
+  }
+  for (size_t i = 0; i < s.backlog.size(); ++i) {
+    out.push_back({static_cast<double>(s.backlog[i].count),
+                   "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count"});
+  }
+  return out;
+}
+
+std::string Scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1e", value);
+  std::string out = text;
+  // "5.0e+12" -> "5.0e12": shorter, and how the limits are written.
+  const size_t plus = out.find("e+");
+  if (plus != std::string::npos) out.erase(plus + 1, 1);
+  const size_t zero = out.find("e0");
+  if (zero != std::string::npos) out.erase(zero + 1, 1);
+  return out;
+}
+
+std::string Bytes(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"};
+  size_t unit = 0;
+  while (bytes >= 1000 && unit + 1 < std::size(units)) {
+    bytes /= 1000;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f %s", bytes, units[unit]);
+  return text;
+}
+
+void CheckEstimate(const Scenario& s, Context& c) {
+  if (!c.run_until) return;
+  const std::vector<Contribution> parts = Contributions(s, c);
+  double total = 0;
+  const Contribution* biggest = nullptr;
+  for (const Contribution& part : parts) {
+    total += part.messages;
+    if (biggest == nullptr || part.messages > biggest->messages) biggest = &part;
+  }
+  if (biggest == nullptr) return;
+  const double bytes = total * kBytesPerMessage;
+  const std::string estimate = "scenario would publish about " + Scientific(total) +
+                               " messages (~" + Bytes(bytes) + " if all pending at once)";
+  if (total > kMessagesMax) {
+    c.problems.Add(biggest->pointer, estimate + "; at most 1e9 are supported");
+  } else if (bytes > kPendingBytesMax) {
+    c.problems.Add(biggest->pointer, estimate + "; at most 16 GiB of pending messages (about " +
+                                         Scientific(kPendingBytesMax / kBytesPerMessage) +
+                                         ") is supported");
+  }
+}
+
+// Placeholders of `kind`'s key pattern that `fields` leaves unset.
+std::vector<std::string> MissingFields(const Kind& kind, const Fields& fields) {
+  std::vector<std::string> placeholders;
+  std::string error;
+  std::vector<std::string> missing;
+  if (!ParseKeyPattern(kind.key_pattern, &placeholders, &error)) return missing;
+  for (const std::string& name : placeholders) {
+    if (name == "id" || name == "kind" || fields.count(name) > 0) continue;
+    if (std::find(missing.begin(), missing.end(), name) == missing.end()) {
+      missing.push_back(name);
+    }
+  }
+  return missing;
+}
+
+void CheckFields(const Scenario& s, const std::string& kind_name, const Fields& fields,
+                 const std::string& pointer, Problems& problems) {
+  const auto kind = s.kinds.find(kind_name);
+  if (kind == s.kinds.end()) return;
+  for (const std::string& name : MissingFields(kind->second, fields)) {
+    problems.Add(pointer, "misses field " + Quote(name) + ", used by the key_pattern " +
+                              Quote(kind->second.key_pattern) + " of kind " + Quote(kind_name));
+  }
+}
+
+}  // namespace
+
+void CheckScenario(const Scenario& s, Context& c) {
+  for (size_t i = 0; i < s.producers.size(); ++i) {
+    if (!c.producer_origins[i].fields_ok) continue;
+    CheckFields(s, s.producers[i].kind, s.producers[i].fields,
+                "/producers/" + std::to_string(c.producer_origins[i].index) + "/fields",
+                c.problems);
+  }
+  for (size_t i = 0; i < s.backlog.size(); ++i) {
+    if (!c.backlog_origins[i].fields_ok) continue;
+    CheckFields(s, s.backlog[i].kind, s.backlog[i].fields,
+                "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/fields", c.problems);
+  }
+  for (const auto& [name, kind] : s.kinds) {
+    const std::string handler = ChildPointer("/kinds", name) + "/handler";
+    if (kind.handler.db_ops > 0 && !c.has_database) {
+      c.problems.Add(handler + "/db_ops",
+                     "needs a 'database' section, and the scenario has none (got " +
+                         std::to_string(kind.handler.db_ops) + ")");
+    }
+    if (kind.handler.downstream_calls > 0 && !c.has_downstream) {
+      c.problems.Add(handler + "/downstream_calls",
+                     "needs a 'downstream' section, and the scenario has none (got " +
+                         std::to_string(kind.handler.downstream_calls) + ")");
+    }
+  }
+  CheckEstimate(s, c);
+}
+
+}  // namespace drainsim::scenario::internal

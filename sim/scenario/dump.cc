@@ -1,0 +1,210 @@
+// DumpCanonical and the JSON of values, distributions and the non-policy sections.
+#include <cmath>
+
+#include "sim/scenario/dump_json.h"
+#include "sim/scenario/load.h"
+
+namespace drainsim::scenario {
+
+namespace internal {
+
+namespace {
+
+constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53
+
+// The decimal value (in units of `micros_per_unit` microseconds) that reads back as `micros`.
+Json SpanJson(int64_t micros, int64_t micros_per_unit) {
+  if (micros % micros_per_unit == 0) return micros / micros_per_unit;
+  auto reads_back = [&](double value) {
+    auto span = micros_per_unit == 1'000'000 ? engine::DurationFromSeconds(value)
+                                             : engine::DurationFromMillis(value);
+    return span && span->micros() == micros;
+  };
+  const double first = static_cast<double>(micros) / static_cast<double>(micros_per_unit);
+  double up = first;
+  double down = first;
+  // The quotient is within an ulp or two of a value that rounds back; step outward to it.
+  for (int step = 0; step < 8; ++step) {
+    if (reads_back(up)) return up;
+    if (reads_back(down)) return down;
+    up = std::nextafter(up, HUGE_VAL);
+    down = std::nextafter(down, -HUGE_VAL);
+  }
+  DRAINSIM_CHECK(false && "no decimal reads back as this duration");
+  return first;
+}
+
+Json FieldsJson(const Fields& fields) {
+  Json out = Json::object();
+  for (const auto& [name, value] : fields) out[name] = value;
+  return out;
+}
+
+Json KindJson(const Kind& kind) {
+  const Handler& h = kind.handler;
+  return {{"idempotency", EnumJson(kind.idempotency)},
+          {"key_pattern", kind.key_pattern},
+          {"handler",
+           {{"validate_ms", DistributionJson(h.validate_ms)},
+            {"db_ops", h.db_ops},
+            {"db_op_ms", OrNull(h.db_op_ms, DistributionJson)},
+            {"downstream_calls", h.downstream_calls},
+            {"cpu_ms", DistributionJson(h.cpu_ms)}}}};
+}
+
+Json ScheduleJson(const Producer::Schedule& schedule) {
+  auto seconds = [](Duration d) { return SecondsJson(d); };
+  if (const auto* f = std::get_if<FanoutSchedule>(&schedule)) {
+    return {{"at_s", SecondsJson(f->at)},
+            {"count", f->count},
+            {"publish_rate_per_s", OrNull(f->publish_rate_per_s, NumberJson)},
+            {"every_s", OrNull(f->every, seconds)}};
+  }
+  if (const auto* f = std::get_if<ConstantSchedule>(&schedule)) {
+    return {{"rate_per_s", NumberJson(f->rate_per_s)},
+            {"from_s", SecondsJson(f->window.from)},
+            {"until_s", SecondsJson(f->window.until)}};
+  }
+  if (const auto* f = std::get_if<PoissonSchedule>(&schedule)) {
+    return {{"rate_per_s", NumberJson(f->rate_per_s)},
+            {"from_s", SecondsJson(f->window.from)},
+            {"until_s", SecondsJson(f->window.until)}};
+  }
+  const auto& f = std::get<BurstSchedule>(schedule);
+  return {{"at_s", SecondsJson(f.at)}, {"count", f.count}, {"every_s", OrNull(f.every, seconds)}};
+}
+
+Json ProducerJson(const Producer& p) {
+  Json out = {{"kind", p.kind}, {"fields", FieldsJson(p.fields)}};
+  out[std::string(NameOf(p.shape()))] = ScheduleJson(p.schedule);
+  return out;
+}
+
+Json BacklogJson(const BacklogEntry& b) {
+  Json out = {{"where", EnumJson(b.where)}, {"kind", b.kind},
+              {"count", b.count},           {"age_s", SecondsJson(b.age)},
+              {"attempts", b.attempts},     {"fields", FieldsJson(b.fields)}};
+  if (b.error) out["error"] = EnumJson(*b.error);
+  if (b.reason) out["reason"] = EnumJson(*b.reason);
+  if (b.due_in) out["due_in_s"] = SecondsJson(*b.due_in);
+  return out;
+}
+
+Json BrokerJson(const Broker& b) {
+  return {{"preset", OrNull(b.preset, EnumJson<BrokerPreset>)},
+          {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
+          {"requeue_on_crash", EnumJson(b.requeue_on_crash)},
+          {"receive_count_max", OrNull(b.receive_count_max, [](int64_t n) { return Json(n); })},
+          {"dlq_retention_s", OrNull(b.dlq_retention, [](Duration d) { return SecondsJson(d); })},
+          {"dlq_retention_from", EnumJson(b.dlq_retention_from)}};
+}
+
+Json DatabaseJson(const Database& db) {
+  auto live = [](const LiveTraffic& t) -> Json {
+    return {{"rate_per_s", NumberJson(t.rate_per_s)}, {"query_ms", DistributionJson(t.query_ms)}};
+  };
+  return {{"connections", db.connections},
+          {"timeout_ms", MillisJson(db.timeout)},
+          {"overload_factor", NumberJson(db.overload_factor)},
+          {"live_traffic", OrNull(db.live_traffic, live)}};
+}
+
+Json DownstreamJson(const Downstream& d) {
+  return {{"rate_limit_per_s", OrNull(d.rate_limit_per_s, NumberJson)},
+          {"burst", d.burst},
+          {"retry_after", EnumJson(d.retry_after)},
+          {"clock_skew_s", SecondsJson(d.clock_skew)},
+          {"call_ms", DistributionJson(d.call_ms)}};
+}
+
+Json AlertsJson(const Alerts& a) {
+  auto integer = [](int64_t n) { return Json(n); };
+  return {{"oldest_age_s", OrNull(a.oldest_age, [](Duration d) { return SecondsJson(d); })},
+          {"depth", OrNull(a.depth, integer)},
+          {"dlq_depth", OrNull(a.dlq_depth, integer)}};
+}
+
+template <typename T, typename F>
+Json ArrayJson(const std::vector<T>& items, F to_json) {
+  Json out = Json::array();
+  for (const T& item : items) out.push_back(to_json(item));
+  return out;
+}
+
+}  // namespace
+
+Json NumberJson(double value) {
+  if (value == std::floor(value) && std::fabs(value) < kExactIntegerMax) {
+    return static_cast<int64_t>(value);
+  }
+  return value;
+}
+
+Json SecondsJson(Duration span) { return SpanJson(span.micros(), 1'000'000); }
+Json SecondsJson(Instant instant) { return SpanJson(instant.micros(), 1'000'000); }
+Json MillisJson(Duration span) { return SpanJson(span.micros(), 1'000); }
+
+Json DistributionJson(const DistributionSpec& spec) {
+  Json body;
+  if (const auto* d = std::get_if<ConstantDist>(&spec.shape)) {
+    body = NumberJson(d->value);
+  } else if (const auto* d = std::get_if<UniformDist>(&spec.shape)) {
+    body = {{"low", NumberJson(d->low)}, {"high", NumberJson(d->high)}};
+  } else if (const auto* d = std::get_if<ExponentialDist>(&spec.shape)) {
+    body = {{"mean", NumberJson(d->mean)}};
+  } else if (const auto* d = std::get_if<LognormalDist>(&spec.shape)) {
+    if (d->form == LognormalDist::Form::kMedianP99) {
+      body = {{"median", NumberJson(d->median)}, {"p99", NumberJson(d->p99)}};
+    } else {
+      body = {{"mu", NumberJson(d->mu)}, {"sigma", NumberJson(d->sigma)}};
+    }
+  } else if (const auto* d = std::get_if<NormalDist>(&spec.shape)) {
+    body = {{"mean", NumberJson(d->mean)}, {"sd", NumberJson(d->sd)}};
+  } else {
+    body = Json::array();
+    for (const EmpiricalPoint& p : std::get<EmpiricalDist>(spec.shape).points) {
+      body.push_back(Json::array({NumberJson(p.probability), NumberJson(p.value)}));
+    }
+  }
+  Json out = Json::object();
+  out[std::string(NameOf(spec.kind()))] = std::move(body);
+  return out;
+}
+
+}  // namespace internal
+
+std::string DumpCanonical(const Scenario& s) {
+  using namespace internal;
+  Json kinds = Json::object();
+  for (const auto& [name, kind] : s.kinds) kinds[name] = KindJson(kind);
+  const Json out = {
+      {"format_version", kFormatVersion},
+      {"name", s.name},
+      {"description", s.description},
+      {"seed", s.seed},
+      {"run",
+       {{"until_s", SecondsJson(s.run.until)},
+        {"sample_every_s", SecondsJson(s.run.sample_every)},
+        {"events_max", s.run.events_max}}},
+      {"kinds", kinds},
+      {"producers", ArrayJson(s.producers, ProducerJson)},
+      {"backlog", ArrayJson(s.backlog, BacklogJson)},
+      {"broker", BrokerJson(s.broker)},
+      {"workers",
+       {{"count", s.workers.count},
+        {"prefetch", s.workers.prefetch},
+        {"concurrency", s.workers.concurrency},
+        {"restart_s", SecondsJson(s.workers.restart)}}},
+      {"database", OrNull(s.database, DatabaseJson)},
+      {"downstream", OrNull(s.downstream, DownstreamJson)},
+      {"retry", RetryJson(s.retry)},
+      {"faults", ArrayJson(s.faults, FaultJson)},
+      {"drains", ArrayJson(s.drains, DrainJson)},
+      {"alerts", AlertsJson(s.alerts)},
+      {"expect", ArrayJson(s.expect, ExpectationJson)},
+  };
+  // Invalid UTF-8 can only come from a hand-built Scenario; replace it rather than throw.
+  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace drainsim::scenario

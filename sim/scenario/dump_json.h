@@ -1,0 +1,40 @@
+// Building the canonical JSON of a scenario, section by section. Internal to sim/scenario.
+//
+// Contract: for every value v of a loaded scenario, reading the JSON built here gives back v
+// exactly: durations are written as the decimal seconds (or milliseconds) that round to the
+// same microsecond, doubles in nlohmann's shortest round-trip form, integral doubles as
+// integers. Optional fields are written as null when empty, so that the dump shows every
+// field of the vocabulary (within the chosen variant).
+#pragma once
+
+#include <optional>
+
+#include "sim/scenario/json_reader.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::scenario::internal {
+
+Json NumberJson(double value);
+Json SecondsJson(Duration span);
+Json SecondsJson(Instant instant);
+Json MillisJson(Duration span);
+Json DistributionJson(const DistributionSpec& spec);
+
+template <typename T, typename F>
+Json OrNull(const std::optional<T>& value, F to_json) {
+  if (!value) return nullptr;
+  return to_json(*value);
+}
+
+template <typename E>
+Json EnumJson(E value) {
+  return std::string(NameOf(value));
+}
+
+// dump_policy.cc
+Json RetryJson(const RetryPolicy& retry);
+Json FaultJson(const Fault& fault);
+Json DrainJson(const Drain& drain);
+Json ExpectationJson(const Expectation& expectation);
+
+}  // namespace drainsim::scenario::internal

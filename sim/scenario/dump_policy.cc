@@ -1,0 +1,194 @@
+// Canonical JSON of the policy sections: retry, faults, drains and expectations.
+#include "sim/scenario/dump_json.h"
+
+namespace drainsim::scenario::internal {
+
+namespace {
+
+Json Seconds(Duration d) { return SecondsJson(d); }
+Json Millis(Duration d) { return MillisJson(d); }
+Json Instants(Instant i) { return SecondsJson(i); }
+
+Json BackoffJson(const Backoff& b) {
+  Json jitter = {{"kind", EnumJson(b.jitter.kind)}};
+  if (b.jitter.kind == JitterKind::kProportional) {
+    jitter["low"] = NumberJson(b.jitter.low);
+    jitter["high"] = NumberJson(b.jitter.high);
+  }
+  Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
+  if (const auto* c = std::get_if<ConstantBackoff>(&b.curve)) {
+    out["delay_s"] = Seconds(c->delay);
+  } else if (const auto* c = std::get_if<LinearBackoff>(&b.curve)) {
+    out["base_s"] = Seconds(c->base);
+    out["step_s"] = Seconds(c->step);
+    out["cap_s"] = Seconds(c->cap);
+  } else if (const auto* c = std::get_if<ExponentialBackoff>(&b.curve)) {
+    out["base_s"] = Seconds(c->base);
+    out["factor"] = NumberJson(c->factor);
+    out["cap_s"] = Seconds(c->cap);
+  }
+  return out;
+}
+
+Json ClassJson(const ClassPolicy& p, bool rate_limited) {
+  Json out = {{"action", EnumJson(p.action)}};
+  if (p.action == ClassAction::kRetry) {
+    out["attempts_max"] = p.attempts_max;
+    out["backoff"] = OrNull(p.backoff, BackoffJson);
+  }
+  if (rate_limited) out["honor_retry_after"] = p.honor_retry_after;
+  return out;
+}
+
+void WindowInto(const Window& w, Json& out) {
+  out["from_s"] = Instants(w.from);
+  out["until_s"] = Instants(w.until);
+}
+
+void InjectedInto(ErrorClass error, const std::optional<Duration>& fail_after, Json& out) {
+  out["error"] = EnumJson(error);
+  out["fail_after_ms"] = OrNull(fail_after, Millis);
+}
+
+Json BoundsInto(const Bounds& b, Json out) {
+  out["min"] = OrNull(b.min, NumberJson);
+  out["max"] = OrNull(b.max, NumberJson);
+  out["equals"] = OrNull(b.equals, NumberJson);
+  return out;
+}
+
+template <typename E>
+Json ListJson(const std::optional<std::vector<E>>& list) {
+  if (!list) return nullptr;
+  Json out = Json::array();
+  for (const E& item : *list) {
+    if constexpr (std::is_enum_v<E>) {
+      out.push_back(EnumJson(item));
+    } else {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Json RetryJson(const RetryPolicy& r) {
+  auto budget = [](const RetryBudget& b) -> Json {
+    return {{"ratio", NumberJson(b.ratio)}, {"burst", b.burst}, {"window_s", Seconds(b.window)}};
+  };
+  auto breaker = [](const CircuitBreaker& b) -> Json {
+    return {{"error_rate_open", NumberJson(b.error_rate_open)},
+            {"window_s", Seconds(b.window)},
+            {"open_s", Seconds(b.open)},
+            {"half_open_probes", b.half_open_probes},
+            {"attempts_min", b.attempts_min}};
+  };
+  return {{"delivery", EnumJson(r.delivery)},
+          {"backoff", BackoffJson(r.backoff)},
+          {"classes",
+           {{"rate_limited", ClassJson(r.classes.rate_limited, true)},
+            {"transient", ClassJson(r.classes.transient, false)},
+            {"permanent", ClassJson(r.classes.permanent, false)},
+            {"unknown", ClassJson(r.classes.unknown, false)}}},
+          {"budget", OrNull(r.budget, budget)},
+          {"circuit_breaker", OrNull(r.circuit_breaker, breaker)}};
+}
+
+Json FaultJson(const Fault& fault) {
+  Json out = {{"type", EnumJson(TypeOf(fault))}};
+  if (const auto* f = std::get_if<ErrorsFault>(&fault)) {
+    out["kind"] = OrNull(f->kind, [](const std::string& k) { return Json(k); });
+    out["probability"] = NumberJson(f->probability);
+    InjectedInto(f->error, f->fail_after, out);
+    WindowInto(f->window, out);
+  } else if (const auto* f = std::get_if<SyntheticFailuresFault>(&fault)) {
+    out["kind"] = f->kind;
+    out["count"] = f->count;
+    InjectedInto(f->error, f->fail_after, out);
+    out["from_s"] = Instants(f->from);
+  } else if (const auto* f = std::get_if<PoisonFault>(&fault)) {
+    out["kind"] = f->kind;
+    out["count"] = OrNull(f->count, [](int64_t n) { return Json(n); });
+    out["fraction"] = OrNull(f->fraction, NumberJson);
+    InjectedInto(f->error, f->fail_after, out);
+    out["from_s"] = Instants(f->from);
+  } else if (const auto* f = std::get_if<BugFault>(&fault)) {
+    out["kind"] = f->kind;
+    out["fraction"] = NumberJson(f->fraction);
+    InjectedInto(f->error, f->fail_after, out);
+    out["from_s"] = Instants(f->from);
+    out["fixed_at_s"] = OrNull(f->fixed_at, Instants);
+  } else if (const auto* f = std::get_if<DbSlowdownFault>(&fault)) {
+    WindowInto(f->window, out);
+    out["factor"] = NumberJson(f->factor);
+  } else if (const auto* f = std::get_if<DbOutageFault>(&fault)) {
+    WindowInto(f->window, out);
+  } else if (const auto* f = std::get_if<DbConnectionsFault>(&fault)) {
+    WindowInto(f->window, out);
+    out["connections"] = f->connections;
+  } else if (const auto* f = std::get_if<DownstreamOutageFault>(&fault)) {
+    WindowInto(f->window, out);
+  } else if (const auto* f = std::get_if<DownstreamRateLimitFault>(&fault)) {
+    WindowInto(f->window, out);
+    out["rate_limit_per_s"] = NumberJson(f->rate_limit_per_s);
+    out["burst"] = f->burst;
+  } else if (const auto* f = std::get_if<WorkerCrashFault>(&fault)) {
+    out["point"] = EnumJson(f->point);
+    out["rate_per_h"] = OrNull(f->rate_per_h, NumberJson);
+    out["at_s"] = OrNull(f->at, Instants);
+    if (f->rate_per_h) {
+      WindowInto(f->window, out);
+    } else {
+      out["count"] = f->count;
+    }
+  } else if (const auto* f = std::get_if<AckLossFault>(&fault)) {
+    out["probability"] = NumberJson(f->probability);
+    WindowInto(f->window, out);
+  } else if (const auto* f = std::get_if<BrokerRestartFault>(&fault)) {
+    out["at_s"] = Instants(f->at);
+    out["downtime_s"] = Seconds(f->downtime);
+  }
+  return out;
+}
+
+Json DrainJson(const Drain& d) {
+  Json out = {{"start_at_s", OrNull(d.start_at, Instants)},
+              {"start_after_fix_s", OrNull(d.start_after_fix, Seconds)},
+              {"select",
+               {{"reasons", ListJson(d.select.reasons)},
+                {"errors", ListJson(d.select.errors)},
+                {"kinds", ListJson(d.select.kinds)}}},
+              {"others", EnumJson(d.others)},
+              {"limit", OrNull(d.limit, [](int64_t n) { return Json(n); })},
+              {"strategy", EnumJson(d.kind())}};
+  if (const auto* s = std::get_if<DripDrain>(&d.strategy)) {
+    out["rate_per_s"] = NumberJson(s->rate_per_s);
+    out["burst"] = s->burst;
+  } else if (const auto* s = std::get_if<BoundedDrain>(&d.strategy)) {
+    out["rate_per_s"] = OrNull(s->rate_per_s, NumberJson);
+  } else if (const auto* s = std::get_if<AdaptiveDrain>(&d.strategy)) {
+    out["rate_min_per_s"] = NumberJson(s->rate_min_per_s);
+    out["rate_max_per_s"] = NumberJson(s->rate_max_per_s);
+    out["increase_per_s"] = NumberJson(s->increase_per_s);
+    out["decrease_factor"] = NumberJson(s->decrease_factor);
+    out["latency_target_ms"] = Millis(s->latency_target);
+    out["adjust_every_s"] = Seconds(s->adjust_every);
+  }
+  return out;
+}
+
+Json ExpectationJson(const Expectation& expectation) {
+  if (const auto* e = std::get_if<MetricExpectation>(&expectation)) {
+    return BoundsInto(e->bounds,
+                      {{"metric", EnumJson(e->metric)},
+                       {"kind", OrNull(e->kind, [](const std::string& k) { return Json(k); })},
+                       {"during", EnumJson(e->during)}});
+  }
+  const auto& e = std::get<PropertyExpectation>(expectation);
+  Json out = {{"during", EnumJson(e.during)}};
+  out[std::string(NameOf(e.quantifier))] = EnumJson(e.metric);
+  return BoundsInto(e.bounds, std::move(out));
+}
+
+}  // namespace drainsim::scenario::internal

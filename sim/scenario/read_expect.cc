@@ -1,0 +1,222 @@
+// Readers for alerts and expectations.
+#include <algorithm>
+
+#include "sim/scenario/read_sections.h"
+
+namespace drainsim::scenario::internal {
+
+namespace {
+
+constexpr size_t kExpectMax = 1000;
+constexpr double kDepthMax = 1e12;
+
+bool IsPerKind(RunMetric m) {
+  switch (m) {
+    case RunMetric::kTimeToEmpty:
+    case RunMetric::kTimeToQuiet:
+    case RunMetric::kOldestAge:
+    case RunMetric::kDbUtilisation:
+    case RunMetric::kDbTimeouts:
+    case RunMetric::kDbQueueMax:
+    case RunMetric::kLiveP50:
+    case RunMetric::kLiveP99:
+    case RunMetric::kLiveErrors:
+    case RunMetric::kAgeAlertFirst:
+    case RunMetric::kDepthAlertFirst:
+    case RunMetric::kDlqDepthAlertFirst:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// End states and first times describe the run as a whole; a window makes no sense for them.
+bool IsWindowable(RunMetric m) {
+  switch (m) {
+    case RunMetric::kTimeToEmpty:
+    case RunMetric::kTimeToQuiet:
+    case RunMetric::kHumanNeeded:
+    case RunMetric::kParked:
+    case RunMetric::kLost:
+    case RunMetric::kAgeAlertFirst:
+    case RunMetric::kDepthAlertFirst:
+    case RunMetric::kDlqDepthAlertFirst:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// The section a metric reads, or nullptr if it needs none.
+const char* MissingSection(RunMetric m, const Scenario& s, const Context& c) {
+  switch (m) {
+    case RunMetric::kTimeToEmpty:
+      return s.drains.empty() ? "a drain (time_to_empty_s counts from the first drain's start)"
+                              : nullptr;
+    case RunMetric::kDbUtilisation:
+    case RunMetric::kDbTimeouts:
+    case RunMetric::kDbQueueMax:
+      return c.has_database ? nullptr : "a 'database' section";
+    case RunMetric::kLiveP50:
+    case RunMetric::kLiveP99:
+    case RunMetric::kLiveErrors:
+      return c.has_live_traffic ? nullptr : "database.live_traffic";
+    case RunMetric::kAgeAlertFirst:
+      return s.alerts.oldest_age ? nullptr : "alerts.oldest_age_s";
+    case RunMetric::kDepthAlertFirst:
+      return s.alerts.depth ? nullptr : "alerts.depth";
+    case RunMetric::kDlqDepthAlertFirst:
+      return s.alerts.dlq_depth ? nullptr : "alerts.dlq_depth";
+    default:
+      return nullptr;
+  }
+}
+
+const char* MissingSection(SeriesMetric m, const Context& c) {
+  switch (m) {
+    case SeriesMetric::kDbUtilisation:
+    case SeriesMetric::kDbQueue:
+      return c.has_database ? nullptr : "a 'database' section";
+    case SeriesMetric::kLiveP50:
+    case SeriesMetric::kLiveP99:
+    case SeriesMetric::kLiveErrors:
+      return c.has_live_traffic ? nullptr : "database.live_traffic";
+    default:
+      return nullptr;
+  }
+}
+
+bool ReadBounds(ObjectReader& o, Bounds* bounds) {
+  const Node min = NullAsAbsent(o.Optional("min"));
+  const Node max = NullAsAbsent(o.Optional("max"));
+  const Node equals = NullAsAbsent(o.Optional("equals"));
+  bounds->min = ReadNumber(min);
+  bounds->max = ReadNumber(max);
+  bounds->equals = ReadNumber(equals);
+  if ((min.present() && !bounds->min) || (max.present() && !bounds->max) ||
+      (equals.present() && !bounds->equals)) {
+    return false;
+  }
+  if (!min.present() && !max.present() && !equals.present()) {
+    o.node().Error("needs a bound: min, max or equals");
+    return false;
+  }
+  if (equals.present() && (min.present() || max.present())) {
+    equals.Error("cannot be combined with min or max");
+    return false;
+  }
+  if (bounds->min && bounds->max && *bounds->max < *bounds->min) {
+    max.Error("must be >= min = " + FormatNumber(*bounds->min) + " (got " +
+              FormatNumber(*bounds->max) + ")");
+    return false;
+  }
+  return true;
+}
+
+bool ReadDuring(ObjectReader& o, const Scenario& s, const Context& c, During* during) {
+  const Node node = o.Optional("during");
+  if (!node.present()) return true;
+  auto value = ReadEnum<During>(node);
+  if (!value) return false;
+  if (*value == During::kDrains && s.drains.empty()) {
+    node.Error("'drains' needs at least one drain in /drains");
+    return false;
+  }
+  if (*value == During::kFaults && !c.has_fault_window) {
+    node.Error("'faults' needs a fault with a time window in /faults");
+    return false;
+  }
+  *during = *value;
+  return true;
+}
+
+std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, const Context& c) {
+  ObjectReader o(node);
+  if (!o.valid()) {
+    if (node.is_null()) node.TypeError("an object");
+    return std::nullopt;
+  }
+  const char* heads[] = {"metric", "always", "sometimes"};
+  int given = 0;
+  for (const char* head : heads) given += o.Has(head) ? 1 : 0;
+  if (given != 1) {
+    node.Error(given == 0 ? "needs one of metric, always, sometimes"
+                          : "needs exactly one of metric, always, sometimes");
+    return std::nullopt;
+  }
+  bool ok = true;
+  if (o.Has("metric")) {
+    MetricExpectation e;
+    const Node metric_node = o.Optional("metric");
+    auto metric = ReadEnum<RunMetric>(metric_node);
+    const Node kind_node = NullAsAbsent(o.Optional("kind"));
+    if (kind_node.present()) {
+      e.kind = ReadKindRef(kind_node, c);
+      ok = ok && e.kind.has_value();
+      if (metric && !IsPerKind(*metric)) {
+        kind_node.Error("does not apply to " + Quote(NameOf(*metric)) + ", which is not per kind");
+        ok = false;
+      }
+    }
+    ok = ReadDuring(o, s, c, &e.during) && ok;
+    ok = ReadBounds(o, &e.bounds) && ok;
+    o.Finish("for a metric expectation");
+    if (!metric) return std::nullopt;
+    e.metric = *metric;
+    if (const char* missing = MissingSection(*metric, s, c)) {
+      metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
+      ok = false;
+    }
+    if (e.during != During::kRun && !IsWindowable(*metric)) {
+      o.Optional("during").Error("must be 'run' for " + Quote(NameOf(*metric)) +
+                                 ", which describes the run as a whole");
+      ok = false;
+    }
+    if (!ok) return std::nullopt;
+    return e;
+  }
+  PropertyExpectation e;
+  e.quantifier = o.Has("always") ? Quantifier::kAlways : Quantifier::kSometimes;
+  const Node metric_node = o.Optional(NameOf(e.quantifier));
+  auto metric = ReadEnum<SeriesMetric>(metric_node);
+  ok = ReadDuring(o, s, c, &e.during) && ok;
+  ok = ReadBounds(o, &e.bounds) && ok;
+  o.Finish("for an '" + std::string(NameOf(e.quantifier)) + "' expectation");
+  if (!metric) return std::nullopt;
+  e.metric = *metric;
+  if (const char* missing = MissingSection(*metric, c)) {
+    metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return e;
+}
+
+}  // namespace
+
+void ReadAlerts(const Node& node, Context& /*c*/, Alerts* alerts) {
+  ObjectReader o(node);
+  if (!o.valid()) {
+    if (node.is_null()) node.TypeError("an object");
+    return;
+  }
+  alerts->oldest_age = ReadSeconds(NullAsAbsent(o.Optional("oldest_age_s")), Range::Above(0));
+  alerts->depth = ReadInt(NullAsAbsent(o.Optional("depth")), Range::Closed(0, kDepthMax));
+  alerts->dlq_depth = ReadInt(NullAsAbsent(o.Optional("dlq_depth")), Range::Closed(0, kDepthMax));
+  o.Finish();
+}
+
+void ReadExpect(const Node& node, Context& c, const Scenario& scenario,
+                std::vector<Expectation>* expect) {
+  if (node.given() && node.json().is_object()) {
+    node.Error(
+        "must be an array of expectations (got object); write {\"lost\": {\"equals\": 0}} as "
+        "[{\"metric\": \"lost\", \"equals\": 0}]");
+    return;
+  }
+  for (const Node& item : ArrayItems(node, 0, kExpectMax)) {
+    if (auto e = ReadExpectation(item, scenario, c)) expect->push_back(std::move(*e));
+  }
+}
+
+}  // namespace drainsim::scenario::internal

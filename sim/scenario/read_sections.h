@@ -1,0 +1,88 @@
+// The loader's section readers: each turns one part of the document into its struct,
+// reporting every problem on the way. Internal to sim/scenario.
+//
+// Sections are read in dependency order (run, kinds, system, retry, producers, backlog,
+// faults, drains, alerts, expect) so that each can check its references against what was
+// read before it; what needs the whole scenario is checked last by CheckScenario.
+//
+// Contract: a reader given an absent node leaves the defaults (required sections report
+// their absence at the top level); a reader never reports the same mistake twice, and a
+// value it could not read leaves the default so later checks do not cascade on it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/json_reader.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::scenario::internal {
+
+// What earlier sections established, for the checks of later ones.
+struct Context {
+  explicit Context(Problems& p) : problems(p) {}
+  Problems& problems;
+  std::optional<Instant> run_until;  // set iff run.until_s was valid
+  // True iff /kinds was an object, so unknown references are real mistakes.
+  bool kinds_known = false;
+  std::set<std::string, std::less<>> kinds;
+  // Sections that are present (even if some of their fields were bad).
+  bool has_database = false;
+  bool has_live_traffic = false;
+  bool has_downstream = false;
+  std::optional<int64_t> workers_count;
+  // For each producer / backlog entry that was read: its index in the JSON array, and whether
+  // its `fields` were read without problems (the key_pattern check skips the others rather
+  // than report a second problem). Parallel to Scenario::producers / backlog.
+  struct Origin {
+    size_t index = 0;
+    bool fields_ok = false;
+  };
+  std::vector<Origin> producer_origins;
+  std::vector<Origin> backlog_origins;
+  // The latest bug fix (Drain::start_after_fix counts from it) and whether any fault has a
+  // window (During::kFaults needs one).
+  std::optional<Instant> last_fix;
+  bool has_fault_window = false;
+};
+
+// Helpers shared by the readers (read_common.cc).
+std::optional<DistributionSpec> ReadDistribution(const Node& node);
+bool ReadWindow(ObjectReader& object, const Context& context, bool required, Window* window);
+std::optional<Instant> ReadAt(const Node& node, const Context& context);
+std::optional<std::string> ReadKindRef(const Node& node, const Context& context);
+bool ReadFields(const Node& node, Fields* fields);
+// [A-Za-z_][A-Za-z0-9_]{0,63}: names of fields and key_pattern placeholders.
+bool IsFieldName(std::string_view name);
+// Splits a key_pattern into its placeholder names; false (with *error) iff a brace is
+// unmatched or a placeholder is not a name.
+bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeholders,
+                     std::string* error);
+// A token bucket's default capacity: one second's worth of its rate (1 without a rate).
+int64_t DefaultBurst(std::optional<double> rate_per_s);
+// "run.until_s = 21600": how messages name the end of the run.
+std::string RunEndText(const Context& context);
+
+void ReadRun(const Node& node, Context& context, Run* run);
+void ReadKinds(const Node& node, Context& context, std::map<std::string, Kind>* kinds);
+void ReadProducers(const Node& node, Context& context, std::vector<Producer>* producers);
+void ReadBacklog(const Node& node, Context& context, std::vector<BacklogEntry>* backlog);
+void ReadBroker(const Node& node, Context& context, Broker* broker);
+void ReadWorkers(const Node& node, Context& context, Workers* workers);
+void ReadDatabase(const Node& node, Context& context, std::optional<Database>* database);
+void ReadDownstream(const Node& node, Context& context, std::optional<Downstream>* downstream);
+void ReadRetry(const Node& node, Context& context, RetryPolicy* retry);
+void ReadFaults(const Node& node, Context& context, std::vector<Fault>* faults);
+void ReadDrains(const Node& node, Context& context, std::vector<Drain>* drains);
+void ReadAlerts(const Node& node, Context& context, Alerts* alerts);
+void ReadExpect(const Node& node, Context& context, const Scenario& scenario,
+                std::vector<Expectation>* expect);
+
+// Checks that need the whole scenario: key_pattern placeholders, sections that kinds and
+// faults rely on, that something is published, and the size estimate.
+void CheckScenario(const Scenario& scenario, Context& context);
+
+}  // namespace drainsim::scenario::internal

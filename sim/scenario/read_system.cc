@@ -1,0 +1,128 @@
+// Readers for the system under test: broker, workers, database and downstream API.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/scenario/read_sections.h"
+
+namespace drainsim::scenario::internal {
+
+namespace {
+
+constexpr double kFleetMax = 100000;  // workers, prefetch, connections
+constexpr double kRateMax = 1e6;
+constexpr double kBurstMax = 1e9;
+constexpr double kDaySeconds = 86400;
+constexpr double kRunSecondsMax = 100 * kDaySeconds;
+
+}  // namespace
+
+int64_t DefaultBurst(std::optional<double> rate_per_s) {
+  if (!rate_per_s) return 1;
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(*rate_per_s)));
+}
+
+void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
+  ObjectReader o(node);
+  if (!o.valid()) {
+    if (node.is_null()) node.TypeError("an object");
+    return;
+  }
+  broker->preset = ReadEnum<BrokerPreset>(NullAsAbsent(o.Optional("preset")));
+  if (auto d =
+          ReadSeconds(o.Optional("visibility_timeout_s"), Range::AboveAtMost(0, kRunSecondsMax))) {
+    broker->visibility_timeout = *d;
+  }
+  if (auto v = ReadEnum<RequeueOnCrash>(o.Optional("requeue_on_crash"))) {
+    broker->requeue_on_crash = *v;
+  }
+  broker->receive_count_max =
+      ReadInt(NullAsAbsent(o.Optional("receive_count_max")), Range::Closed(1, 1000));
+  const Node retention = o.Optional("dlq_retention_s");
+  if (retention.is_null()) {
+    broker->dlq_retention.reset();
+  } else if (auto d = ReadSeconds(retention, Range::Above(0))) {
+    broker->dlq_retention = *d;
+  }
+  if (auto v = ReadEnum<RetentionFrom>(o.Optional("dlq_retention_from"))) {
+    broker->dlq_retention_from = *v;
+  }
+  o.Finish();
+}
+
+void ReadWorkers(const Node& node, Context& c, Workers* workers) {
+  ObjectReader o(node);
+  if (!o.valid()) {
+    if (node.is_null()) node.TypeError("an object");
+    return;
+  }
+  if (auto n = ReadInt(o.Required("count"), Range::Closed(1, kFleetMax))) {
+    workers->count = *n;
+    c.workers_count = *n;
+  }
+  auto prefetch = ReadInt(o.Optional("prefetch"), Range::Closed(1, kFleetMax));
+  const Node concurrency_node = o.Optional("concurrency");
+  auto concurrency = ReadInt(concurrency_node, Range::Closed(1, kFleetMax));
+  if (prefetch) workers->prefetch = *prefetch;
+  if (concurrency) {
+    if (*concurrency > workers->prefetch && (prefetch || !o.Has("prefetch"))) {
+      concurrency_node.Error("must be <= prefetch = " + std::to_string(workers->prefetch) +
+                             " (got " + std::to_string(*concurrency) +
+                             "); a consumer cannot run more attempts than it holds");
+    } else {
+      workers->concurrency = *concurrency;
+    }
+  }
+  if (auto d = ReadSeconds(o.Optional("restart_s"), Range::Closed(0, kDaySeconds))) {
+    workers->restart = *d;
+  }
+  o.Finish();
+}
+
+void ReadDatabase(const Node& node, Context& c, std::optional<Database>* database) {
+  ObjectReader o(NullAsAbsent(node));
+  if (!o.valid()) return;
+  c.has_database = true;
+  Database db;
+  if (auto n = ReadInt(o.Required("connections"), Range::Closed(1, kFleetMax))) {
+    db.connections = *n;
+  }
+  if (auto d = ReadMillis(o.Optional("timeout_ms"), Range::AboveAtMost(0, kDaySeconds * 1000))) {
+    db.timeout = *d;
+  }
+  if (auto v = ReadNumber(o.Optional("overload_factor"), Range::Closed(0, 100))) {
+    db.overload_factor = *v;
+  }
+  ObjectReader live(NullAsAbsent(o.Optional("live_traffic")));
+  if (live.valid()) {
+    c.has_live_traffic = true;
+    LiveTraffic traffic;
+    if (auto v = ReadNumber(live.Required("rate_per_s"), Range::AboveAtMost(0, kRateMax))) {
+      traffic.rate_per_s = *v;
+    }
+    if (auto d = ReadDistribution(live.Required("query_ms"))) traffic.query_ms = *d;
+    live.Finish();
+    db.live_traffic = traffic;
+  }
+  o.Finish();
+  *database = db;
+}
+
+void ReadDownstream(const Node& node, Context& c, std::optional<Downstream>* downstream) {
+  ObjectReader o(NullAsAbsent(node));
+  if (!o.valid()) return;
+  c.has_downstream = true;
+  Downstream api;
+  api.rate_limit_per_s =
+      ReadNumber(NullAsAbsent(o.Optional("rate_limit_per_s")), Range::AboveAtMost(0, kRateMax));
+  api.burst = DefaultBurst(api.rate_limit_per_s);
+  if (auto n = ReadInt(o.Optional("burst"), Range::Closed(1, kBurstMax))) api.burst = *n;
+  if (auto v = ReadEnum<RetryAfterFormat>(o.Optional("retry_after"))) api.retry_after = *v;
+  if (auto d = ReadSeconds(o.Optional("clock_skew_s"), Range::Closed(-kDaySeconds, kDaySeconds))) {
+    api.clock_skew = *d;
+  }
+  if (auto d = ReadDistribution(o.Required("call_ms"))) api.call_ms = *d;
+  o.Finish();
+  *downstream = api;
+}
+
+}  // namespace drainsim::scenario::internal

@@ -1,0 +1,212 @@
+// The closed sets of words a scenario uses (error classes, strategies, metric names, ...).
+//
+// Every enum here is mapped to exactly one JSON string by the tables in enum_names.h; the
+// loader accepts only those strings (an unknown one is a problem that lists the allowed
+// values), and the dump writes them back. The order of the enumerators is the order in which
+// the allowed values are listed in messages and in scenarios/schema.json.
+//
+// Where an enum names the alternatives of a std::variant (ProducerShape, FaultType, ...), the
+// enumerators are in the same order as the variant's alternatives, so that
+// `static_cast<E>(v.index())` names the alternative. static_asserts next to each variant keep
+// the two in step.
+#pragma once
+
+#include <cstdint>
+
+namespace drainsim::scenario {
+
+// How a kind's handler protects itself against running twice for the same key.
+enum class Idempotency : uint8_t {
+  kClaim,     // "claim": a unique claim row (INSERT ... ON CONFLICT DO NOTHING) stops re-runs.
+  kConverge,  // "converge": set-shaped work; a re-run costs time but changes nothing.
+  kNone,      // "none": a re-run is a visible duplicate (a second email, an inflated counter).
+};
+
+// Why an attempt failed; picks the retry route (see RetryPolicy).
+enum class ErrorClass : uint8_t {
+  kRateLimited,  // "rate_limited": 429 with Retry-After.
+  kTransient,    // "transient": lock timeout, connection reset, 503.
+  kPermanent,    // "permanent": validation error, missing tenant, poison pill.
+  kUnknown,      // "unknown": anything unclassified.
+};
+
+// Why a message is in the dead letter queue. Drains select on it.
+enum class DlqReason : uint8_t {
+  kMaxAttempts,      // "max_attempts": its class's attempts_max ran out.
+  kNotRetryable,     // "not_retryable": its class's action is dead_letter (no retry at all).
+  kReceiveCountMax,  // "receive_count_max": the broker's receive_count_max was reached.
+  kRetryBudget,      // "retry_budget": the retry budget refused a retry.
+};
+
+// Where a backlog entry's messages are when the run starts.
+enum class BacklogWhere : uint8_t {
+  kMain,     // "main": ready in the main queue.
+  kDelayed,  // "delayed": waiting in the delay queue for a retry.
+  kDlq,      // "dlq": in the dead letter queue.
+};
+
+// Named broker flavours. Reserved: presets will fill broker defaults in a later format
+// revision; today the loader only records the name.
+enum class BrokerPreset : uint8_t {
+  kSqs,              // "sqs"
+  kRabbitmqQuorum,   // "rabbitmq-quorum"
+  kSidekiq,          // "sidekiq"
+  kCelery,           // "celery"
+  kBullmq,           // "bullmq"
+  kPubsub,           // "pubsub"
+  kAzureServiceBus,  // "azure-service-bus"
+};
+
+// When a crashed consumer's unacked deliveries become deliverable again.
+enum class RequeueOnCrash : uint8_t {
+  kImmediate,               // "immediate": AMQP channel close requeues at once.
+  kAfterVisibilityTimeout,  // "after_visibility_timeout": SQS waits out the timeout.
+};
+
+// The moment from which DLQ retention is counted.
+enum class RetentionFrom : uint8_t {
+  kDeadLettered,  // "dead_lettered": from the moment the message entered the DLQ.
+  kEnqueued,      // "enqueued": from its first publish (SQS standard queues do this).
+};
+
+// How the downstream API states Retry-After on a 429.
+enum class RetryAfterFormat : uint8_t {
+  kSeconds,   // "seconds": "Retry-After: 7".
+  kHttpDate,  // "http_date": an HTTP date: whole seconds, on the server's (skewed) clock.
+  kNone,      // "none": no header; the client falls back to its own backoff.
+};
+
+// How a retry waits.
+enum class RetryDelivery : uint8_t {
+  kRepublish,        // "republish": re-published with a delay; the worker slot is freed.
+  kSleepInConsumer,  // "sleep_in_consumer": the consumer sleeps and keeps its slot.
+};
+
+enum class BackoffKind : uint8_t {
+  kConstant,     // "constant": delay_s every time.
+  kLinear,       // "linear": base_s + step_s * (attempt - 1), capped at cap_s.
+  kExponential,  // "exponential": base_s * factor^(attempt - 1), capped at cap_s.
+  kSidekiq,      // "sidekiq": attempt^4 + 15 + rand(10) * (attempt + 1) seconds.
+};
+
+enum class JitterKind : uint8_t {
+  kNone,          // "none": the delay as computed.
+  kFull,          // "full": uniform(0, delay).
+  kEqual,         // "equal": delay / 2 + uniform(0, delay / 2).
+  kDecorrelated,  // "decorrelated": min(cap, uniform(base, previous * factor)).
+  kProportional,  // "proportional": delay * uniform(low, high).
+};
+
+// What a retry class does with a failed attempt.
+enum class ClassAction : uint8_t {
+  kRetry,       // "retry": delayed retry until attempts_max, then dead letter.
+  kDeadLetter,  // "dead_letter": dead letter at once (reason not_retryable).
+  kPark,        // "park": straight to the parking lot for a human.
+};
+
+enum class CrashPoint : uint8_t {
+  kAnywhere,             // "anywhere": at a random moment of whatever the worker is doing.
+  kBetweenCommitAndAck,  // "between_commit_and_ack": work committed, ack never sent.
+};
+
+enum class DrainOthers : uint8_t {
+  kPark,   // "park": DLQ messages the drain does not select go to the parking lot.
+  kLeave,  // "leave": they stay in the DLQ (and may expire).
+};
+
+// The part of the run an expectation looks at.
+enum class During : uint8_t {
+  kRun,     // "run": the whole run.
+  kDrains,  // "drains": while at least one drain is active.
+  kFaults,  // "faults": while at least one fault window is open.
+};
+
+// "always": every sample in the window satisfies the bounds; "sometimes": at least one does.
+enum class Quantifier : uint8_t {
+  kAlways,
+  kSometimes,
+};
+
+// Figures of a finished run (DESIGN.md, "What drainsim reports"), for `metric` expectations.
+enum class RunMetric : uint8_t {
+  kTimeToEmpty,           // "time_to_empty_s"
+  kTimeToQuiet,           // "time_to_quiet_s"
+  kDuplicateExecutions,   // "duplicate_executions"
+  kDuplicatesSuppressed,  // "duplicates_suppressed"
+  kVisibleDuplicates,     // "visible_duplicates"
+  kHumanNeeded,           // "human_needed"
+  kParked,                // "parked"
+  kLost,                  // "lost"
+  kExpired,               // "expired"
+  kRefilled,              // "refilled"
+  kPublished,             // "published"
+  kAcked,                 // "acked"
+  kAttempts,              // "attempts"
+  kAttemptsPerSuccess,    // "attempts_per_success"
+  kWastedWorker,          // "wasted_worker_s"
+  kOldestAge,             // "oldest_age_s" (the maximum over the window)
+  kMessageLatencyMean,    // "message_latency_mean_s"
+  kMessageLatencyP50,     // "message_latency_p50_s"
+  kMessageLatencyP99,     // "message_latency_p99_s"
+  kMessageLatencyMax,     // "message_latency_max_s"
+  kQueueWaitMean,         // "queue_wait_mean_s"
+  kQueueWaitP50,          // "queue_wait_p50_s"
+  kQueueWaitP99,          // "queue_wait_p99_s"
+  kDlqInflow,             // "dlq_inflow"
+  kDlqOutflow,            // "dlq_outflow"
+  kDbUtilisation,         // "db_utilisation"
+  kDbTimeouts,            // "db_timeouts"
+  kDbQueueMax,            // "db_queue_max"
+  kLiveP50,               // "live_p50_ms"
+  kLiveP99,               // "live_p99_ms"
+  kLiveErrors,            // "live_errors"
+  kAgeAlertFirst,         // "age_alert_first_s"
+  kDepthAlertFirst,       // "depth_alert_first_s"
+  kDlqDepthAlertFirst,    // "dlq_depth_alert_first_s"
+};
+
+// Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.
+enum class SeriesMetric : uint8_t {
+  kDepth,          // "depth": ready messages in the main queue.
+  kDelayedDepth,   // "delayed_depth"
+  kDlqDepth,       // "dlq_depth"
+  kParked,         // "parked"
+  kInFlight,       // "in_flight"
+  kOldestAge,      // "oldest_age_s": age of the oldest unacked message of the main queue.
+  kDlqInflow,      // "dlq_inflow_per_s"
+  kDlqOutflow,     // "dlq_outflow_per_s"
+  kWorkersBusy,    // "workers_busy": busy worker slots.
+  kDbUtilisation,  // "db_utilisation"
+  kDbQueue,        // "db_queue": queries waiting for a connection.
+  kLiveP50,        // "live_p50_ms"
+  kLiveP99,        // "live_p99_ms"
+  kLiveErrors,     // "live_errors_per_s"
+};
+
+// Discriminators of the variants (order = order of the variant's alternatives).
+enum class DistributionKind : uint8_t {
+  kConstant,
+  kUniform,
+  kExponential,
+  kLognormal,
+  kNormal,
+  kEmpirical,
+};
+enum class ProducerShape : uint8_t { kFanout, kConstant, kPoisson, kBurst };
+enum class FaultType : uint8_t {
+  kErrors,
+  kSyntheticFailures,
+  kPoison,
+  kBug,
+  kDbSlowdown,
+  kDbOutage,
+  kDbConnections,
+  kDownstreamOutage,
+  kDownstreamRateLimit,
+  kWorkerCrash,
+  kAckLoss,
+  kBrokerRestart,
+};
+enum class DrainStrategy : uint8_t { kBulk, kDrip, kBounded, kAdaptive };
+
+}  // namespace drainsim::scenario

@@ -1,0 +1,100 @@
+// The system under test: broker, workers, database (with its live traffic) and the downstream
+// API. Field comments state the JSON name where it differs, the unit, the default, and why one
+// would change the value (LevelDB options.h style).
+//
+// Invariants of a loaded scenario (the loader checks them):
+//  (1) 1 <= workers.concurrency <= workers.prefetch.
+//  (2) Scenario::database is set if any kind has db_ops > 0, any fault touches the database,
+//      an adaptive drain runs, or an expectation reads a db_* or live_* metric.
+//  (3) Scenario::downstream is set if any kind has downstream_calls > 0 or a fault touches it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "sim/engine/time.h"
+#include "sim/scenario/scenario_distribution.h"
+#include "sim/scenario/scenario_enums.h"
+
+namespace drainsim::scenario {
+
+using engine::Duration;
+
+struct Broker {
+  // Reserved: the broker being modelled. Default null. Presets will fill the defaults below in
+  // a later format revision; today the name is only recorded (and reported).
+  std::optional<BrokerPreset> preset;
+  // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
+  // delivered again even if its worker is still busy: set it above the slowest attempt
+  // (including database timeouts) or expect duplicates.
+  Duration visibility_timeout = Duration::Seconds(30);
+  // Default "immediate" (AMQP). "after_visibility_timeout" models SQS, where a crashed
+  // consumer's messages stay invisible until their timeout runs out.
+  RequeueOnCrash requeue_on_crash = RequeueOnCrash::kImmediate;
+  // Broker-side dead-lettering after this many receives (SQS redrive policy), >= 1. Default
+  // null: off. Counts deliveries, not attempts: visibility timeouts and crashes count too.
+  std::optional<int64_t> receive_count_max;
+  // JSON `dlq_retention_s`, > 0. Default 1209600 s (14 days, the SQS maximum); null: kept
+  // forever. Shorten it to see data loss when a drain comes too late.
+  std::optional<Duration> dlq_retention = Duration::Seconds(1209600);
+  // Default "dead_lettered". "enqueued" counts retention from the first publish, as SQS
+  // standard queues do: messages that took long to fail expire soon after dead-lettering.
+  RetentionFrom dlq_retention_from = RetentionFrom::kDeadLettered;
+  bool operator==(const Broker&) const = default;
+};
+
+struct Workers {
+  // Consumers, 1..100000. Required.
+  int64_t count = 1;
+  // Max unacked deliveries per consumer, 1..100000. Default 1. Prefetched messages beyond
+  // `concurrency` wait in the consumer's buffer, invisible to other consumers: raise it for
+  // throughput, lower it to see less starvation behind a slow or sleeping consumer.
+  int64_t prefetch = 1;
+  // Attempts a consumer runs at once, 1..prefetch. Default 1.
+  int64_t concurrency = 1;
+  // JSON `restart_s`, >= 0. Default 30 s. Time for a crashed consumer to come back.
+  Duration restart = Duration::Seconds(30);
+  bool operator==(const Workers&) const = default;
+};
+
+// Non-queue traffic that shares the connection pool: the users who pay for a drain.
+struct LiveTraffic {
+  // Poisson arrival rate of live queries, > 0. Required.
+  double rate_per_s = 0;
+  // JSON `query_ms`. Service time of one live query before overload and faults. Required.
+  DistributionSpec query_ms;
+  bool operator==(const LiveTraffic&) const = default;
+};
+
+struct Database {
+  // Concurrent queries (pool size), 1..100000. Required. Waiting queries queue FIFO.
+  int64_t connections = 1;
+  // JSON `timeout_ms`, > 0. Default 30000 ms. Bounds wait + service: past it the caller gets
+  // a transient error after having waited the whole timeout ("failing slowly").
+  Duration timeout = Duration::Millis(30000);
+  // 0..100. Default 0.5. Service time is multiplied by 1 + overload_factor * waiting /
+  // connections, so an overloaded database does less useful work; 0 turns this off (a plain
+  // M/M/c queue, as the validation suite wants).
+  double overload_factor = 0.5;
+  // Default null: no live traffic.
+  std::optional<LiveTraffic> live_traffic;
+  bool operator==(const Database&) const = default;
+};
+
+struct Downstream {
+  // Token-bucket refill rate of the API's rate limit, > 0. Default null: unlimited.
+  std::optional<double> rate_limit_per_s;
+  // Token-bucket capacity, 1..1e9. Default: rate_limit_per_s rounded up (one second's worth),
+  // or 1 without a rate limit.
+  int64_t burst = 1;
+  // How a 429 states Retry-After. Default "seconds".
+  RetryAfterFormat retry_after = RetryAfterFormat::kSeconds;
+  // JSON `clock_skew_s`, within +-86400. Default 0. The server clock minus ours; matters for
+  // "http_date" only (a skewed date makes clients retry early or late).
+  Duration clock_skew;
+  // JSON `call_ms`. Duration of one successful call. Required.
+  DistributionSpec call_ms;
+  bool operator==(const Downstream&) const = default;
+};
+
+}  // namespace drainsim::scenario

@@ -1,0 +1,111 @@
+// The command line as a user meets it: help, version, exit codes, check and dump.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/process.h"
+
+namespace drainsim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = DRAINSIM_SOURCE_DIR;
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST_CASE("version: names the version and the commit", "[cli]") {
+  ProcessResult r = RunDrainsim({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(Contains(r.stdout_text, "drainsim 0."));
+  CHECK(Contains(r.stdout_text, "(commit "));
+}
+
+TEST_CASE("help: lists every subcommand and exits 0", "[cli]") {
+  ProcessResult r = RunDrainsim({"--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(Contains(r.stdout_text, "check"));
+  CHECK(Contains(r.stdout_text, "dump"));
+  CHECK(Contains(r.stdout_text, "exit codes"));
+}
+
+TEST_CASE("each subcommand answers --help with its usage", "[cli]") {
+  for (const char* sub : {"check", "dump"}) {
+    INFO(sub);
+    ProcessResult r = RunDrainsim({sub, "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(Contains(r.stdout_text, std::string("usage: drainsim ") + sub));
+    CHECK(r.stderr_text.empty());
+  }
+}
+
+TEST_CASE("usage errors exit 2 with a message", "[cli]") {
+  SECTION("no command") { CHECK(RunDrainsim({}).exit_code == 2); }
+  SECTION("unknown command") {
+    ProcessResult r = RunDrainsim({"frobnicate"});
+    CHECK(r.exit_code == 2);
+    CHECK(Contains(r.stderr_text, "unknown command 'frobnicate'"));
+  }
+  SECTION("unknown option") {
+    ProcessResult r = RunDrainsim({"check", "--bogus", kSource + "/scenarios/monthly-rehearsal.json"});
+    CHECK(r.exit_code == 2);
+    CHECK(Contains(r.stderr_text, "bogus"));
+  }
+  SECTION("missing scenario") {
+    ProcessResult r = RunDrainsim({"check"});
+    CHECK(r.exit_code == 2);
+    CHECK(Contains(r.stderr_text, "usage: drainsim check"));
+  }
+  SECTION("dump takes exactly one scenario") {
+    ProcessResult r = RunDrainsim({"dump", "a.json", "b.json"});
+    CHECK(r.exit_code == 2);
+  }
+}
+
+TEST_CASE("check accepts every shipped scenario", "[cli]") {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(kSource + "/scenarios")) {
+    if (entry.path().extension() != ".json" || entry.path().filename() == "schema.json") continue;
+    INFO(entry.path().string());
+    ProcessResult r = RunDrainsim({"check", entry.path().string()});
+    CHECK(r.exit_code == 0);
+    CHECK(r.stderr_text.empty());
+    CHECK(Contains(r.stdout_text, ": ok"));
+    ++count;
+  }
+  CHECK(count >= 1);
+}
+
+TEST_CASE("check reports each file: valid ones ok, the run fails if any is bad", "[cli]") {
+  const std::string good = kSource + "/scenarios/monthly-rehearsal.json";
+  const std::string bad = kSource + "/tests/bad_inputs/does-not-exist.json";
+  ProcessResult r = RunDrainsim({"check", good, bad});
+  CHECK(r.exit_code == 2);
+  CHECK(Contains(r.stdout_text, good + ": ok"));
+  CHECK(Contains(r.stderr_text, bad + ": "));
+}
+
+TEST_CASE("dump prints a canonical form that checks and dumps to itself", "[cli]") {
+  ProcessResult first = RunDrainsim({"dump", kSource + "/scenarios/monthly-rehearsal.json"});
+  REQUIRE(first.exit_code == 0);
+  REQUIRE(!first.stdout_text.empty());
+  const fs::path tmp = fs::temp_directory_path() / "drainsim-cli-dump.json";
+  { std::ofstream(tmp) << first.stdout_text; }
+  ProcessResult second = RunDrainsim({"dump", tmp.string()});
+  CHECK(second.exit_code == 0);
+  CHECK(second.stdout_text == first.stdout_text);
+  fs::remove(tmp);
+}
+
+TEST_CASE("dump of a bad scenario prints nothing on stdout and exits 2", "[cli]") {
+  ProcessResult r = RunDrainsim({"dump", kSource + "/tests/bad_inputs/does-not-exist.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stdout_text.empty());
+  CHECK(!r.stderr_text.empty());
+}
+
+}  // namespace
+}  // namespace drainsim::testing

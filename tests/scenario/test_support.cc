@@ -1,0 +1,74 @@
+#include "tests/scenario/test_support.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace drainsim::scenario::testing {
+
+std::string SourcePath(std::string_view relative) {
+  return std::string(DRAINSIM_SOURCE_DIR) + "/" + std::string(relative);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::vector<std::string> ExampleScenarioPaths() {
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(SourcePath("scenarios"))) {
+    const std::filesystem::path& path = entry.path();
+    if (path.extension() == ".json" && path.filename() != "schema.json") {
+      paths.push_back(path.string());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+Json BaseScenario() {
+  return Json::parse(R"({
+    "format_version": 1,
+    "name": "base",
+    "run": {"until_s": 3600},
+    "kinds": {
+      "job": {"idempotency": "claim", "key_pattern": "job:{id}",
+              "handler": {"db_ops": 1, "db_op_ms": {"constant": 5}, "downstream_calls": 1}}
+    },
+    "producers": [{"kind": "job", "poisson": {"rate_per_s": 1}}],
+    "workers": {"count": 2, "prefetch": 4, "concurrency": 2},
+    "database": {"connections": 4},
+    "downstream": {"call_ms": {"constant": 10}}
+  })");
+}
+
+Json With(Json document, const std::string& pointer, Json value) {
+  document[Json::json_pointer(pointer)] = std::move(value);
+  return document;
+}
+
+Json Without(Json document, const std::string& pointer) {
+  const Json::json_pointer path(pointer);
+  document.at(path.parent_pointer()).erase(path.back());
+  return document;
+}
+
+LoadResult Load(const Json& document) { return LoadScenarioText(document.dump()); }
+
+std::string Describe(const LoadResult& result) {
+  std::string out = result.ok() ? "loaded without problems" : "problems:";
+  for (const Problem& p : result.problems) out += "\n  " + FormatProblem("<text>", p);
+  return out;
+}
+
+bool HasProblem(const LoadResult& result, std::string_view pointer, std::string_view fragment) {
+  return std::any_of(result.problems.begin(), result.problems.end(), [&](const Problem& p) {
+    return p.pointer == pointer && p.message.find(fragment) != std::string::npos;
+  });
+}
+
+}  // namespace drainsim::scenario::testing

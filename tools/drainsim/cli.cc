@@ -1,0 +1,57 @@
+#include "tools/drainsim/cli.h"
+
+#include <cstdio>
+#include <string>
+
+#include "tools/drainsim/version.h"
+
+namespace drainsim::cli {
+
+const std::vector<Subcommand>& Subcommands() {
+  static const std::vector<Subcommand> kSubcommands = {
+      {"run", "simulate a scenario: summary on stdout, report.json in --out", RunRun},
+      {"check", "validate scenarios; list every problem with its JSON pointer", RunCheck},
+      {"dump", "print a scenario's canonical form (sorted keys, defaults filled in)", RunDump},
+  };
+  return kSubcommands;
+}
+
+namespace {
+
+void PrintUsage(std::FILE* out) {
+  std::fprintf(out,
+               "drainsim %s: deterministic discrete-event simulator for queue recovery\n\n"
+               "usage: drainsim COMMAND [options] [args]\n"
+               "       drainsim COMMAND --help\n"
+               "       drainsim --version\n\ncommands:\n",
+               VersionString());
+  for (const Subcommand& sub : Subcommands()) {
+    std::fprintf(out, "  %-10s %s\n", sub.name, sub.summary);
+  }
+  std::fprintf(out, "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage\n");
+}
+
+}  // namespace
+
+int Main(const Args& args) {
+  if (args.empty()) {
+    PrintUsage(stderr);
+    return kExitBadInput;
+  }
+  const std::string& first = args.front();
+  if (first == "--help" || first == "-h" || first == "help") {
+    PrintUsage(stdout);
+    return kExitOk;
+  }
+  if (first == "--version") {
+    std::printf("drainsim %s (commit %s)\n", VersionString(), GitCommit());
+    return kExitOk;
+  }
+  for (const Subcommand& sub : Subcommands()) {
+    if (first == sub.name) return sub.run(Args(args.begin() + 1, args.end()));
+  }
+  std::fprintf(stderr, "drainsim: unknown command '%s' (see drainsim --help)\n", first.c_str());
+  return kExitBadInput;
+}
+
+}  // namespace drainsim::cli

@@ -1,0 +1,40 @@
+// The drainsim command line: one binary, several subcommands.
+//
+// Contract:
+//  (1) Exit codes: kExitOk (0) success; kExitExpectationFailed (1) a scenario ran but one of its
+//      expectations failed; kExitBadInput (2) bad input or bad usage. Nothing else is returned
+//      on an operating error; a crash is a bug.
+//  (2) Every subcommand answers --help on stdout with exit 0.
+//  (3) Bad input is reported on stderr, one line per problem, "FILE: /pointer: message".
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace drainsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitExpectationFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+// A subcommand receives the arguments after its name.
+using Args = std::vector<std::string>;
+
+struct Subcommand {
+  const char* name;
+  const char* summary;  // one line for `drainsim --help`
+  int (*run)(const Args& args);
+};
+
+// Every subcommand, in the order `drainsim --help` lists them.
+const std::vector<Subcommand>& Subcommands();
+
+// Dispatches argv (without the program name) to a subcommand; handles --help and --version.
+int Main(const Args& args);
+
+// Subcommands (one file each).
+int RunCheck(const Args& args);
+int RunDump(const Args& args);
+int RunRun(const Args& args);
+
+}  // namespace drainsim::cli

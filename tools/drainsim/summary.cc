@@ -1,0 +1,84 @@
+#include "tools/drainsim/summary.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace drainsim::cli {
+
+namespace {
+
+void Append(std::string& out, const char* format, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_end(args);
+  out += buffer;
+}
+
+std::string Seconds(const std::optional<double>& value) {
+  if (!value) return "never";
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.1f s", *value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string Summary(const model::Results& r, const reports::ReportContext& context) {
+  std::string out;
+  Append(out, "scenario %s  seed %llu  fingerprint %016llx\n", r.scenario_name.c_str(),
+         static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.fingerprint));
+  Append(out, "drainsim %s; scenario hash %s\n", context.drainsim_version.c_str(),
+         context.scenario_hash.c_str());
+  Append(out, "simulated %.1f s in %lld events%s\n", r.ended_at_s, static_cast<long long>(r.events),
+         r.events_max_reached ? " (STOPPED at run.events_max: figures are partial)"
+         : r.reached_until    ? " (reached run.until_s)"
+                              : " (nothing left to happen)");
+  Append(out,
+         "messages: %lld published, %lld acked, %lld parked, %lld in DLQ, %lld expired, "
+         "%lld unfinished, %lld lost\n",
+         static_cast<long long>(r.published), static_cast<long long>(r.acked),
+         static_cast<long long>(r.parked), static_cast<long long>(r.dlq_end),
+         static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
+         static_cast<long long>(r.lost));
+  Append(out, "attempts: %lld (%.2f per success); wasted worker time %.1f s\n",
+         static_cast<long long>(r.attempts),
+         r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
+         r.wasted_worker_s);
+  Append(out, "duplicates: %lld executions (%lld visible), %lld suppressed by claim rows\n",
+         static_cast<long long>(r.duplicate_executions),
+         static_cast<long long>(r.visible_duplicates),
+         static_cast<long long>(r.duplicates_suppressed));
+  Append(out, "human needed: %lld", static_cast<long long>(r.human_needed));
+  for (const auto& [reason, count] : r.human_needed_by_reason) {
+    Append(out, "  %s=%lld", reason.c_str(), static_cast<long long>(count));
+  }
+  out += "\n";
+  if (!r.message_latency_us.empty()) {
+    Append(out, "message latency: mean %.3f s, p50 %.3f s, p99 %.3f s, max %.3f s\n",
+           r.message_latency_us.Mean() / 1e6,
+           static_cast<double>(r.message_latency_us.Quantile(0.5)) / 1e6,
+           static_cast<double>(r.message_latency_us.Quantile(0.99)) / 1e6,
+           static_cast<double>(r.message_latency_us.max()) / 1e6);
+  }
+  Append(out, "oldest message age: max %.1f s; age alert %s; depth alert %s\n", r.oldest_age_max_s,
+         Seconds(r.age_alert_first_s).c_str(), Seconds(r.depth_alert_first_s).c_str());
+  Append(out, "time to empty: %s; time to quiet: %s\n", Seconds(r.time_to_empty_s).c_str(),
+         Seconds(r.time_to_quiet_s).c_str());
+  if (r.has_database) {
+    Append(out, "database: utilisation %.1f%%, queue max %lld, %lld timeouts\n",
+           100 * r.db_utilisation, static_cast<long long>(r.db_queue_max),
+           static_cast<long long>(r.db_timeouts));
+  }
+  if (r.has_live_traffic && !r.live_latency_us.empty()) {
+    Append(out, "live traffic: %lld queries, p50 %.1f ms, p99 %.1f ms, %lld errors\n",
+           static_cast<long long>(r.live_queries),
+           static_cast<double>(r.live_latency_us.Quantile(0.5)) / 1e3,
+           static_cast<double>(r.live_latency_us.Quantile(0.99)) / 1e3,
+           static_cast<long long>(r.live_errors));
+  }
+  return out;
+}
+
+}  // namespace drainsim::cli

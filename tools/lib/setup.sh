@@ -1,0 +1,53 @@
+# Shared set-up for tools/run, tools/test and friends: install missing Debian packages, then
+# configure and build with CMake. Sourced, not run. Build logs go to BUILD_DIR/last-build.log
+# so that tools/run's own output stays readable; on failure the log's tail is printed.
+
+DRAINSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# The packages a build and the test suite need, as Debian 12 names them.
+DRAINSIM_PACKAGES=(
+  g++ cmake ninja-build git
+  libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2
+)
+
+drainsim_log() { printf 'drainsim-setup: %s\n' "$*" >&2; }
+
+# Installs whichever of the given packages are missing. apt-get update runs only when something
+# is missing, so a second run on a ready machine costs one dpkg-query.
+drainsim_ensure_packages() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$pkg")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
+      drainsim_log "missing packages (${missing[*]}) and not root: install them and re-run"
+      return 1
+    fi
+  fi
+  drainsim_log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq >&2 || return 1
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
+}
+
+# drainsim_build BUILD_DIR [extra cmake args...]: configure (cheap when nothing changed) and
+# build every target into BUILD_DIR.
+drainsim_build() {
+  local dir=$1; shift
+  local log="$dir/last-build.log"
+  mkdir -p "$dir"
+  local commit
+  commit=$(git -C "$DRAINSIM_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+  if ! git -C "$DRAINSIM_ROOT" diff --quiet HEAD 2>/dev/null; then commit="$commit-dirty"; fi
+  if ! { cmake -S "$DRAINSIM_ROOT" -B "$dir" -G Ninja -DDRAINSIM_GIT_COMMIT="$commit" "$@" &&
+         cmake --build "$dir" --parallel "$(nproc)"; } >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    drainsim_log "build failed; full log: $log"
+    return 1
+  fi
+}
