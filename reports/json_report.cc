@@ -50,6 +50,8 @@ json Series(const std::vector<model::Sample>& series) {
   column("live_p99_ms", [](const model::Sample& s) { return Fixed(s.live_p99_ms); });
   column("live_errors_per_s", [](const model::Sample& s) { return Fixed(s.live_errors_per_s); });
   column("fault_active", [](const model::Sample& s) { return s.fault_active; });
+  column("drain_active", [](const model::Sample& s) { return s.drain_active; });
+  column("drain_rate_per_s", [](const model::Sample& s) { return Fixed(s.drain_rate_per_s); });
   return columns;
 }
 
@@ -137,6 +139,20 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
       {"time_to_quiet_s", Optional(r.time_to_quiet_s)},
       {"series", Series(r.series)},
   };
+  json drains = json::array();
+  for (const model::DrainResults& d : r.drains) {
+    json drain = {{"started_at_s", Optional(d.started_at_s)},
+                  {"ended_at_s", Optional(d.ended_at_s)},
+                  {"replayed", d.replayed},
+                  {"parked", d.parked},
+                  {"refilled", d.refilled},
+                  {"left", d.left},
+                  {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)}};
+    if (r.has_database) drain["db_utilisation"] = Fixed(d.db_utilisation);
+    if (r.has_live_traffic) drain["live_latency_ms"] = Distribution(d.live_latency_us, 1e3);
+    drains.push_back(drain);
+  }
+  report["drains"] = drains;
   if (r.has_database) {
     json db = {{"utilisation", Fixed(r.db_utilisation)},
                {"queue_max", r.db_queue_max},
@@ -145,7 +161,9 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
     if (r.has_live_traffic) {
       db["live"] = {{"queries", r.live_queries},
                     {"errors", r.live_errors},
-                    {"latency_ms", Distribution(r.live_latency_us, 1e3)}};
+                    {"latency_ms", Distribution(r.live_latency_us, 1e3)},
+                    {"latency_before_drains_ms", Distribution(r.live_latency_before_drains_us, 1e3)},
+                    {"latency_during_drains_ms", Distribution(r.live_latency_during_drains_us, 1e3)}};
     }
     report["database"] = db;
   }

@@ -5,7 +5,7 @@
 namespace drainsim::model {
 
 std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view kind_name,
-                      const scenario::Fields& fields) {
+                      const scenario::Fields& fields, engine::Instant published_at) {
   std::string key;
   key.reserve(pattern.size() + 16);
   size_t i = 0;
@@ -21,6 +21,12 @@ std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view ki
       key += std::to_string(id);
     } else if (name == "kind") {
       key += kind_name;
+    } else if (name == "date" && fields.find("date") == fields.end()) {
+      // Floor division: a backlog message published 1 s before the start is on day -1.
+      const int64_t us = published_at.micros();
+      const int64_t day_us = int64_t{86400} * 1'000'000;
+      const int64_t day = us >= 0 ? us / day_us : -((-us + day_us - 1) / day_us);
+      key += day >= 0 ? "day-" + std::to_string(day) : "day-m" + std::to_string(-day);
     } else {
       const auto it = fields.find(std::string(name));
       DRAINSIM_CHECK(it != fields.end());
@@ -29,6 +35,14 @@ std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view ki
     i = close + 1;
   }
   return key;
+}
+
+}  // namespace drainsim::model
+
+namespace drainsim::model {
+
+bool KeysAreUnique(std::string_view pattern) {
+  return pattern.find("{id}") != std::string_view::npos;
 }
 
 }  // namespace drainsim::model

@@ -8,14 +8,20 @@
 #include <string>
 #include <string_view>
 
+#include "sim/engine/time.h"
 #include "sim/scenario/scenario_workload.h"
 
 namespace drainsim::model {
 
-// Fills `pattern`'s placeholders: {id} with `id`, {kind} with `kind_name`, any other {name}
-// from `fields`. REQUIRES: the pattern is one the loader accepted for this kind and these
-// fields (every placeholder is satisfiable); an unknown placeholder fails a check.
+// Fills `pattern`'s placeholders: {id} with `id`, {kind} with `kind_name`, {date} with the
+// simulated day of `published_at` ("day-0" is the run's first day, "day-m1" the day before)
+// unless `fields` sets "date", any other {name} from `fields`. REQUIRES: the pattern is one
+// the loader accepted for this kind and these fields; an unknown placeholder fails a check.
 std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view kind_name,
-                      const scenario::Fields& fields);
+                      const scenario::Fields& fields, engine::Instant published_at);
+
+// True iff every message gets its own key ({id} appears in the pattern): then per-message
+// state suffices and no key needs rendering during a run.
+bool KeysAreUnique(std::string_view pattern);
 
 }  // namespace drainsim::model

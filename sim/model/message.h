@@ -43,19 +43,26 @@ enum class RedeliveryCause : uint8_t {
   kOther,              // crash before commit, broker restart, ...
 };
 
+// What the database knows about one idempotency key: its work committed, or an uncommitted
+// transaction holds its claim row.
+struct KeyState {
+  bool committed = false;
+  bool claim_held = false;
+};
+
 struct Message {
   uint64_t id = 0;            // publish order, unique in the run; {id} in key patterns
+  uint64_t key_hash = 0;      // hash of the idempotency key when keys are shared, else 0
+  KeyState own_key;           // the key's state when keys are unique (key_hash == 0)
   uint32_t kind_index = 0;    // index into the run's kinds (sorted by name)
   uint32_t source_index = 0;  // producer or backlog entry that published it (for key fields)
   bool from_backlog = false;
   MessageState state = MessageState::kReady;
   bool redelivered = false;        // the broker's boolean flag
-  bool committed = false;          // the handler's transaction committed at least once
   bool poison = false;             // fails every attempt, replays included
   bool synthetic = false;          // fails every attempt until dead-lettered once
   bool bug_victim = false;         // fails while the bug fault is active
   bool synthetic_checked = false;  // synthetic-failure selection already considered it
-  bool claim_held = false;         // an attempt holds its claim row, uncommitted
   RedeliveryCause cause = RedeliveryCause::kNone;
   scenario::ErrorClass last_error = scenario::ErrorClass::kUnknown;
   scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;
@@ -63,6 +70,9 @@ struct Message {
   int32_t attempts = 0;
   int32_t receive_count = 0;
   int32_t replays = 0;
+  int32_t replayed_by_drain = -1;    // the last drain that replayed it
+  int32_t pending_in_drain = -1;     // the drain whose queue lists it, if any
+  bool replay_in_pipeline = false;   // replayed and not yet terminal or dead-lettered again
   int32_t failures = 0;              // failed attempts over all lives (dead-letter metadata)
   int32_t executions = 0;            // attempts over all lives: names per-attempt streams
   int32_t dead_letters = 0;          // times dead-lettered: stale DLQ entries compare it

@@ -55,7 +55,21 @@ struct Sample {
   double live_p99_ms = 0;
   double live_errors_per_s = 0;
   bool drain_active = false;
+  double drain_rate_per_s = 0;  // replays in the interval / interval
   bool fault_active = false;
+};
+
+// One drain plan's run.
+struct DrainResults {
+  std::optional<double> started_at_s;  // null: never started (an earlier drain never ended)
+  std::optional<double> ended_at_s;    // null: still active when the run stopped
+  int64_t replayed = 0;
+  int64_t parked = 0;            // unselected DLQ messages parked when it started ("others": park)
+  int64_t refilled = 0;          // its replays that were dead-lettered again
+  int64_t left = 0;              // selected messages it had not replayed when it ended (its limit)
+  Histogram live_latency_us{5};  // live queries completed while it was active
+  double db_utilisation = 0;     // while it was active
+  double achieved_rate_per_s = 0;  // replayed / active time
 };
 
 struct Results {
@@ -112,6 +126,9 @@ struct Results {
   Histogram live_latency_during_drains_us;
   int64_t live_queries = 0;
   int64_t live_errors = 0;
+
+  std::vector<DrainResults> drains;
+  Histogram live_latency_before_drains_us{5};
 
   std::vector<Sample> series;
 

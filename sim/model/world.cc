@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/engine/check.h"
+#include "sim/model/keys.h"
 
 namespace drainsim::model {
 
@@ -28,8 +29,9 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
 World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options)
     : scenario_(scenario), seed_(seed), options_(options), until_(scenario.run.until) {
   for (const auto& [name, kind] : scenario.kinds) {
-    KindModel model{name, &kind, DurationSampler(kind.handler.validate_ms, 1e3), std::nullopt,
-                    DurationSampler(kind.handler.cpu_ms, 1e3)};
+    KindModel model{name,         KeysAreUnique(kind.key_pattern),
+                    &kind,        DurationSampler(kind.handler.validate_ms, 1e3),
+                    std::nullopt, DurationSampler(kind.handler.cpu_ms, 1e3)};
     if (kind.handler.db_op_ms) model.db_op.emplace(*kind.handler.db_op_ms, 1e3);
     kinds_.push_back(std::move(model));
     results_.kinds[name];
@@ -66,6 +68,7 @@ bool World::NothingLeftToHappen() const { return essential_pending_ == 0; }
 Results World::Run() {
   // Faults first: a window opening at 0 must be open for the first attempts at 0.
   ScheduleFaults();
+  ScheduleDrains();
   PublishBacklog();
   SchedulePublishers();
   Dispatch();  // the backlog's ready messages
@@ -93,6 +96,7 @@ Results World::Run() {
     fingerprint_ = MixFingerprint(fingerprint_, event.b);
     Handle(event);
     DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
+    CheckEmpty();
     if (options_.audit_every_event) Audit();
     const bool quiet = ledger_.count(MessageState::kReady) == 0 &&
                        ledger_.count(MessageState::kDelayed) == 0 &&
@@ -153,8 +157,16 @@ void World::Handle(const Event& event) {
       DlqExpire(event);
       break;
     case EventType::kDrainTick:
+      if (event.b == 1) {
+        drains_[event.a].due = true;
+        StartDueDrain();
+      } else {
+        DrainTick(event.a);
+      }
+      break;
     case EventType::kDrainAdjust:
-      break;  // drain plans arrive with the drain issue
+      DrainAdjust(event.a);
+      break;
     case EventType::kBreakerHalfOpen:
       BreakerHalfOpen();
       break;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/event_queue.h"
@@ -36,6 +37,7 @@ inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
 
 struct KindModel {
   std::string name;
+  bool unique_keys = true;  // the key pattern has {id}
   const scenario::Kind* spec = nullptr;
   DurationSampler validate;
   std::optional<DurationSampler> db_op;
@@ -142,6 +144,10 @@ class World final : public Scheduler {
   void FreeAttempt(uint32_t attempt_slot);
   void BreakerHalfOpen();
   const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
+  // The state of the message's idempotency key: its own, or the one shared by its key.
+  KeyState& Key(Message& message) {
+    return message.key_hash == 0 ? message.own_key : shared_keys_[message.key_hash];
+  }
   uint32_t NewAttempt();
   bool RetryAllowed();
   void RecordOutcome(bool success);
@@ -155,6 +161,19 @@ class World final : public Scheduler {
   std::optional<scenario::ErrorClass> InjectedFailure(Message& message,
                                                       engine::Duration& fail_after);
   bool AckLost(Attempt& attempt);
+
+  // world_drain.cc
+  void ScheduleDrains();
+  void StartDrain(uint32_t drain_index);
+  void DrainTick(uint32_t drain_index);
+  void DrainAdjust(uint32_t drain_index);
+  void EndDrain(uint32_t drain_index);
+  void Replay(MessageRef ref, Message& message);
+  bool Selected(const scenario::Drain& drain, const Message& message) const;
+  void NoteDeadLettered(MessageRef ref, Message& message);
+  void NoteLeftPipeline(Message& message);
+  void CheckEmpty();
+  void StartDueDrain();
 
   // world_metrics.cc
   void TakeSample();
@@ -174,6 +193,8 @@ class World final : public Scheduler {
   int64_t events_processed_ = 0;
 
   MessageStore messages_;
+  // Keys shared between messages (patterns without {id}); looked up, never iterated.
+  std::unordered_map<uint64_t, KeyState> shared_keys_;
   Ledger ledger_;
   uint64_t next_message_id_ = 0;
   std::vector<KindModel> kinds_;
@@ -232,6 +253,30 @@ class World final : public Scheduler {
   engine::Instant breaker_open_until_;
   int64_t breaker_probes_left_ = 0;
   int64_t breaker_probe_successes_ = 0;
+
+  // Drains run one at a time, in order. The active one keeps the selected DLQ entries it has
+  // not replayed yet, oldest first; each message is replayed at most once per drain.
+  struct DrainState {
+    bool started = false;
+    bool ended = false;
+    engine::Instant started_at;
+    std::deque<DlqEntry> pending;
+    int64_t pending_count = 0;  // live entries of `pending` (some may have expired)
+    int64_t replayed = 0;
+    std::optional<TokenBucket> bucket;  // null: bulk
+    double rate_per_s = 0;              // adaptive: the current rate
+    bool due = false;                   // its start time has come
+    bool tick_scheduled = false;
+    double db_busy_at_start = 0;
+    double db_capacity_at_start = 0;
+  };
+  std::vector<DrainState> drains_;
+  int32_t active_drain_ = -1;
+  int64_t replayed_in_pipeline_ = 0;  // replayed messages not yet terminal or dead again
+  std::optional<engine::Instant> first_drain_start_;
+  Histogram db_interval_us_{5};  // database latency since the last adaptive adjustment
+  int64_t db_timeouts_at_adjust_ = 0;
+  int64_t replays_interval_ = 0;
 
   Results results_;
   Histogram live_interval_us_{5};

@@ -170,6 +170,7 @@ void World::SubmitQuery(uint32_t slot) {
 void World::DatabaseEvent(const Event& event) {
   const std::optional<QueryCompletion> done = database_->HandleEvent(event);
   if (!done) return;
+  db_interval_us_.Record(done->latency.micros());  // the adaptive drain's health signal
   if (done->owner & kLiveQueryOwner) {
     RecordLive(*done);
     return;
@@ -191,14 +192,14 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
   }
   Message& m = messages_.Get(a.delivery.message);
   if (a.step == Step::kClaim) {
-    if (m.committed || m.claim_held) {
+    if (Key(m).committed || Key(m).claim_held) {
       // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
       ++results_.duplicates_suppressed;
       ++results_.kinds[KindOf(m).name].duplicates_suppressed;
       Succeed(slot);
       return;
     }
-    m.claim_held = true;
+    Key(m).claim_held = true;
     a.holds_claim = true;
     BeginDbOpsOrCalls(slot);
     return;
@@ -255,7 +256,7 @@ void World::Commit(uint32_t slot) {
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   const KindModel& kind = KindOf(m);
-  if (m.committed) {
+  if (Key(m).committed) {
     // The work ran again for a key that had already committed.
     const DuplicateCause cause = ToDuplicateCause(m.cause);
     ++results_.duplicates_by_cause[static_cast<size_t>(cause)];
@@ -267,8 +268,8 @@ void World::Commit(uint32_t slot) {
       ++kr.visible_duplicates;
     }
   }
-  m.committed = true;
-  m.claim_held = false;
+  Key(m).committed = true;
+  Key(m).claim_held = false;
   a.holds_claim = false;
   Worker& worker = workers_[a.worker];
   if (worker.crash_after_commit_armed > 0) {
@@ -308,7 +309,7 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error) {
   m.last_error = error;
   if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
   results_.wasted_worker_s += (now_ - a.started_at).seconds();
-  if (a.holds_claim) m.claim_held = false;  // the transaction rolls back
+  if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back
   a.holds_claim = false;
   RecordOutcome(false);
   if (!IsCurrent(a.delivery)) {

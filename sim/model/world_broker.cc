@@ -6,6 +6,12 @@ namespace drainsim::model {
 
 void World::Transition(Message& message, MessageState to) {
   ledger_.Move(message.state, to);
+  if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
+  if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
+    // Expired or parked while a drain still listed it.
+    --drains_[static_cast<size_t>(message.pending_in_drain)].pending_count;
+    message.pending_in_drain = -1;
+  }
   message.state = to;
 }
 
@@ -110,9 +116,13 @@ void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   ++m.dead_letters;
   ++results_.dlq_inflow;
   ++dlq_inflow_interval_;
-  if (m.replays > 0) ++results_.refilled;
+  if (m.replays > 0) {
+    ++results_.refilled;
+    ++results_.drains[static_cast<size_t>(m.replayed_by_drain)].refilled;
+  }
   dlq_.push_back(DlqEntry{ref, m.dead_letters});
   ScheduleExpiry(ref, m);
+  NoteDeadLettered(ref, m);
 }
 
 void World::ScheduleExpiry(MessageRef ref, const Message& m) {
@@ -166,7 +176,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     if (!a.live || a.worker != w) continue;
     results_.wasted_worker_s += (now_ - a.started_at).seconds();
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
-      messages_.Get(a.delivery.message).claim_held = false;  // the transaction rolls back
+      Key(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
     }
     held.push_back(a.delivery);
     FreeAttempt(slot);
@@ -180,8 +190,9 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     Message& m = messages_.Get(d.message);
     --m.copies_on_workers;
     if (IsCurrent(d)) {
-      const RedeliveryCause cause = after_commit && m.committed ? RedeliveryCause::kCrashAfterCommit
-                                                                : RedeliveryCause::kOther;
+      const RedeliveryCause cause = after_commit && Key(m).committed
+                                        ? RedeliveryCause::kCrashAfterCommit
+                                        : RedeliveryCause::kOther;
       if (scenario_.broker.requeue_on_crash == scenario::RequeueOnCrash::kImmediate) {
         Requeue(d.message, m, cause);
       } else {

@@ -72,6 +72,10 @@ void World::TakeSample() {
     s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
     s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
   }
+  s.drain_active = active_drain_ >= 0;
+  s.drain_rate_per_s =
+      now_ > engine::Instant::Zero() ? static_cast<double>(replays_interval_) / interval_s : 0;
+  replays_interval_ = 0;
   s.fault_active =
       std::find(fault_active_.begin(), fault_active_.end(), true) != fault_active_.end();
   live_interval_us_.Clear();
@@ -116,6 +120,13 @@ void World::RecordLive(const QueryCompletion& done) {
   // A timed-out query is a slow answer to its user as well as an error: both are recorded.
   results_.live_latency_us.Record(done.latency.micros());
   live_interval_us_.Record(done.latency.micros());
+  if (active_drain_ >= 0) {
+    results_.drains[static_cast<size_t>(active_drain_)].live_latency_us.Record(
+        done.latency.micros());
+    results_.live_latency_during_drains_us.Record(done.latency.micros());
+  } else if (!first_drain_start_) {
+    results_.live_latency_before_drains_us.Record(done.latency.micros());
+  }
   if (done.outcome != QueryOutcome::kOk) {
     ++results_.live_errors;
     ++live_errors_interval_;
@@ -150,6 +161,22 @@ Results World::Collect() {
     r.has_live_traffic = scenario_.database->live_traffic.has_value();
   }
   if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
+  for (size_t d = 0; d < drains_.size(); ++d) {
+    const DrainState& state = drains_[d];
+    DrainResults& out = r.drains[d];
+    if (!state.started || state.ended) continue;
+    // Still active at the end: figures up to now.
+    out.replayed = state.replayed;
+    out.left = state.pending_count;
+    const double active_s = (now_ - state.started_at).seconds();
+    out.achieved_rate_per_s = active_s > 0 ? static_cast<double>(state.replayed) / active_s : 0;
+    if (database_) {
+      const double capacity = database_->capacity_connection_seconds() - state.db_capacity_at_start;
+      out.db_utilisation =
+          capacity > 0 ? (database_->busy_connection_seconds() - state.db_busy_at_start) / capacity
+                       : 0;
+    }
+  }
   return r;
 }
 

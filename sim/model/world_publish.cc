@@ -1,6 +1,7 @@
 // Producers, the initial backlog, and the fates decided when a message is published.
 #include <cmath>
 
+#include "sim/model/keys.h"
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -13,6 +14,16 @@ engine::Instant Spaced(engine::Instant start, int64_t k, double rate_per_s) {
   const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
   if (offset_us > static_cast<double>(engine::kInputMicrosMax)) return engine::Instant::Never();
   return start + engine::Duration::Micros(static_cast<int64_t>(offset_us));
+}
+
+// FNV-1a, never 0 (0 means "unique key" in Message::key_hash).
+uint64_t HashKey(const std::string& key) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : key) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash | 1;
 }
 
 uint32_t KindIndex(const scenario::Scenario& scenario, const std::string& name) {
@@ -144,6 +155,14 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   m.published_at = published_at;
   m.entered_queue_at = published_at;
   m.ready_at = now_;
+  if (!kinds_[kind_index].unique_keys) {
+    const scenario::Fields& fields = from_backlog ? scenario_.backlog[source_index].fields
+                                                  : scenario_.producers[source_index].fields;
+    const KindModel& kind = kinds_[kind_index];
+    const std::string key =
+        RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, published_at);
+    m.key_hash = HashKey(key);
+  }
   ledger_.Publish(state);
   ++results_.published;
   ++results_.kinds[kinds_[kind_index].name].published;

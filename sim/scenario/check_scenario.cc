@@ -113,7 +113,8 @@ std::vector<std::string> MissingFields(const Kind& kind, const Fields& fields) {
   std::vector<std::string> missing;
   if (!ParseKeyPattern(kind.key_pattern, &placeholders, &error)) return missing;
   for (const std::string& name : placeholders) {
-    if (name == "id" || name == "kind" || fields.count(name) > 0) continue;
+    // {date} is built in but a field of that name overrides it: either way it is satisfied.
+    if (name == "id" || name == "kind" || name == "date" || fields.count(name) > 0) continue;
     if (std::find(missing.begin(), missing.end(), name) == missing.end()) {
       missing.push_back(name);
     }

@@ -37,6 +37,12 @@ std::optional<double> ReadNumber(const Node& node, const Range& range) {
     return std::nullopt;
   }
   const double value = node.json().get<double>();
+  // The parser refuses overflowing literals ("number overflow"); this keeps every number the
+  // loader hands on finite even if that ever changes.
+  if (!std::isfinite(value)) {
+    node.Error("must be a finite number (got " + Describe(node.json()) + ")");
+    return std::nullopt;
+  }
   if (auto violation = range.Violation(value)) {
     node.Error(*violation + " (got " + Describe(node.json()) + ")");
     return std::nullopt;

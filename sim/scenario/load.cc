@@ -22,6 +22,7 @@ namespace {
 constexpr double kRunSecondsMax = 100 * 86400.0;
 constexpr double kSamplesMax = 1e7;
 constexpr double kEventsMax = 1e11;
+constexpr size_t kSchemaUriBytesMax = 2000;
 
 void ReadRunSection(const Node& node, Context& c, Run* run) {
   ObjectReader o(node);
@@ -73,6 +74,9 @@ Scenario ReadScenario(const Json& document, Problems& problems) {
   if (auto name = ReadString(o.Required("name"), 200, false)) s.name = *name;
   if (auto text = ReadString(o.Optional("description"), 10000, true)) s.description = *text;
   if (auto seed = ReadUint64(o.Optional("seed"))) s.seed = *seed;
+  // Editors read "$schema" to offer completion; drainsim checks that it is a string and then
+  // drops it: it is not part of the scenario, and the canonical dump does not write it.
+  ReadString(o.Optional("$schema"), kSchemaUriBytesMax, false);
   ReadRunSection(o.Required("run"), c, &s.run);
   ReadKinds(o.Required("kinds"), c, &s.kinds);
   ReadBroker(o.Optional("broker"), c, &s.broker);

@@ -1,12 +1,25 @@
 // Readers shared by several sections: distributions, windows, instants, kind references and
 // per-message fields.
+#include <cmath>
+
+#include "sim/engine/distributions.h"
+#include "sim/engine/math.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
 
 namespace {
 
+// The loader applies the engine's limits (sim/engine/distributions.h), so that the model can
+// build every distribution a loaded scenario names without failing a check.
+using engine::Distribution;
+constexpr double kMuAbsMax = Distribution::kLogNormalMuAbsMax;
+constexpr double kSigmaMax = Distribution::kLogNormalSigmaMax;
+// Every other parameter is a value in milliseconds of at most 100 years (ReadMsValue) or a
+// probability, well inside the engine's bound on parameter magnitudes.
+static_assert(static_cast<double>(engine::kInputMicrosMax) / 1e3 <= Distribution::kParameterAbsMax);
 constexpr size_t kEmpiricalPointsMax = 10000;
+static_assert(kEmpiricalPointsMax <= Distribution::kEmpiricalPointsMax);
 constexpr size_t kFieldsMax = 32;
 constexpr size_t kFieldValueBytesMax = 200;
 
@@ -73,8 +86,8 @@ std::optional<LognormalDist> ReadLognormal(const Node& node) {
   }
   if (parameters) {
     out.form = LognormalDist::Form::kMuSigma;
-    auto mu = ReadNumber(o.Required("mu"), Range::Closed(-20, 28));
-    auto sigma = ReadNumber(o.Required("sigma"), Range::AboveAtMost(0, 5));
+    auto mu = ReadNumber(o.Required("mu"), Range::Closed(-kMuAbsMax, kMuAbsMax));
+    auto sigma = ReadNumber(o.Required("sigma"), Range::AboveAtMost(0, kSigmaMax));
     o.Finish();
     if (!mu || !sigma) return std::nullopt;
     out.mu = *mu;
@@ -86,14 +99,38 @@ std::optional<LognormalDist> ReadLognormal(const Node& node) {
     node.Error("needs median and p99 (or mu and sigma)");
     return std::nullopt;
   }
+  Node median_node = o.Required("median");
   Node p99_node = o.Required("p99");
-  auto median = ReadMsValue(o.Required("median"), Range::Above(0));
+  auto median = ReadMsValue(median_node, Range::Above(0));
   auto p99 = ReadMsValue(p99_node, Range::Above(0));
   o.Finish();
   if (!median || !p99) return std::nullopt;
   if (*p99 <= *median) {
     p99_node.Error("must be > median = " + FormatNumber(*median) + " (got " + FormatNumber(*p99) +
                    ")");
+    return std::nullopt;
+  }
+  // The engine derives mu = ln median and sigma = (ln p99 - ln median) / z_0.99, computed
+  // exactly as here, and needs them within its lognormal limits.
+  const double mu = std::log(*median);
+  const double sigma = (std::log(*p99) - mu) / engine::kNormalQuantile99;
+  if (!(std::fabs(mu) <= kMuAbsMax)) {
+    median_node.Error(
+        "must be at least e^-100 (about 3.7e-44): the lognormal's mu = ln median "
+        "must be >= -100 (got " +
+        FormatNumber(*median) + ")");
+    return std::nullopt;
+  }
+  if (!(sigma > 0)) {
+    p99_node.Error("is too close to median = " + FormatNumber(*median) +
+                   ": ln p99 - ln median rounds to 0 (got " + FormatNumber(*p99) + ")");
+    return std::nullopt;
+  }
+  if (!(sigma <= kSigmaMax)) {
+    p99_node.Error("must be at most about 1.27e10 times median = " + FormatNumber(*median) +
+                   ": the lognormal's sigma = (ln p99 - ln median) / 2.3263 would be " +
+                   FormatNumber(std::round(sigma * 100) / 100) + ", above 10 (got " +
+                   FormatNumber(*p99) + ")");
     return std::nullopt;
   }
   out.median = *median;
@@ -293,6 +330,8 @@ bool ReadFields(const Node& node, Fields* fields) {
       ok = false;
       continue;
     }
+    // {id} and {kind} identify the message; {date} is built in too, but a field may set it
+    // (a producer that knows the business date) and then wins over the simulated day.
     if (name == "id" || name == "kind") {
       value.Error("'" + name + "' is built in and cannot be set");
       ok = false;

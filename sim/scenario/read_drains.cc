@@ -9,6 +9,8 @@ namespace {
 
 constexpr size_t kDrainsMax = 100;
 constexpr double kRateMax = 1e6;
+// Drip, bounded and adaptive drains pace replays with a token bucket: its smallest rate.
+constexpr Range kRateRange{kTokenRatePerSecondMin, kRateMax, false, false};
 constexpr double kDaySeconds = 86400;
 
 template <typename E>
@@ -65,7 +67,7 @@ struct Fields {
   bool ok = true;
   double Rate(std::string_view key, bool required) {
     const Node node = required ? o.Required(key) : NullAsAbsent(o.Optional(key));
-    auto value = ReadNumber(node, Range::AboveAtMost(0, kRateMax));
+    auto value = ReadNumber(node, kRateRange);
     if (!value && (required || node.present())) ok = false;
     return value.value_or(0);
   }
@@ -95,7 +97,7 @@ std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o,
     case DrainStrategy::kBounded: {
       BoundedDrain bounded;
       const Node rate = NullAsAbsent(o.Optional("rate_per_s"));
-      bounded.rate_per_s = ReadNumber(rate, Range::AboveAtMost(0, kRateMax));
+      bounded.rate_per_s = ReadNumber(rate, kRateRange);
       if (!bounded.rate_per_s && rate.present()) f.ok = false;
       if (!limit && limit_ok) {
         o.Optional("limit").Error("is required for strategy 'bounded'");

@@ -130,6 +130,41 @@ bool ReadDuring(ObjectReader& o, const Scenario& s, const Context& c, During* du
   return true;
 }
 
+// The fields of a metric expectation after its metric: kind, during and the bounds. `metric`
+// is empty when it could not be read; `metric_node` is where problems with it are reported.
+std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetric> metric,
+                                          const Node& metric_node, const Scenario& s,
+                                          const Context& c) {
+  bool ok = true;
+  MetricExpectation e;
+  const Node kind_node = NullAsAbsent(o.Optional("kind"));
+  if (kind_node.present()) {
+    e.kind = ReadKindRef(kind_node, c);
+    ok = ok && e.kind.has_value();
+    if (metric && !IsPerKind(*metric)) {
+      kind_node.Error("does not apply to " + Quote(NameOf(*metric)) + ", which is not per kind");
+      ok = false;
+    }
+  }
+  ok = ReadDuring(o, s, c, &e.during) && ok;
+  ok = ReadBounds(o, &e.bounds) && ok;
+  o.Finish("for a metric expectation");
+  if (!metric) return std::nullopt;
+  e.metric = *metric;
+  if (const char* missing = MissingSection(*metric, s, c)) {
+    metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
+    ok = false;
+  }
+  if (e.during != During::kRun && !IsWindowable(*metric)) {
+    o.Optional("during").Error("must be 'run' for " + Quote(NameOf(*metric)) +
+                               ", which describes the run as a whole");
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return e;
+}
+
+// One item of the array form: {"metric": ...}, {"always": ...} or {"sometimes": ...}.
 std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, const Context& c) {
   ObjectReader o(node);
   if (!o.valid()) {
@@ -144,37 +179,11 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, 
                           : "needs exactly one of metric, always, sometimes");
     return std::nullopt;
   }
-  bool ok = true;
   if (o.Has("metric")) {
-    MetricExpectation e;
     const Node metric_node = o.Optional("metric");
-    auto metric = ReadEnum<RunMetric>(metric_node);
-    const Node kind_node = NullAsAbsent(o.Optional("kind"));
-    if (kind_node.present()) {
-      e.kind = ReadKindRef(kind_node, c);
-      ok = ok && e.kind.has_value();
-      if (metric && !IsPerKind(*metric)) {
-        kind_node.Error("does not apply to " + Quote(NameOf(*metric)) + ", which is not per kind");
-        ok = false;
-      }
-    }
-    ok = ReadDuring(o, s, c, &e.during) && ok;
-    ok = ReadBounds(o, &e.bounds) && ok;
-    o.Finish("for a metric expectation");
-    if (!metric) return std::nullopt;
-    e.metric = *metric;
-    if (const char* missing = MissingSection(*metric, s, c)) {
-      metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
-      ok = false;
-    }
-    if (e.during != During::kRun && !IsWindowable(*metric)) {
-      o.Optional("during").Error("must be 'run' for " + Quote(NameOf(*metric)) +
-                                 ", which describes the run as a whole");
-      ok = false;
-    }
-    if (!ok) return std::nullopt;
-    return e;
+    return ReadMetricBody(o, ReadEnum<RunMetric>(metric_node), metric_node, s, c);
   }
+  bool ok = true;
   PropertyExpectation e;
   e.quantifier = o.Has("always") ? Quantifier::kAlways : Quantifier::kSometimes;
   const Node metric_node = o.Optional(NameOf(e.quantifier));
@@ -190,6 +199,33 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, 
   }
   if (!ok) return std::nullopt;
   return e;
+}
+
+// One member of the object form (SCENARIO.md's shorthand): "time_to_empty_s": {"max": 1800}.
+// The key is a run metric; the value holds what an array item holds besides "metric".
+std::optional<Expectation> ReadMetricMember(const std::string& name, const Node& node,
+                                            const Scenario& s, const Context& c) {
+  std::optional<RunMetric> metric = FromName<RunMetric>(name);
+  if (!metric) {
+    const std::vector<std::string_view> names = NamesOf<RunMetric>();
+    std::string message = "unknown metric " + Quote(name);
+    const std::string suggestion = Suggestion(name, names, '"');
+    if (!suggestion.empty()) {
+      message += suggestion;
+    } else if (FromName<SeriesMetric>(name)) {
+      message += "; 'always' and 'sometimes' expectations need the array form";
+    } else {
+      message += "; metrics are: " + JoinNames(names);
+    }
+    node.Error(message);
+  }
+  ObjectReader o(node);
+  if (!o.valid()) {
+    // ObjectReader reported a wrong type; only null is left to report.
+    if (node.is_null()) node.TypeError("an object");
+    return std::nullopt;
+  }
+  return ReadMetricBody(o, metric, node, s, c);
 }
 
 }  // namespace
@@ -209,9 +245,15 @@ void ReadAlerts(const Node& node, Context& /*c*/, Alerts* alerts) {
 void ReadExpect(const Node& node, Context& c, const Scenario& scenario,
                 std::vector<Expectation>* expect) {
   if (node.given() && node.json().is_object()) {
-    node.Error(
-        "must be an array of expectations (got object); write {\"lost\": {\"equals\": 0}} as "
-        "[{\"metric\": \"lost\", \"equals\": 0}]");
+    // Members come in nlohmann's (sorted) key order, so the order of the expectations, and
+    // of the JUnit cases they become, does not depend on how the file was written.
+    for (const auto& [name, value] : MapEntries(node, 0, kExpectMax)) {
+      if (auto e = ReadMetricMember(name, value, scenario, c)) expect->push_back(std::move(*e));
+    }
+    return;
+  }
+  if (node.given() && !node.json().is_array()) {
+    node.TypeError("an array of expectations or an object of metric bounds");
     return;
   }
   for (const Node& item : ArrayItems(node, 0, kExpectMax)) {

@@ -151,7 +151,8 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       r.Needs(r.c.has_downstream, "downstream", type_node);
       DownstreamRateLimitFault f;
       f.window = r.TimeWindow(true);
-      f.rate_limit_per_s = r.Number("rate_limit_per_s", Range::AboveAtMost(0, 1e6));
+      f.rate_limit_per_s = r.Number("rate_limit_per_s",
+                                    Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
       f.burst = DefaultBurst(f.rate_limit_per_s);
       const Node burst = o.Optional("burst");
       if (burst.present()) f.burst = r.Check(ReadInt(burst, Range::Closed(1, 1e9)), burst);

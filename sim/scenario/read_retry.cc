@@ -90,13 +90,16 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
     }
     case BackoffKind::kSidekiq:
       backoff->curve = SidekiqBackoff{};
+      // Sidekiq's formula has its own randomness (rand(10)); adding "full" jitter on top
+      // would make it something Sidekiq never does. An explicit jitter is still honoured.
+      if (!jitter_node.present()) backoff->jitter = Jitter{JitterKind::kNone, 0, 0};
       break;
   }
   if (backoff->jitter.kind == JitterKind::kDecorrelated && *kind != BackoffKind::kExponential) {
     ObjectReader jitter(jitter_node);
     jitter.Optional("kind").Error(
         "must not be 'decorrelated' with backoff kind '" + std::string(NameOf(*kind)) +
-        "': decorrelated jitter needs an exponential backoff's base_s, factor and cap_s");
+        "': decorrelated jitter needs an exponential backoff's base_s and cap_s");
   }
   o.Finish("for backoff kind '" + std::string(NameOf(*kind)) + "'");
 }

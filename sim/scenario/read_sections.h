@@ -49,6 +49,12 @@ struct Context {
   bool has_fault_window = false;
 };
 
+// The range of a token bucket's rate (model::TokenBucket, which the scenario layer cannot
+// include): a token every 31.7 years up to a thousand per microsecond. The downstream rate
+// limit and the downstream_rate_limit fault use all of it; drain rates stop at 1e6 per second.
+inline constexpr double kTokenRatePerSecondMin = 1e-9;
+inline constexpr double kTokenRatePerSecondMax = 1e9;
+
 // Helpers shared by the readers (read_common.cc).
 std::optional<DistributionSpec> ReadDistribution(const Node& node);
 bool ReadWindow(ObjectReader& object, const Context& context, bool required, Window* window);

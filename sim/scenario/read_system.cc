@@ -112,8 +112,8 @@ void ReadDownstream(const Node& node, Context& c, std::optional<Downstream>* dow
   if (!o.valid()) return;
   c.has_downstream = true;
   Downstream api;
-  api.rate_limit_per_s =
-      ReadNumber(NullAsAbsent(o.Optional("rate_limit_per_s")), Range::AboveAtMost(0, kRateMax));
+  api.rate_limit_per_s = ReadNumber(NullAsAbsent(o.Optional("rate_limit_per_s")),
+                                    Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
   api.burst = DefaultBurst(api.rate_limit_per_s);
   if (auto n = ReadInt(o.Optional("burst"), Range::Closed(1, kBurstMax))) api.burst = *n;
   if (auto v = ReadEnum<RetryAfterFormat>(o.Optional("retry_after"))) api.retry_after = *v;

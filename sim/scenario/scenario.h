@@ -20,6 +20,8 @@
 //      holds a value (the default when the input left it out).
 //  (4) A Scenario returned by the loader satisfies every invariant stated in these headers.
 //      One built by hand need not; load it through DumpCanonical to check it.
+//  (5) A top-level "$schema" string (for editors) is accepted and dropped: no field holds it,
+//      and the canonical dump does not write it.
 //
 // Thread-safety: plain values.
 #pragma once

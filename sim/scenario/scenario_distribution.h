@@ -12,11 +12,15 @@
 //  (1) constant: value >= 0.
 //  (2) uniform: 0 <= low <= high.
 //  (3) exponential: mean > 0.
-//  (4) lognormal: median/p99 form: 0 < median < p99; mu/sigma form: mu finite, sigma > 0.
-//  (5) normal: mean >= 0, sd >= 0.
+//  (4) lognormal: within the engine's limits (sim/engine/distributions.h): mu/sigma form:
+//      |mu| <= 100, 0 < sigma <= 10; median/p99 form: 0 < median < p99, and the derived
+//      mu = ln median and sigma = (ln p99 - ln median) / 2.3263478740408408 (z of 0.99) obey
+//      the same limits (p99 at most about 1.27e10 times the median).
+//  (5) normal: mean >= 0, sd >= 0; sd == 0 is the constant `mean` (the model builds it so).
 //  (6) empirical: 1..10000 points; probabilities strictly increasing in (0, 1], the last
 //      exactly 1.0; values >= 0 and nondecreasing.
-//  (7) every value, converted to microseconds, is within engine::kInputMicrosMax.
+//  (7) every value, converted to microseconds, is within engine::kInputMicrosMax (so every
+//      parameter is finite and far below the engine's 1e18 bound on magnitudes).
 #pragma once
 
 #include <variant>

@@ -10,6 +10,8 @@
 //  (2) Selection lists, when set, are non-empty, without repeats; kinds exist.
 //  (3) Bounded drains have a limit; adaptive drains satisfy 0 < rate_min <= rate_max,
 //      decrease_factor in (0, 1), and need Scenario::database.
+//  (4) Every rate is in [1e-9, 1e6] per second: a token bucket paces the replays, and its
+//      rate cannot be below 1e-9 (one token every 31.7 years).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +43,7 @@ struct BulkDrain {
 
 // "drip": a token bucket at rate_per_s (the seed's 20/s).
 struct DripDrain {
-  double rate_per_s = 0;  // (0, 1e6]. Required.
+  double rate_per_s = 0;  // [1e-9, 1e6]. Required.
   int64_t burst = 1;      // 1..1e9. Default 1: strictly spaced.
   bool operator==(const DripDrain&) const = default;
 };
@@ -49,7 +51,7 @@ struct DripDrain {
 // "bounded": at most Drain::limit messages (required), then stop and look at the blast
 // radius; at rate_per_s, or all at once when it is null.
 struct BoundedDrain {
-  std::optional<double> rate_per_s;  // (0, 1e6]. Default null: bulk.
+  std::optional<double> rate_per_s;  // [1e-9, 1e6]. Default null: bulk.
   bool operator==(const BoundedDrain&) const = default;
 };
 
@@ -58,9 +60,9 @@ struct BoundedDrain {
 // and no query timed out, the rate grows by increase_per_s * adjust_every; otherwise it is
 // multiplied by decrease_factor. Always within [rate_min, rate_max].
 struct AdaptiveDrain {
-  double rate_min_per_s = 0;     // > 0. Required.
+  double rate_min_per_s = 0;     // [1e-9, 1e6]. Required.
   double rate_max_per_s = 0;     // >= rate_min_per_s, <= 1e6. Required.
-  double increase_per_s = 0;     // > 0, messages/s gained per second of health. Required.
+  double increase_per_s = 0;     // [1e-9, 1e6], messages/s gained per second of health. Required.
   double decrease_factor = 0.5;  // (0, 1). Default 0.5.
   Duration latency_target;       // JSON `latency_target_ms`, > 0. Required.
   Duration adjust_every = Duration::Seconds(10);  // JSON `adjust_every_s`, > 0. Default 10.

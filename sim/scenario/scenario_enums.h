@@ -90,10 +90,13 @@ enum class BackoffKind : uint8_t {
 };
 
 enum class JitterKind : uint8_t {
-  kNone,          // "none": the delay as computed.
-  kFull,          // "full": uniform(0, delay).
-  kEqual,         // "equal": delay / 2 + uniform(0, delay / 2).
-  kDecorrelated,  // "decorrelated": min(cap, uniform(base, previous * factor)).
+  kNone,   // "none": the delay as computed.
+  kFull,   // "full": uniform(0, delay).
+  kEqual,  // "equal": delay / 2 + uniform(0, delay / 2).
+  // "decorrelated": AWS's min(cap, uniform(base, 3 * previous)), the previous delay being base
+  // before the first retry. The growth is the constant 3, not the backoff's `factor`; needs an
+  // exponential backoff for base and cap.
+  kDecorrelated,
   kProportional,  // "proportional": delay * uniform(low, high).
 };
 

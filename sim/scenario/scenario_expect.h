@@ -4,6 +4,11 @@
 // property of a sampled series ({"always": ...} / {"sometimes": ...}). Each becomes one JUnit
 // test case; a failed one makes `drainsim run` exit 1.
 //
+// JSON `expect` is an array of them. SCENARIO.md's object form is accepted as a shorthand for
+// metric expectations only: {"lost": {"equals": 0}} is [{"metric": "lost", "equals": 0}], one
+// entry per member in sorted key order (each value may also hold `kind` and `during`). The
+// canonical dump always writes the array form.
+//
 // Invariants of a loaded scenario (the loader checks them):
 //  (1) Bounds: at least one of min, max, equals; equals excludes min and max; min <= max.
 //  (2) `kind` only on per-kind metrics, and it names a kind. `during` other than "run" only on

@@ -104,7 +104,7 @@ struct DownstreamOutageFault {
 // "downstream_rate_limit": the API's token bucket changes during the window.
 struct DownstreamRateLimitFault {
   Window window;                // Required (both ends).
-  double rate_limit_per_s = 0;  // > 0. Required.
+  double rate_limit_per_s = 0;  // [1e-9, 1e9], the token bucket's range. Required.
   int64_t burst = 1;            // 1..1e9. Default: rate_limit_per_s rounded up.
   bool operator==(const DownstreamRateLimitFault&) const = default;
 };

@@ -4,8 +4,9 @@
 // Invariants of a loaded scenario (the loader checks them):
 //  (1) linear/exponential: 0 < base <= cap; exponential factor in [1, 100].
 //  (2) Jitter low/high are meaningful for "proportional" only: 0 <= low <= high <= 100.
-//  (3) "decorrelated" jitter is used only with exponential backoff (it needs base, cap and
-//      factor).
+//  (3) "decorrelated" jitter is used only with exponential backoff: it takes base and cap from
+//      it. It grows by AWS's fixed 3 (min(cap, uniform(base, 3 * previous))), not by `factor`,
+//      which it ignores; the exponential curve itself is not used.
 //  (4) ClassPolicy: attempts_max in [1, 1000] and `backoff` are meaningful iff action ==
 //      retry; honor_retry_after is meaningful for rate_limited only.
 #pragma once
@@ -45,7 +46,8 @@ struct ExponentialBackoff {
   Duration cap;       // JSON `cap_s`, >= base_s. Required. Keeps late retries reasonable.
   bool operator==(const ExponentialBackoff&) const = default;
 };
-// Sidekiq's polynomial: attempt^4 + 15 + rand(10) * (attempt + 1) seconds; no parameters.
+// Sidekiq's polynomial: attempt^4 + 15 + rand(10) * (attempt + 1) seconds; no parameters. Its
+// rand(10) term is its jitter, so its default jitter is "none" (see Backoff::jitter).
 struct SidekiqBackoff {
   bool operator==(const SidekiqBackoff&) const = default;
 };
@@ -54,7 +56,9 @@ struct Backoff {
   using Curve = std::variant<ConstantBackoff, LinearBackoff, ExponentialBackoff, SidekiqBackoff>;
   // JSON: `kind` plus the curve's fields, flat in one object.
   Curve curve = ExponentialBackoff{Duration::Seconds(1), 2, Duration::Seconds(300)};
-  // Default {"kind": "full"}.
+  // Default {"kind": "full"}; for kind "sidekiq" the default is {"kind": "none"}, because
+  // Sidekiq's formula already spreads retries with its rand(10) term. A `jitter` given in the
+  // input wins either way.
   Jitter jitter;
   BackoffKind kind() const { return static_cast<BackoffKind>(curve.index()); }
   bool operator==(const Backoff&) const = default;

@@ -82,7 +82,8 @@ struct Database {
 };
 
 struct Downstream {
-  // Token-bucket refill rate of the API's rate limit, > 0. Default null: unlimited.
+  // Token-bucket refill rate of the API's rate limit, in [1e-9, 1e9] (the token bucket's
+  // range). Default null: unlimited.
   std::optional<double> rate_limit_per_s;
   // Token-bucket capacity, 1..1e9. Default: rate_limit_per_s rounded up (one second's worth),
   // or 1 without a rate limit.

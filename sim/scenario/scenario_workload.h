@@ -5,8 +5,8 @@
 //  (1) Window: 0 <= from < until <= run.until.
 //  (2) Every kind name matches [A-Za-z0-9][A-Za-z0-9_.-]{0,63}; every producer and backlog
 //      entry names a kind of Scenario::kinds.
-//  (3) Every placeholder of a kind's key_pattern is built in ({id}, {kind}) or set in the
-//      `fields` of every producer and backlog entry of that kind.
+//  (3) Every placeholder of a kind's key_pattern is built in ({id}, {kind}, {date}) or set in
+//      the `fields` of every producer and backlog entry of that kind.
 //  (4) Producers and backlog together publish something, and about 1e9 messages at most
 //      (about 1.07e8 while 160 bytes each of pending messages must fit in 16 GiB).
 //  (5) BacklogEntry: `error` is set iff where != main; `reason` iff where == dlq; `due_in`
@@ -28,9 +28,9 @@ namespace drainsim::scenario {
 using engine::Duration;
 using engine::Instant;
 
-// Per-message fields that fill a key_pattern's placeholders: {"date": "2026-03-01"}.
-// Names match [A-Za-z_][A-Za-z0-9_]{0,63} and are not built in (id, kind); at most 32 fields,
-// values at most 200 bytes.
+// Per-message fields that fill a key_pattern's placeholders: {"tenant": "acme"}.
+// Names match [A-Za-z_][A-Za-z0-9_]{0,63} and are not `id` or `kind` (those are fixed); a field
+// named `date` overrides the built-in {date}. At most 32 fields, values at most 200 bytes.
 using Fields = std::map<std::string, std::string>;
 
 // [from, until): JSON `from_s`, `until_s`, seconds from the start of the run.
@@ -64,9 +64,12 @@ struct Kind {
   // Default "none": the pessimistic choice, every duplicate execution is visible.
   Idempotency idempotency = Idempotency::kNone;
   // How the idempotency key is derived from the work. Default "{kind}:{id}". Placeholders:
-  // {id} (the message's index, unique in the run), {kind} (the kind's name), and any field
-  // set by the producers of this kind. At most 200 bytes; '{' and '}' only around
-  // placeholders. A pattern without {id} makes messages share keys on purpose.
+  // {id} (the message's index, unique in the run), {kind} (the kind's name), {date} (the
+  // simulated day of the message's first publish, "day-N" with N = floor(publish_s / 86400):
+  // "day-0" from the run's start, "day-m1" for the day before it, so a backlog message aged
+  // 1 s is on "day-m1"; a `date` field overrides it), and any field set by every producer
+  // and backlog entry of this kind. At most 200 bytes; '{' and '}' only around placeholders.
+  // A pattern without {id} makes messages share keys on purpose.
   std::string key_pattern = "{kind}:{id}";
   Handler handler;
   bool operator==(const Kind&) const = default;

@@ -1,8 +1,12 @@
 // The command line as a user meets it: help, version, exit codes, check and dump.
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/process.h"
 
@@ -50,7 +54,8 @@ TEST_CASE("usage errors exit 2 with a message", "[cli]") {
     CHECK(Contains(r.stderr_text, "unknown command 'frobnicate'"));
   }
   SECTION("unknown option") {
-    ProcessResult r = RunDrainsim({"check", "--bogus", kSource + "/scenarios/monthly-rehearsal.json"});
+    ProcessResult r =
+        RunDrainsim({"check", "--bogus", kSource + "/scenarios/monthly-rehearsal.json"});
     CHECK(r.exit_code == 2);
     CHECK(Contains(r.stderr_text, "bogus"));
   }
@@ -77,6 +82,49 @@ TEST_CASE("check accepts every shipped scenario", "[cli]") {
     ++count;
   }
   CHECK(count >= 1);
+}
+
+TEST_CASE("check scenarios/*.json passes: the JSON Schema next to them is skipped", "[cli]") {
+  // What a shell makes of `drainsim check scenarios/*.json`: every match, sorted.
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::directory_iterator(kSource + "/scenarios")) {
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  const std::string schema = kSource + "/scenarios/schema.json";
+  REQUIRE(std::find(paths.begin(), paths.end(), schema) != paths.end());
+  REQUIRE(paths.size() >= 3);
+  std::vector<std::string> args = {"check"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  ProcessResult r = RunDrainsim(args);
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stderr_text.empty());
+  CHECK(Contains(r.stdout_text, schema + ": skipped (a JSON Schema document, not a scenario)\n"));
+  for (const std::string& path : paths) {
+    if (path != schema) CHECK(Contains(r.stdout_text, path + ": ok\n"));
+  }
+}
+
+TEST_CASE("only check skips a JSON Schema: dump refuses it as a scenario", "[cli]") {
+  const std::string schema = kSource + "/scenarios/schema.json";
+  ProcessResult dump = RunDrainsim({"dump", schema});
+  CHECK(dump.exit_code == 2);
+  CHECK(dump.stdout_text.empty());
+  CHECK(Contains(dump.stderr_text, schema + ": /format_version: is required"));
+  // A JSON Schema that is not drainsim's is skipped too; a "$schema" elsewhere is not enough.
+  const fs::path dir =
+      fs::temp_directory_path() / ("drainsim-cli-schema-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string other = (dir / "other.json").string();
+  const std::string not_schema = (dir / "not-schema.json").string();
+  { std::ofstream(other) << R"({"$schema": "http://json-schema.org/draft-07/schema#"})"; }
+  { std::ofstream(not_schema) << R"({"$schema": "./schema.json", "format_version": 1})"; }
+  ProcessResult r = RunDrainsim({"check", other, not_schema});
+  CHECK(r.exit_code == 2);
+  CHECK(Contains(r.stdout_text, other + ": skipped (a JSON Schema document, not a scenario)"));
+  CHECK(Contains(r.stderr_text, not_schema + ": /name: is required"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("check reports each file: valid ones ok, the run fails if any is bad", "[cli]") {

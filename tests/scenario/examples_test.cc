@@ -124,8 +124,11 @@ TEST_CASE("the monthly rehearsal uses every section of the format", "[examples]"
       CHECK_FALSE(source.at(section).empty());
     }
   }
-  CHECK_FALSE(source.at("retry").at("budget").is_null());
-  CHECK_FALSE(source.at("retry").at("circuit_breaker").is_null());
+  // The budget and the breaker are left out on purpose: a fleet-wide breaker keeps tripping
+  // on the 500 synthetic failures and stalls the whole rehearsal (docs/MODEL.md); the
+  // full-vocabulary scenario covers them.
+  CHECK(source.at("retry").at("budget").is_null());
+  CHECK(source.at("retry").at("circuit_breaker").is_null());
   CHECK_FALSE(source.at("database").at("live_traffic").is_null());
 }
 

@@ -174,14 +174,14 @@ TEST_CASE("key patterns: braces, placeholder names, fields every producer sets",
   CHECK_PROBLEM(Load(With(BaseScenario(), at, "job:id}")), at, "has a '}' without its '{'");
   CHECK_PROBLEM(Load(With(BaseScenario(), at, "job:{}")), at, "placeholder {} must be a name");
   CHECK_PROBLEM(Load(With(BaseScenario(), at, "job:{a-b}")), at, "placeholder {a-b}");
-  const Json dated = With(BaseScenario(), at, "purge:course-{id}:{date}");
-  CHECK_PROBLEM(Load(dated), "/producers/0/fields",
-                "misses field \"date\", used by the key_pattern \"purge:course-{id}:{date}\" of "
-                "kind \"job\"");
-  CHECK_LOADS(Load(With(dated, "/producers/0/fields/date", "2026-03-01")));
-  const Json backlog = With(With(dated, "/producers/0/fields/date", "2026-03-01"), "/backlog",
+  const Json tenant = With(BaseScenario(), at, "purge:{tenant}:course-{id}");
+  CHECK_PROBLEM(Load(tenant), "/producers/0/fields",
+                "misses field \"tenant\", used by the key_pattern \"purge:{tenant}:course-{id}\" "
+                "of kind \"job\"");
+  CHECK_LOADS(Load(With(tenant, "/producers/0/fields/tenant", "acme")));
+  const Json backlog = With(With(tenant, "/producers/0/fields/tenant", "acme"), "/backlog",
                             Json::parse(R"([{"where": "main", "kind": "job", "count": 5}])"));
-  CHECK_PROBLEM(Load(backlog), "/backlog/0/fields", "misses field \"date\"");
+  CHECK_PROBLEM(Load(backlog), "/backlog/0/fields", "misses field \"tenant\"");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/producers/0/fields/id", "7")), "/producers/0/fields/id",
                 "'id' is built in");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/producers/0/fields/date", 7)),

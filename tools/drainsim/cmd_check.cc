@@ -1,6 +1,12 @@
 // `drainsim check` and `drainsim dump`: the two subcommands that only read scenarios.
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "sim/scenario/load.h"
@@ -10,13 +16,38 @@ namespace drainsim::cli {
 
 namespace {
 
-// Loads `path`, printing every problem to stderr. Returns the result either way.
-scenario::LoadResult LoadAndReport(const std::string& path) {
-  scenario::LoadResult result = scenario::LoadScenarioFile(path);
+// Larger files are not scenarios either; they fail to load and are reported as such.
+constexpr std::uintmax_t kSchemaBytesMax = std::uintmax_t{16} << 20;
+
+void Report(const std::string& path, const scenario::LoadResult& result) {
   for (const scenario::Problem& problem : result.problems) {
     std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
   }
+}
+
+// Loads `path`, printing every problem to stderr. Returns the result either way.
+scenario::LoadResult LoadAndReport(const std::string& path) {
+  scenario::LoadResult result = scenario::LoadScenarioFile(path);
+  Report(path, result);
   return result;
+}
+
+// True iff `path` is a JSON document whose top level is an object with a "$schema" string
+// naming json-schema.org: a JSON Schema such as scenarios/schema.json, which sits next to the
+// scenarios it describes, so that `drainsim check scenarios/*.json` meets it.
+bool IsJsonSchemaDocument(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || size > kSchemaBytesMax) return false;
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json document =
+      nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/false);
+  if (!document.is_object()) return false;  // a parse error gives a discarded value
+  const auto it = document.find("$schema");
+  return it != document.end() && it->is_string() &&
+         it->get_ref<const std::string&>().find("json-schema.org") != std::string::npos;
 }
 
 }  // namespace
@@ -24,8 +55,9 @@ scenario::LoadResult LoadAndReport(const std::string& path) {
 int RunCheck(const Args& args) {
   CommandLine line("check", "check SCENARIO...",
                    "Validates each scenario without running it. Every problem is listed on stderr "
-                   "as FILE: /json/pointer: message.\nExit code 0 when all are valid, 2 when any "
-                   "is not.");
+                   "as FILE: /json/pointer: message.\nA JSON Schema document (a top-level "
+                   "\"$schema\" naming json-schema.org, such as scenarios/schema.json) is "
+                   "skipped.\nExit code 0 when all are valid or skipped, 2 when any is not.");
   line.options.add_options()("scenario", po::value<std::vector<std::string>>()->required(),
                              "scenario JSON files");
   line.positional.add("scenario", -1);
@@ -34,9 +66,14 @@ int RunCheck(const Args& args) {
 
   int exit_code = kExitOk;
   for (const std::string& path : vm["scenario"].as<std::vector<std::string>>()) {
-    if (LoadAndReport(path).ok()) {
+    const scenario::LoadResult result = scenario::LoadScenarioFile(path);
+    if (result.ok()) {
       std::printf("%s: ok\n", path.c_str());
+    } else if (IsJsonSchemaDocument(path)) {
+      // Only what fails to load as a scenario is examined, so a scenario is never skipped.
+      std::printf("%s: skipped (a JSON Schema document, not a scenario)\n", path.c_str());
     } else {
+      Report(path, result);
       exit_code = kExitBadInput;
     }
   }

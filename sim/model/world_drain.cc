@@ -1,0 +1,237 @@
+// Drain plans: replaying the DLQ into the main queue, one plan at a time, and the figures that
+// judge a drain (time to empty, refilled, what the database and live traffic went through).
+#include <algorithm>
+
+#include "sim/model/world.h"
+
+namespace drainsim::model {
+
+namespace {
+
+template <typename T>
+bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
+  return !list || std::find(list->begin(), list->end(), value) != list->end();
+}
+
+}  // namespace
+
+bool World::Selected(const scenario::Drain& drain, const Message& m) const {
+  return Contains(drain.select.reasons, m.dlq_reason) &&
+         Contains(drain.select.errors, m.last_error) &&
+         Contains(drain.select.kinds, KindOf(m).name);
+}
+
+void World::ScheduleDrains() {
+  drains_.resize(scenario_.drains.size());
+  results_.drains.resize(scenario_.drains.size());
+  // start_after_fix counts from the latest fix of any bug fault.
+  std::optional<engine::Instant> fixed_at;
+  for (const scenario::Fault& fault : scenario_.faults) {
+    if (const auto* bug = std::get_if<scenario::BugFault>(&fault); bug && bug->fixed_at) {
+      fixed_at = fixed_at ? std::max(*fixed_at, *bug->fixed_at) : *bug->fixed_at;
+    }
+  }
+  for (uint32_t d = 0; d < scenario_.drains.size(); ++d) {
+    const scenario::Drain& drain = scenario_.drains[d];
+    const engine::Instant start =
+        drain.start_at ? *drain.start_at : *fixed_at + *drain.start_after_fix;
+    if (start < until_) At(start, Event{EventType::kDrainTick, d, 1});
+  }
+}
+
+void World::StartDueDrain() {
+  if (active_drain_ >= 0) return;
+  for (uint32_t d = 0; d < drains_.size(); ++d) {
+    if (drains_[d].due && !drains_[d].started) {
+      StartDrain(d);
+      return;
+    }
+  }
+}
+
+void World::StartDrain(uint32_t d) {
+  const scenario::Drain& drain = scenario_.drains[d];
+  DrainState& state = drains_[d];
+  DrainResults& out = results_.drains[d];
+  state.started = true;
+  state.started_at = now_;
+  out.started_at_s = now_.seconds();
+  active_drain_ = static_cast<int32_t>(d);
+  if (!first_drain_start_) first_drain_start_ = now_;
+  if (database_) {
+    state.db_busy_at_start = database_->busy_connection_seconds();
+    state.db_capacity_at_start = database_->capacity_connection_seconds();
+  }
+  // Sort the DLQ: the selection is listed oldest first, the rest parked or left. Entries of
+  // messages that left the DLQ are dropped on the way.
+  std::deque<DlqEntry> kept;
+  for (const DlqEntry& entry : dlq_) {
+    if (!messages_.IsLive(entry.ref)) continue;
+    Message& m = messages_.Get(entry.ref);
+    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
+    if (Selected(drain, m)) {
+      if (m.replayed_by_drain == static_cast<int32_t>(d)) {
+        kept.push_back(entry);
+        continue;
+      }
+      if (m.pending_in_drain >= 0) --drains_[static_cast<size_t>(m.pending_in_drain)].pending_count;
+      m.pending_in_drain = static_cast<int32_t>(d);
+      state.pending.push_back(entry);
+      ++state.pending_count;
+      kept.push_back(entry);
+    } else if (drain.others == scenario::DrainOthers::kPark) {
+      ++out.parked;
+      results_.human_needed_by_reason["parked:drain"]++;
+      Park(entry.ref, m);
+    } else {
+      kept.push_back(entry);
+    }
+  }
+  dlq_ = std::move(kept);
+  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+    state.bucket.emplace(drip->rate_per_s, drip->burst);
+  } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy)) {
+    if (bounded->rate_per_s) state.bucket.emplace(*bounded->rate_per_s, 1);
+  } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&drain.strategy)) {
+    state.rate_per_s = adaptive->rate_min_per_s;
+    state.bucket.emplace(state.rate_per_s, 1);
+    db_interval_us_.Clear();
+    db_timeouts_at_adjust_ = database_->timeouts();
+    At(now_ + adaptive->adjust_every, Event{EventType::kDrainAdjust, d});
+  }
+  DrainTick(d);
+}
+
+void World::DrainTick(uint32_t d) {
+  DrainState& state = drains_[d];
+  state.tick_scheduled = false;
+  if (active_drain_ != static_cast<int32_t>(d)) return;
+  const std::optional<int64_t>& limit = scenario_.drains[d].limit;
+  while (!state.pending.empty() && !(limit && state.replayed >= *limit)) {
+    const DlqEntry entry = state.pending.front();
+    const bool current = messages_.IsLive(entry.ref) &&
+                         messages_.Get(entry.ref).state == MessageState::kDeadLettered &&
+                         messages_.Get(entry.ref).dead_letters == entry.dead_letters &&
+                         messages_.Get(entry.ref).pending_in_drain == static_cast<int32_t>(d);
+    if (!current) {
+      state.pending.pop_front();  // expired, parked or listed by another drain since
+      continue;
+    }
+    if (state.bucket && !state.bucket->TryTake(now_)) {
+      state.tick_scheduled = true;
+      At(state.bucket->NextAvailable(now_), Event{EventType::kDrainTick, d, 0});
+      return;
+    }
+    state.pending.pop_front();
+    Message& m = messages_.Get(entry.ref);
+    m.pending_in_drain = -1;
+    --state.pending_count;
+    m.replayed_by_drain = static_cast<int32_t>(d);
+    ++state.replayed;
+    Replay(entry.ref, m);
+  }
+  if (limit && state.replayed >= *limit) EndDrain(d);
+}
+
+void World::Replay(MessageRef ref, Message& m) {
+  // A replay is a new life: attempt counter and receive count start again, with a replay_of
+  // header (the message keeps its id and key).
+  m.attempts = 0;
+  m.receive_count = 0;
+  m.redelivered = false;
+  ++m.replays;
+  m.replay_in_pipeline = true;
+  ++replayed_in_pipeline_;
+  m.cause = RedeliveryCause::kRedrive;
+  m.entered_queue_at = now_;
+  ++results_.replays;
+  ++results_.dlq_outflow;
+  ++dlq_outflow_interval_;
+  ++replays_interval_;
+  pipeline_.push_back(PipelineEntry{now_, ref, m.replays});
+  MakeReady(ref, m);
+}
+
+void World::DrainAdjust(uint32_t d) {
+  if (active_drain_ != static_cast<int32_t>(d)) return;
+  const auto& adaptive = std::get<scenario::AdaptiveDrain>(scenario_.drains[d].strategy);
+  DrainState& state = drains_[d];
+  const bool timeouts = database_->timeouts() > db_timeouts_at_adjust_;
+  const bool slow =
+      !db_interval_us_.empty() && db_interval_us_.Quantile(0.99) > adaptive.latency_target.micros();
+  if (timeouts || slow) {
+    state.rate_per_s =
+        std::max(adaptive.rate_min_per_s, state.rate_per_s * adaptive.decrease_factor);
+  } else {
+    state.rate_per_s =
+        std::min(adaptive.rate_max_per_s,
+                 state.rate_per_s + adaptive.increase_per_s * adaptive.adjust_every.seconds());
+  }
+  state.bucket->SetRate(now_, state.rate_per_s, 1);
+  db_interval_us_.Clear();
+  db_timeouts_at_adjust_ = database_->timeouts();
+  At(now_ + adaptive.adjust_every, Event{EventType::kDrainAdjust, d});
+  if (!state.tick_scheduled) DrainTick(d);
+}
+
+void World::EndDrain(uint32_t d) {
+  DrainState& state = drains_[d];
+  if (state.ended) return;
+  state.ended = true;
+  DrainResults& out = results_.drains[d];
+  out.ended_at_s = now_.seconds();
+  out.replayed = state.replayed;
+  out.left = state.pending_count;
+  const double active_s = (now_ - state.started_at).seconds();
+  out.achieved_rate_per_s = active_s > 0 ? static_cast<double>(state.replayed) / active_s : 0;
+  if (database_) {
+    const double capacity = database_->capacity_connection_seconds() - state.db_capacity_at_start;
+    out.db_utilisation =
+        capacity > 0 ? (database_->busy_connection_seconds() - state.db_busy_at_start) / capacity
+                     : 0;
+  }
+  if (active_drain_ == static_cast<int32_t>(d)) active_drain_ = -1;
+  StartDueDrain();
+}
+
+void World::NoteDeadLettered(MessageRef ref, Message& m) {
+  if (active_drain_ < 0) return;
+  const auto d = static_cast<uint32_t>(active_drain_);
+  if (m.replayed_by_drain == active_drain_ || !Selected(scenario_.drains[d], m)) return;
+  DrainState& state = drains_[d];
+  m.pending_in_drain = active_drain_;
+  state.pending.push_back(DlqEntry{ref, m.dead_letters});
+  ++state.pending_count;
+  if (!state.tick_scheduled) {
+    state.tick_scheduled = true;
+    At(now_, Event{EventType::kDrainTick, d, 0});
+  }
+}
+
+void World::NoteLeftPipeline(Message& m) {
+  if (m.replay_in_pipeline) {
+    m.replay_in_pipeline = false;
+    --replayed_in_pipeline_;
+  }
+}
+
+void World::CheckEmpty() {
+  // The active plan ends once it has nothing left to replay and its replays have settled.
+  if (active_drain_ >= 0) {
+    const DrainState& state = drains_[static_cast<size_t>(active_drain_)];
+    if (state.pending_count == 0 && replayed_in_pipeline_ == 0) {
+      EndDrain(static_cast<uint32_t>(active_drain_));
+    }
+  }
+  if (!first_drain_start_ || results_.time_to_empty_s) return;
+  int64_t pending = 0;
+  for (const DrainState& state : drains_) {
+    if (!state.started) return;  // a plan still to come: not judged yet
+    pending += state.pending_count;
+  }
+  if (pending == 0 && replayed_in_pipeline_ == 0) {
+    results_.time_to_empty_s = (now_ - *first_drain_start_).seconds();
+  }
+}
+
+}  // namespace drainsim::model

@@ -1,0 +1,118 @@
+// Drain plans: each strategy's pace and bounds, selection and parking, refills, retention.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/model/scenario_fixture.h"
+
+namespace drainsim::model {
+namespace {
+
+using testing::CheckConserved;
+using testing::LoadOrFail;
+using testing::RunAudited;
+
+// A DLQ backlog of `count` retryable and 10 poison (not_retryable) messages, one drain.
+std::string DlqScenario(int count, const std::string& drain, const std::string& extra = "") {
+  return R"({"format_version": 1, "name": "drain", "run": {"until_s": 20000},
+    "kinds": {"job": {"handler": {"db_ops": 1, "db_op_ms": {"constant": 10}}}},
+    "backlog": [{"where": "dlq", "kind": "job", "count": )" +
+         std::to_string(count) + R"(, "reason": "max_attempts", "age_s": 3600},
+                {"where": "dlq", "kind": "job", "count": 10, "reason": "not_retryable",
+                 "error": "permanent", "age_s": 3600}],
+    "database": {"connections": 10, "overload_factor": 0},
+    "workers": {"count": 20},
+    "drains": [)" + drain + "]" + extra + "}";
+}
+
+TEST_CASE("a drip drain replays at its rate: time to empty is backlog / rate", "[model][drain]") {
+  const Results r = RunAudited(LoadOrFail(DlqScenario(
+      1000, R"({"start_at_s": 100, "select": {"reasons": ["max_attempts"]}, "others": "park",
+               "strategy": "drip", "rate_per_s": 20})")));
+  CheckConserved(r);
+  CHECK(r.replays == 1000);
+  CHECK(r.acked == 1000);
+  CHECK(r.parked == 10);
+  CHECK(r.human_needed_by_reason.at("parked:drain") == 10);
+  CHECK(r.refilled == 0);
+  REQUIRE(r.time_to_empty_s);
+  // 1000 messages at 20/s with a full bucket of 1: the last leaves at 999/20 s, then ~10 ms
+  // of work.
+  CHECK(*r.time_to_empty_s == Approx(999.0 / 20 + 0.010).margin(0.002));
+  REQUIRE(r.drains.size() == 1);
+  CHECK(r.drains[0].achieved_rate_per_s == Approx(20).epsilon(0.01));
+}
+
+TEST_CASE("bulk replays everything at once", "[model][drain]") {
+  const Results r = RunAudited(LoadOrFail(DlqScenario(500, R"({"start_at_s": 10, "strategy": "bulk"})")));
+  CheckConserved(r);
+  CHECK(r.replays == 510);  // no selection: the poison ones too
+  int64_t depth_max = 0;
+  for (const Sample& s : r.series) depth_max = std::max(depth_max, s.depth);
+  CHECK(depth_max >= 400);  // the whole DLQ lands in the main queue
+}
+
+TEST_CASE("a bounded drain stops at exactly its limit", "[model][drain]") {
+  for (int limit : {1, 37, 500}) {
+    INFO(limit);
+    const Results r = RunAudited(LoadOrFail(DlqScenario(
+        800, R"({"start_at_s": 10, "select": {"reasons": ["max_attempts"]}, "strategy": "bounded",
+                 "limit": )" + std::to_string(limit) + R"(, "rate_per_s": 100})")));
+    CheckConserved(r);
+    CHECK(r.replays == limit);
+    CHECK(r.drains[0].left == 800 - limit);
+    CHECK(r.dlq_end == 810 - limit);
+    CHECK_FALSE(r.time_to_empty_s);  // replayable messages are left: never empty
+  }
+}
+
+TEST_CASE("a refilled DLQ: replays that die again count and are not replayed twice",
+          "[model][drain]") {
+  // The bug is never fixed: every replay fails permanently again.
+  const Results r = RunAudited(LoadOrFail(DlqScenario(
+      200, R"({"start_at_s": 10, "select": {"reasons": ["max_attempts", "not_retryable"]},
+               "strategy": "drip", "rate_per_s": 50})",
+      R"(, "faults": [{"type": "bug", "kind": "job", "fraction": 1.0, "error": "permanent"}])")));
+  CheckConserved(r);
+  CHECK(r.replays == 210);
+  CHECK(r.refilled == 210);
+  CHECK(r.dlq_end == 210);
+  REQUIRE(r.time_to_empty_s);  // every replay reached a terminal state: dead again
+}
+
+TEST_CASE("an adaptive drain backs off on slow queries and never exceeds its maximum",
+          "[model][drain]") {
+  const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "adaptive",
+    "run": {"until_s": 4000, "sample_every_s": 10},
+    "kinds": {"job": {"handler": {"db_ops": 1, "db_op_ms": {"constant": 50}}}},
+    "backlog": [{"where": "dlq", "kind": "job", "count": 20000, "reason": "max_attempts"}],
+    "database": {"connections": 4, "timeout_ms": 2000, "overload_factor": 0},
+    "workers": {"count": 50},
+    "drains": [{"start_at_s": 0, "strategy": "adaptive", "rate_min_per_s": 5,
+                "rate_max_per_s": 200, "increase_per_s": 2, "decrease_factor": 0.5,
+                "latency_target_ms": 200, "adjust_every_s": 10}]})"));
+  CheckConserved(r);
+  double rate_max = 0;
+  for (const Sample& s : r.series) rate_max = std::max(rate_max, s.drain_rate_per_s);
+  CHECK(rate_max <= 200 + 1e-9);
+  // The database serves 4 / 0.05 s = 80 queries/s: a drain that settled above that would time
+  // out queries; AIMD keeps the average below it.
+  CHECK(r.drains[0].achieved_rate_per_s < 80);
+  CHECK(r.drains[0].achieved_rate_per_s > 20);
+}
+
+TEST_CASE("DLQ retention expires messages a drain came too late for", "[model][drain]") {
+  const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "ttl",
+    "run": {"until_s": 20000},
+    "kinds": {"job": {}},
+    "backlog": [{"where": "dlq", "kind": "job", "count": 30, "reason": "max_attempts", "age_s": 100}],
+    "broker": {"dlq_retention_s": 1000, "dlq_retention_from": "dead_lettered"},
+    "workers": {"count": 1},
+    "drains": [{"start_at_s": 5000, "strategy": "bulk"}]})"));
+  CheckConserved(r);
+  CHECK(r.expired == 30);
+  CHECK(r.replays == 0);
+}
+
+}  // namespace
+}  // namespace drainsim::model
