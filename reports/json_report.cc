@@ -128,6 +128,8 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
       {"dlq_outflow", r.dlq_outflow},
       {"wasted_worker_s", Fixed(r.wasted_worker_s)},
       {"breaker_openings", r.breaker_openings},
+      {"downstream", {{"calls", r.downstream_calls}, {"rate_limited_429", r.downstream_429s},
+                      {"calls_before_retry_after", r.calls_before_retry_after}}},
       {"message_latency_s", Distribution(r.message_latency_us, 1e6)},
       {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
       {"kinds", kinds},

@@ -83,6 +83,7 @@ struct Message {
   Instant first_failure_at = Instant::Never();
   Instant dead_lettered_at = Instant::Never();
   Duration backoff_previous;  // decorrelated jitter's memory
+  Instant retry_ready_at = Instant::Never();  // a 429 said: not before this (true time)
 };
 
 class MessageStore {

@@ -104,6 +104,10 @@ struct Results {
   int64_t dlq_outflow = 0;
   double wasted_worker_s = 0;
   int64_t breaker_openings = 0;
+  int64_t downstream_calls = 0;
+  int64_t downstream_429s = 0;
+  // Calls made before the instant a 429's Retry-After named (skewed clocks cause them).
+  int64_t calls_before_retry_after = 0;
 
   Histogram message_latency_us;
   Histogram queue_wait_us;

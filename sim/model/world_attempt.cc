@@ -234,6 +234,13 @@ void World::CallDownstream(uint32_t slot) {
   const scenario::Downstream& api = *scenario_.downstream;
   a.step = Step::kCall;
   const engine::Duration call = call_duration_->Sample(a.rng);
+  Message& m = messages_.Get(a.delivery.message);
+  if (m.retry_ready_at != engine::Instant::Never()) {
+    // Checked, not enforced: a client that trusts a skewed clock does come back early.
+    if (now_ < m.retry_ready_at) ++results_.calls_before_retry_after;
+    m.retry_ready_at = engine::Instant::Never();
+  }
+  ++results_.downstream_calls;
   if (downstream_outages_ > 0) {
     a.call_fails = true;
     ScheduleStep(slot, call);
@@ -241,9 +248,11 @@ void World::CallDownstream(uint32_t slot) {
   }
   if (downstream_bucket_ && !downstream_bucket_->TryTake(now_)) {
     // 429 at once; the header says when the bucket will have a token again.
+    ++results_.downstream_429s;
     if (api.retry_after != scenario::RetryAfterFormat::kNone) {
-      a.retry_after = ClientWaitForRetryAfter(
-          api.retry_after, now_, downstream_bucket_->NextAvailable(now_), api.clock_skew);
+      const engine::Instant ready_at = downstream_bucket_->NextAvailable(now_);
+      a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);
+      m.retry_ready_at = ready_at;
     }
     Fail(slot, scenario::ErrorClass::kRateLimited);
     return;
