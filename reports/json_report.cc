@@ -51,6 +51,14 @@ json Series(const std::vector<model::Sample>& series) {
   column("live_errors_per_s", [](const model::Sample& s) { return Fixed(s.live_errors_per_s); });
   column("fault_active", [](const model::Sample& s) { return s.fault_active; });
   column("drain_active", [](const model::Sample& s) { return s.drain_active; });
+  const char* kReasons[] = {"max_attempts", "not_retryable", "receive_count_max", "retry_budget"};
+  const char* kErrors[] = {"rate_limited", "transient", "permanent", "unknown"};
+  for (size_t i = 0; i < 4; ++i) {
+    column((std::string("dlq_reason_") + kReasons[i]).c_str(),
+           [i](const model::Sample& s) { return s.dlq_by_reason[i]; });
+    column((std::string("dlq_error_") + kErrors[i]).c_str(),
+           [i](const model::Sample& s) { return s.dlq_by_error[i]; });
+  }
   column("drain_rate_per_s", [](const model::Sample& s) { return Fixed(s.drain_rate_per_s); });
   return columns;
 }
@@ -128,8 +136,10 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
       {"dlq_outflow", r.dlq_outflow},
       {"wasted_worker_s", Fixed(r.wasted_worker_s)},
       {"breaker_openings", r.breaker_openings},
-      {"downstream", {{"calls", r.downstream_calls}, {"rate_limited_429", r.downstream_429s},
-                      {"calls_before_retry_after", r.calls_before_retry_after}}},
+      {"downstream",
+       {{"calls", r.downstream_calls},
+        {"rate_limited_429", r.downstream_429s},
+        {"calls_before_retry_after", r.calls_before_retry_after}}},
       {"message_latency_s", Distribution(r.message_latency_us, 1e6)},
       {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
       {"kinds", kinds},
@@ -155,17 +165,34 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
     drains.push_back(drain);
   }
   report["drains"] = drains;
+  json sample = json::array();
+  for (const model::DlqSample& m : r.dlq_sample) {
+    sample.push_back({{"id", m.id},
+                      {"kind", m.kind},
+                      {"key", m.key},
+                      {"reason", m.reason},
+                      {"error", m.error},
+                      {"attempts", m.attempts},
+                      {"failures", m.failures},
+                      {"replays", m.replays},
+                      {"published_at_s", Fixed(m.published_at_s)},
+                      {"first_failure_at_s", Fixed(m.first_failure_at_s)},
+                      {"dead_lettered_at_s", Fixed(m.dead_lettered_at_s)}});
+  }
+  report["inspector"] = {
+      {"by_reason_error", r.dlq_by_reason_error}, {"by_kind", r.dlq_by_kind}, {"sample", sample}};
   if (r.has_database) {
     json db = {{"utilisation", Fixed(r.db_utilisation)},
                {"queue_max", r.db_queue_max},
                {"timeouts", r.db_timeouts},
                {"refusals", r.db_refusals}};
     if (r.has_live_traffic) {
-      db["live"] = {{"queries", r.live_queries},
-                    {"errors", r.live_errors},
-                    {"latency_ms", Distribution(r.live_latency_us, 1e3)},
-                    {"latency_before_drains_ms", Distribution(r.live_latency_before_drains_us, 1e3)},
-                    {"latency_during_drains_ms", Distribution(r.live_latency_during_drains_us, 1e3)}};
+      db["live"] = {
+          {"queries", r.live_queries},
+          {"errors", r.live_errors},
+          {"latency_ms", Distribution(r.live_latency_us, 1e3)},
+          {"latency_before_drains_ms", Distribution(r.live_latency_before_drains_us, 1e3)},
+          {"latency_during_drains_ms", Distribution(r.live_latency_during_drains_us, 1e3)}};
     }
     report["database"] = db;
   }

@@ -82,7 +82,7 @@ struct Message {
   Instant ready_at;                  // last became ready (queue_wait_s is measured from here)
   Instant first_failure_at = Instant::Never();
   Instant dead_lettered_at = Instant::Never();
-  Duration backoff_previous;  // decorrelated jitter's memory
+  Duration backoff_previous;                  // decorrelated jitter's memory
   Instant retry_ready_at = Instant::Never();  // a 429 said: not before this (true time)
 };
 

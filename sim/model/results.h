@@ -54,6 +54,10 @@ struct Sample {
   double live_p50_ms = 0;     // live queries completed in the interval (0 if none)
   double live_p99_ms = 0;
   double live_errors_per_s = 0;
+  // The inspector: DLQ depth by reason (scenario::DlqReason order) and by error class
+  // (scenario::ErrorClass order) at the sample instant.
+  std::array<int64_t, 4> dlq_by_reason{};
+  std::array<int64_t, 4> dlq_by_error{};
   bool drain_active = false;
   double drain_rate_per_s = 0;  // replays in the interval / interval
   bool fault_active = false;
@@ -70,6 +74,21 @@ struct DrainResults {
   Histogram live_latency_us{5};  // live queries completed while it was active
   double db_utilisation = 0;     // while it was active
   double achieved_rate_per_s = 0;  // replayed / active time
+};
+
+// Dead-letter metadata of one DLQ message, as the inspector samples it at the end.
+struct DlqSample {
+  uint64_t id = 0;
+  std::string kind;
+  std::string key;
+  std::string reason;
+  std::string error;
+  int64_t attempts = 0;  // in its last life
+  int64_t failures = 0;  // over all lives
+  int64_t replays = 0;
+  double published_at_s = 0;
+  double first_failure_at_s = 0;
+  double dead_lettered_at_s = 0;
 };
 
 struct Results {
@@ -132,6 +151,11 @@ struct Results {
   int64_t live_errors = 0;
 
   std::vector<DrainResults> drains;
+  // The inspector at the end: DLQ messages by "reason/error" and by kind, and the metadata of
+  // the oldest few (at most 20), without draining anything.
+  std::map<std::string, int64_t> dlq_by_reason_error;
+  std::map<std::string, int64_t> dlq_by_kind;
+  std::vector<DlqSample> dlq_sample;
   Histogram live_latency_before_drains_us{5};
 
   std::vector<Sample> series;

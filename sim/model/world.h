@@ -6,6 +6,7 @@
 // world_metrics.cc (samples and results). See simulation.h for the invariants.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -176,6 +177,8 @@ class World final : public Scheduler {
   void StartDueDrain();
 
   // world_metrics.cc
+  void InspectDlq(const Message& message, int delta);
+  void InspectDlqAtEnd(Results& results);
   void TakeSample();
   void LiveQuery();
   void RecordLive(const QueryCompletion& completion);
@@ -277,6 +280,9 @@ class World final : public Scheduler {
   Histogram db_interval_us_{5};  // database latency since the last adaptive adjustment
   int64_t db_timeouts_at_adjust_ = 0;
   int64_t replays_interval_ = 0;
+
+  // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
+  std::array<std::array<int64_t, 4>, 4> dlq_by_reason_error_{};
 
   Results results_;
   Histogram live_interval_us_{5};

@@ -7,6 +7,8 @@ namespace drainsim::model {
 void World::Transition(Message& message, MessageState to) {
   ledger_.Move(message.state, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
+  if (to == MessageState::kDeadLettered) InspectDlq(message, +1);
+  if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
   if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
     // Expired or parked while a drain still listed it.
     --drains_[static_cast<size_t>(message.pending_in_drain)].pending_count;
@@ -109,9 +111,9 @@ void World::DelayDue(const Event& event) {
 }
 
 void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
+  m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
   Transition(m, MessageState::kDeadLettered);
   m.dead_lettered_at = now_;
-  m.dlq_reason = reason;
   m.synthetic = false;  // a synthetic failure ends once dead-lettered: replays succeed
   ++m.dead_letters;
   ++results_.dlq_inflow;

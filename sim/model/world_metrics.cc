@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/model/keys.h"
 #include "sim/model/world.h"
 #include "sim/scenario/enum_names.h"
 
@@ -43,6 +44,45 @@ double World::OldestAgeSeconds() {
   return (now_ - pipeline_.front().entered_at).seconds();
 }
 
+void World::InspectDlq(const Message& m, int delta) {
+  int64_t& count =
+      dlq_by_reason_error_[static_cast<size_t>(m.dlq_reason)][static_cast<size_t>(m.last_error)];
+  count += delta;
+  DRAINSIM_CHECK(count >= 0);
+}
+
+void World::InspectDlqAtEnd(Results& r) {
+  constexpr size_t kSampleMax = 20;
+  for (const DlqEntry& entry : dlq_) {
+    if (!messages_.IsLive(entry.ref)) continue;
+    const Message& m = messages_.Get(entry.ref);
+    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
+    const KindModel& kind = KindOf(m);
+    const std::string reason(scenario::NameOf(m.dlq_reason));
+    const std::string error(scenario::NameOf(m.last_error));
+    ++r.dlq_by_reason_error[reason + "/" + error];
+    ++r.dlq_by_kind[kind.name];
+    if (r.dlq_sample.size() < kSampleMax) {
+      const scenario::Fields& fields = m.from_backlog ? scenario_.backlog[m.source_index].fields
+                                                      : scenario_.producers[m.source_index].fields;
+      DlqSample sample;
+      sample.id = m.id;
+      sample.kind = kind.name;
+      sample.key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, m.published_at);
+      sample.reason = reason;
+      sample.error = error;
+      sample.attempts = m.attempts;
+      sample.failures = m.failures;
+      sample.replays = m.replays;
+      sample.published_at_s = m.published_at.seconds();
+      sample.first_failure_at_s =
+          m.first_failure_at == engine::Instant::Never() ? 0 : m.first_failure_at.seconds();
+      sample.dead_lettered_at_s = m.dead_lettered_at.seconds();
+      r.dlq_sample.push_back(sample);
+    }
+  }
+}
+
 void World::TakeSample() {
   const double interval_s = scenario_.run.sample_every.seconds();
   Sample s;
@@ -71,6 +111,12 @@ void World::TakeSample() {
   if (!live_interval_us_.empty()) {
     s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
     s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
+  }
+  for (size_t reason = 0; reason < 4; ++reason) {
+    for (size_t error = 0; error < 4; ++error) {
+      s.dlq_by_reason[reason] += dlq_by_reason_error_[reason][error];
+      s.dlq_by_error[error] += dlq_by_reason_error_[reason][error];
+    }
   }
   s.drain_active = active_drain_ >= 0;
   s.drain_rate_per_s =
@@ -161,6 +207,7 @@ Results World::Collect() {
     r.has_live_traffic = scenario_.database->live_traffic.has_value();
   }
   if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
+  InspectDlqAtEnd(r);
   for (size_t d = 0; d < drains_.size(); ++d) {
     const DrainState& state = drains_[d];
     DrainResults& out = r.drains[d];

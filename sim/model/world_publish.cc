@@ -136,6 +136,7 @@ void World::PublishBacklog() {
         m.dead_lettered_at = published_at;
         m.dlq_reason = entry.reason.value_or(scenario::DlqReason::kMaxAttempts);
         m.dead_letters = 1;
+        InspectDlq(m, +1);
         dlq_.push_back(DlqEntry{ref, m.dead_letters});
         ScheduleExpiry(ref, m);
       }
