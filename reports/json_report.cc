@@ -142,6 +142,8 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
         {"calls_before_retry_after", r.calls_before_retry_after}}},
       {"message_latency_s", Distribution(r.message_latency_us, 1e6)},
       {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
+      {"ready_mean", Fixed(r.ready_mean)},
+      {"in_system_mean", Fixed(r.in_system_mean)},
       {"kinds", kinds},
       {"oldest_age_max_s", Fixed(r.oldest_age_max_s)},
       {"age_alert_first_s", Optional(r.age_alert_first_s)},

@@ -130,6 +130,10 @@ struct Results {
 
   Histogram message_latency_us;
   Histogram queue_wait_us;
+  // Time averages over [0, ended_at]: messages ready (waiting in the main queue), and ready
+  // plus in flight (in the system, as queueing theory counts it when prefetch is 1).
+  double ready_mean = 0;
+  double in_system_mean = 0;
   std::map<std::string, KindResults> kinds;
 
   double oldest_age_max_s = 0;

@@ -80,6 +80,12 @@ Results World::Run() {
     const auto [at, event] = events_.Pop();
     DRAINSIM_CHECK(at >= now_);  // (1) time never decreases
     if (IsEssential(event.type)) --essential_pending_;
+    // Time averages (Little's law checks): the state held since the last event.
+    const double held_us = static_cast<double>((at - now_).micros());
+    const auto ready = static_cast<double>(ledger_.count(MessageState::kReady));
+    ready_area_us_ += held_us * ready;
+    in_system_area_us_ +=
+        held_us * (ready + static_cast<double>(ledger_.count(MessageState::kInFlight)));
     now_ = at;
     if (event.type == EventType::kStop) {
       results_.reached_until = true;

@@ -292,6 +292,8 @@ class World final : public Scheduler {
   double db_busy_at_last_sample_ = 0;
   double db_capacity_at_last_sample_ = 0;
   std::optional<engine::Instant> quiet_since_;
+  double ready_area_us_ = 0;      // integral of the ready count over time
+  double in_system_area_us_ = 0;  // integral of ready + in flight over time
 };
 
 }  // namespace drainsim::model

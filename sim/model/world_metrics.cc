@@ -184,6 +184,10 @@ Results World::Collect() {
   r.fingerprint = fingerprint_;
   r.events = events_processed_;
   r.ended_at_s = now_.seconds();
+  if (now_ > engine::Instant::Zero()) {
+    r.ready_mean = ready_area_us_ / static_cast<double>(now_.micros());
+    r.in_system_mean = in_system_area_us_ / static_cast<double>(now_.micros());
+  }
   r.acked = ledger_.count(MessageState::kAcked);
   r.parked = ledger_.count(MessageState::kParked);
   r.expired = ledger_.count(MessageState::kExpired);
