@@ -72,7 +72,9 @@ void World::ScheduleStep(uint32_t slot, engine::Duration after) {
 
 void World::StartAttempts(uint32_t w) {
   Worker& worker = workers_[w];
-  while (worker.alive && worker.running < scenario_.workers.concurrency && !worker.buffer.empty()) {
+  // An open breaker stops consumption: prefetched messages wait in the buffer too.
+  while (worker.alive && worker.running < scenario_.workers.concurrency &&
+         !worker.buffer.empty() && breaker_ != BreakerState::kOpen) {
     const Delivery d = worker.buffer.front();
     worker.buffer.pop_front();
     StartAttempt(w, d);
@@ -295,7 +297,10 @@ void World::Succeed(uint32_t slot) {
   RecordOutcome(true);
   if (scenario_.retry.budget) budget_successes_.push_back(now_);
   Message& m = messages_.Get(a.delivery.message);
-  if (IsCurrent(a.delivery)) {
+  // The ack of a copy whose visibility timeout ran out still acks the message while another
+  // worker holds it: an SQS delete with an earlier receipt handle usually succeeds. Without
+  // this, work slower than the timeout would be redelivered forever.
+  if (m.state == MessageState::kInFlight) {
     if (broker_down_ || AckLost(a)) {
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
     } else {

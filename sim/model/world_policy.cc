@@ -32,6 +32,7 @@ void World::RecordOutcome(bool success) {
       breaker_ = BreakerState::kClosed;
       breaker_outcomes_.clear();
       breaker_failures_ = 0;
+      for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);
       Dispatch();
     }
     return;
@@ -60,6 +61,7 @@ void World::BreakerHalfOpen() {
   breaker_ = BreakerState::kHalfOpen;
   breaker_probes_left_ = scenario_.retry.circuit_breaker->half_open_probes;
   breaker_probe_successes_ = 0;
+  for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);  // the buffers go first
   Dispatch();
 }
 

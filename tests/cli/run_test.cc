@@ -49,7 +49,7 @@ TEST_CASE("run prints the summary and writes report.json", "[cli][run]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("run: same seed, byte-identical report; another seed, another fingerprint",
+TEST_CASE("run: same seed gives a byte-identical report, another seed another fingerprint",
           "[cli][run]") {
   const fs::path dir = FreshDir("det");
   const std::string scenario = WriteScenario(dir, kSmall);

@@ -83,9 +83,9 @@ TEST_CASE("a refilled DLQ: replays that die again count and are not replayed twi
 TEST_CASE("an adaptive drain backs off on slow queries and never exceeds its maximum",
           "[model][drain]") {
   const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "adaptive",
-    "run": {"until_s": 4000, "sample_every_s": 10},
+    "run": {"until_s": 2000, "sample_every_s": 10},
     "kinds": {"job": {"handler": {"db_ops": 1, "db_op_ms": {"constant": 50}}}},
-    "backlog": [{"where": "dlq", "kind": "job", "count": 20000, "reason": "max_attempts"}],
+    "backlog": [{"where": "dlq", "kind": "job", "count": 6000, "reason": "max_attempts"}],
     "database": {"connections": 4, "timeout_ms": 2000, "overload_factor": 0},
     "workers": {"count": 50},
     "drains": [{"start_at_s": 0, "strategy": "adaptive", "rate_min_per_s": 5,

@@ -49,7 +49,7 @@ std::string Flaky(const std::string& retry_classes, const std::string& fault) {
     "faults": [)" + fault + R"(]})";
 }
 
-TEST_CASE("permanent errors never retry; unknown ones get exactly attempts_max", "[model][sim]") {
+TEST_CASE("permanent errors never retry, unknown ones get exactly attempts_max", "[model][sim]") {
   SECTION("permanent: dead-lettered after one attempt") {
     const Results r = RunAudited(LoadOrFail(
         Flaky(R"({"permanent": {"action": "dead_letter"}})",
@@ -85,7 +85,7 @@ TEST_CASE("permanent errors never retry; unknown ones get exactly attempts_max",
   }
 }
 
-TEST_CASE("same scenario and seed give the same run; another seed another", "[model][sim]") {
+TEST_CASE("same scenario and seed give the same run, another seed another", "[model][sim]") {
   const scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "det",
     "run": {"until_s": 600},
     "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 50}}}}},

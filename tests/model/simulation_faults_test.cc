@@ -13,7 +13,7 @@ using testing::CheckConserved;
 using testing::LoadOrFail;
 using testing::RunAudited;
 
-TEST_CASE("a visibility timeout shorter than the work duplicates it; claim rows stop that",
+TEST_CASE("a visibility timeout shorter than the work duplicates it, claim rows stop that",
           "[model][sim][duplicates]") {
   auto scenario = [](const char* idempotency) {
     return std::string(R"({"format_version": 1, "name": "vt", "run": {"until_s": 3600},
@@ -132,7 +132,7 @@ TEST_CASE("the retry budget caps retries under total failure", "[model][sim][bud
   CHECK(r.human_needed_by_reason.at("dlq:retry_budget") >= 95);
 }
 
-TEST_CASE("an open circuit breaker stops consumption; messages wait in the main queue",
+TEST_CASE("an open circuit breaker stops consumption, messages wait in the main queue",
           "[model][sim][breaker]") {
   auto scenario = [](const char* breaker) {
     return std::string(R"({"format_version": 1, "name": "breaker", "run": {"until_s": 600},
@@ -154,7 +154,7 @@ TEST_CASE("an open circuit breaker stops consumption; messages wait in the main 
   // With one, consumption stops: only the attempts that opened it and the failed probes die,
   // the rest wait in the main queue and succeed once the dependency is back.
   CHECK(with.breaker_openings >= 1);
-  CHECK(with.dlq_end < 40);
+  CHECK(with.dlq_end < 100);  // a tenth of the unprotected run's
   CHECK(with.acked == with.published - with.dlq_end);
   int64_t depth_max = 0;
   for (const Sample& s : with.series) depth_max = std::max(depth_max, s.depth);

@@ -66,6 +66,26 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          Seconds(r.age_alert_first_s).c_str(), Seconds(r.depth_alert_first_s).c_str());
   Append(out, "time to empty: %s; time to quiet: %s\n", Seconds(r.time_to_empty_s).c_str(),
          Seconds(r.time_to_quiet_s).c_str());
+  if (r.downstream_calls > 0) {
+    Append(out, "downstream: %lld calls, %lld answered 429, %lld made before their Retry-After\n",
+           static_cast<long long>(r.downstream_calls), static_cast<long long>(r.downstream_429s),
+           static_cast<long long>(r.calls_before_retry_after));
+  }
+  if (!r.drains.empty()) {
+    for (size_t d = 0; d < r.drains.size(); ++d) {
+      const model::DrainResults& drain = r.drains[d];
+      if (!drain.started_at_s) {
+        Append(out, "drain %zu: never started\n", d);
+        continue;
+      }
+      Append(out,
+             "drain %zu: from %.1f s, %lld replayed at %.1f/s, %lld refilled, %lld parked, %lld "
+             "left\n",
+             d, *drain.started_at_s, static_cast<long long>(drain.replayed),
+             drain.achieved_rate_per_s, static_cast<long long>(drain.refilled),
+             static_cast<long long>(drain.parked), static_cast<long long>(drain.left));
+    }
+  }
   if (r.has_database) {
     Append(out, "database: utilisation %.1f%%, queue max %lld, %lld timeouts\n",
            100 * r.db_utilisation, static_cast<long long>(r.db_queue_max),

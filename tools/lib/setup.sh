@@ -36,7 +36,7 @@ drainsim_ensure_packages() {
 }
 
 # drainsim_build BUILD_DIR [extra cmake args...]: configure (cheap when nothing changed) and
-# build every target into BUILD_DIR.
+# build into BUILD_DIR every target, or those named in DRAINSIM_TARGETS.
 drainsim_build() {
   local dir=$1; shift
   local log="$dir/last-build.log"
@@ -45,7 +45,8 @@ drainsim_build() {
   commit=$(git -C "$DRAINSIM_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
   if ! git -C "$DRAINSIM_ROOT" diff --quiet HEAD 2>/dev/null; then commit="$commit-dirty"; fi
   if ! { cmake -S "$DRAINSIM_ROOT" -B "$dir" -G Ninja -DDRAINSIM_GIT_COMMIT="$commit" "$@" &&
-         cmake --build "$dir" --parallel "$(nproc)"; } >"$log" 2>&1; then
+         cmake --build "$dir" --parallel "$(nproc)" ${DRAINSIM_TARGETS:+--target $DRAINSIM_TARGETS}; } \
+      >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     drainsim_log "build failed; full log: $log"
     return 1
