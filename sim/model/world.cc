@@ -12,7 +12,10 @@ namespace {
 // Events that only observe (samples) or model traffic outside the queue (live queries) do
 // not keep a run alive; everything else can change a message's fate.
 bool IsEssential(EventType type) {
-  return type != EventType::kSample && type != EventType::kLiveQuery && type != EventType::kStop;
+  // Visibility timers are many and mostly stale (the delivery was acked); the ones that
+  // matter belong to in-flight messages, which NothingLeftToHappen counts instead.
+  return type != EventType::kSample && type != EventType::kLiveQuery &&
+         type != EventType::kStop && type != EventType::kVisibilityExpired;
 }
 
 uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
@@ -63,7 +66,10 @@ void World::At(engine::Instant at, Event event) {
   events_.Push(at, event);
 }
 
-bool World::NothingLeftToHappen() const { return essential_pending_ == 0; }
+bool World::NothingLeftToHappen() const {
+  // An in-flight message always has a pending visibility timer: it can still come back.
+  return essential_pending_ == 0 && ledger_.count(MessageState::kInFlight) == 0;
+}
 
 Results World::Run() {
   // Faults first: a window opening at 0 must be open for the first attempts at 0.

@@ -81,7 +81,7 @@ void CheckPureDrain(int64_t backlog, int servers, int replications) {
                   return *r.time_to_quiet_s;
                 }});
   std::ostringstream label;
-  label << "pure drain of " << backlog << " on " << servers << " exponential servers: time (s) (R "
+  label << "pure drain, B " << backlog << ", c " << servers << ", exponential: time (s) (R "
         << replications << ")";
   CheckInsideCi(label.str(), PureDrainMeanTime_s(backlog, servers, kMuPerS), values.col(0), json);
 }
@@ -122,8 +122,8 @@ TEST_CASE("a pure drain on constant-time servers takes ceil(B over c) x D to the
     const int64_t expected_us = DeterministicDrainTime_us(c.backlog, c.servers, c.service_us);
     const int64_t quiet_us = std::llround(*r.time_to_quiet_s * 1e6);
     std::ostringstream label;
-    label << "constant drain of " << c.backlog << " on " << c.servers << " servers, D "
-          << c.service_us << " us: time (us)";
+    label << "pure drain, B " << c.backlog << ", c " << c.servers << ", constant D " << c.service_us
+          << " us: time (us)";
     PrintExactRow(label.str(), static_cast<double>(expected_us), static_cast<double>(quiet_us),
                   quiet_us == expected_us);
     CHECK(quiet_us == expected_us);
@@ -132,11 +132,9 @@ TEST_CASE("a pure drain on constant-time servers takes ceil(B over c) x D to the
 }
 
 // MODEL.md: "A run ends ... earlier when no event that could change a message's fate is
-// pending." After the last ack nothing can, yet the run goes on until the last delivery's
-// visibility timer (default 30 s) has fired: World counts every kVisibilityExpired event as
-// essential, stale or not. Reported to the lead; [!mayfail] until the model is fixed, so the
-// suite shows it without failing.
-TEST_CASE("a pure drain run ends at its last ack", "[validation][drain][!mayfail]") {
+// pending." After the last ack nothing can: the run must not wait for stale visibility
+// timers (a regression test: it once ended one visibility timeout late).
+TEST_CASE("a pure drain run ends at its last ack", "[validation][drain]") {
   QueueScenario q;
   q.name = "validation-deterministic-drain";
   q.service_mean_ms = 100;
