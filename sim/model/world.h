@@ -169,6 +169,7 @@ class World final : public Scheduler {
   void DrainTick(uint32_t drain_index);
   void DrainAdjust(uint32_t drain_index);
   void EndDrain(uint32_t drain_index);
+  void FillDrainResults(uint32_t drain_index, DrainResults& out) const;
   void Replay(MessageRef ref, Message& message);
   bool Selected(const scenario::Drain& drain, const Message& message) const;
   void NoteDeadLettered(MessageRef ref, Message& message);

@@ -174,12 +174,8 @@ void World::DrainAdjust(uint32_t d) {
   if (!state.tick_scheduled) DrainTick(d);
 }
 
-void World::EndDrain(uint32_t d) {
-  DrainState& state = drains_[d];
-  if (state.ended) return;
-  state.ended = true;
-  DrainResults& out = results_.drains[d];
-  out.ended_at_s = now_.seconds();
+void World::FillDrainResults(uint32_t d, DrainResults& out) const {
+  const DrainState& state = drains_[d];
   out.replayed = state.replayed;
   out.left = state.pending_count;
   const double active_s = (now_ - state.started_at).seconds();
@@ -190,6 +186,14 @@ void World::EndDrain(uint32_t d) {
         capacity > 0 ? (database_->busy_connection_seconds() - state.db_busy_at_start) / capacity
                      : 0;
   }
+}
+
+void World::EndDrain(uint32_t d) {
+  DrainState& state = drains_[d];
+  if (state.ended) return;
+  state.ended = true;
+  results_.drains[d].ended_at_s = now_.seconds();
+  FillDrainResults(d, results_.drains[d]);
   if (active_drain_ == static_cast<int32_t>(d)) active_drain_ = -1;
   StartDueDrain();
 }

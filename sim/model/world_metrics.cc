@@ -212,21 +212,9 @@ Results World::Collect() {
   }
   if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
   InspectDlqAtEnd(r);
-  for (size_t d = 0; d < drains_.size(); ++d) {
-    const DrainState& state = drains_[d];
-    DrainResults& out = r.drains[d];
-    if (!state.started || state.ended) continue;
-    // Still active at the end: figures up to now.
-    out.replayed = state.replayed;
-    out.left = state.pending_count;
-    const double active_s = (now_ - state.started_at).seconds();
-    out.achieved_rate_per_s = active_s > 0 ? static_cast<double>(state.replayed) / active_s : 0;
-    if (database_) {
-      const double capacity = database_->capacity_connection_seconds() - state.db_capacity_at_start;
-      out.db_utilisation =
-          capacity > 0 ? (database_->busy_connection_seconds() - state.db_busy_at_start) / capacity
-                       : 0;
-    }
+  for (uint32_t d = 0; d < drains_.size(); ++d) {
+    // A drain still active at the end: its figures up to now.
+    if (drains_[d].started && !drains_[d].ended) FillDrainResults(d, r.drains[d]);
   }
   return r;
 }
