@@ -99,6 +99,19 @@ TEST_CASE("an adaptive drain backs off on slow queries and never exceeds its max
   // out queries; AIMD keeps the average below it.
   CHECK(r.drains[0].achieved_rate_per_s < 80);
   CHECK(r.drains[0].achieved_rate_per_s > 20);
+  // Multiplicative decrease: somewhere the rate drops by at least a third from one sample to
+  // the next while the drain is active (AIMD's additive steps never lower it).
+  int decreases = 0;
+  for (size_t i = 1; i < r.series.size(); ++i) {
+    const Sample& before = r.series[i - 1];
+    const Sample& after = r.series[i];
+    if (before.drain_active && after.drain_active && before.drain_rate_per_s > 20 &&
+        after.drain_rate_per_s < before.drain_rate_per_s * 2 / 3) {
+      ++decreases;
+    }
+  }
+  CHECK(decreases >= 2);
+  CHECK(r.db_timeouts + r.db_queue_max > 0);  // the database did push back
 }
 
 TEST_CASE("DLQ retention expires messages a drain came too late for", "[model][drain]") {
