@@ -175,7 +175,7 @@ enum class SeriesMetric : uint8_t {
   kDlqDepth,       // "dlq_depth"
   kParked,         // "parked"
   kInFlight,       // "in_flight"
-  kOldestAge,      // "oldest_age_s": age of the oldest unacked message of the main queue.
+  kOldestAge,      // "oldest_age_s": age of the oldest message ready, delayed or in flight.
   kDlqInflow,      // "dlq_inflow_per_s"
   kDlqOutflow,     // "dlq_outflow_per_s"
   kWorkersBusy,    // "workers_busy": busy worker slots.
