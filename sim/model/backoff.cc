@@ -23,7 +23,7 @@ Duration RoundedDelay(double micros) {
   return Duration::Micros(static_cast<int64_t>(clamped));
 }
 
-// Sidekiq's rand(10) from one 64-bit output: the high word of bits * 10 (Lemire's multiply,
+// Sidekiq's random 0..9 from one 64-bit output: the high word of bits * 10 (Lemire's multiply,
 // without the rejection step, so that it always takes exactly one output). Each value's
 // probability is within 2^-64 of 1/10.
 int64_t SidekiqRand(uint64_t bits) {

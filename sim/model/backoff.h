@@ -63,7 +63,7 @@ struct BackoffState {
 };
 
 // The curve's delay before jitter, clamped at kBackoffDelayMax. `sidekiq_rand` is Sidekiq's
-// rand(10) and is ignored by the other curves.
+// random 0..9 and is ignored by the other curves.
 // REQUIRES: attempts_made >= 1; 0 <= sidekiq_rand <= 9
 // REQUIRES: the curve satisfies scenario_retry.h's invariant (1); constant delay >= 0; linear
 //           step >= 0

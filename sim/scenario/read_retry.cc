@@ -90,7 +90,7 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
     }
     case BackoffKind::kSidekiq:
       backoff->curve = SidekiqBackoff{};
-      // Sidekiq's formula has its own randomness (rand(10)); adding "full" jitter on top
+      // Sidekiq's formula has its own randomness (a random 0..9); adding "full" jitter on top
       // would make it something Sidekiq never does. An explicit jitter is still honoured.
       if (!jitter_node.present()) backoff->jitter = Jitter{JitterKind::kNone, 0, 0};
       break;

@@ -86,7 +86,7 @@ enum class BackoffKind : uint8_t {
   kConstant,     // "constant": delay_s every time.
   kLinear,       // "linear": base_s + step_s * (attempt - 1), capped at cap_s.
   kExponential,  // "exponential": base_s * factor^(attempt - 1), capped at cap_s.
-  kSidekiq,      // "sidekiq": attempt^4 + 15 + rand(10) * (attempt + 1) seconds.
+  kSidekiq,      // "sidekiq": attempt^4 + 15 + random(0..9) * (attempt + 1) seconds.
 };
 
 enum class JitterKind : uint8_t {

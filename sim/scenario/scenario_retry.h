@@ -46,8 +46,8 @@ struct ExponentialBackoff {
   Duration cap;       // JSON `cap_s`, >= base_s. Required. Keeps late retries reasonable.
   bool operator==(const ExponentialBackoff&) const = default;
 };
-// Sidekiq's polynomial: attempt^4 + 15 + rand(10) * (attempt + 1) seconds; no parameters. Its
-// rand(10) term is its jitter, so its default jitter is "none" (see Backoff::jitter).
+// Sidekiq's polynomial: attempt^4 + 15 + random(0..9) * (attempt + 1) seconds; no parameters. Its
+// random(0..9) term is its jitter, so its default jitter is "none" (see Backoff::jitter).
 struct SidekiqBackoff {
   bool operator==(const SidekiqBackoff&) const = default;
 };
@@ -57,7 +57,7 @@ struct Backoff {
   // JSON: `kind` plus the curve's fields, flat in one object.
   Curve curve = ExponentialBackoff{Duration::Seconds(1), 2, Duration::Seconds(300)};
   // Default {"kind": "full"}; for kind "sidekiq" the default is {"kind": "none"}, because
-  // Sidekiq's formula already spreads retries with its rand(10) term. A `jitter` given in the
+  // Sidekiq's formula already spreads retries with its random(0..9) term. A `jitter` given in the
   // input wins either way.
   Jitter jitter;
   BackoffKind kind() const { return static_cast<BackoffKind>(curve.index()); }

@@ -11,14 +11,8 @@ namespace {
 using testing::BaseScenario;
 using testing::Json;
 using testing::Load;
+using testing::MustLoad;
 using testing::With;
-
-Scenario MustLoad(const Json& document) {
-  const LoadResult r = Load(document);
-  INFO(testing::Describe(r));
-  REQUIRE(r.ok());
-  return *r.scenario;
-}
 
 void CheckRoundTrip(const Scenario& s) {
   const std::string dump = DumpCanonical(s);

@@ -10,7 +10,8 @@ namespace {
 
 TEST_CASE("the scenario reference lists every field of the schema, section by section",
           "[reference]") {
-  const auto schema = nlohmann::json::parse(testing::ReadFile(testing::SourcePath("scenarios/schema.json")));
+  const auto schema =
+      nlohmann::json::parse(testing::ReadFile(testing::SourcePath("scenarios/schema.json")));
   const std::string doc = testing::ReadFile(testing::SourcePath("docs/SCENARIO-REFERENCE.md"));
   INFO("regenerate with: python3 tools/docs/scenario_reference.py");
   auto check_section = [&](const std::string& heading, const nlohmann::json& properties) {
@@ -18,7 +19,8 @@ TEST_CASE("the scenario reference lists every field of the schema, section by se
     INFO(heading);
     REQUIRE(at != std::string::npos);
     const size_t end = doc.find("\n## ", at + 1);
-    const std::string section = doc.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    const std::string section =
+        doc.substr(at, end == std::string::npos ? std::string::npos : end - at);
     for (const auto& [name, property] : properties.items()) {
       INFO(name);
       CHECK(section.find("| `" + name + "` |") != std::string::npos);

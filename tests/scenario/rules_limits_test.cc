@@ -13,14 +13,8 @@ namespace {
 using testing::BaseScenario;
 using testing::Json;
 using testing::Load;
+using testing::MustLoad;
 using testing::With;
-
-Scenario MustLoad(const Json& document) {
-  const LoadResult r = Load(document);
-  INFO(testing::Describe(r));
-  REQUIRE(r.ok());
-  return *r.scenario;
-}
 
 TEST_CASE("lognormal: |mu| <= 100 and 0 < sigma <= 10 in both forms", "[rules]") {
   const std::string at = "/kinds/job/handler/cpu_ms";

@@ -12,16 +12,10 @@ namespace {
 using testing::BaseScenario;
 using testing::Json;
 using testing::Load;
+using testing::MustLoad;
 using testing::With;
 
 const char kExamplePath[] = "tests/scenario/data/scenario_md_example.json";
-
-Scenario MustLoad(const Json& document) {
-  const LoadResult r = Load(document);
-  INFO(testing::Describe(r));
-  REQUIRE(r.ok());
-  return *r.scenario;
-}
 
 MetricExpectation Metric(RunMetric metric, Bounds bounds) {
   MetricExpectation e;

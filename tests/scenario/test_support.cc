@@ -1,6 +1,7 @@
 #include "tests/scenario/test_support.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -69,6 +70,13 @@ bool HasProblem(const LoadResult& result, std::string_view pointer, std::string_
   return std::any_of(result.problems.begin(), result.problems.end(), [&](const Problem& p) {
     return p.pointer == pointer && p.message.find(fragment) != std::string::npos;
   });
+}
+
+Scenario MustLoad(const Json& document) {
+  const LoadResult r = Load(document);
+  INFO(Describe(r));
+  REQUIRE(r.ok());
+  return *r.scenario;
 }
 
 }  // namespace drainsim::scenario::testing

@@ -26,6 +26,8 @@ Json With(Json document, const std::string& pointer, Json value);
 // `document` without the value at `pointer`.
 Json Without(Json document, const std::string& pointer);
 LoadResult Load(const Json& document);
+// Loads `document`, failing the test (with every problem printed) unless it is valid.
+Scenario MustLoad(const Json& document);
 
 // All problems as "pointer: message" lines, for failure output.
 std::string Describe(const LoadResult& result);
