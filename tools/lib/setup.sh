@@ -7,7 +7,7 @@ DRAINSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The packages a build and the test suite need, as Debian 12 names them.
 DRAINSIM_PACKAGES=(
   g++ cmake ninja-build git
-  libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2
+  libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2 python3-simpy3
 )
 
 drainsim_log() { printf 'drainsim-setup: %s\n' "$*" >&2; }
