@@ -10,12 +10,31 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace drainsim::engine::internal {
+namespace drainsim::engine {
+
+// Called by a failed check after its message is printed and before the abort, so that a
+// supervisor (the chaos swarm's forked child, sim/chaos/isolate.cc) can tell a broken invariant
+// from any other crash. The abort happens whatever the handler does, unless it never returns.
+// Default: none, and then a failed check behaves exactly as it always has.
+using CheckFailureHandler = void (*)(const char* file, int line, const char* condition);
+
+namespace internal {
+inline CheckFailureHandler check_failure_handler = nullptr;
+
 [[noreturn]] inline void CheckFailed(const char* file, int line, const char* condition) {
   std::fprintf(stderr, "drainsim: internal check failed at %s:%d: %s\n", file, line, condition);
+  if (check_failure_handler != nullptr) check_failure_handler(file, line, condition);
   std::abort();
 }
-}  // namespace drainsim::engine::internal
+}  // namespace internal
+
+// Installs `handler` (nullptr removes it) for the whole process. Not synchronised: install it
+// before starting any work that could fail a check, from the one thread that runs it.
+inline void SetCheckFailureHandler(CheckFailureHandler handler) {
+  internal::check_failure_handler = handler;
+}
+
+}  // namespace drainsim::engine
 
 #define DRAINSIM_CHECK(condition)                                                \
   do {                                                                           \
