@@ -1,0 +1,257 @@
+#include "sim/chaos/plan.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <variant>
+
+#include "sim/chaos/fault_draw.h"
+
+namespace drainsim::chaos {
+
+namespace {
+
+using engine::Duration;
+using engine::Instant;
+using scenario::Scenario;
+
+// The loader's limits: run.until_s at most 100 days, at most 1000 producers.
+constexpr int64_t kRunMicrosMax = int64_t{100} * 86400 * 1'000'000;
+constexpr size_t kProducersMax = 1000;
+constexpr double kLivenessFloorS = 600;
+
+// The longest wait before retry n (attempts made so far) that `backoff` can produce, jitter
+// included.
+double DelayCeilingS(const scenario::Backoff& backoff, int64_t n) {
+  double delay_s = 0;
+  if (const auto* c = std::get_if<scenario::ConstantBackoff>(&backoff.curve)) {
+    delay_s = c->delay.seconds();
+  } else if (const auto* l = std::get_if<scenario::LinearBackoff>(&backoff.curve)) {
+    delay_s = std::min(l->cap.seconds(),
+                       l->base.seconds() + l->step.seconds() * static_cast<double>(n - 1));
+  } else if (const auto* e = std::get_if<scenario::ExponentialBackoff>(&backoff.curve)) {
+    delay_s = std::min(e->cap.seconds(),
+                       e->base.seconds() * std::pow(e->factor, static_cast<double>(n - 1)));
+    if (backoff.jitter.kind == scenario::JitterKind::kDecorrelated) return e->cap.seconds();
+  } else {
+    // Sidekiq; both readings of its formula in the docs are below this.
+    const double a = static_cast<double>(n);
+    delay_s = a * a * a * a + 15 + 9 * (a + 1);
+  }
+  if (backoff.jitter.kind == scenario::JitterKind::kProportional) {
+    delay_s *= std::max(1.0, backoff.jitter.high);
+  }
+  return delay_s;
+}
+
+// Sum of the waits of a message that fails every attempt of `policy`.
+double RetryChainS(const scenario::ClassPolicy& policy, const scenario::Backoff& fallback) {
+  if (policy.action != scenario::ClassAction::kRetry) return 0;
+  const scenario::Backoff& backoff = policy.backoff ? *policy.backoff : fallback;
+  double chain_s = 0;
+  for (int64_t n = 1; n < policy.attempts_max; ++n) chain_s += DelayCeilingS(backoff, n);
+  return chain_s;
+}
+
+// How many publishes of a stream spaced at `rate_per_s` from `start` fall before `end`: the
+// model places publish k at start + round(k / rate) (world_publish.cc), and so does this.
+int64_t PublishesBefore(Instant start, int64_t count, double rate_per_s, Instant end) {
+  const auto spaced_before_end = [&](int64_t k) {
+    const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
+    return offset_us < static_cast<double>((end - start).micros());
+  };
+  int64_t low = 0;  // publish `low` is before end (start < end)
+  int64_t high = count;
+  while (high - low > 1) {
+    const int64_t mid = low + (high - low) / 2;
+    if (spaced_before_end(mid)) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  return low + 1;
+}
+
+// The firings of a trigger at `at` repeated `every` that fall before `end`.
+std::vector<Instant> FiringsBefore(Instant at, const std::optional<Duration>& every,
+                                   Instant end, size_t limit) {
+  std::vector<Instant> firings;
+  for (Instant t = at; t < end && firings.size() <= limit; t = t + *every) {
+    firings.push_back(t);
+    if (!every) break;
+  }
+  return firings;
+}
+
+std::string Numbered(const char* what, size_t index) {
+  return std::string(what) + " " + std::to_string(index);
+}
+
+// Clips the producers to [0, safety_end). Returns an error, or "".
+std::string ClipProducers(Scenario& s, Instant safety_end, std::vector<std::string>& notes) {
+  std::vector<scenario::Producer> clipped;
+  for (size_t i = 0; i < s.producers.size(); ++i) {
+    const scenario::Producer& p = s.producers[i];
+    const size_t before = clipped.size();
+    auto add = [&](scenario::Producer::Schedule schedule) {
+      scenario::Producer copy = p;
+      copy.schedule = std::move(schedule);
+      clipped.push_back(std::move(copy));
+    };
+    bool changed = false;
+    if (const auto* c = std::get_if<scenario::ConstantSchedule>(&p.schedule)) {
+      scenario::ConstantSchedule out = *c;
+      changed = out.window.until > safety_end;
+      out.window.until = std::min(out.window.until, safety_end);
+      if (out.window.from < out.window.until) add(out);
+    } else if (const auto* q = std::get_if<scenario::PoissonSchedule>(&p.schedule)) {
+      scenario::PoissonSchedule out = *q;
+      changed = out.window.until > safety_end;
+      out.window.until = std::min(out.window.until, safety_end);
+      if (out.window.from < out.window.until) add(out);
+    } else if (const auto* b = std::get_if<scenario::BurstSchedule>(&p.schedule)) {
+      // A repeating trigger cannot be told to stop, so each firing becomes its own producer.
+      changed = b->every.has_value();
+      for (Instant t : FiringsBefore(b->at, b->every, safety_end, kProducersMax)) {
+        add(scenario::BurstSchedule{t, b->count, std::nullopt});
+      }
+    } else {
+      const auto& f = std::get<scenario::FanoutSchedule>(p.schedule);
+      changed = f.every.has_value();
+      for (Instant t : FiringsBefore(f.at, f.every, safety_end, kProducersMax)) {
+        int64_t count = f.count;
+        if (f.publish_rate_per_s) {
+          count = PublishesBefore(t, f.count, *f.publish_rate_per_s, safety_end);
+          changed = changed || count < f.count;
+        }
+        add(scenario::FanoutSchedule{t, count, f.publish_rate_per_s, std::nullopt});
+      }
+    }
+    if (clipped.size() == before) {
+      notes.push_back(Numbered("producer", i) + " starts after the safety phase: dropped");
+    } else if (changed) {
+      notes.push_back(Numbered("producer", i) + " clipped to the safety phase");
+    }
+    if (clipped.size() > kProducersMax) {
+      return "the producers' repeated firings in the safety phase come to more than " +
+             std::to_string(kProducersMax) + " producers; use a shorter --safety-s";
+    }
+  }
+  s.producers = std::move(clipped);
+  if (s.producers.empty() && s.backlog.empty()) {
+    return "nothing is published in the safety phase [0, " +
+           FormatSeconds(safety_end - Instant::Zero()) + ") s; use a longer --safety-s";
+  }
+  return "";
+}
+
+void KeepDrainsInSafetyPhase(Scenario& s, Instant safety_end, std::vector<std::string>& notes) {
+  std::vector<scenario::Drain> kept;
+  for (size_t i = 0; i < s.drains.size(); ++i) {
+    const scenario::Drain& d = s.drains[i];
+    if (d.start_after_fix) {
+      notes.push_back(Numbered("drain", i) +
+                      " starts after a bug fix, and variants have no bug fault: dropped");
+    } else if (d.start_at && *d.start_at >= safety_end) {
+      notes.push_back(Numbered("drain", i) + " starts after the safety phase: dropped");
+    } else {
+      kept.push_back(d);
+    }
+  }
+  s.drains = std::move(kept);
+}
+
+}  // namespace
+
+std::string FormatSeconds(Duration span) {
+  const int64_t us = span.micros();
+  // |INT64_MIN| does not fit an int64; no span the swarm formats comes near it.
+  const uint64_t magnitude = us < 0 ? 0 - static_cast<uint64_t>(us) : static_cast<uint64_t>(us);
+  char text[48];
+  std::snprintf(text, sizeof text, "%s%" PRIu64 ".%06" PRIu64, us < 0 ? "-" : "",
+                magnitude / 1'000'000, magnitude % 1'000'000);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
+}
+
+Duration DefaultLiveness(const Scenario& base) {
+  const scenario::RetryPolicy& retry = base.retry;
+  const scenario::ClassPolicy* classes[] = {&retry.classes.rate_limited, &retry.classes.transient,
+                                            &retry.classes.permanent, &retry.classes.unknown};
+  double chain_s = 0;
+  int64_t attempts_max = 1;
+  for (const scenario::ClassPolicy* policy : classes) {
+    chain_s = std::max(chain_s, RetryChainS(*policy, retry.backoff));
+    if (policy->action == scenario::ClassAction::kRetry) {
+      attempts_max = std::max(attempts_max, policy->attempts_max);
+    }
+  }
+  double handler_s = 0;
+  for (const auto& [name, kind] : base.kinds) {
+    const int64_t queries = kind.handler.db_ops + (kind.idempotency == scenario::Idempotency::kClaim);
+    if (base.database) {
+      handler_s = std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());
+    }
+  }
+  const double attempt_s =
+      base.broker.visibility_timeout.seconds() + handler_s + FailAfterMax().seconds();
+  const double bound_s =
+      kLivenessFloorS + 2 * (chain_s + static_cast<double>(attempts_max) * attempt_s +
+                             base.workers.restart.seconds() + BrokerDowntimeMax().seconds());
+  const double capped_s = std::min(std::ceil(bound_s), static_cast<double>(kRunMicrosMax) / 1e6);
+  return Duration::Seconds(static_cast<int64_t>(capped_s));
+}
+
+PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
+  PlanOrError out;
+  const Duration safety = params.safety.value_or(base.run.until - Instant::Zero());
+  const Duration liveness = params.liveness.value_or(DefaultLiveness(base));
+  if (safety <= Duration::Zero()) {
+    out.error = "the safety phase must be longer than 0 s (got " + FormatSeconds(safety) + ")";
+    return out;
+  }
+  if (safety < Duration::Millis(1)) {
+    out.error = "the safety phase must be at least 0.001 s (got " + FormatSeconds(safety) + ")";
+    return out;
+  }
+  if (liveness <= Duration::Zero()) {
+    out.error = "the liveness bound must be longer than 0 s (got " + FormatSeconds(liveness) + ")";
+    return out;
+  }
+  if (safety.micros() > kRunMicrosMax || liveness.micros() > kRunMicrosMax - safety.micros()) {
+    out.error = "safety phase plus liveness bound must be at most 100 days (got " +
+                FormatSeconds(safety) + " s + " + FormatSeconds(liveness) + " s)";
+    return out;
+  }
+  SwarmPlan plan;
+  plan.safety_end = Instant::Zero() + safety;
+  plan.liveness = liveness;
+  Scenario& s = plan.skeleton;
+  s = base;
+  s.faults.clear();
+  if (!s.expect.empty()) {
+    plan.notes.push_back("expectations dropped: the swarm judges a run by its own checks");
+    s.expect.clear();
+  }
+  for (const scenario::BacklogEntry& entry : s.backlog) {
+    if (entry.due_in && Instant::Zero() + *entry.due_in >= plan.safety_end) {
+      out.error = "a delayed backlog entry is due at " + FormatSeconds(*entry.due_in) +
+                  " s, after the safety phase; use a longer --safety-s";
+      return out;
+    }
+  }
+  if (std::string error = ClipProducers(s, plan.safety_end, plan.notes); !error.empty()) {
+    out.error = std::move(error);
+    return out;
+  }
+  KeepDrainsInSafetyPhase(s, plan.safety_end, plan.notes);
+  s.run.until = plan.safety_end + liveness;
+  out.plan = std::move(plan);
+  return out;
+}
+
+}  // namespace drainsim::chaos

@@ -1,0 +1,27 @@
+// The checks the swarm makes on one seed, in the process that calls it (isolate.h adds the
+// fork around it).
+//
+// In order, stopping early only where a later check would be meaningless:
+//  (1) validity: the variant's canonical dump loads (else kCorrectness, and nothing runs);
+//  (2) conservation: a run with RunOptions::audit_every_event (the model fails a
+//      DRAINSIM_CHECK the moment its ledger and its messages disagree), then on the Results
+//      lost == 0 and published == acked + parked + expired + dlq_end + not_terminal_end;
+//  (3) determinism: a second run, without the audit, gives the same fingerprint and headline
+//      figures (which also shows the audit only observes);
+//  (4) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or
+//      in flight when it ended (not_terminal_end == 0).
+// (2) and (3) fail kCorrectness, (4) kLiveness.
+//
+// Thread-safety: reentrant; each call runs its own simulations.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/chaos/plan.h"
+#include "sim/chaos/seed_report.h"
+
+namespace drainsim::chaos {
+
+SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed);
+
+}  // namespace drainsim::chaos
