@@ -1,0 +1,66 @@
+// The checks on one seed, in process: a healthy variant passes them all, a bound too short for
+// the work left fails liveness and nothing else.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/chaos/seed_check.h"
+#include "tests/chaos/chaos_support.h"
+
+namespace drainsim::chaos::testing {
+namespace {
+
+using engine::Duration;
+
+const char* kSmall = R"({"format_version": 1, "name": "small", "seed": 5,
+  "run": {"until_s": 300},
+  "kinds": {"job": {"idempotency": "claim", "handler": {"db_ops": 1,
+            "db_op_ms": {"constant": 5}, "cpu_ms": {"exponential": {"mean": 40}}}}},
+  "producers": [{"kind": "job", "poisson": {"rate_per_s": 20}}],
+  "workers": {"count": 4, "prefetch": 2},
+  "database": {"connections": 4, "timeout_ms": 2000}})";
+
+bool Has(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST_CASE("seed check: variants of a healthy scenario pass every check", "[chaos][check]") {
+  const SwarmPlan plan = PlanOrFail(LoadTextOrFail(kSmall));
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    INFO("seed " << seed);
+    const SeedReport report = CheckSeed(plan, seed);
+    for (const std::string& problem : report.problems) UNSCOPED_INFO(problem);
+    CHECK(report.verdict == Verdict::kPass);
+    CHECK(report.seed == seed);
+    CHECK(Has(report.details, "run: fingerprint "));
+    CHECK((Has(report.details, "fault: {") || Has(report.details, "faults: none")));
+  }
+}
+
+TEST_CASE("seed check: a liveness bound shorter than the work left fails liveness only",
+          "[chaos][check]") {
+  // 2000 messages at 290 s, 40 ms of CPU each on 4 workers: 20 s of work, so at 300.001 s
+  // most are waiting, unless the faults of a seed dead-letter them all at once first.
+  scenario::Scenario base = LoadTextOrFail(kSmall);
+  base.producers.push_back(base.producers.front());
+  base.producers.back().schedule =
+      scenario::FanoutSchedule{engine::Instant::Zero() + Duration::Seconds(290), 2000,
+                               std::nullopt, std::nullopt};
+  const SwarmPlan plan = PlanOrFail(base, {std::nullopt, Duration::Millis(1)});
+  int liveness_failures = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const SeedReport report = CheckSeed(plan, seed);
+    CHECK(report.verdict != Verdict::kCorrectness);
+    CHECK(report.verdict != Verdict::kCrash);
+    if (report.verdict == Verdict::kLiveness) {
+      ++liveness_failures;
+      CHECK(Has(report.problems, "messages still ready, delayed or in flight at 300.001000 s"));
+    }
+  }
+  CHECK(liveness_failures >= 5);
+}
+
+}  // namespace
+}  // namespace drainsim::chaos::testing

@@ -1,0 +1,176 @@
+// `drainsim swarm` as a user runs it: hundreds of seeds over shipped scenarios pass; a bound too
+// short fails liveness with a reproduce line that fails the same way; bad input is exit 2.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/process.h"
+
+namespace drainsim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = DRAINSIM_SOURCE_DIR;
+// 200 in the plain suite (the bar); fewer under the sanitizers (CMakeLists.txt).
+constexpr int kSeeds = DRAINSIM_SWARM_SEEDS;
+
+std::string Scenario(const std::string& name) { return kSource + "/scenarios/" + name; }
+
+// The lines of `text` that contain `needle`.
+std::vector<std::string> LinesWith(const std::string& text, const std::string& needle) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(needle) != std::string::npos) lines.push_back(line);
+  }
+  return lines;
+}
+
+// Splits a reproduce line after "reproduce: drainsim " into arguments (the paths used here
+// need no quoting).
+std::vector<std::string> ReproduceArgs(const std::string& line) {
+  const std::string marker = "reproduce: drainsim ";
+  const size_t at = line.find(marker);
+  REQUIRE(at != std::string::npos);
+  std::istringstream in(line.substr(at + marker.size()));
+  std::vector<std::string> args;
+  for (std::string word; in >> word;) args.push_back(word);
+  return args;
+}
+
+void ExpectAllPass(const std::vector<std::string>& args) {
+  const ProcessResult r = RunDrainsim(args);
+  INFO(r.stdout_text);
+  INFO(r.stderr_text);
+  CHECK(r.signal == 0);
+  CHECK(r.exit_code == 0);
+  const std::string summary = "swarm: " + std::to_string(kSeeds) + " seeds run, " +
+                              std::to_string(kSeeds) + " passed, 0 failed";
+  CHECK(r.stdout_text.find(summary) != std::string::npos);
+  CHECK(r.stdout_text.find("reproduce:") == std::string::npos);
+}
+
+TEST_CASE("swarm: every seed passes on poison-pills", "[chaos][swarm][cli]") {
+  ExpectAllPass({"swarm", Scenario("poison-pills.json"), "--seeds", std::to_string(kSeeds),
+                 "--safety-s", "600", "--jobs", "2"});
+}
+
+TEST_CASE("swarm: every seed passes on lost-acks", "[chaos][swarm][cli]") {
+  ExpectAllPass({"swarm", Scenario("lost-acks.json"), "--seeds", std::to_string(kSeeds),
+                 "--first-seed", "1000", "--safety-s", "600", "--jobs", "2"});
+}
+
+TEST_CASE("swarm: every seed passes on monthly-rehearsal, database and downstream faults",
+          "[chaos][swarm][cli]") {
+  ExpectAllPass({"swarm", Scenario("monthly-rehearsal.json"), "--seeds", std::to_string(kSeeds),
+                 "--safety-s", "600", "--jobs", "2"});
+}
+
+TEST_CASE("swarm: a liveness bound too short exits 4 and its reproduce line fails the same way",
+          "[chaos][swarm][cli]") {
+  // 3000 notifications fanned out at 60 s against a 20 calls/s API cannot all rest by 62 s.
+  const ProcessResult r = RunDrainsim({"swarm", Scenario("retry-storm-full-jitter.json"),
+                                       "--seeds", "3", "--safety-s", "61", "--liveness-s", "1"});
+  INFO(r.stdout_text);
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 4);
+  CHECK(r.stdout_text.find("liveness bound 1 s") != std::string::npos);
+  CHECK(r.stdout_text.find("swarm: 3 seeds run, 0 passed, 3 failed (0 crash, 0 correctness, "
+                           "3 liveness)") != std::string::npos);
+  const std::vector<std::string> failures = LinesWith(r.stdout_text, "FAIL liveness");
+  const std::vector<std::string> problems = LinesWith(r.stdout_text, "liveness: ");
+  const std::vector<std::string> reproduce = LinesWith(r.stdout_text, "reproduce: ");
+  REQUIRE(failures.size() == 3);
+  REQUIRE(problems.size() == 3);
+  REQUIRE(reproduce.size() == 3);
+  CHECK(failures[1] == "seed 2: FAIL liveness");
+  CHECK(reproduce[1] == "  reproduce: drainsim swarm " + Scenario("retry-storm-full-jitter.json") +
+                            " --seed 2 --safety-s 61 --liveness-s 1 --verbose");
+
+  const ProcessResult again = RunDrainsim(ReproduceArgs(reproduce[1]));
+  INFO(again.stdout_text);
+  CHECK(again.exit_code == 4);
+  CHECK(again.stdout_text.find(problems[1]) != std::string::npos);
+  CHECK(again.stdout_text.find("seed 2: FAIL liveness") != std::string::npos);
+  CHECK(again.stdout_text.find("fault: ") != std::string::npos);  // --verbose shows the faults
+}
+
+TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[chaos][swarm][cli]") {
+  const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-dump";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string variant = (dir / "variant.json").string();
+  const ProcessResult swarm = RunDrainsim({"swarm", Scenario("lost-acks.json"), "--seed", "31",
+                                           "--safety-s", "300", "--dump-variant", variant,
+                                           "--verbose"});
+  INFO(swarm.stdout_text);
+  CHECK(swarm.exit_code == 0);
+  const std::vector<std::string> run_line = LinesWith(swarm.stdout_text, "run: fingerprint ");
+  REQUIRE(run_line.size() == 1);
+  const std::string fingerprint = run_line[0].substr(run_line[0].find("fingerprint ") + 12, 16);
+
+  const ProcessResult run = RunDrainsim({"run", variant, "--out", (dir / "out").string()});
+  INFO(run.stdout_text);
+  CHECK(run.exit_code == 0);
+  CHECK(run.stdout_text.find("seed 31  fingerprint " + fingerprint) != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("swarm: the output does not depend on the number of jobs", "[chaos][swarm][cli]") {
+  const std::vector<std::string> args = {"swarm", Scenario("poison-pills.json"), "--seeds", "12",
+                                         "--safety-s", "300", "--verbose"};
+  std::vector<std::string> three = args;
+  three.insert(three.end(), {"--jobs", "3"});
+  const ProcessResult a = RunDrainsim(args);
+  const ProcessResult b = RunDrainsim(three);
+  CHECK(a.exit_code == 0);
+  CHECK(a.stdout_text == b.stdout_text);
+  CHECK(LinesWith(a.stdout_text, ": pass").size() == 12);
+}
+
+TEST_CASE("swarm: bad input and bad usage exit 2", "[chaos][swarm][cli]") {
+  const std::string good = Scenario("poison-pills.json");
+  const ProcessResult missing = RunDrainsim({"swarm", "/nonexistent/scenario.json"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.stderr_text.find("/nonexistent/scenario.json") != std::string::npos);
+  CHECK(missing.stdout_text.find("swarm:") == std::string::npos);
+
+  const ProcessResult bad = RunDrainsim(
+      {"swarm", kSource + "/tests/bad_inputs/drain_negative_rate.json", "--seeds", "5"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.stderr_text.find("rate_per_s") != std::string::npos);
+
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"swarm"},
+           {"swarm", good, "--seeds", "0"},
+           {"swarm", good, "--seed", "3", "--seeds", "5"},
+           {"swarm", good, "--dump-variant", "/tmp/x.json"},
+           {"swarm", good, "--liveness-s", "-5"},
+           {"swarm", good, "--safety-s", "0"},
+           {"swarm", good, "--safety-s", "nan"},
+           {"swarm", good, "--jobs", "0"},
+           {"swarm", good, "--first-seed", "18446744073709551615", "--seeds", "2"},
+           {"swarm", good, "--no-such-option"}}) {
+    INFO(args.back());
+    const ProcessResult r = RunDrainsim(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.stdout_text.find("seeds run") == std::string::npos);
+  }
+}
+
+TEST_CASE("swarm --help names the exit codes", "[chaos][swarm][cli]") {
+  const ProcessResult r = RunDrainsim({"swarm", "--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.find("3 a correctness failure") != std::string::npos);
+  CHECK(r.stdout_text.find("4 a liveness") != std::string::npos);
+  CHECK(r.stdout_text.find("5 a crash") != std::string::npos);
+  CHECK(r.stdout_text.find("--liveness-s") != std::string::npos);
+  const ProcessResult top = RunDrainsim({"--help"});
+  CHECK(top.stdout_text.find("swarm") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace drainsim::testing
