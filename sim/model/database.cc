@@ -76,7 +76,9 @@ void Database::Submit(uint64_t owner, Duration service_base) {
   q.queued = true;
   queue_.push_back(Waiting{slot, q.generation});
   ++waiting_;
-  scheduler_.At(now + timeout_, Event{EventType::kDbDeadline, slot, Pack(q.generation)});
+  if (deadlines_.Add(Deadline{now + timeout_, slot, q.generation})) {
+    scheduler_.At(now + timeout_, Event{EventType::kDbDeadline});
+  }
   StartWaiting();
 }
 
@@ -113,10 +115,28 @@ void Database::StartWaiting() {
   }
 }
 
+std::optional<uint32_t> Database::DeadlineWake() {
+  const auto stale = [this](const Deadline& d) { return queries_[d.slot].generation != d.generation; };
+  deadlines_.BeginWake();
+  // One timeout per event, so that each completion comes from an event of its own; a second
+  // query due at the same instant gets the next wake-up, at this same instant.
+  const std::optional<Deadline> due = deadlines_.PopDue(scheduler_.Now(), stale);
+  if (const auto next = deadlines_.EndWake(stale)) {
+    scheduler_.At(*next, Event{EventType::kDbDeadline});
+  }
+  if (!due) return std::nullopt;
+  return due->slot;
+}
+
 std::optional<QueryCompletion> Database::HandleEvent(const Event& event) {
   DRAINSIM_CHECK(event.type == EventType::kDbServiceEnd || event.type == EventType::kDbDeadline);
-  const uint32_t slot = event.a;
-  if (slot >= queries_.size() || queries_[slot].generation != static_cast<uint32_t>(event.b)) {
+  uint32_t slot = event.a;
+  if (event.type == EventType::kDbDeadline) {
+    const std::optional<uint32_t> due = DeadlineWake();
+    if (!due) return std::nullopt;  // every query it stood for completed in time
+    slot = *due;
+  } else if (slot >= queries_.size() ||
+             queries_[slot].generation != static_cast<uint32_t>(event.b)) {
     return std::nullopt;  // the query already completed
   }
   Query& q = queries_[slot];

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sim/engine/time.h"
+#include "sim/engine/timer_fifo.h"
 #include "sim/model/events.h"
 
 namespace drainsim::model {
@@ -79,6 +80,7 @@ class Database {
   void FreeQuery(uint32_t slot);
   void StartWaiting();
   void Account();  // integrates busy and capacity time up to Now()
+  std::optional<uint32_t> DeadlineWake();
 
   Scheduler& scheduler_;
   int64_t capacity_;
@@ -93,6 +95,14 @@ class Database {
     uint32_t generation;
   };
   std::deque<Waiting> queue_;  // may hold queries that left at their deadline (lazy removal)
+  // Every query's statement timeout (submission + timeout_), behind one kDbDeadline event;
+  // stale once the query completed.
+  struct Deadline {
+    Instant at;
+    uint32_t slot;
+    uint32_t generation;
+  };
+  engine::TimerFifo<Deadline> deadlines_;
   std::vector<Query> queries_;
   std::vector<uint32_t> free_;
   int64_t timeouts_ = 0;

@@ -15,10 +15,10 @@ namespace drainsim::model {
 enum class EventType : uint8_t {
   kProducerTick,       // a = producer index: publish the producer's next message(s)
   kDelayDue,           // a = message slot, b = message generation: a delayed retry is due
-  kVisibilityExpired,  // a = message slot, b = (generation << 32) | delivery generation
+  kVisibilityExpired,  // the earliest pending visibility timeout is due (World::visibility_timers_)
   kAttemptStep,        // a = attempt slot, b = attempt generation: the current step ended
   kDbServiceEnd,       // a = query slot, b = query generation
-  kDbDeadline,         // a = query slot, b = query generation: the statement timeout fired
+  kDbDeadline,         // the earliest pending statement timeout is due (Database::deadlines_)
   kLiveQuery,          // a live-traffic query arrives
   kSample,             // take a time-series sample
   kFaultEdge,          // a = fault index, b = 1 when the window opens, 0 when it closes

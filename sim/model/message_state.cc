@@ -18,6 +18,8 @@ std::string_view MessageStateName(MessageState state) {
       return "acked";
     case MessageState::kExpired:
       return "expired";
+    case MessageState::kRejected:
+      return "rejected";
   }
   DRAINSIM_CHECK(false);
   return "";
@@ -27,9 +29,10 @@ bool IsLegalTransition(MessageState from, MessageState to) {
   using S = MessageState;
   switch (from) {
     case S::kReady:
-      // Delivered; or dead-lettered by the broker when a delivery would exceed its max
-      // receive count (SQS moves the message instead of delivering it).
-      return to == S::kInFlight || to == S::kDeadLettered;
+      // Delivered; dead-lettered by the broker when a delivery would exceed its max receive
+      // count (SQS moves the message instead of delivering it) or when a full queue drops its
+      // head; refused at publish by a full queue (reject_publish).
+      return to == S::kInFlight || to == S::kDeadLettered || to == S::kRejected;
     case S::kDelayed:
       // The retry delay elapsed.
       return to == S::kReady;
@@ -44,6 +47,7 @@ bool IsLegalTransition(MessageState from, MessageState to) {
     case S::kParked:
     case S::kAcked:
     case S::kExpired:
+    case S::kRejected:
       return false;
   }
   return false;

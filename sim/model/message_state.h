@@ -27,15 +27,16 @@ enum class MessageState : uint8_t {
   kParked,        // in the parking lot: needs a human (terminal for the run)
   kAcked,         // done (terminal)
   kExpired,       // DLQ retention ran out: data loss, reported as such (terminal)
+  kRejected,      // refused by a full queue (overflow reject_publish): never entered (terminal)
 };
-inline constexpr int kMessageStateCount = 7;
+inline constexpr int kMessageStateCount = 8;
 
 std::string_view MessageStateName(MessageState state);
 
 // True iff the state is one a message never leaves within a run.
 constexpr bool IsTerminal(MessageState state) {
   return state == MessageState::kParked || state == MessageState::kAcked ||
-         state == MessageState::kExpired;
+         state == MessageState::kExpired || state == MessageState::kRejected;
 }
 
 // The table of legal transitions; see message_state.cc for why each exists.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/model/histogram.h"
+#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::model {
 
@@ -56,7 +57,7 @@ struct Sample {
   double live_errors_per_s = 0;
   // The inspector: DLQ depth by reason (scenario::DlqReason order) and by error class
   // (scenario::ErrorClass order) at the sample instant.
-  std::array<int64_t, 4> dlq_by_reason{};
+  std::array<int64_t, scenario::kDlqReasonCount> dlq_by_reason{};
   std::array<int64_t, 4> dlq_by_error{};
   bool drain_active = false;
   double drain_rate_per_s = 0;  // replays in the interval / interval
@@ -104,6 +105,7 @@ struct Results {
   int64_t acked = 0;
   int64_t parked = 0;
   int64_t expired = 0;
+  int64_t rejected = 0;  // publishes refused by a full queue (broker.overflow reject_publish)
   int64_t dlq_end = 0;
   int64_t lost = 0;
   int64_t not_terminal_end = 0;  // ready, delayed or in flight when the run stopped

@@ -1,6 +1,7 @@
 #include "sim/model/world.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/engine/check.h"
 #include "sim/model/keys.h"
@@ -12,10 +13,13 @@ namespace {
 // Events that only observe (samples) or model traffic outside the queue (live queries) do
 // not keep a run alive; everything else can change a message's fate.
 bool IsEssential(EventType type) {
-  // Visibility timers are many and mostly stale (the delivery was acked); the ones that
-  // matter belong to in-flight messages, which NothingLeftToHappen counts instead.
+  // Visibility timers and database completions matter only while a message is in flight
+  // (a worker's query belongs to an attempt, and an attempt to an in-flight delivery), and
+  // NothingLeftToHappen counts in-flight messages instead; live traffic's queries would
+  // otherwise keep a finished run going until run.until.
   return type != EventType::kSample && type != EventType::kLiveQuery &&
-         type != EventType::kStop && type != EventType::kVisibilityExpired;
+         type != EventType::kStop && type != EventType::kVisibilityExpired &&
+         type != EventType::kDbServiceEnd && type != EventType::kDbDeadline;
 }
 
 uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
@@ -25,6 +29,14 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+// One word per event for the fingerprint: time, type and payload folded with odd multipliers
+// and rotations, so that swapping fields or shifting a time changes it.
+uint64_t EventWord(engine::Instant at, const Event& event) {
+  const uint64_t head = (static_cast<uint64_t>(event.type) << 32) | event.a;
+  return static_cast<uint64_t>(at.micros()) * 0x9e3779b97f4a7c15ULL ^
+         std::rotl(head * 0xc2b2ae3d27d4eb4fULL, 21) ^ std::rotl(event.b * 0x165667b19e3779f9ULL, 42);
 }
 
 }  // namespace
@@ -37,7 +49,7 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
                     std::nullopt, DurationSampler(kind.handler.cpu_ms, 1e3)};
     if (kind.handler.db_op_ms) model.db_op.emplace(*kind.handler.db_op_ms, 1e3);
     kinds_.push_back(std::move(model));
-    results_.kinds[name];
+    kind_results_.emplace_back();
   }
   workers_.resize(static_cast<size_t>(scenario.workers.count));
   for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
@@ -78,6 +90,7 @@ Results World::Run() {
   PublishBacklog();
   SchedulePublishers();
   Dispatch();  // the backlog's ready messages
+  EnforceMaxLength(static_cast<int64_t>(main_queue_.size()));
   At(engine::Instant::Zero(), Event{EventType::kSample});
   if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
@@ -102,10 +115,7 @@ Results World::Run() {
       results_.events_max_reached = true;
       break;
     }
-    fingerprint_ = MixFingerprint(fingerprint_, static_cast<uint64_t>(at.micros()));
-    fingerprint_ = MixFingerprint(
-        fingerprint_, (static_cast<uint64_t>(event.type) << 32) | static_cast<uint64_t>(event.a));
-    fingerprint_ = MixFingerprint(fingerprint_, event.b);
+    fingerprint_ = MixFingerprint(fingerprint_, EventWord(at, event));
     Handle(event);
     DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
     CheckEmpty();
@@ -134,7 +144,7 @@ void World::Handle(const Event& event) {
       DelayDue(event);
       break;
     case EventType::kVisibilityExpired:
-      VisibilityExpired(event);
+      VisibilityWake();
       break;
     case EventType::kAttemptStep:
       AttemptStep(event);

@@ -17,6 +17,7 @@
 
 #include "sim/engine/event_queue.h"
 #include "sim/engine/rng.h"
+#include "sim/engine/timer_fifo.h"
 #include "sim/model/backoff.h"
 #include "sim/model/database.h"
 #include "sim/model/durations.h"
@@ -48,6 +49,12 @@ struct KindModel {
 struct Delivery {
   MessageRef message;
   uint32_t delivery_generation = 0;
+};
+
+// A delivery's visibility timeout; stale once the delivery is acked, failed or redelivered.
+struct VisibilityTimer {
+  engine::Instant at;
+  Delivery delivery;
 };
 
 struct Worker {
@@ -104,12 +111,14 @@ class World final : public Scheduler {
   MessageRef Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
                      MessageState state, engine::Instant published_at);
   void AssignPublishFates(Message& message);
+  void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
   void MakeReady(MessageRef ref, Message& message);
   void Dispatch();
   void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
-  void VisibilityExpired(const Event& event);
+  void VisibilityWake();
+  void VisibilityExpired(const Delivery& delivery);
   void DelayDue(const Event& event);
   void DeadLetter(MessageRef ref, Message& message, scenario::DlqReason reason);
   void Park(MessageRef ref, Message& message);
@@ -211,6 +220,8 @@ class World final : public Scheduler {
   std::vector<ProducerState> producers_;
 
   std::deque<MessageRef> main_queue_;
+  // Every delivery's visibility timeout, behind one pending kVisibilityExpired event.
+  engine::TimerFifo<VisibilityTimer> visibility_timers_;
   struct DlqEntry {
     MessageRef ref;
     int32_t dead_letters;  // the message's count when it entered: older entries are stale
@@ -283,9 +294,10 @@ class World final : public Scheduler {
   int64_t replays_interval_ = 0;
 
   // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
-  std::array<std::array<int64_t, 4>, 4> dlq_by_reason_error_{};
+  std::array<std::array<int64_t, 4>, scenario::kDlqReasonCount> dlq_by_reason_error_{};
 
   Results results_;
+  std::vector<KindResults> kind_results_;  // by kind index; keyed by name in Collect
   Histogram live_interval_us_{5};
   int64_t live_errors_interval_ = 0;
   int64_t dlq_inflow_interval_ = 0;

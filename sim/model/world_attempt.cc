@@ -94,7 +94,7 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   ++busy_slots_;
   ++results_.attempts;
   const KindModel& kind = KindOf(m);
-  ++results_.kinds[kind.name].attempts;
+  ++kind_results_[m.kind_index].attempts;
   // One stream per execution of a message: its durations and fates do not depend on what
   // other messages drew.
   a.rng = engine::Rng::ForStream(seed_, kStreamAttempt,
@@ -197,7 +197,7 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
     if (Key(m).committed || Key(m).claim_held) {
       // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
       ++results_.duplicates_suppressed;
-      ++results_.kinds[KindOf(m).name].duplicates_suppressed;
+      ++kind_results_[m.kind_index].duplicates_suppressed;
       Succeed(slot);
       return;
     }
@@ -272,7 +272,7 @@ void World::Commit(uint32_t slot) {
     const DuplicateCause cause = ToDuplicateCause(m.cause);
     ++results_.duplicates_by_cause[static_cast<size_t>(cause)];
     ++results_.duplicate_executions;
-    KindResults& kr = results_.kinds[kind.name];
+    KindResults& kr = kind_results_[m.kind_index];
     ++kr.duplicate_executions;
     if (kind.spec->idempotency == scenario::Idempotency::kNone) {
       ++results_.visible_duplicates;
@@ -307,7 +307,7 @@ void World::Succeed(uint32_t slot) {
       Transition(m, MessageState::kAcked);
       const int64_t latency_us = (now_ - m.published_at).micros();
       results_.message_latency_us.Record(latency_us);
-      KindResults& kr = results_.kinds[KindOf(m).name];
+      KindResults& kr = kind_results_[m.kind_index];
       ++kr.acked;
       kr.message_latency_us.Record(latency_us);
     }

@@ -79,20 +79,26 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   Worker& worker = workers_[w];
   ++worker.unacked;
   worker.buffer.push_back(Delivery{ref, m.delivery_generation});
-  At(now_ + scenario_.broker.visibility_timeout,
-     Event{EventType::kVisibilityExpired, ref.slot,
-           (static_cast<uint64_t>(ref.generation) << 32) | m.delivery_generation});
+  const engine::Instant expires_at = now_ + scenario_.broker.visibility_timeout;
+  if (visibility_timers_.Add(VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
+    At(expires_at, Event{EventType::kVisibilityExpired});
+  }
   StartAttempts(w);
 }
 
-void World::VisibilityExpired(const Event& event) {
-  const MessageRef ref{event.a, static_cast<uint32_t>(event.b >> 32)};
-  if (!messages_.IsLive(ref)) return;
-  Message& m = messages_.Get(ref);
-  if (m.state != MessageState::kInFlight ||
-      m.delivery_generation != static_cast<uint32_t>(event.b)) {
-    return;  // acked, failed or redelivered since: this timer is stale
+void World::VisibilityWake() {
+  // A timer is stale once its delivery was acked, failed or redelivered.
+  const auto stale = [this](const VisibilityTimer& t) { return !IsCurrent(t.delivery); };
+  visibility_timers_.BeginWake();
+  while (const auto due = visibility_timers_.PopDue(now_, stale)) VisibilityExpired(due->delivery);
+  if (const auto next = visibility_timers_.EndWake(stale)) {
+    At(*next, Event{EventType::kVisibilityExpired});
   }
+}
+
+void World::VisibilityExpired(const Delivery& delivery) {
+  const MessageRef ref = delivery.message;
+  Message& m = messages_.Get(ref);
   // A lost ack or a crash after commit left a cause behind; otherwise a worker was simply
   // still busy (or dead, with requeue after the visibility timeout).
   const RedeliveryCause cause =

@@ -112,7 +112,7 @@ void World::TakeSample() {
     s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
     s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
   }
-  for (size_t reason = 0; reason < 4; ++reason) {
+  for (size_t reason = 0; reason < scenario::kDlqReasonCount; ++reason) {
     for (size_t error = 0; error < 4; ++error) {
       s.dlq_by_reason[reason] += dlq_by_reason_error_[reason][error];
       s.dlq_by_error[error] += dlq_by_reason_error_[reason][error];
@@ -181,6 +181,7 @@ void World::RecordLive(const QueryCompletion& done) {
 
 Results World::Collect() {
   Results r = std::move(results_);
+  for (size_t k = 0; k < kinds_.size(); ++k) r.kinds[kinds_[k].name] = std::move(kind_results_[k]);
   r.fingerprint = fingerprint_;
   r.events = events_processed_;
   r.ended_at_s = now_.seconds();
@@ -191,6 +192,7 @@ Results World::Collect() {
   r.acked = ledger_.count(MessageState::kAcked);
   r.parked = ledger_.count(MessageState::kParked);
   r.expired = ledger_.count(MessageState::kExpired);
+  r.rejected = ledger_.count(MessageState::kRejected);
   r.dlq_end = ledger_.count(MessageState::kDeadLettered);
   r.lost = ledger_.Lost();
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +

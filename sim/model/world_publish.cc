@@ -66,10 +66,12 @@ void World::ProducerTick(uint32_t p) {
   ProducerState& state = producers_[p];
   const uint32_t kind = KindIndex(scenario_, producer.kind);
   engine::Instant next = engine::Instant::Never();
+  int64_t published_in_tick = 0;
 
   auto fire_batch = [&](int64_t count, const std::optional<engine::Duration>& every,
                         engine::Instant at) {
     for (int64_t i = 0; i < count; ++i) Publish(kind, p, false, MessageState::kReady, now_);
+    published_in_tick += count;
     ++state.firing;
     if (every) next = at + *every * state.firing;
   };
@@ -79,6 +81,7 @@ void World::ProducerTick(uint32_t p) {
       fire_batch(fanout->count, fanout->every, fanout->at);
     } else {
       Publish(kind, p, false, MessageState::kReady, now_);
+      ++published_in_tick;
       ++state.index;
       if (state.index < fanout->count) {
         next = Spaced(state.firing_at, state.index, *fanout->publish_rate_per_s);
@@ -95,12 +98,14 @@ void World::ProducerTick(uint32_t p) {
     fire_batch(burst->count, burst->every, burst->at);
   } else if (const auto* constant = std::get_if<scenario::ConstantSchedule>(&producer.schedule)) {
     Publish(kind, p, false, MessageState::kReady, now_);
+    ++published_in_tick;
     ++state.index;
     next = Spaced(constant->window.from, state.index, constant->rate_per_s);
     if (next >= constant->window.until) next = engine::Instant::Never();
   } else {
     const auto& poisson = std::get<scenario::PoissonSchedule>(producer.schedule);
     Publish(kind, p, false, MessageState::kReady, now_);
+    ++published_in_tick;
     const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson.rate_per_s;
     const double gap_us = std::nearbyint(gap_s * 1e6);
     if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
@@ -110,6 +115,31 @@ void World::ProducerTick(uint32_t p) {
   }
   if (next < until_) At(next, Event{EventType::kProducerTick, p});
   Dispatch();
+  EnforceMaxLength(published_in_tick);
+}
+
+void World::EnforceMaxLength(int64_t published) {
+  // Checked after dispatch, so that a publish a free worker takes at once never overflows
+  // (max_length 0 is then a pure loss system, M/M/c/c).
+  const auto& max_length = scenario_.broker.max_length;
+  if (!max_length) return;
+  if (scenario_.broker.overflow == scenario::Overflow::kRejectPublish) {
+    // The newest publishes are refused: they are at the back of the queue.
+    while (published > 0 && static_cast<int64_t>(main_queue_.size()) > *max_length) {
+      const MessageRef ref = main_queue_.back();
+      main_queue_.pop_back();
+      Message& m = messages_.Get(ref);
+      Transition(m, MessageState::kRejected);
+      ReleaseIfDone(ref);
+      --published;
+    }
+    return;
+  }
+  while (static_cast<int64_t>(main_queue_.size()) > *max_length) {
+    const MessageRef ref = main_queue_.front();
+    main_queue_.pop_front();
+    DeadLetter(ref, messages_.Get(ref), scenario::DlqReason::kMaxLength);
+  }
 }
 
 void World::PublishBacklog() {
@@ -166,7 +196,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   }
   ledger_.Publish(state);
   ++results_.published;
-  ++results_.kinds[kinds_[kind_index].name].published;
+  ++kind_results_[kind_index].published;
   AssignPublishFates(m);
   if (state == MessageState::kReady) main_queue_.push_back(ref);
   if (state != MessageState::kDeadLettered) {

@@ -95,6 +95,8 @@ Json BrokerJson(const Broker& b) {
           {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
           {"requeue_on_crash", EnumJson(b.requeue_on_crash)},
           {"receive_count_max", OrNull(b.receive_count_max, [](int64_t n) { return Json(n); })},
+          {"max_length", OrNull(b.max_length, [](int64_t n) { return Json(n); })},
+          {"overflow", EnumJson(b.overflow)},
           {"dlq_retention_s", OrNull(b.dlq_retention, [](Duration d) { return SecondsJson(d); })},
           {"dlq_retention_from", EnumJson(b.dlq_retention_from)}};
 }

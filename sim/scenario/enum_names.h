@@ -45,7 +45,8 @@ DRAINSIM_ENUM_TABLE(ErrorClass, {ErrorClass::kRateLimited, "rate_limited"},
 DRAINSIM_ENUM_TABLE(DlqReason, {DlqReason::kMaxAttempts, "max_attempts"},
                     {DlqReason::kNotRetryable, "not_retryable"},
                     {DlqReason::kReceiveCountMax, "receive_count_max"},
-                    {DlqReason::kRetryBudget, "retry_budget"})
+                    {DlqReason::kRetryBudget, "retry_budget"},
+                    {DlqReason::kMaxLength, "max_length"})
 DRAINSIM_ENUM_TABLE(BacklogWhere, {BacklogWhere::kMain, "main"},
                     {BacklogWhere::kDelayed, "delayed"}, {BacklogWhere::kDlq, "dlq"})
 DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
@@ -53,6 +54,8 @@ DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
                     {BrokerPreset::kSidekiq, "sidekiq"}, {BrokerPreset::kCelery, "celery"},
                     {BrokerPreset::kBullmq, "bullmq"}, {BrokerPreset::kPubsub, "pubsub"},
                     {BrokerPreset::kAzureServiceBus, "azure-service-bus"})
+DRAINSIM_ENUM_TABLE(Overflow, {Overflow::kDropHead, "drop_head"},
+                    {Overflow::kRejectPublish, "reject_publish"})
 DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
                     {RequeueOnCrash::kAfterVisibilityTimeout, "after_visibility_timeout"})
 DRAINSIM_ENUM_TABLE(RetentionFrom, {RetentionFrom::kDeadLettered, "dead_lettered"},

@@ -37,6 +37,9 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   }
   broker->receive_count_max =
       ReadInt(NullAsAbsent(o.Optional("receive_count_max")), Range::Closed(1, 1000));
+  broker->max_length =
+      ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
+  if (auto v = ReadEnum<Overflow>(o.Optional("overflow"))) broker->overflow = *v;
   const Node retention = o.Optional("dlq_retention_s");
   if (retention.is_null()) {
     broker->dlq_retention.reset();

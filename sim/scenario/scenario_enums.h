@@ -36,7 +36,9 @@ enum class DlqReason : uint8_t {
   kNotRetryable,     // "not_retryable": its class's action is dead_letter (no retry at all).
   kReceiveCountMax,  // "receive_count_max": the broker's receive_count_max was reached.
   kRetryBudget,      // "retry_budget": the retry budget refused a retry.
+  kMaxLength,        // "max_length": dropped from the head of a full queue (overflow drop_head).
 };
+inline constexpr int kDlqReasonCount = 5;
 
 // Where a backlog entry's messages are when the run starts.
 enum class BacklogWhere : uint8_t {
@@ -61,6 +63,12 @@ enum class BrokerPreset : uint8_t {
 enum class RequeueOnCrash : uint8_t {
   kImmediate,               // "immediate": AMQP channel close requeues at once.
   kAfterVisibilityTimeout,  // "after_visibility_timeout": SQS waits out the timeout.
+};
+
+// What a queue at its max_length does with a new publish.
+enum class Overflow : uint8_t {
+  kDropHead,       // "drop_head": the oldest ready message goes to the DLQ (RabbitMQ's default).
+  kRejectPublish,  // "reject_publish": the publish is refused (nack); the message never enters.
 };
 
 // The moment from which DLQ retention is counted.

@@ -34,6 +34,12 @@ struct Broker {
   // Broker-side dead-lettering after this many receives (SQS redrive policy), >= 1. Default
   // null: off. Counts deliveries, not attempts: visibility timeouts and crashes count too.
   std::optional<int64_t> receive_count_max;
+  // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
+  // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
+  // that leaves more ready messages than this overflows.
+  std::optional<int64_t> max_length;
+  // What a full queue does with a publish. Default "drop_head" (RabbitMQ's default).
+  Overflow overflow = Overflow::kDropHead;
   // JSON `dlq_retention_s`, > 0. Default 1209600 s (14 days, the SQS maximum); null: kept
   // forever. Shorten it to see data loss when a drain comes too late.
   std::optional<Duration> dlq_retention = Duration::Seconds(1209600);

@@ -29,7 +29,8 @@ inline Results RunAudited(const scenario::Scenario& scenario, uint64_t seed = 1)
 // The conservation identity every finished run must satisfy.
 inline void CheckConserved(const Results& r) {
   CHECK(r.lost == 0);
-  CHECK(r.acked + r.parked + r.expired + r.dlq_end + r.not_terminal_end == r.published);
+  CHECK(r.acked + r.parked + r.expired + r.rejected + r.dlq_end + r.not_terminal_end ==
+        r.published);
 }
 
 }  // namespace drainsim::model::testing

@@ -49,6 +49,10 @@ std::string ScenarioJson(const QueueScenario& q) {
     json += R"(  "backlog": [{"where": "main", "kind": "job", "count": )" +
             std::to_string(q.backlog) + "}],\n";
   }
+  if (q.max_length) {
+    json += R"(  "broker": {"max_length": )" + std::to_string(*q.max_length) +
+            R"(, "overflow": "reject_publish"},)" + "\n";
+  }
   json += R"(  "workers": {"count": )" + std::to_string(q.servers) +
           R"(, "prefetch": 1, "concurrency": 1}})";
   return json;

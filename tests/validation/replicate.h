@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct QueueScenario {
   // Period of the sampled series; 0 samples only at time 0 (the checks that do not read the
   // series should not pay for it).
   double sample_every_s = 0;
+  // Waiting places in the main queue (broker.max_length, overflow reject_publish): an M/M/c/K
+  // with K = servers + max_length. Unset: unbounded.
+  std::optional<int64_t> max_length;
 };
 
 std::string ScenarioJson(const QueueScenario& q);
@@ -68,7 +72,7 @@ int64_t CountZeros(const model::Histogram& histogram);
 
 // The reported confidence level, and the asserted one (see above).
 inline constexpr double kLevelReported = 0.95;
-inline constexpr int kChecksPerSuiteMax = 40;
+inline constexpr int kChecksPerSuiteMax = 50;
 inline constexpr double kLevelAsserted = 1 - (1 - kLevelReported) / kChecksPerSuiteMax;
 
 // CHECKs that `theory` lies inside the kLevelAsserted interval of the mean of `values`, prints the

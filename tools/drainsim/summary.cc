@@ -42,6 +42,10 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          static_cast<long long>(r.parked), static_cast<long long>(r.dlq_end),
          static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
          static_cast<long long>(r.lost));
+  if (r.rejected > 0) {
+    Append(out, "rejected: %lld publishes refused by a full queue (overflow reject_publish)\n",
+           static_cast<long long>(r.rejected));
+  }
   Append(out, "attempts: %lld (%.2f per success); wasted worker time %.1f s\n",
          static_cast<long long>(r.attempts),
          r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
