@@ -82,6 +82,8 @@ SeedReport Classify(uint64_t seed, const std::string& text, int status, int time
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     report.Fail(Verdict::kCrash,
                 "crash: exited with status " + std::to_string(WEXITSTATUS(status)));
+  } else if (report.verdict == Verdict::kCrash && report.problems.empty()) {
+    report.Fail(Verdict::kCrash, "crash: the child ended without a verdict");
   }
   return report;
 }

@@ -6,9 +6,10 @@
 // Contract:
 //  (1) DecodeSeedReport(EncodeSeedReport(r)) == r for every report whose texts hold no '\n'
 //      (Fail and Note replace newlines by spaces, so reports built through them round-trip).
-//  (2) Decoding never fails: a record without a verdict yields verdict kCrash, since only a
-//      child that died half-way writes one; a "C" record (a failed DRAINSIM_CHECK, written by
-//      the hook in isolate.cc) yields kCorrectness.
+//  (2) Decoding never fails: a record without a verdict yields verdict kCrash (with no problem
+//      line: the caller knows how the child died), since only a child that died half-way
+//      writes one; a "C" record (a failed DRAINSIM_CHECK, written by the hook in isolate.cc)
+//      yields kCorrectness.
 //
 // Thread-safety: plain values.
 #pragma once

@@ -15,13 +15,13 @@
 namespace drainsim::chaos::testing {
 namespace {
 
-// Seed s does what s % 6 says: pass, liveness, fail a DRAINSIM_CHECK, abort, get killed,
-// throw.
+// Seed s does what s % 7 says: pass, liveness, fail a DRAINSIM_CHECK, abort, get killed,
+// throw, exit without a report.
 SeedReport Misbehave(uint64_t seed) {
   SeedReport report;
   report.seed = seed;
   report.Note("ran seed " + std::to_string(seed));
-  switch (seed % 6) {
+  switch (seed % 7) {
     case 0:
       break;
     case 1:
@@ -37,6 +37,8 @@ SeedReport Misbehave(uint64_t seed) {
       break;
     case 5:
       throw std::runtime_error("boom");
+    case 6:
+      _exit(3);
   }
   return report;
 }
@@ -58,11 +60,12 @@ bool Mentions(const SeedReport& report, const std::string& text) {
 }
 
 TEST_CASE("isolate: every way a child ends gets its own verdict", "[chaos][isolate]") {
-  const std::vector<SeedReport> reports = RunAll(12, 6, 1, 60, Misbehave);
-  REQUIRE(reports.size() == 6);
-  for (size_t i = 0; i < reports.size(); ++i) CHECK(reports[i].seed == 12 + i);
+  const std::vector<SeedReport> reports = RunAll(14, 7, 1, 60, Misbehave);
+  REQUIRE(reports.size() == 7);
+  for (size_t i = 0; i < reports.size(); ++i) CHECK(reports[i].seed == 14 + i);
   CHECK(reports[0].verdict == Verdict::kPass);
-  CHECK(reports[0].details == std::vector<std::string>{"ran seed 12"});
+  CHECK(reports[0].problems.empty());
+  CHECK(reports[0].details == std::vector<std::string>{"ran seed 14"});
   CHECK(reports[1].verdict == Verdict::kLiveness);
   CHECK(Mentions(reports[1], "liveness: made up"));
   CHECK(reports[2].verdict == Verdict::kCorrectness);
@@ -74,6 +77,10 @@ TEST_CASE("isolate: every way a child ends gets its own verdict", "[chaos][isola
   CHECK(Mentions(reports[4], "killed by signal " + std::to_string(SIGKILL)));
   CHECK(reports[5].verdict == Verdict::kCrash);
   CHECK(Mentions(reports[5], "uncaught exception: boom"));
+  CHECK(reports[6].verdict == Verdict::kCrash);
+  CHECK(Mentions(reports[6], "exited with status 3"));
+  // Each crash says what happened, once.
+  for (size_t i = 3; i < 7; ++i) CHECK(reports[i].problems.size() == 1);
 }
 
 TEST_CASE("isolate: reports come in seed order whatever the jobs", "[chaos][isolate]") {
@@ -94,6 +101,7 @@ TEST_CASE("isolate: a seed that outlives its time is killed and reported", "[cha
   CHECK(reports[0].verdict == Verdict::kPass);
   CHECK(reports[1].verdict == Verdict::kCrash);
   CHECK(Mentions(reports[1], "still running after 1 s"));
+  CHECK(reports[1].problems.size() == 1);
   CHECK(reports[2].verdict == Verdict::kPass);
 }
 
@@ -108,6 +116,7 @@ TEST_CASE("isolate: a report survives the pipe", "[chaos][isolate]") {
   CHECK(DecodeSeedReport(9, EncodeSeedReport(report)) == report);
   const SeedReport cut = DecodeSeedReport(3, "D half a report\nP no verdict");
   CHECK(cut.verdict == Verdict::kCrash);
+  CHECK(cut.problems.empty());  // the caller says why: it knows how the child ended
   CHECK(cut.details == std::vector<std::string>{"half a report"});
 }
 
