@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/chaos/seed_check.h"
+#include "sim/model/simulation.h"
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
@@ -60,6 +61,34 @@ TEST_CASE("seed check: a liveness bound shorter than the work left fails livenes
     }
   }
   CHECK(liveness_failures >= 5);
+}
+
+
+// What the swarm's first runs found (docs/SWARM.md): a pill whose hang reaches its visibility
+// timeout is delivered again before its failure counts, for ever, unless the broker's receive
+// count ends it. The generator avoids drawing it; this keeps the reason measured.
+std::string Pill(int64_t fail_after_ms, const char* receive_count_max) {
+  return std::string(R"({"format_version": 1, "name": "pill", "run": {"until_s": 900},
+    "kinds": {"job": {}}, "workers": {"count": 2},
+    "producers": [{"kind": "job", "burst": {"at_s": 0, "count": 10}}],
+    "broker": {"visibility_timeout_s": 30, "receive_count_max": )") +
+         receive_count_max + R"(},
+    "faults": [{"type": "poison", "kind": "job", "count": 1, "error": "transient",
+                "fail_after_ms": )" +
+         std::to_string(fail_after_ms) + "}]}";
+}
+
+TEST_CASE("swarm finding: a pill that hangs as long as its visibility timeout never rests",
+          "[chaos][check]") {
+  const model::Results forever = model::RunSimulation(LoadTextOrFail(Pill(30000, "null")), 1);
+  CHECK(forever.not_terminal_end == 1);
+  CHECK(forever.dlq_end == 0);
+  const model::Results shorter = model::RunSimulation(LoadTextOrFail(Pill(29000, "null")), 1);
+  CHECK(shorter.not_terminal_end == 0);
+  CHECK(shorter.dlq_end == 1);
+  const model::Results counted = model::RunSimulation(LoadTextOrFail(Pill(30000, "10")), 1);
+  CHECK(counted.not_terminal_end == 0);
+  CHECK(counted.dlq_end == 1);
 }
 
 }  // namespace

@@ -210,5 +210,28 @@ TEST_CASE("variant: crash counts fit the fleet and kinds exist", "[chaos][varian
   CHECK(kinds_seen.size() == base.kinds.size());
 }
 
+
+TEST_CASE("variant: poison hangs only when the broker's receive count can end it",
+          "[chaos][variant]") {
+  scenario::Scenario base = LoadShipped("lost-acks.json");
+  auto hangs = [](const SwarmPlan& plan) {
+    int poison = 0;
+    int hanging = 0;
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+      for (const scenario::Fault& fault : MakeVariant(plan, seed).faults) {
+        if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+          ++poison;
+          hanging += p->fail_after.has_value();
+        }
+      }
+    }
+    CHECK(poison > 50);
+    return hanging;
+  };
+  CHECK(hangs(PlanOrFail(base)) == 0);
+  base.broker.receive_count_max = 10;
+  CHECK(hangs(PlanOrFail(base)) > 20);
+}
+
 }  // namespace
 }  // namespace drainsim::chaos::testing
