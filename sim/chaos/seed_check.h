@@ -5,7 +5,8 @@
 //  (1) validity: the variant's canonical dump loads (else kCorrectness, and nothing runs);
 //  (2) conservation: a run with RunOptions::audit_every_event (the model fails a
 //      DRAINSIM_CHECK the moment its ledger and its messages disagree), then on the Results
-//      lost == 0 and published == acked + parked + expired + dlq_end + not_terminal_end;
+//      lost == 0 and published == acked + parked + expired + dlq_end + rejected +
+//      not_terminal_end;
 //  (3) determinism: a second run, without the audit, gives the same fingerprint and headline
 //      figures (which also shows the audit only observes);
 //  (4) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or

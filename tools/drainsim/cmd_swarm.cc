@@ -30,7 +30,7 @@ const char kDescription[] =
     "safety phase [0, T) that ends when the producers stop, followed by a liveness phase\n"
     "[T, T + L) without faults. Each seed runs in its own child process and is checked for:\n"
     "  conservation  the ledger audited after every event; published = acked + parked +\n"
-    "                expired + DLQ + not terminal, and nothing lost\n"
+    "                expired + DLQ + rejected + not terminal, and nothing lost\n"
     "  determinism   a second run gives the same fingerprint and figures\n"
     "  liveness      at the end nothing is ready, delayed or in flight (the DLQ, the parking\n"
     "                lot, acked and expired are resting states), and run.events_max not hit\n"
