@@ -4,14 +4,13 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "reports/metrics.h"
+
 namespace drainsim::reports {
 
 namespace {
 
 using nlohmann::json;
-
-// Fixed precision: six decimals are a microsecond for seconds, and plenty for ratios.
-double Fixed(double value) { return std::round(value * 1e6) / 1e6; }
 
 json Optional(const std::optional<double>& value) {
   return value ? json(Fixed(*value)) : json(nullptr);
@@ -20,47 +19,59 @@ json Optional(const std::optional<double>& value) {
 json Distribution(const model::Histogram& h_us, double scale) {
   if (h_us.empty()) return json{{"count", 0}};
   return json{{"count", h_us.count()},
-              {"mean", Fixed(h_us.Mean() / scale)},
-              {"p50", Fixed(static_cast<double>(h_us.Quantile(0.5)) / scale)},
-              {"p99", Fixed(static_cast<double>(h_us.Quantile(0.99)) / scale)},
-              {"max", Fixed(static_cast<double>(h_us.max()) / scale)}};
+              {"mean", Fixed(*HistogramStat(h_us, Stat::kMean, scale))},
+              {"p50", Fixed(*HistogramStat(h_us, Stat::kP50, scale))},
+              {"p99", Fixed(*HistogramStat(h_us, Stat::kP99, scale))},
+              {"max", Fixed(*HistogramStat(h_us, Stat::kMax, scale))}};
 }
 
 json Series(const std::vector<model::Sample>& series) {
   // Column-oriented: compact, and each chart reads one array.
   json columns = json::object();
-  auto column = [&](const char* name, auto getter) {
+  for (const SeriesColumn& column : SeriesColumns()) {
     json values = json::array();
-    for (const model::Sample& s : series) values.push_back(getter(s));
-    columns[name] = std::move(values);
-  };
-  column("t_s", [](const model::Sample& s) { return Fixed(s.t_s); });
-  column("depth", [](const model::Sample& s) { return s.depth; });
-  column("delayed_depth", [](const model::Sample& s) { return s.delayed_depth; });
-  column("dlq_depth", [](const model::Sample& s) { return s.dlq_depth; });
-  column("parked", [](const model::Sample& s) { return s.parked; });
-  column("in_flight", [](const model::Sample& s) { return s.in_flight; });
-  column("oldest_age_s", [](const model::Sample& s) { return Fixed(s.oldest_age_s); });
-  column("dlq_inflow_per_s", [](const model::Sample& s) { return Fixed(s.dlq_inflow_per_s); });
-  column("dlq_outflow_per_s", [](const model::Sample& s) { return Fixed(s.dlq_outflow_per_s); });
-  column("workers_busy", [](const model::Sample& s) { return s.workers_busy; });
-  column("db_utilisation", [](const model::Sample& s) { return Fixed(s.db_utilisation); });
-  column("db_queue", [](const model::Sample& s) { return s.db_queue; });
-  column("live_p50_ms", [](const model::Sample& s) { return Fixed(s.live_p50_ms); });
-  column("live_p99_ms", [](const model::Sample& s) { return Fixed(s.live_p99_ms); });
-  column("live_errors_per_s", [](const model::Sample& s) { return Fixed(s.live_errors_per_s); });
-  column("fault_active", [](const model::Sample& s) { return s.fault_active; });
-  column("drain_active", [](const model::Sample& s) { return s.drain_active; });
-  const char* kReasons[] = {"max_attempts", "not_retryable", "receive_count_max", "retry_budget"};
-  const char* kErrors[] = {"rate_limited", "transient", "permanent", "unknown"};
-  for (size_t i = 0; i < 4; ++i) {
-    column((std::string("dlq_reason_") + kReasons[i]).c_str(),
-           [i](const model::Sample& s) { return s.dlq_by_reason[i]; });
-    column((std::string("dlq_error_") + kErrors[i]).c_str(),
-           [i](const model::Sample& s) { return s.dlq_by_error[i]; });
+    for (const model::Sample& s : series) {
+      const double value = column.value(s);
+      switch (column.type) {
+        case SeriesColumn::Type::kCount:
+          values.push_back(static_cast<int64_t>(value));
+          break;
+        case SeriesColumn::Type::kReal:
+          values.push_back(Fixed(value));
+          break;
+        case SeriesColumn::Type::kFlag:
+          values.push_back(value != 0);
+          break;
+      }
+    }
+    columns[column.name] = std::move(values);
   }
-  column("drain_rate_per_s", [](const model::Sample& s) { return Fixed(s.drain_rate_per_s); });
   return columns;
+}
+
+json Bounds(const scenario::Bounds& b) {
+  json bounds = json::object();
+  if (b.min) bounds["min"] = *b.min;
+  if (b.max) bounds["max"] = *b.max;
+  if (b.equals) bounds["equals"] = *b.equals;
+  return bounds;
+}
+
+json Expectations(const std::vector<Verdict>& verdicts) {
+  json list = json::array();
+  for (const Verdict& v : verdicts) {
+    list.push_back({{"expectation", v.text},
+                    {"type", v.type},
+                    {"metric", v.metric},
+                    {"kind", v.kind ? json(*v.kind) : json(nullptr)},
+                    {"during", v.during},
+                    {"bounds", Bounds(v.bounds)},
+                    {"measured", Optional(v.measured)},
+                    {"measured_text", v.measured_text},
+                    {"passed", v.passed},
+                    {"reason", v.reason}});
+  }
+  return list;
 }
 
 }  // namespace
@@ -76,10 +87,9 @@ std::string HashHex(const std::string& text) {
   return buffer;
 }
 
-std::string JsonReport(const model::Results& r, const ReportContext& context) {
-  char fingerprint[17];
-  std::snprintf(fingerprint, sizeof(fingerprint), "%016llx",
-                static_cast<unsigned long long>(r.fingerprint));
+std::string JsonReport(const ReportInput& input) {
+  const model::Results& r = input.results;
+  const ReportContext& context = input.context;
   json duplicates_by_cause = json::object();
   for (int c = 0; c < model::kDuplicateCauseCount; ++c) {
     duplicates_by_cause[model::DuplicateCauseName(static_cast<model::DuplicateCause>(c))] =
@@ -107,7 +117,7 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
         {"path", context.scenario_path},
         {"hash", context.scenario_hash}}},
       {"seed", r.seed},
-      {"fingerprint", fingerprint},
+      {"fingerprint", Hex16(r.fingerprint)},
       {"run",
        {{"events", r.events},
         {"ended_at_s", Fixed(r.ended_at_s)},
@@ -117,12 +127,12 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
       {"acked", r.acked},
       {"parked", r.parked},
       {"expired", r.expired},
+      {"rejected", r.rejected},
       {"dlq_end", r.dlq_end},
       {"lost", r.lost},
       {"not_terminal_end", r.not_terminal_end},
       {"attempts", r.attempts},
-      {"attempts_per_success",
-       Fixed(r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked))},
+      {"attempts_per_success", Fixed(AttemptsPerSuccess(r.attempts, r.acked).value_or(0.0))},
       {"failures_by_class", failures},
       {"duplicate_executions", r.duplicate_executions},
       {"duplicates_by_cause", duplicates_by_cause},
@@ -152,6 +162,7 @@ std::string JsonReport(const model::Results& r, const ReportContext& context) {
       {"time_to_empty_s", Optional(r.time_to_empty_s)},
       {"time_to_quiet_s", Optional(r.time_to_quiet_s)},
       {"series", Series(r.series)},
+      {"expectations", Expectations(input.verdicts)},
   };
   json drains = json::array();
   for (const model::DrainResults& d : r.drains) {

@@ -1,9 +1,17 @@
-// `drainsim run`: load, simulate, print a summary, write the report.
+// `drainsim run`: load, simulate, judge the expectations, write the reports, print a summary.
+//
+// Outputs are atomic as a set: every requested file is rendered in memory and written to a
+// temporary file first; only when all are written are they renamed into place. Bad input (exit
+// 2) writes nothing; a failed expectation (exit 1) still writes every requested file, since CI
+// needs the JUnit and the summary most when something failed.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "reports/expectations.h"
+#include "reports/formats.h"
 #include "reports/json_report.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
@@ -17,37 +25,85 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes `text` to `path` through a temporary file and a rename, so a reader never sees a
-// half-written report. Returns an error message, or "" on success.
-std::string WriteAtomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
+struct Output {
+  fs::path path;
+  std::string text;
+};
+
+// Writes each output to PATH.tmp, then renames them all into place, so a reader never sees a
+// half-written file and a failure leaves none of the new files behind. Returns an error
+// message, or "" on success.
+std::string WriteAllAtomically(const std::vector<Output>& outputs) {
+  std::vector<fs::path> written;
+  auto fail = [&](const std::string& message) {
+    std::error_code ignored;
+    for (const fs::path& tmp : written) fs::remove(tmp, ignored);
+    return message;
+  };
+  for (const Output& output : outputs) {
+    const fs::path tmp = output.path.string() + ".tmp";
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write " + tmp.string();
-    out << text;
-    if (!out.flush()) return "cannot write " + tmp.string();
+    if (!out) return fail("cannot write " + tmp.string());
+    written.push_back(tmp);
+    out << output.text;
+    if (!out.flush()) return fail("cannot write " + tmp.string());
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return "cannot rename " + tmp.string() + ": " + ec.message();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::error_code ec;
+    fs::rename(written[i], outputs[i].path, ec);
+    if (ec) return fail("cannot rename " + written[i].string() + ": " + ec.message());
+  }
   return "";
+}
+
+// The --help paragraph: what run does, its exit codes, and one line per format.
+std::string Description() {
+  std::string text =
+      "Simulates the scenario, judges its `expect` entries, prints a summary and the verdicts,\n"
+      "and writes the reports --format asks for into DIR. Same scenario, seed and binary:\n"
+      "byte-identical files.\n"
+      "Exit code 0 when every expectation passed (or there are none), 1 when any failed (the\n"
+      "files are still written, and the command that reproduces the run is printed), 2 on bad\n"
+      "input or usage (nothing is written).\n\n"
+      "formats (--format, comma-separated; each writes one file into DIR):";
+  for (const reports::Format& format : reports::Formats()) {
+    char line[200];
+    std::snprintf(line, sizeof(line), "\n  %-6s %-12s %s", std::string(format.name).c_str(),
+                  std::string(format.file_name).c_str(), std::string(format.summary).c_str());
+    text += line;
+  }
+  return text;
 }
 
 }  // namespace
 
 int RunRun(const Args& args) {
-  CommandLine line("run", "run SCENARIO [--seed N] [--out DIR]",
-                   "Simulates the scenario and prints a summary; writes DIR/report.json.\n"
-                   "Same scenario, seed and binary: byte-identical report.");
+  const std::string description = Description();
+  CommandLine line(
+      "run", "run SCENARIO [--seed N] [--out DIR] [--format json,md,junit,csv] [--expect-only]",
+      description.c_str());
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "scenario JSON file")("seed", po::value<uint64_t>(),
                                                    "seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME)")(
+      "format", po::value<std::string>()->default_value("json"),
+      "report formats, comma-separated (see formats above)")(
+      "expect-only", po::bool_switch(),
+      "print only the verdicts (one PASS/FAIL line per expectation) and, if any failed, the "
+      "reproduction command; the files are written all the same")(
       "audit", po::bool_switch(),
       "recount every message against the ledger after every event (slow; for debugging)");
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+
+  std::vector<const reports::Format*> formats;
+  if (const std::string error = reports::ParseFormatList(vm["format"].as<std::string>(), &formats);
+      !error.empty()) {
+    std::fprintf(stderr, "drainsim run: --format: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const bool expect_only = vm["expect-only"].as<bool>();
 
   const std::string path = vm["scenario"].as<std::string>();
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
@@ -63,14 +119,21 @@ int RunRun(const Args& args) {
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
   const model::Results results = model::RunSimulation(scenario, seed, options);
+  const std::vector<reports::Verdict> verdicts =
+      reports::EvaluateExpectations(results, scenario.expect);
+  const size_t failed = reports::CountFailed(verdicts);
 
   reports::ReportContext context;
   context.scenario_path = path;
   context.scenario_hash = reports::HashHex(scenario::DumpCanonical(scenario));
   context.drainsim_version = std::string(VersionString()) + " (commit " + GitCommit() + ")";
-  const std::string report = reports::JsonReport(results, context);
+  const reports::ReportInput input{results, context, verdicts,
+                                   reports::ReproduceCommand(path, seed)};
+  std::vector<Output> outputs;
+  for (const reports::Format* format : formats) {
+    outputs.push_back({out_dir / std::string(format->file_name), format->write(input)});
+  }
 
-  std::fputs(Summary(results, context).c_str(), stdout);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
@@ -78,14 +141,25 @@ int RunRun(const Args& args) {
                  ec.message().c_str());
     return kExitBadInput;
   }
-  if (const std::string error = WriteAtomically(out_dir / "report.json", report); !error.empty()) {
+  if (const std::string error = WriteAllAtomically(outputs); !error.empty()) {
     std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
     return kExitBadInput;
   }
-  std::printf("report: %s\n", (out_dir / "report.json").c_str());
-  std::printf("reproduce: drainsim run %s --seed %llu\n", path.c_str(),
-              static_cast<unsigned long long>(seed));
-  return kExitOk;
+
+  if (expect_only) {
+    if (verdicts.empty()) std::printf("no expectations\n");
+    for (const reports::Verdict& v : verdicts) std::printf("%s\n", VerdictLine(v).c_str());
+    if (failed > 0) std::printf("reproduce: %s\n", input.reproduce.c_str());
+    return failed > 0 ? kExitExpectationFailed : kExitOk;
+  }
+  std::fputs(Summary(results, context).c_str(), stdout);
+  if (!verdicts.empty()) {
+    std::printf("expectations: %zu passed, %zu failed\n", verdicts.size() - failed, failed);
+    for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
+  }
+  for (const Output& output : outputs) std::printf("report: %s\n", output.path.c_str());
+  std::printf("reproduce: %s\n", input.reproduce.c_str());
+  return failed > 0 ? kExitExpectationFailed : kExitOk;
 }
 
 }  // namespace drainsim::cli

@@ -1,0 +1,61 @@
+#include "reports/formats.h"
+
+#include <algorithm>
+
+#include "reports/csv_report.h"
+#include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/markdown_report.h"
+
+namespace drainsim::reports {
+
+std::span<const Format> Formats() {
+  static constexpr Format kFormats[] = {
+      {"json", "report.json", "the versioned report (every figure, the series, the verdicts)",
+       JsonReport},
+      {"md", "report.md", "Markdown summary for $GITHUB_STEP_SUMMARY and merge-request comments",
+       MarkdownReport},
+      {"junit", "junit.xml", "JUnit XML: one test case per expectation", JunitReport},
+      {"csv", "series.csv", "the sampled time series: a header row, one row per sample", CsvSeries},
+  };
+  return kFormats;
+}
+
+const Format* FindFormat(std::string_view name) {
+  for (const Format& format : Formats()) {
+    if (format.name == name) return &format;
+  }
+  return nullptr;
+}
+
+std::string FormatNames() {
+  std::string names;
+  for (const Format& format : Formats()) {
+    if (!names.empty()) names += ", ";
+    names += format.name;
+  }
+  return names;
+}
+
+std::string ParseFormatList(std::string_view list, std::vector<const Format*>* formats) {
+  formats->clear();
+  size_t start = 0;
+  while (true) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view name = list.substr(start, comma - start);
+    if (name.empty()) {
+      return "empty format name in '" + std::string(list) + "'; formats are: " + FormatNames();
+    }
+    const Format* format = FindFormat(name);
+    if (format == nullptr) {
+      return "unknown format '" + std::string(name) + "'; formats are: " + FormatNames();
+    }
+    if (std::find(formats->begin(), formats->end(), format) == formats->end()) {
+      formats->push_back(format);
+    }
+    if (comma == list.size()) return "";
+    start = comma + 1;
+  }
+}
+
+}  // namespace drainsim::reports

@@ -1,0 +1,40 @@
+// The report formats `drainsim run --format` knows: one table entry per format, naming the file
+// it writes and the function that renders it. Adding a format (html, trace) is one entry.
+//
+// Contract:
+//  (1) Names are distinct lowercase words; file names are distinct.
+//  (2) Every writer is a pure function of its ReportInput (reports/report_input.h): the same
+//      run gives byte-identical files.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/report_input.h"
+
+namespace drainsim::reports {
+
+struct Format {
+  std::string_view name;       // "json": what --format takes
+  std::string_view file_name;  // "report.json": written into --out DIR
+  std::string_view summary;    // one line for --help
+  std::string (*write)(const ReportInput& input);
+};
+
+// Every format, in the order --help lists them.
+std::span<const Format> Formats();
+
+// The format named `name`, or nullptr iff none is.
+const Format* FindFormat(std::string_view name);
+
+// "json, md, junit, csv"
+std::string FormatNames();
+
+// Parses a comma-separated list ("json,md,junit"). Each name once, in the order given; a repeated
+// name counts once. Returns "" on success, else the problem, naming the bad value and the
+// known names; `formats` is then unspecified.
+std::string ParseFormatList(std::string_view list, std::vector<const Format*>* formats);
+
+}  // namespace drainsim::reports

@@ -1,0 +1,100 @@
+#include "reports/junit_report.h"
+
+#include "reports/metrics.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+std::string Attribute(const char* name, const std::string& value) {
+  return std::string(" ") + name + "=\"" + XmlEscape(value) + "\"";
+}
+
+std::string Property(const char* name, const std::string& value) {
+  return "      <property" + Attribute("name", name) + Attribute("value", value) + "/>\n";
+}
+
+std::string Counts(size_t tests, size_t failures) {
+  return Attribute("tests", std::to_string(tests)) +
+         Attribute("failures", std::to_string(failures)) + Attribute("errors", "0") +
+         Attribute("skipped", "0") + Attribute("time", "0");
+}
+
+std::string FailureDetails(const Verdict& v, const ReportInput& input) {
+  return v.text + "\nmeasured: " + v.measured_text + "\nbound: " + BoundsText(v.bounds) +
+         "\nreason: " + v.reason + "\nseed: " + std::to_string(input.results.seed) +
+         "\nreproduce: " + input.reproduce;
+}
+
+}  // namespace
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to write these
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string JunitReport(const ReportInput& input) {
+  const std::string& scenario = input.results.scenario_name;
+  const std::string classname = "drainsim." + scenario;
+  const size_t failures = CountFailed(input.verdicts);
+  const size_t tests = input.verdicts.empty() ? 1 : input.verdicts.size();
+
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites" + Attribute("name", "drainsim") + Counts(tests, failures) + ">\n";
+  out += "  <testsuite" + Attribute("name", scenario) + Counts(tests, failures) + ">\n";
+  out += "    <properties>\n";
+  out += Property("seed", std::to_string(input.results.seed));
+  out += Property("fingerprint", Hex16(input.results.fingerprint));
+  out += Property("scenario_path", input.context.scenario_path);
+  out += Property("scenario_hash", input.context.scenario_hash);
+  out += Property("drainsim_version", input.context.drainsim_version);
+  out += Property("reproduce", input.reproduce);
+  out += "    </properties>\n";
+  if (input.verdicts.empty()) {
+    out += "    <testcase" + Attribute("classname", classname) +
+           Attribute("name", "run completed (the scenario has no expectations)") +
+           Attribute("time", "0") + "/>\n";
+  }
+  for (const Verdict& v : input.verdicts) {
+    out += "    <testcase" + Attribute("classname", classname) + Attribute("name", v.text) +
+           Attribute("time", "0");
+    if (v.passed) {
+      out += "/>\n";
+      continue;
+    }
+    out += ">\n      <failure" + Attribute("message", FailureMessage(v)) +
+           Attribute("type", "expectation") + ">" + XmlEscape(FailureDetails(v, input)) +
+           "</failure>\n    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace drainsim::reports

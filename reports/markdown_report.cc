@@ -1,0 +1,207 @@
+#include "reports/markdown_report.h"
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "reports/metrics.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
+std::string Seconds(const std::optional<double>& value, const char* never) {
+  return value ? Seconds(*value) : std::string(never);
+}
+std::string Millis(double value) { return Decimal(value, 1) + " ms"; }
+std::string Percent(double fraction) { return Decimal(100 * fraction, 1) + " %"; }
+std::string Count(int64_t value) { return std::to_string(value); }
+
+// Code spans keep metric names readable; a table cell still needs its pipes escaped. The fence
+// is one backtick longer than the longest run inside (CommonMark), padded when needed.
+std::string Code(const std::string& text) {
+  size_t run = 0;
+  size_t longest = 0;
+  std::string body;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    body += c == '|' ? std::string("\\|") : std::string(1, c);
+  }
+  const std::string fence(longest + 1, '`');
+  const std::string pad = longest > 0 ? " " : "";
+  return fence + pad + body + pad + fence;
+}
+
+void Row(std::string& out, const std::vector<std::string>& cells) {
+  out += "|";
+  for (const std::string& cell : cells) out += " " + cell + " |";
+  out += "\n";
+}
+
+void Table(std::string& out, const std::vector<std::string>& header,
+           const std::vector<std::vector<std::string>>& rows) {
+  Row(out, header);
+  out += "|";
+  for (size_t i = 0; i < header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& row : rows) Row(out, row);
+  out += "\n";
+}
+
+std::string Latency(const model::Histogram& h_us, double scale, std::string (*unit)(double value)) {
+  if (h_us.empty()) return "none";
+  return "p50 " + unit(*HistogramStat(h_us, Stat::kP50, scale)) + ", p99 " +
+         unit(*HistogramStat(h_us, Stat::kP99, scale)) + ", max " +
+         unit(*HistogramStat(h_us, Stat::kMax, scale));
+}
+
+void Headline(std::string& out, const model::Results& r) {
+  std::vector<std::vector<std::string>> rows = {
+      {"time to empty", Seconds(r.time_to_empty_s, "never")},
+      {"time to quiet", Seconds(r.time_to_quiet_s, "never")},
+      {"duplicate executions", Count(r.duplicate_executions) + " (" + Count(r.visible_duplicates) +
+                                   " visible; " + Count(r.duplicates_suppressed) +
+                                   " more stopped by claim rows)"},
+      {"human needed", Count(r.human_needed)},
+      {"lost", Count(r.lost)},
+      {"messages", Count(r.published) + " published, " + Count(r.acked) + " acked, " +
+                       Count(r.parked) + " parked, " + Count(r.dlq_end) + " in the DLQ, " +
+                       Count(r.expired) + " expired, " + Count(r.not_terminal_end) + " unfinished"},
+      {"attempts", Count(r.attempts) + " (" +
+                       Decimal(AttemptsPerSuccess(r.attempts, r.acked).value_or(0), 3) +
+                       " per acked message)"},
+      {"wasted worker time", Seconds(r.wasted_worker_s)},
+      {"message latency", Latency(r.message_latency_us, 1e6, Seconds)},
+      {"oldest message age, max", Seconds(r.oldest_age_max_s)},
+      {"DLQ traffic", Count(r.dlq_inflow) + " in, " + Count(r.dlq_outflow) + " out, " +
+                          Count(r.replays) + " replayed, " + Count(r.refilled) + " refilled"},
+  };
+  if (r.has_database) {
+    rows.push_back({"database", "utilisation " + Percent(r.db_utilisation) + ", queue max " +
+                                    Count(r.db_queue_max) + ", " + Count(r.db_timeouts) +
+                                    " timeouts"});
+  }
+  if (r.has_live_traffic) {
+    rows.push_back({"live traffic, whole run", Latency(r.live_latency_us, 1e3, Millis) + "; " +
+                                                   Count(r.live_errors) + " errors"});
+    if (!r.drains.empty()) {
+      rows.push_back(
+          {"live traffic, during drains", Latency(r.live_latency_during_drains_us, 1e3, Millis)});
+    }
+  }
+  rows.push_back({"simulated", Seconds(r.ended_at_s) + " in " + Count(r.events) + " events" +
+                                   (r.events_max_reached ? " (**stopped at run.events_max: "
+                                                           "figures are partial**)"
+                                    : r.reached_until    ? " (reached run.until_s)"
+                                                         : " (nothing left to happen)")});
+  out += "### Headline figures\n\n";
+  Table(out, {"figure", "value"}, rows);
+}
+
+void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
+  out += "### Expectations\n\n";
+  if (verdicts.empty()) {
+    out += "The scenario states no expectations.\n\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const Verdict& v : verdicts) {
+    rows.push_back({v.passed ? "✅ PASS" : "❌ FAIL", Code(v.text), MarkdownEscape(v.measured_text),
+                    Code(BoundsText(v.bounds)), MarkdownEscape(v.reason)});
+  }
+  Table(out, {"result", "expectation", "measured", "bound", "reason"}, rows);
+}
+
+void Counts(std::string& out, const char* title, const char* what,
+            const std::map<std::string, int64_t>& counts, const char* none) {
+  out += std::string("**") + title + "**\n\n";
+  if (counts.empty()) {
+    out += std::string(none) + "\n\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [key, count] : counts) rows.push_back({Code(key), Count(count)});
+  Table(out, {what, "messages"}, rows);
+}
+
+void Dlq(std::string& out, const model::Results& r) {
+  out += "### DLQ at the end\n\n";
+  Counts(out, "By reason and error", "reason/error", r.dlq_by_reason_error,
+         "The DLQ was empty at the end.");
+  Counts(out, "By kind", "kind", r.dlq_by_kind, "The DLQ was empty at the end.");
+  Counts(out, "Human needed", "reason", r.human_needed_by_reason, "Nothing was left for a human.");
+}
+
+void Drains(std::string& out, const model::Results& r) {
+  if (r.drains.empty()) return;
+  out += "### Drains\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < r.drains.size(); ++i) {
+    const model::DrainResults& d = r.drains[i];
+    std::vector<std::string> row = {
+        Count(static_cast<int64_t>(i)),
+        Seconds(d.started_at_s, "never"),
+        d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
+        Count(d.replayed),
+        Decimal(d.achieved_rate_per_s, 1) + "/s",
+        Count(d.refilled),
+        Count(d.parked),
+        Count(d.left)};
+    if (r.has_database) row.push_back(Percent(d.db_utilisation));
+    if (r.has_live_traffic) {
+      row.push_back(d.live_latency_us.empty()
+                        ? "none"
+                        : Millis(*HistogramStat(d.live_latency_us, Stat::kP99, 1e3)));
+    }
+    rows.push_back(row);
+  }
+  std::vector<std::string> header = {"drain",    "started",  "ended",  "replayed",
+                                     "achieved", "refilled", "parked", "left"};
+  if (r.has_database) header.push_back("DB utilisation");
+  if (r.has_live_traffic) header.push_back("live p99");
+  Table(out, header, rows);
+}
+
+}  // namespace
+
+std::string MarkdownEscape(const std::string& text) {
+  // Emphasis, code, links and images (their brackets), HTML and entities, tables,
+  // strikethrough and GitHub's math: the rest of ASCII's punctuation is literal mid-line.
+  constexpr std::string_view kSpecial = "\\`*_[]<>|~&$";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string MarkdownReport(const ReportInput& input) {
+  const model::Results& r = input.results;
+  const size_t failed = CountFailed(input.verdicts);
+  const size_t total = input.verdicts.size();
+  std::string out = "## drainsim: " + MarkdownEscape(r.scenario_name) + " — ";
+  if (total == 0) {
+    out += "no expectations\n\n";
+  } else if (failed == 0) {
+    out +=
+        "✅ " + std::to_string(total) + " of " + std::to_string(total) + " expectations passed\n\n";
+  } else {
+    out +=
+        "❌ " + std::to_string(failed) + " of " + std::to_string(total) + " expectations failed\n\n";
+  }
+  out += "Seed " + Code(std::to_string(r.seed)) + ", fingerprint " + Code(Hex16(r.fingerprint)) +
+         ", scenario hash " + Code(input.context.scenario_hash) + ", drainsim " +
+         MarkdownEscape(input.context.drainsim_version) + ".\n\n";
+  out += "Reproduce: " + Code(input.reproduce) + "\n\n";
+  Headline(out, r);
+  Expectations(out, input.verdicts);
+  Dlq(out, r);
+  Drains(out, r);
+  return out;
+}
+
+}  // namespace drainsim::reports
