@@ -33,6 +33,13 @@ Rng Rng::ForStream(uint64_t seed, uint64_t component, uint64_t entity) {
   return FromSplitMix(key);
 }
 
+Rng::Family::Family(uint64_t seed, uint64_t component)
+    : key_(SplitMix64{SplitMix64{seed}.Next() ^ component}.Next()) {}
+
+Rng Rng::Family::For(uint64_t entity) const {
+  return FromSplitMix(SplitMix64{key_ ^ entity}.Next());
+}
+
 Rng Rng::FromState(const State& state) {
   DRAINSIM_CHECK(!AllZero(state));
   return Rng(state);

@@ -70,6 +70,18 @@ class Rng {
   // period, so they do not overlap in any run we can make.
   static Rng ForStream(uint64_t seed, uint64_t component, uint64_t entity);
 
+  // ForStream with the (seed, component) part folded once: Family(seed, component).For(e)
+  // equals ForStream(seed, component, e), for components that make a stream per message or
+  // per attempt.
+  class Family {
+   public:
+    Family(uint64_t seed, uint64_t component);
+    Rng For(uint64_t entity) const;
+
+   private:
+    uint64_t key_;
+  };
+
   // A generator in exactly this state, for known-answer tests.
   // REQUIRES: state is not all zero
   static Rng FromState(const State& state);

@@ -83,6 +83,7 @@ void Database::Submit(uint64_t owner, Duration service_base) {
 }
 
 void Database::StartWaiting() {
+  if (queue_.empty() || busy_ >= capacity_) return;  // nothing starts: busy_ stays as it is
   Account();
   const Instant now = scheduler_.Now();
   while (busy_ < capacity_ && !queue_.empty()) {

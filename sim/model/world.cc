@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <variant>
 
 #include "sim/engine/check.h"
 #include "sim/model/keys.h"
@@ -42,7 +43,11 @@ uint64_t EventWord(engine::Instant at, const Event& event) {
 }  // namespace
 
 World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options)
-    : scenario_(scenario), seed_(seed), options_(options), until_(scenario.run.until) {
+    : scenario_(scenario),
+      seed_(seed),
+      attempt_streams_(seed, kStreamAttempt),
+      options_(options),
+      until_(scenario.run.until) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
                     &kind,        DurationSampler(kind.handler.validate_ms, 1e3),
@@ -67,6 +72,34 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
     call_duration_.emplace(api.call_ms, 1e3);
   }
   fault_active_.assign(scenario.faults.size(), false);
+  const auto kind_index = [&](const std::string& name) -> int64_t {
+    int64_t index = 0;
+    for (const auto& entry : scenario.kinds) {
+      if (entry.first == name) return index;
+      ++index;
+    }
+    DRAINSIM_CHECK(false);  // the loader guarantees that kinds exist
+    return kAnyKind;
+  };
+  for (size_t f = 0; f < scenario.faults.size(); ++f) {
+    fault_streams_.emplace_back(seed, kStreamFates + f);
+  }
+  for (const scenario::Fault& fault : scenario.faults) {
+    int64_t kind = kAnyKind;
+    if (const auto* f = std::get_if<scenario::ErrorsFault>(&fault); f && f->kind) {
+      kind = kind_index(*f->kind);
+    } else if (const auto* s = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+      kind = kind_index(s->kind);
+    } else if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+      kind = kind_index(p->kind);
+    } else if (const auto* b = std::get_if<scenario::BugFault>(&fault)) {
+      kind = kind_index(b->kind);
+    }
+    fault_kind_.push_back(kind);
+  }
+  for (const scenario::Producer& producer : scenario.producers) {
+    producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
+  }
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   results_.scenario_name = scenario.name;
   results_.seed = seed;
@@ -75,6 +108,10 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
 void World::At(engine::Instant at, Event event) {
   DRAINSIM_CHECK(at >= now_);
   if (IsEssential(event.type)) ++essential_pending_;
+  if (at == now_ && running_) {
+    now_lane_.push_back(event);
+    return;
+  }
   events_.Push(at, event);
 }
 
@@ -95,8 +132,18 @@ Results World::Run() {
   if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
 
-  while (!events_.empty()) {
-    const auto [at, event] = events_.Pop();
+  running_ = true;
+  while (!now_lane_.empty() || !events_.empty()) {
+    engine::Instant at = now_;
+    Event event{EventType::kStop};
+    if (!now_lane_.empty()) {
+      event = now_lane_.front();
+      now_lane_.pop_front();
+    } else {
+      const auto popped = events_.Pop();
+      at = popped.at;
+      event = popped.payload;
+    }
     DRAINSIM_CHECK(at >= now_);  // (1) time never decreases
     if (IsEssential(event.type)) --essential_pending_;
     // Time averages (Little's law checks): the state held since the last event.

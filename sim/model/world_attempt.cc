@@ -97,8 +97,7 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   ++kind_results_[m.kind_index].attempts;
   // One stream per execution of a message: its durations and fates do not depend on what
   // other messages drew.
-  a.rng = engine::Rng::ForStream(seed_, kStreamAttempt,
-                                 (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+  a.rng = attempt_streams_.For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
   a.injected = InjectedFailure(m, a.injected_after);
   a.step = Step::kValidate;
   a.db_ops_left = kind.spec->handler.db_ops;

@@ -130,7 +130,7 @@ void World::CrashEvent(const Event& event) {
 
 std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
                                                            engine::Duration& fail_after) {
-  const std::string& kind = KindOf(m).name;
+  const auto kind = static_cast<int64_t>(m.kind_index);
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     const scenario::Fault& fault = scenario_.faults[f];
     if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
@@ -139,7 +139,7 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
         return poison->error;
       }
     } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
-      if (synthetic->kind != kind || now_ < synthetic->from) continue;
+      if (fault_kind_[f] != kind || now_ < synthetic->from) continue;
       if (!m.synthetic_checked) {
         m.synthetic_checked = true;
         if (fault_count_left_[f] > 0) {
@@ -153,14 +153,13 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
       }
     } else if (const auto* bug = std::get_if<scenario::BugFault>(&fault)) {
       const bool fixed = bug->fixed_at && now_ >= *bug->fixed_at;
-      if (m.bug_victim && bug->kind == kind && now_ >= bug->from && !fixed) {
+      if (m.bug_victim && fault_kind_[f] == kind && now_ >= bug->from && !fixed) {
         fail_after = bug->fail_after.value_or(engine::Duration::Zero());
         return bug->error;
       }
     } else if (const auto* errors = std::get_if<scenario::ErrorsFault>(&fault)) {
-      if (!fault_active_[f] || (errors->kind && *errors->kind != kind)) continue;
-      engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f,
-                                               (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+      if (!fault_active_[f] || (fault_kind_[f] != kAnyKind && fault_kind_[f] != kind)) continue;
+      engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
       if (rng.NextDouble() < errors->probability) {
         fail_after = errors->fail_after.value_or(engine::Duration::Zero());
         return errors->error;
@@ -175,8 +174,7 @@ bool World::AckLost(Attempt& attempt) {
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     const auto* loss = std::get_if<scenario::AckLossFault>(&scenario_.faults[f]);
     if (loss == nullptr || !fault_active_[f]) continue;
-    engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f,
-                                             (m.id << 20) ^ static_cast<uint64_t>(m.executions));
+    engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
     if (rng.NextDouble() < loss->probability) return true;
   }
   return false;

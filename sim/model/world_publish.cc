@@ -64,7 +64,7 @@ void World::SchedulePublishers() {
 void World::ProducerTick(uint32_t p) {
   const scenario::Producer& producer = scenario_.producers[p];
   ProducerState& state = producers_[p];
-  const uint32_t kind = KindIndex(scenario_, producer.kind);
+  const uint32_t kind = producer_kind_[p];
   engine::Instant next = engine::Instant::Never();
   int64_t published_in_tick = 0;
 
@@ -206,23 +206,23 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
 }
 
 void World::AssignPublishFates(Message& m) {
-  const std::string& kind = kinds_[m.kind_index].name;
+  const auto kind = static_cast<int64_t>(m.kind_index);
   for (size_t f = 0; f < scenario_.faults.size(); ++f) {
     // One stream per (fault, message): a message's fate does not depend on other messages.
     if (const auto* poison = std::get_if<scenario::PoisonFault>(&scenario_.faults[f])) {
-      if (poison->kind != kind || now_ < poison->from) continue;
+      if (fault_kind_[f] != kind || now_ < poison->from) continue;
       if (poison->count) {
         if (fault_count_left_[f] > 0) {
           --fault_count_left_[f];
           m.poison = true;
         }
       } else {
-        engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f, m.id);
+        engine::Rng rng = fault_streams_[f].For(m.id);
         if (rng.NextDouble() < *poison->fraction) m.poison = true;
       }
     } else if (const auto* bug = std::get_if<scenario::BugFault>(&scenario_.faults[f])) {
-      if (bug->kind != kind) continue;
-      engine::Rng rng = engine::Rng::ForStream(seed_, kStreamFates + f, m.id);
+      if (fault_kind_[f] != kind) continue;
+      engine::Rng rng = fault_streams_[f].For(m.id);
       if (rng.NextDouble() < bug->fraction) m.bug_victim = true;
     }
   }

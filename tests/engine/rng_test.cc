@@ -271,3 +271,22 @@ TEST_CASE("Rng refuses invalid arguments", "[rng][death]") {
 
 }  // namespace
 }  // namespace drainsim::engine
+
+namespace drainsim::engine {
+namespace {
+
+TEST_CASE("a stream family gives exactly the streams of ForStream", "[rng]") {
+  for (uint64_t seed : {uint64_t{0}, uint64_t{1}, uint64_t{20261129}, ~uint64_t{0}}) {
+    for (uint64_t component : {StreamId("attempt"), StreamId("fates") + 3}) {
+      const Rng::Family family(seed, component);
+      for (uint64_t entity : {uint64_t{0}, uint64_t{1}, uint64_t{12345} << 20, ~uint64_t{0}}) {
+        Rng a = family.For(entity);
+        Rng b = Rng::ForStream(seed, component, entity);
+        for (int i = 0; i < 8; ++i) CHECK(a.NextU64() == b.NextU64());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace drainsim::engine
