@@ -68,6 +68,18 @@ class TimerFifo {
     return timers_.front().at;  // stays armed
   }
 
+  // Long timers (a visibility timeout of a day) would keep every cancelled timer of that
+  // day queued behind a live one at the front. When at most `live` timers can be live and
+  // more than twice that (plus some slack) are queued, drop the stale ones everywhere: each
+  // compaction removes at least half of the queue, so its cost is O(1) per Add amortized and
+  // the queue stays O(live). Order and the armed wake-up are unaffected (the front stays or is
+  // stale, and a wake-up for a stale front is harmless).
+  template <typename IsStale>
+  void CompactIfSparse(size_t live, IsStale&& is_stale) {
+    if (timers_.size() <= 2 * live + kCompactionSlack) return;
+    std::erase_if(timers_, is_stale);
+  }
+
   size_t size() const { return timers_.size(); }  // live and stale
 
  private:
@@ -75,6 +87,8 @@ class TimerFifo {
   void DropStale(IsStale& is_stale) {
     while (!timers_.empty() && is_stale(timers_.front())) timers_.pop_front();
   }
+
+  static constexpr size_t kCompactionSlack = 4096;
 
   std::deque<Entry> timers_;
   bool armed_ = false;

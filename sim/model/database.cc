@@ -79,6 +79,9 @@ void Database::Submit(uint64_t owner, Duration service_base) {
   if (deadlines_.Add(Deadline{now + timeout_, slot, q.generation})) {
     scheduler_.At(now + timeout_, Event{EventType::kDbDeadline});
   }
+  deadlines_.CompactIfSparse(static_cast<size_t>(busy_ + waiting_), [this](const Deadline& d) {
+    return queries_[d.slot].generation != d.generation;
+  });
   StartWaiting();
 }
 

@@ -83,6 +83,10 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   if (visibility_timers_.Add(VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
     At(expires_at, Event{EventType::kVisibilityExpired});
   }
+  // A timer is live only for an in-flight message's current delivery.
+  visibility_timers_.CompactIfSparse(
+      static_cast<size_t>(ledger_.count(MessageState::kInFlight)),
+      [this](const VisibilityTimer& t) { return !IsCurrent(t.delivery); });
   StartAttempts(w);
 }
 

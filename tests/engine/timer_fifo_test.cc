@@ -125,5 +125,37 @@ TEST_CASE("TimerFifo with every timer cancelled disarms and re-arms", "[timer_fi
   CHECK(*next == Instant::Micros(30));
 }
 
+TEST_CASE("TimerFifo compaction keeps the queue O(live) and fires the live timers",
+          "[timer_fifo]") {
+  // A day-long timeout with almost every timer cancelled at once (acks within milliseconds):
+  // without compaction the queue would hold every timer set during the day.
+  TimerFifo<Timer> fifo;
+  std::set<uint32_t> cancelled;
+  const auto stale = [&](const Timer& t) { return cancelled.count(t.id) > 0; };
+  const Duration day = Duration::Seconds(86400);
+  size_t largest = 0;
+  std::vector<uint32_t> kept;
+  for (uint32_t id = 0; id < 100'000; ++id) {
+    fifo.Add(Timer{Instant::Micros(id) + day, id});
+    if (id % 1000 == 7) {
+      kept.push_back(id);  // stays live until it fires
+    } else {
+      cancelled.insert(id);
+    }
+    const size_t live = id + 1 - cancelled.size();
+    fifo.CompactIfSparse(live, stale);
+    largest = std::max(largest, fifo.size());
+    CHECK(fifo.size() <= 2 * live + 4096 + 1);
+  }
+  CHECK(largest < 10'000);
+  fifo.BeginWake();
+  std::vector<uint32_t> fired;
+  while (const auto due = fifo.PopDue(Instant::Micros(100'000) + day, stale)) {
+    fired.push_back(due->id);
+  }
+  CHECK(fired == kept);  // every live one, in order, none of the cancelled
+  CHECK_FALSE(fifo.EndWake(stale).has_value());
+}
+
 }  // namespace
 }  // namespace drainsim::engine
