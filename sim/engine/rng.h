@@ -82,6 +82,10 @@ class Rng {
     uint64_t key_;
   };
 
+  // A placeholder for a member that is seeded before use (an attempt's stream, set when the
+  // attempt starts): a fixed valid state, cheap to make, never to be drawn from for results.
+  static constexpr Rng Unseeded() { return Rng(State{1, 0, 0, 0}); }
+
   // A generator in exactly this state, for known-answer tests.
   // REQUIRES: state is not all zero
   static Rng FromState(const State& state);
@@ -122,7 +126,7 @@ class Rng {
   bool operator==(const Rng&) const = default;
 
  private:
-  explicit Rng(const State& state) : s_(state) {}
+  explicit constexpr Rng(const State& state) : s_(state) {}
   static constexpr uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   // Fills the state with four splitmix64 outputs from `seed`.
   static Rng FromSplitMix(uint64_t seed);

@@ -51,6 +51,14 @@ struct Delivery {
   uint32_t delivery_generation = 0;
 };
 
+// A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
+// once it leaves or is replayed again.
+struct PipelineEntry {
+  engine::Instant entered_at;
+  MessageRef ref;
+  int32_t replays;
+};
+
 // A delivery's visibility timeout; stale once the delivery is acked, failed or redelivered.
 struct VisibilityTimer {
   engine::Instant at;
@@ -82,7 +90,7 @@ struct Attempt {
   int64_t db_ops_left = 0;
   int64_t calls_left = 0;
   engine::Instant started_at;
-  engine::Rng rng = engine::Rng::FromSeed(0);
+  engine::Rng rng = engine::Rng::Unseeded();
   std::optional<scenario::ErrorClass> injected;  // the failure this attempt is fated to
   engine::Duration injected_after;
   bool holds_claim = false;                     // this attempt inserted the claim row
@@ -194,6 +202,8 @@ class World final : public Scheduler {
   void RecordLive(const QueryCompletion& completion);
   Results Collect();
   double OldestAgeSeconds();
+  bool InPipeline(const PipelineEntry& entry) const;
+  void EnterPipeline(const PipelineEntry& entry);
 
   const scenario::Scenario& scenario_;
   const uint64_t seed_;
@@ -220,7 +230,7 @@ class World final : public Scheduler {
   uint64_t next_message_id_ = 0;
   std::vector<KindModel> kinds_;
   struct ProducerState {
-    engine::Rng rng = engine::Rng::FromSeed(0);  // Poisson gaps
+    engine::Rng rng = engine::Rng::Unseeded();  // Poisson gaps
     int64_t firing = 0;                          // how many times a fanout or burst has fired
     int64_t index = 0;          // messages published in this firing (or overall, for streams)
     engine::Instant firing_at;  // start of the current firing (or of the stream)
@@ -236,11 +246,7 @@ class World final : public Scheduler {
   };
   std::deque<DlqEntry> dlq_;  // dead-letter order; lazily skips messages that left
   // Pipeline entries in entry order, for the age of the oldest message; lazily compacted.
-  struct PipelineEntry {
-    engine::Instant entered_at;
-    MessageRef ref;
-    int32_t replays;
-  };
+
   std::deque<PipelineEntry> pipeline_;
 
   std::vector<Worker> workers_;
@@ -251,7 +257,7 @@ class World final : public Scheduler {
 
   std::unique_ptr<Database> database_;
   std::optional<DurationSampler> live_query_;
-  engine::Rng live_rng_ = engine::Rng::FromSeed(0);
+  engine::Rng live_rng_ = engine::Rng::Unseeded();
   std::optional<TokenBucket> downstream_bucket_;
   std::optional<DurationSampler> call_duration_;
   int64_t downstream_outages_ = 0;
@@ -265,7 +271,7 @@ class World final : public Scheduler {
   std::vector<int64_t> fault_kind_;
   std::vector<uint32_t> producer_kind_;
   std::vector<int64_t> fault_count_left_;  // poison / synthetic "count" still to assign
-  engine::Rng crash_rng_ = engine::Rng::FromSeed(0);
+  engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
   // Retry budget and circuit breaker: recent outcomes inside their windows.
   std::deque<engine::Instant> budget_retries_;

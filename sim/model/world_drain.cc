@@ -148,7 +148,7 @@ void World::Replay(MessageRef ref, Message& m) {
   ++results_.dlq_outflow;
   ++dlq_outflow_interval_;
   ++replays_interval_;
-  pipeline_.push_back(PipelineEntry{now_, ref, m.replays});
+  EnterPipeline(PipelineEntry{now_, ref, m.replays});
   MakeReady(ref, m);
 }
 

@@ -24,22 +24,28 @@ const char* DuplicateCauseName(DuplicateCause cause) {
   return "other";
 }
 
-double World::OldestAgeSeconds() {
-  auto in_pipeline = [&](const PipelineEntry& e) {
-    if (!messages_.IsLive(e.ref)) return false;
-    const Message& m = messages_.Get(e.ref);
-    return m.replays == e.replays &&
-           (m.state == MessageState::kReady || m.state == MessageState::kDelayed ||
-            m.state == MessageState::kInFlight);
-  };
-  while (!pipeline_.empty() && !in_pipeline(pipeline_.front())) pipeline_.pop_front();
+bool World::InPipeline(const PipelineEntry& e) const {
+  if (!messages_.IsLive(e.ref)) return false;
+  const Message& m = messages_.Get(e.ref);
+  return m.replays == e.replays &&
+         (m.state == MessageState::kReady || m.state == MessageState::kDelayed ||
+          m.state == MessageState::kInFlight);
+}
+
+void World::EnterPipeline(const PipelineEntry& entry) {
+  pipeline_.push_back(entry);
   // Entries of messages that finished behind a stuck one pile up; compact them away when they
-  // outnumber the live ones, so memory follows the pipeline, not the run.
+  // outnumber the live ones (each compaction removes at least half), so memory follows the
+  // pipeline, not the run, even between samples.
   const int64_t live = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
                        ledger_.count(MessageState::kInFlight);
   if (static_cast<int64_t>(pipeline_.size()) > 2 * live + 4096) {
-    std::erase_if(pipeline_, [&](const PipelineEntry& e) { return !in_pipeline(e); });
+    std::erase_if(pipeline_, [this](const PipelineEntry& e) { return !InPipeline(e); });
   }
+}
+
+double World::OldestAgeSeconds() {
+  while (!pipeline_.empty() && !InPipeline(pipeline_.front())) pipeline_.pop_front();
   if (pipeline_.empty()) return 0;
   return (now_ - pipeline_.front().entered_at).seconds();
 }

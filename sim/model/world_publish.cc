@@ -200,7 +200,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   AssignPublishFates(m);
   if (state == MessageState::kReady) main_queue_.push_back(ref);
   if (state != MessageState::kDeadLettered) {
-    pipeline_.push_back(PipelineEntry{m.entered_queue_at, ref, m.replays});
+    EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
   }
   return ref;
 }
