@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reports/csv_report.h"
+#include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/markdown_report.h"
@@ -17,6 +18,8 @@ std::span<const Format> Formats() {
        MarkdownReport},
       {"junit", "junit.xml", "JUnit XML: one test case per expectation", JunitReport},
       {"csv", "series.csv", "the sampled time series: a header row, one row per sample", CsvSeries},
+      {"html", "report.html", "one self-contained page: headline figures and SVG charts",
+       HtmlReport},
   };
   return kFormats;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reports/expectations.h"
+#include "reports/scenario_marks.h"
 #include "sim/model/results.h"
 
 namespace drainsim::reports {
@@ -20,6 +21,8 @@ struct ReportContext {
   std::string scenario_path;
   std::string scenario_hash;     // hex digest of the scenario's canonical form
   std::string drainsim_version;  // "0.1.0 (commit abc)"
+  // The age alert and the fault windows, for charts; default: none at hand (see the header).
+  ScenarioMarks marks{};
 };
 
 struct ReportInput {

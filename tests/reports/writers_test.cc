@@ -57,10 +57,12 @@ TEST_CASE("formats: the registry and --format lists", "[reports][formats]") {
     names.insert(f.name);
     files.insert(f.file_name);
   }
-  CHECK(names == std::set<std::string_view>{"json", "md", "junit", "csv"});
+  for (const std::string_view name : {"json", "md", "junit", "csv", "html"}) {
+    CHECK(names.count(name) == 1);
+  }
   CHECK(files.size() == reports::Formats().size());
   CHECK(reports::FindFormat("junit")->file_name == "junit.xml");
-  CHECK(reports::FindFormat("html") == nullptr);
+  CHECK(reports::FindFormat("xml") == nullptr);
 
   std::vector<const reports::Format*> formats;
   CHECK(reports::ParseFormatList("json,md,junit,csv", &formats).empty());

@@ -13,6 +13,7 @@
 #include "reports/expectations.h"
 #include "reports/formats.h"
 #include "reports/json_report.h"
+#include "reports/scenario_marks.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
@@ -127,6 +128,7 @@ int RunRun(const Args& args) {
   context.scenario_path = path;
   context.scenario_hash = reports::HashHex(scenario::DumpCanonical(scenario));
   context.drainsim_version = std::string(VersionString()) + " (commit " + GitCommit() + ")";
+  context.marks = reports::ScenarioMarksOf(scenario);
   const reports::ReportInput input{results, context, verdicts,
                                    reports::ReproduceCommand(path, seed)};
   std::vector<Output> outputs;

@@ -1,0 +1,224 @@
+#include "reports/html_charts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include "reports/metrics.h"
+#include "sim/engine/check.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+using model::Sample;
+
+// Mid-tone colours that keep a 3:1 contrast on white and on a near-black page.
+constexpr const char* kBlue = "#3b82f6";
+constexpr const char* kAmber = "#d97706";
+constexpr const char* kMagenta = "#c026d3";
+constexpr const char* kTeal = "#0d9488";
+constexpr const char* kFault = "#ef4444";
+constexpr const char* kDrain = "#22c55e";
+constexpr const char* kAlert = "#ea580c";
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string Seconds(double s) { return Decimal(s, 3) + " s"; }
+
+// One column of the series (through SeriesColumns(), as series.csv writes it) as a chart series,
+// down-sampled while it is read: a run of ten million samples never holds a copy of a column.
+svg::Series FromColumn(const std::vector<Sample>& samples, std::string_view column_name,
+                       std::string label, const char* colour, size_t max_points,
+                       double factor = 1, bool zero_is_gap = false) {
+  const SeriesColumn* column = FindSeriesColumn(column_name);
+  DRAINSIM_CHECK(column != nullptr);
+  auto y_at = [&](size_t i) {
+    const Sample& s = samples[i];
+    if (column->over_interval && s.t_s <= 0) return kNaN;  // closes no interval
+    const double value = column->value(s);
+    if (zero_is_gap && value == 0) return kNaN;
+    return value * factor;
+  };
+  svg::Points points = svg::DownsampleBy(
+      samples.size(), [&](size_t i) { return samples[i].t_s; }, y_at, max_points);
+  svg::Series series;
+  series.label = std::move(label);
+  series.colour = colour;
+  series.x = std::move(points.x);
+  series.y = std::move(points.y);
+  return series;
+}
+
+// What every chart shares: the time axis, fault windows, fault instants and drains.
+struct Decorations {
+  double x_max = 1;
+  std::vector<svg::Band> bands;
+  std::vector<svg::Marker> markers;
+  std::vector<std::string> notes;
+};
+
+bool CoversRun(double from_s, double until_s, double x_max) {
+  return from_s <= 0 && until_s >= x_max;
+}
+
+void FaultsFromScenario(const ScenarioMarks& marks, Decorations& d) {
+  for (const FaultSpan& f : marks.faults) {
+    const std::string name = f.type + (f.detail.empty() ? "" : " (" + f.detail + ")");
+    if (!f.until_s) {
+      d.markers.push_back({f.from_s, f.type, name + " at " + Seconds(f.from_s), kFault});
+    } else if (CoversRun(f.from_s, *f.until_s, d.x_max)) {
+      d.notes.push_back(name);
+    } else {
+      d.bands.push_back({f.from_s, std::min(*f.until_s, d.x_max),
+                         name + ", " + Seconds(f.from_s) + " to " + Seconds(*f.until_s),
+                         "fault window", kFault, "band fault"});
+    }
+  }
+}
+
+// Without the scenario: the runs of samples with a fault window open.
+void FaultsFromFlags(const std::vector<Sample>& samples, Decorations& d) {
+  for (size_t i = 0; i < samples.size();) {
+    if (!samples[i].fault_active) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < samples.size() && samples[j + 1].fault_active) ++j;
+    const double from = samples[i].t_s;
+    const double until = samples[j].t_s;
+    if (CoversRun(from, until, d.x_max)) {
+      d.notes.push_back("a fault window (open at every sample)");
+    } else {
+      d.bands.push_back({from, until,
+                         "fault window open at the samples from " + Seconds(from) + " to " +
+                             Seconds(until),
+                         "fault window", kFault, "band fault"});
+    }
+    i = j + 1;
+  }
+}
+
+void Drains(const model::Results& r, Decorations& d) {
+  for (size_t i = 0; i < r.drains.size(); ++i) {
+    const model::DrainResults& drain = r.drains[i];
+    if (!drain.started_at_s) continue;
+    const double until = drain.ended_at_s.value_or(d.x_max);
+    d.bands.push_back({*drain.started_at_s, std::max(*drain.started_at_s, until),
+                       "drain " + std::to_string(i) + ": " + std::to_string(drain.replayed) +
+                           " replayed at " + Decimal(drain.achieved_rate_per_s, 1) + "/s, from " +
+                           Seconds(*drain.started_at_s) +
+                           (drain.ended_at_s ? " to " + Seconds(*drain.ended_at_s)
+                                             : std::string(", still active at the end")),
+                       "drain", kDrain, "band drain"});
+  }
+}
+
+svg::LineChart Chart(const Decorations& d, std::string name, std::string title,
+                     svg::Axis y_axis, size_t max_points) {
+  svg::LineChart chart;
+  chart.name = std::move(name);
+  chart.title = std::move(title);
+  chart.x_axis = svg::TimeAxis(d.x_max);
+  chart.y_axis = std::move(y_axis);
+  chart.x_min = 0;
+  chart.x_max = d.x_max;
+  chart.bands = d.bands;
+  chart.markers = d.markers;
+  chart.max_points = max_points;
+  return chart;
+}
+
+}  // namespace
+
+RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
+  DRAINSIM_CHECK(max_points >= 2);
+  const model::Results& r = input.results;
+  const std::vector<Sample>& samples = r.series;
+  RunCharts out;
+  if (samples.empty()) return out;
+
+  Decorations d;
+  d.x_max = std::max(r.ended_at_s, samples.back().t_s);
+  if (!(d.x_max > 0)) d.x_max = 1;
+  const ScenarioMarks& marks = input.context.marks;
+  if (marks.from_scenario) {
+    FaultsFromScenario(marks, d);
+  } else {
+    FaultsFromFlags(samples, d);
+  }
+  Drains(r, d);
+  out.notes = d.notes;
+
+  {
+    svg::LineChart c = Chart(d, "depth", "Queue depth", {"messages", ""}, max_points);
+    c.y_integer = true;
+    c.series.push_back(FromColumn(samples, "depth", "ready", kBlue, max_points));
+    c.series.push_back(FromColumn(samples, "delayed_depth", "delayed", kAmber, max_points));
+    c.series.push_back(FromColumn(samples, "dlq_depth", "DLQ", kMagenta, max_points));
+    c.series.push_back(FromColumn(samples, "parked", "parked", kTeal, max_points));
+    out.figures.push_back({std::move(c),
+                           "Messages at each sample: ready in the main queue, delayed for a retry, "
+                           "in the dead letter queue, parked for a human."});
+  }
+  {
+    svg::LineChart c =
+        Chart(d, "oldest-age", "Age of the oldest message", {"oldest message age", "s"},
+              max_points);
+    c.series.push_back(FromColumn(samples, "oldest_age_s", "oldest age", kBlue, max_points));
+    std::string caption =
+        "Age of the oldest message in the pipeline (ready, delayed or in flight), at each "
+        "sample; maximum " + Seconds(r.oldest_age_max_s) + ".";
+    if (marks.age_alert_s) {
+      c.threshold = svg::Threshold{*marks.age_alert_s,
+                                   "age alert " + Decimal(*marks.age_alert_s) + " s", kAlert};
+      caption += " The dashed line is the age alert (alerts.oldest_age_s): " +
+                 (r.age_alert_first_s ? "it first fired at " + Seconds(*r.age_alert_first_s)
+                                      : std::string("it never fired")) +
+                 ".";
+    }
+    out.figures.push_back({std::move(c), caption});
+  }
+  if (r.has_database) {
+    svg::LineChart c = Chart(d, "db-utilisation", "Database utilisation",
+                             {"database utilisation", "%"}, max_points);
+    c.y_max = 100;
+    c.series.push_back(
+        FromColumn(samples, "db_utilisation", "utilisation", kBlue, max_points, 100.0));
+    out.figures.push_back({std::move(c),
+                           "Share of the database's connections busy over each sampling "
+                           "interval; whole run " + Decimal(100 * r.db_utilisation, 1) + " %."});
+  }
+  if (r.has_live_traffic) {
+    svg::LineChart c = Chart(d, "live-latency", "Live-traffic latency",
+                             {"live query latency", "ms"}, max_points);
+    c.series.push_back(FromColumn(samples, "live_p50_ms", "p50", kBlue, max_points, 1, true));
+    c.series.push_back(FromColumn(samples, "live_p99_ms", "p99", kMagenta, max_points, 1, true));
+    out.figures.push_back({std::move(c),
+                           "Latency of the live (non-queue) queries completed in each sampling "
+                           "interval: what users pay for a drain. Gaps: no query completed."});
+  }
+  {
+    svg::LineChart c =
+        Chart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
+    c.series.push_back(FromColumn(samples, "dlq_inflow_per_s", "inflow", kMagenta, max_points));
+    c.series.push_back(FromColumn(samples, "dlq_outflow_per_s", "outflow", kTeal, max_points));
+    out.figures.push_back({std::move(c),
+                           "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
+                           "second over each sampling interval; " + std::to_string(r.dlq_inflow) +
+                               " in, " + std::to_string(r.dlq_outflow) + " out in all."});
+  }
+  if (!r.drains.empty()) {
+    svg::LineChart c =
+        Chart(d, "drain-rate", "Drain rate", {"drain rate", "messages/s"}, max_points);
+    c.series.push_back(FromColumn(samples, "drain_rate_per_s", "replays", kTeal, max_points));
+    out.figures.push_back({std::move(c),
+                           "Messages replayed from the DLQ per second over each sampling "
+                           "interval; " + std::to_string(r.replays) + " replays in all."});
+  }
+  return out;
+}
+
+}  // namespace drainsim::reports

@@ -1,0 +1,227 @@
+#include "reports/html_report.h"
+
+#include <string_view>
+#include <vector>
+
+#include "reports/html_charts.h"
+#include "reports/metrics.h"
+#include "reports/svg_chart.h"
+#include "sim/engine/check.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+using svg::XmlEscape;
+
+// Light by default, dark when the reader's system asks for it; charts draw in currentColor.
+constexpr std::string_view kStyle = R"css(
+:root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--card:#f6f8fa;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--card:#161b22;--line:#30363d;--pass:#3fb950;--fail:#f85149}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:1040px;padding:24px 16px;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}
+h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
+h3{font-size:14px;margin:0 8px 4px}
+.verdict{font-weight:600;margin:0}
+.pass{color:var(--pass)}
+.fail{color:var(--fail)}
+.headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:10px;margin:16px 0}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
+.card .label{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+.card .value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.card .sub{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
+.meta{color:var(--muted);font-size:13px}
+code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--card);border:1px solid var(--line);border-radius:4px;padding:1px 4px;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%;font-size:13px}
+th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+th{background:var(--card)}
+figure{margin:16px 0;padding:10px 4px 6px;border:1px solid var(--line);border-radius:8px}
+figure svg{display:block;width:100%;height:auto;color:var(--fg)}
+figcaption{color:var(--muted);font-size:13px;margin:4px 8px}
+)css";
+
+std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
+std::string Count(int64_t value) { return std::to_string(value); }
+
+// Text that came from outside the program; the same escaping serves text and attributes.
+std::string Text(std::string_view text) { return XmlEscape(text); }
+std::string Code(std::string_view text) { return "<code>" + XmlEscape(text) + "</code>"; }
+
+void Card(std::string& out, std::string_view label, const std::string& value,
+          const std::string& sub, std::string_view value_class = "") {
+  out += "<div class=\"card\"><div class=\"label\">" + Text(label) + "</div><div class=\"value";
+  if (!value_class.empty()) {
+    out += ' ';
+    out += value_class;
+  }
+  out += "\">" + Text(value) + "</div>";
+  if (!sub.empty()) out += "<div class=\"sub\">" + Text(sub) + "</div>";
+  out += "</div>\n";
+}
+
+void Row(std::string& out, const std::vector<std::string>& cells, bool header = false) {
+  out += "<tr>";
+  for (const std::string& cell : cells) {
+    out += header ? "<th>" + cell + "</th>" : "<td>" + cell + "</td>";
+  }
+  out += "</tr>\n";
+}
+
+std::string VerdictText(const std::vector<Verdict>& verdicts) {
+  const size_t failed = CountFailed(verdicts);
+  const size_t total = verdicts.size();
+  if (total == 0) return "no expectations";
+  if (failed == 0) return std::to_string(total) + " of " + std::to_string(total) + " passed";
+  return std::to_string(failed) + " of " + std::to_string(total) + " failed";
+}
+
+void Headline(std::string& out, const ReportInput& input) {
+  const model::Results& r = input.results;
+  const size_t failed = CountFailed(input.verdicts);
+  out += "<section class=\"headline\" aria-label=\"headline figures\">\n";
+  Card(out, "expectations",
+       input.verdicts.empty() ? "none" : failed == 0 ? "PASS" : "FAIL",
+       input.verdicts.empty() ? "the scenario states none" : VerdictText(input.verdicts),
+       input.verdicts.empty() ? "" : failed == 0 ? "pass" : "fail");
+  Card(out, "time to empty", r.time_to_empty_s ? Seconds(*r.time_to_empty_s) : "never",
+       r.drains.empty() ? "no drain in the scenario" : "from the first drain's start");
+  Card(out, "duplicate executions", Count(r.duplicate_executions),
+       Count(r.visible_duplicates) + " visible; " + Count(r.duplicates_suppressed) +
+           " more stopped by claim rows");
+  std::string by_reason;
+  for (const auto& [reason, count] : r.human_needed_by_reason) {
+    by_reason += (by_reason.empty() ? "" : ", ") + reason + "=" + Count(count);
+  }
+  Card(out, "human needed", Count(r.human_needed),
+       by_reason.empty() ? "parked or left in the DLQ: none" : by_reason);
+  Card(out, "lost", Count(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
+  Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));
+  out += "</section>\n";
+}
+
+void Meta(std::string& out, const ReportInput& input) {
+  const model::Results& r = input.results;
+  out += "<p class=\"meta\">Scenario " + Code(input.context.scenario_path) + ", hash " +
+         Code(input.context.scenario_hash) + "; drainsim " + Text(input.context.drainsim_version) +
+         ". Simulated " + Seconds(r.ended_at_s) + " in " + Count(r.events) + " events (" +
+         (r.events_max_reached ? "stopped at run.events_max"
+          : r.reached_until    ? "reached run.until_s"
+                               : "nothing left to happen") +
+         "); " + Count(r.published) + " messages published, " + Count(r.acked) + " acked.</p>\n";
+  if (r.events_max_reached) {
+    out += "<p class=\"fail\">The run stopped at run.events_max: every figure is partial.</p>\n";
+  }
+  out += "<p class=\"meta\">Reproduce: " + Code(input.reproduce) + "</p>\n";
+}
+
+void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
+  out += "<h2>Expectations</h2>\n";
+  if (verdicts.empty()) {
+    out += "<p>The scenario states no expectations.</p>\n";
+    return;
+  }
+  out += "<table>\n";
+  Row(out, {"result", "expectation", "measured", "bound", "reason"}, true);
+  for (const Verdict& v : verdicts) {
+    Row(out, {v.passed ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>",
+              Code(v.text), Text(v.measured_text), Code(BoundsText(v.bounds)), Text(v.reason)});
+  }
+  out += "</table>\n";
+}
+
+void Charts(std::string& out, const ReportInput& input, size_t max_points) {
+  out += "<h2>Over simulated time</h2>\n";
+  const RunCharts charts = ChartsOf(input, max_points);
+  if (charts.figures.empty()) {
+    out += "<p>The run has no samples to chart.</p>\n";
+    return;
+  }
+  out += "<p class=\"meta\">Red bands: fault windows; red dotted lines: faults that start at an "
+         "instant; green bands: drains. Hover a band or a line for its details.</p>\n";
+  for (const ChartFigure& figure : charts.figures) {
+    out += "<figure>\n<h3>" + Text(figure.chart.title) + "</h3>\n";
+    out += svg::RenderLineChart(figure.chart);
+    out += "\n<figcaption>" + Text(figure.caption) + "</figcaption>\n</figure>\n";
+  }
+  if (!charts.notes.empty()) {
+    out += "<p class=\"meta\">Not shaded, since active the whole run:";
+    for (size_t i = 0; i < charts.notes.size(); ++i) {
+      out += (i == 0 ? " " : "; ") + Text(charts.notes[i]);
+    }
+    out += ".</p>\n";
+  }
+}
+
+void Drains(std::string& out, const model::Results& r) {
+  if (r.drains.empty()) return;
+  out += "<h2>Drains</h2>\n<table>\n";
+  std::vector<std::string> header = {"drain",    "started",  "ended",  "replayed",
+                                     "achieved", "refilled", "parked", "left"};
+  if (r.has_database) header.push_back("DB utilisation");
+  if (r.has_live_traffic) header.push_back("live p99");
+  Row(out, header, true);
+  for (size_t i = 0; i < r.drains.size(); ++i) {
+    const model::DrainResults& d = r.drains[i];
+    std::vector<std::string> row = {
+        Count(static_cast<int64_t>(i)),
+        d.started_at_s ? Seconds(*d.started_at_s) : "never",
+        d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
+        Count(d.replayed),
+        Decimal(d.achieved_rate_per_s, 1) + "/s",
+        Count(d.refilled),
+        Count(d.parked),
+        Count(d.left)};
+    if (r.has_database) row.push_back(Decimal(100 * d.db_utilisation, 1) + " %");
+    if (r.has_live_traffic) {
+      row.push_back(d.live_latency_us.empty()
+                        ? "none"
+                        : Decimal(*HistogramStat(d.live_latency_us, Stat::kP99, 1e3), 1) + " ms");
+    }
+    Row(out, row);
+  }
+  out += "</table>\n";
+}
+
+void Faults(std::string& out, const ScenarioMarks& marks) {
+  if (!marks.from_scenario || marks.faults.empty()) return;
+  out += "<h2>Faults</h2>\n<table>\n";
+  Row(out, {"type", "what", "from", "until"}, true);
+  for (const FaultSpan& f : marks.faults) {
+    Row(out, {Code(f.type), Text(f.detail), Text(Seconds(f.from_s)),
+              Text(f.until_s ? Seconds(*f.until_s) : "(an instant, or until its count is used)")});
+  }
+  out += "</table>\n";
+}
+
+}  // namespace
+
+std::string HtmlReport(const ReportInput& input, size_t max_points) {
+  DRAINSIM_CHECK(max_points >= 2);
+  const model::Results& r = input.results;
+  const size_t failed = CountFailed(input.verdicts);
+  const std::string verdict = VerdictText(input.verdicts);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
+  out += "<meta name=\"color-scheme\" content=\"light dark\"/>\n";
+  out += "<title>drainsim: " + Text(r.scenario_name) + " - " + Text(verdict) + "</title>\n";
+  out += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<header>\n";
+  out += "<h1>drainsim: " + Text(r.scenario_name) + "</h1>\n";
+  out += std::string("<p class=\"verdict") +
+         (input.verdicts.empty() ? "" : failed == 0 ? " pass" : " fail") + "\">" +
+         Text(input.verdicts.empty() ? "No expectations"
+                                     : "Expectations: " + verdict) +
+         "</p>\n</header>\n<main>\n";
+  Headline(out, input);
+  Meta(out, input);
+  Expectations(out, input.verdicts);
+  Charts(out, input, max_points);
+  Drains(out, r);
+  Faults(out, input.context.marks);
+  out += "</main>\n</body>\n</html>\n";
+  return out;
+}
+
+std::string HtmlReport(const ReportInput& input) { return HtmlReport(input, 2000); }
+
+}  // namespace drainsim::reports

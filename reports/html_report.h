@@ -1,0 +1,30 @@
+// report.html: one self-contained page for people — a headline panel (scenario, seed, verdict,
+// time to empty, duplicates, human needed, lost), the expectations, the drains and the faults,
+// and the charts over simulated time (reports/html_charts.h) as inline SVG.
+//
+// Contract:
+//  (1) Self-contained: inline CSS and SVG only; no script, no <link>, no image, no font, no URL
+//      that a browser would fetch. The only "http" in the file is the SVG namespace name.
+//  (2) Reads in light and dark: colours follow prefers-color-scheme; axes and text are drawn in
+//      currentColor.
+//  (3) A pure function of the ReportInput: no timestamp; same run, same bytes.
+//  (4) Every text from outside (scenario name, path, expectations, reasons) is HTML-escaped.
+//  (5) Well-formed as XML after the <!DOCTYPE html> line (void elements self-closed), so tests can
+//      parse it strictly.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "reports/report_input.h"
+
+namespace drainsim::reports {
+
+// The page, with each chart series down-sampled to at most max_points points.
+// REQUIRES: max_points >= 2
+std::string HtmlReport(const ReportInput& input, size_t max_points);
+
+// HtmlReport(input, 2000): what `--format html` writes.
+std::string HtmlReport(const ReportInput& input);
+
+}  // namespace drainsim::reports
