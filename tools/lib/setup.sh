@@ -10,6 +10,11 @@ DRAINSIM_PACKAGES=(
   libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2 python3-simpy3
 )
 
+# Optional packages: tools/test installs them apart and carries on without them. `chromium` (large:
+# about 100 MB with its libraries) is only for the browser test of report.html (tests/browser/),
+# which reports itself skipped where Chromium is absent. DRAINSIM_NO_OPTIONAL_PACKAGES=1 skips them.
+DRAINSIM_OPTIONAL_PACKAGES=(chromium)
+
 drainsim_log() { printf 'drainsim-setup: %s\n' "$*" >&2; }
 
 # Installs whichever of the given packages are missing. apt-get update runs only when something
@@ -51,4 +56,20 @@ drainsim_build() {
     drainsim_log "build failed; full log: $log"
     return 1
   fi
+}
+
+# Like drainsim_ensure_packages, but never fails: a package that cannot be installed (no network,
+# not root, not in the archive) only costs the tests that need it, which then report themselves
+# skipped by name.
+drainsim_ensure_optional_packages() {
+  [ "${DRAINSIM_NO_OPTIONAL_PACKAGES:-0}" = 1 ] && return 0
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  drainsim_log "optional: installing ${missing[*]} for the browser test of report.html (large; set DRAINSIM_NO_OPTIONAL_PACKAGES=1 to skip)"
+  drainsim_ensure_packages "${missing[@]}" ||
+    drainsim_log "optional: could not install ${missing[*]}; the browser tests will report themselves skipped"
+  return 0
 }
