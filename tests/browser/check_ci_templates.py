@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Checks the CI templates of tools/ci/ against this drainsim.
+
+    check_ci_templates.py --source DIR --drainsim BIN
+        text checks (each template schedules the rehearsal, runs `tools/run run ...`, publishes
+        the summary, the JUnit report and out/ whatever the outcome), then runs the templates'
+        drainsim command with this binary and checks it writes the files the later steps read
+    check_ci_templates.py --source DIR --yaml
+        parses both templates as YAML and checks their structure; exits 77 (skipped) when
+        python3-yaml is not installed
+
+Exit status: 0 pass, 1 fail, 77 skipped. Only the standard library is required.
+"""
+
+import argparse
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SKIP = 77
+GITHUB = "tools/ci/github-monthly-rehearsal.yml"
+GITLAB = "tools/ci/gitlab-monthly-rehearsal.yml"
+DEFAULT_SCENARIO = "scenarios/monthly-rehearsal.json"
+FORMATS = {"json", "md", "junit", "html", "csv"}
+# The files the steps after the rehearsal read.
+FILES_USED = ("report.md", "junit.xml", "report.html")
+
+problems = []
+
+
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+    return condition
+
+
+def rehearsal_command(text, path):
+    """The `tools/run run ...` command of a template, split as a shell would."""
+    lines = [line for line in text.splitlines() if "tools/run run" in line]
+    if not check(len(lines) == 1, f"{path}: expected one `tools/run run` line, found {len(lines)}"):
+        return None
+    command = lines[0][lines[0].index("tools/run"):]
+    args = shlex.split(command)
+    check(args[:2] == ["tools/run", "run"], f"{path}: the command is not `tools/run run`: {command}")
+    check(args[2:3] == ["$SCENARIO"], f"{path}: the scenario is not \"$SCENARIO\": {command}")
+    if check("--format" in args, f"{path}: no --format in {command}"):
+        formats = set(args[args.index("--format") + 1].split(","))
+        check(FORMATS <= formats, f"{path}: --format lacks {sorted(FORMATS - formats)}")
+    check("--out" in args and args[args.index("--out") + 1].rstrip("/") == "out",
+          f"{path}: --out is not out/")
+    return args
+
+
+def text_checks(source, drainsim):
+    github = (source / GITHUB).read_text()
+    gitlab = (source / GITLAB).read_text()
+    for path, text, needles in (
+        (GITHUB, github, ["schedule:", "cron:", "workflow_dispatch", "container: debian:12",
+                          "GITHUB_STEP_SUMMARY", "out/report.md", "mikepenz/action-junit-report@v",
+                          "report_paths: out/junit.xml", "actions/upload-artifact@v",
+                          "path: out/", "actions/checkout@v", DEFAULT_SCENARIO]),
+        (GITLAB, gitlab, ['$CI_PIPELINE_SOURCE == "schedule"', "image: debian:12",
+                          "when: always", "junit: out/junit.xml", "- out/", "out/report.md",
+                          DEFAULT_SCENARIO]),
+    ):
+        for needle in needles:
+            check(needle in text, f"{path}: does not mention {needle!r}")
+    # Summary, JUnit and artifact steps must run after a failed rehearsal too.
+    check(github.count("if: always()") >= 3, f"{GITHUB}: fewer than 3 steps with if: always()")
+    check((source / DEFAULT_SCENARIO).is_file(), f"{DEFAULT_SCENARIO} does not exist")
+
+    commands = [rehearsal_command(github, GITHUB), rehearsal_command(gitlab, GITLAB)]
+    if None in commands:
+        return
+    check(commands[0] == commands[1], f"the templates run different commands: {commands}")
+
+    # The command itself, with this binary in place of tools/run (which would build one).
+    with tempfile.TemporaryDirectory(prefix="drainsim-ci-") as out:
+        args = [drainsim] + commands[0][1:]  # tools/run's arguments go to drainsim as they are
+        args[2] = DEFAULT_SCENARIO
+        args[args.index("--out") + 1] = out
+        print("+ " + " ".join(args), flush=True)
+        run = subprocess.run(args, cwd=source, capture_output=True, text=True)
+        check(run.returncode in (0, 1),
+              f"the templates' command exited {run.returncode}:\n{run.stderr}")
+        for name in FILES_USED:
+            check((Path(out) / name).is_file(), f"the templates' command wrote no {name}")
+
+
+def yaml_checks(source, yaml):
+    github = yaml.safe_load((source / GITHUB).read_text())
+    gitlab = yaml.safe_load((source / GITLAB).read_text())
+
+    on = github.get("on", github.get(True))  # YAML 1.1 reads a bare `on` as true
+    cron = on["schedule"][0]["cron"].split()
+    check(len(cron) == 5 and cron[2] != "*" and cron[3] == "*" and cron[4] == "*",
+          f"{GITHUB}: the schedule {cron} is not monthly")
+    check("workflow_dispatch" in on, f"{GITHUB}: no workflow_dispatch")
+    check(github.get("permissions", {}).get("checks") == "write",
+          f"{GITHUB}: the JUnit check run needs permissions: checks: write")
+    (job,) = github["jobs"].values()
+    check(job.get("container") == "debian:12", f"{GITHUB}: the job does not run in debian:12")
+    steps = job["steps"]
+    rehearse = [i for i, s in enumerate(steps) if "tools/run run" in s.get("run", "")]
+    if check(len(rehearse) == 1, f"{GITHUB}: expected one rehearse step"):
+        after = steps[rehearse[0] + 1:]
+        check(len(after) >= 3, f"{GITHUB}: expected summary, JUnit and artifact steps")
+        for step in after:
+            check(step.get("if") == "always()",
+                  f"{GITHUB}: step {step.get('name', step.get('uses'))!r} lacks if: always()")
+    uses = {s["uses"].split("@")[0]: s for s in steps if "uses" in s}
+    junit = uses.get("mikepenz/action-junit-report", {})
+    check(junit.get("with", {}).get("report_paths") == "out/junit.xml",
+          f"{GITHUB}: the JUnit step does not read out/junit.xml")
+    upload = uses.get("actions/upload-artifact", {})
+    check(upload.get("with", {}).get("path") == "out/", f"{GITHUB}: the artifact is not out/")
+
+    job = gitlab["monthly-drain-rehearsal"]
+    check(job.get("image") == "debian:12", f"{GITLAB}: the image is not debian:12")
+    check({"if": '$CI_PIPELINE_SOURCE == "schedule"'} in job.get("rules", []),
+          f"{GITLAB}: no rule for scheduled pipelines")
+    artifacts = job.get("artifacts", {})
+    check(artifacts.get("when") == "always", f"{GITLAB}: artifacts are not kept always")
+    check(artifacts.get("reports", {}).get("junit") == "out/junit.xml",
+          f"{GITLAB}: reports:junit is not out/junit.xml")
+    check("out/" in artifacts.get("paths", []), f"{GITLAB}: out/ is not an artifact")
+    check(any("tools/run run" in line for line in job.get("script", [])),
+          f"{GITLAB}: the script does not run tools/run run")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--source", required=True, help="the repository's root")
+    parser.add_argument("--drainsim", help="the drainsim binary (text checks and the command)")
+    parser.add_argument("--yaml", action="store_true", help="parse the templates as YAML")
+    args = parser.parse_args()
+    source = Path(args.source)
+    for path in (GITHUB, GITLAB, "tools/ci/README.md"):
+        check((source / path).is_file(), f"{path} does not exist")
+    if not problems:
+        if args.yaml:
+            try:
+                import yaml
+            except ImportError:
+                print("SKIPPED: python3-yaml not installed")
+                return SKIP
+            yaml_checks(source, yaml)
+        else:
+            if not args.drainsim:
+                parser.error("--drainsim is required without --yaml")
+            text_checks(source, args.drainsim)
+    for problem in problems:
+        print(f"FAIL: {problem}")
+    if problems:
+        return 1
+    print("PASS: " + ("the templates parse and hold together" if args.yaml
+                      else "the templates run a command this drainsim accepts"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
