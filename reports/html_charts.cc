@@ -30,8 +30,8 @@ std::string Seconds(double s) { return Decimal(s, 3) + " s"; }
 // One column of the series (through SeriesColumns(), as series.csv writes it) as a chart series,
 // down-sampled while it is read: a run of ten million samples never holds a copy of a column.
 svg::Series FromColumn(const std::vector<Sample>& samples, std::string_view column_name,
-                       std::string label, const char* colour, size_t max_points,
-                       double factor = 1, bool zero_is_gap = false) {
+                       std::string label, const char* colour, size_t max_points, double factor = 1,
+                       bool zero_is_gap = false) {
   const SeriesColumn* column = FindSeriesColumn(column_name);
   DRAINSIM_CHECK(column != nullptr);
   auto y_at = [&](size_t i) {
@@ -92,10 +92,10 @@ void FaultsFromFlags(const std::vector<Sample>& samples, Decorations& d) {
     if (CoversRun(from, until, d.x_max)) {
       d.notes.push_back("a fault window (open at every sample)");
     } else {
-      d.bands.push_back({from, until,
-                         "fault window open at the samples from " + Seconds(from) + " to " +
-                             Seconds(until),
-                         "fault window", kFault, "band fault"});
+      d.bands.push_back(
+          {from, until,
+           "fault window open at the samples from " + Seconds(from) + " to " + Seconds(until),
+           "fault window", kFault, "band fault"});
     }
     i = j + 1;
   }
@@ -116,8 +116,8 @@ void Drains(const model::Results& r, Decorations& d) {
   }
 }
 
-svg::LineChart Chart(const Decorations& d, std::string name, std::string title,
-                     svg::Axis y_axis, size_t max_points) {
+svg::LineChart Chart(const Decorations& d, std::string name, std::string title, svg::Axis y_axis,
+                     size_t max_points) {
   svg::LineChart chart;
   chart.name = std::move(name);
   chart.title = std::move(title);
@@ -164,13 +164,13 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
                            "in the dead letter queue, parked for a human."});
   }
   {
-    svg::LineChart c =
-        Chart(d, "oldest-age", "Age of the oldest message", {"oldest message age", "s"},
-              max_points);
+    svg::LineChart c = Chart(d, "oldest-age", "Age of the oldest message",
+                             {"oldest message age", "s"}, max_points);
     c.series.push_back(FromColumn(samples, "oldest_age_s", "oldest age", kBlue, max_points));
     std::string caption =
         "Age of the oldest message in the pipeline (ready, delayed or in flight), at each "
-        "sample; maximum " + Seconds(r.oldest_age_max_s) + ".";
+        "sample; maximum " +
+        Seconds(r.oldest_age_max_s) + ".";
     if (marks.age_alert_s) {
       c.threshold = svg::Threshold{*marks.age_alert_s,
                                    "age alert " + Decimal(*marks.age_alert_s) + " s", kAlert};
@@ -189,11 +189,12 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
         FromColumn(samples, "db_utilisation", "utilisation", kBlue, max_points, 100.0));
     out.figures.push_back({std::move(c),
                            "Share of the database's connections busy over each sampling "
-                           "interval; whole run " + Decimal(100 * r.db_utilisation, 1) + " %."});
+                           "interval; whole run " +
+                               Decimal(100 * r.db_utilisation, 1) + " %."});
   }
   if (r.has_live_traffic) {
-    svg::LineChart c = Chart(d, "live-latency", "Live-traffic latency",
-                             {"live query latency", "ms"}, max_points);
+    svg::LineChart c =
+        Chart(d, "live-latency", "Live-traffic latency", {"live query latency", "ms"}, max_points);
     c.series.push_back(FromColumn(samples, "live_p50_ms", "p50", kBlue, max_points, 1, true));
     c.series.push_back(FromColumn(samples, "live_p99_ms", "p99", kMagenta, max_points, 1, true));
     out.figures.push_back({std::move(c),
@@ -207,8 +208,9 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     c.series.push_back(FromColumn(samples, "dlq_outflow_per_s", "outflow", kTeal, max_points));
     out.figures.push_back({std::move(c),
                            "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
-                           "second over each sampling interval; " + std::to_string(r.dlq_inflow) +
-                               " in, " + std::to_string(r.dlq_outflow) + " out in all."});
+                           "second over each sampling interval; " +
+                               std::to_string(r.dlq_inflow) + " in, " +
+                               std::to_string(r.dlq_outflow) + " out in all."});
   }
   if (!r.drains.empty()) {
     svg::LineChart c =
@@ -216,7 +218,8 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     c.series.push_back(FromColumn(samples, "drain_rate_per_s", "replays", kTeal, max_points));
     out.figures.push_back({std::move(c),
                            "Messages replayed from the DLQ per second over each sampling "
-                           "interval; " + std::to_string(r.replays) + " replays in all."});
+                           "interval; " +
+                               std::to_string(r.replays) + " replays in all."});
   }
   return out;
 }

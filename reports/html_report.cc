@@ -68,6 +68,12 @@ void Row(std::string& out, const std::vector<std::string>& cells, bool header = 
   out += "</tr>\n";
 }
 
+// "pass" or "fail" (a CSS class), "" without expectations.
+std::string VerdictClass(const std::vector<Verdict>& verdicts) {
+  if (verdicts.empty()) return "";
+  return CountFailed(verdicts) == 0 ? "pass" : "fail";
+}
+
 std::string VerdictText(const std::vector<Verdict>& verdicts) {
   const size_t failed = CountFailed(verdicts);
   const size_t total = verdicts.size();
@@ -78,12 +84,14 @@ std::string VerdictText(const std::vector<Verdict>& verdicts) {
 
 void Headline(std::string& out, const ReportInput& input) {
   const model::Results& r = input.results;
-  const size_t failed = CountFailed(input.verdicts);
   out += "<section class=\"headline\" aria-label=\"headline figures\">\n";
-  Card(out, "expectations",
-       input.verdicts.empty() ? "none" : failed == 0 ? "PASS" : "FAIL",
-       input.verdicts.empty() ? "the scenario states none" : VerdictText(input.verdicts),
-       input.verdicts.empty() ? "" : failed == 0 ? "pass" : "fail");
+  const std::string verdict_class = VerdictClass(input.verdicts);
+  const char* verdict_word = "none";
+  if (verdict_class == "pass") verdict_word = "PASS";
+  if (verdict_class == "fail") verdict_word = "FAIL";
+  Card(out, "expectations", verdict_word,
+       verdict_class.empty() ? "the scenario states none" : VerdictText(input.verdicts),
+       verdict_class);
   Card(out, "time to empty", r.time_to_empty_s ? Seconds(*r.time_to_empty_s) : "never",
        r.drains.empty() ? "no drain in the scenario" : "from the first drain's start");
   Card(out, "duplicate executions", Count(r.duplicate_executions),
@@ -137,8 +145,9 @@ void Charts(std::string& out, const ReportInput& input, size_t max_points) {
     out += "<p>The run has no samples to chart.</p>\n";
     return;
   }
-  out += "<p class=\"meta\">Red bands: fault windows; red dotted lines: faults that start at an "
-         "instant; green bands: drains. Hover a band or a line for its details.</p>\n";
+  out +=
+      "<p class=\"meta\">Red bands: fault windows; red dotted lines: faults that start at an "
+      "instant; green bands: drains. Hover a band or a line for its details.</p>\n";
   for (const ChartFigure& figure : charts.figures) {
     out += "<figure>\n<h3>" + Text(figure.chart.title) + "</h3>\n";
     out += svg::RenderLineChart(figure.chart);
@@ -199,7 +208,6 @@ void Faults(std::string& out, const ScenarioMarks& marks) {
 std::string HtmlReport(const ReportInput& input, size_t max_points) {
   DRAINSIM_CHECK(max_points >= 2);
   const model::Results& r = input.results;
-  const size_t failed = CountFailed(input.verdicts);
   const std::string verdict = VerdictText(input.verdicts);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
@@ -207,10 +215,8 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   out += "<title>drainsim: " + Text(r.scenario_name) + " - " + Text(verdict) + "</title>\n";
   out += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<header>\n";
   out += "<h1>drainsim: " + Text(r.scenario_name) + "</h1>\n";
-  out += std::string("<p class=\"verdict") +
-         (input.verdicts.empty() ? "" : failed == 0 ? " pass" : " fail") + "\">" +
-         Text(input.verdicts.empty() ? "No expectations"
-                                     : "Expectations: " + verdict) +
+  out += "<p class=\"verdict " + VerdictClass(input.verdicts) + "\">" +
+         Text(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) +
          "</p>\n</header>\n<main>\n";
   Headline(out, input);
   Meta(out, input);

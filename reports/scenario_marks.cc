@@ -50,7 +50,8 @@ FaultSpan SpanOf(const Fault& fault, double run_until_s) {
           span.from_s = f.from.seconds();
         }
         if constexpr (std::is_same_v<F, ErrorsFault>) {
-          span.detail = KindText(f.kind) + ", p=" + Decimal(f.probability) + ", " + ErrorText(f.error);
+          span.detail =
+              KindText(f.kind) + ", p=" + Decimal(f.probability) + ", " + ErrorText(f.error);
         } else if constexpr (std::is_same_v<F, SyntheticFailuresFault>) {
           span.detail = std::to_string(f.count) + " " + f.kind + ", " + ErrorText(f.error);
         } else if constexpr (std::is_same_v<F, PoisonFault>) {

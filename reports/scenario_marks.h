@@ -28,8 +28,8 @@ struct FaultSpan {
 };
 
 struct ScenarioMarks {
-  bool from_scenario = false;  // false: the writer has no scenario; see contract (2)
-  double run_until_s = 0;      // the scenario's run.until_s
+  bool from_scenario = false;         // false: the writer has no scenario; see contract (2)
+  double run_until_s = 0;             // the scenario's run.until_s
   std::optional<double> age_alert_s;  // alerts.oldest_age_s, when set
   std::vector<FaultSpan> faults;
 };

@@ -17,7 +17,7 @@ constexpr double kRight = 24;
 constexpr double kTop = 40;
 constexpr double kBottom = 46;
 constexpr double kBandWidthMin = 3;  // px: a 25-second drain in a six-hour run stays visible
-constexpr double kCharWidth = 6.6;  // a 12 px system-ui character, roughly: for the legend layout
+constexpr double kCharWidth = 6.6;   // a 12 px system-ui character, roughly: for the legend layout
 
 std::string Px(double value) {
   char buffer[32];
@@ -92,7 +92,7 @@ double YTop(const LineChart& chart) {
 
 std::string PathData(const Plot& plot, const Points& points) {
   std::string d;
-  std::string last;    // the last point written, to skip repeats of the same pixel
+  std::string last;  // the last point written, to skip repeats of the same pixel
   int subpath_points = 0;
   auto close_subpath = [&] {
     if (subpath_points == 1) d += "h0";  // a lone point: a dot, thanks to the round caps
@@ -145,8 +145,7 @@ void Grid(std::string& out, const LineChart& chart, const Plot& plot, double y_t
          Px(plot.right()) + "\" y2=\"" + Px(plot.bottom()) + "\"/>";
   out += "<line x1=\"" + Px(plot.left()) + "\" y1=\"" + Px(plot.top()) + "\" x2=\"" +
          Px(plot.left()) + "\" y2=\"" + Px(plot.bottom()) + "\"/>";
-  const std::vector<double> x_ticks =
-      NiceTicks(chart.x_min / x_scale, chart.x_max / x_scale, 8);
+  const std::vector<double> x_ticks = NiceTicks(chart.x_min / x_scale, chart.x_max / x_scale, 8);
   for (const double tick : x_ticks) {
     const std::string x = Px(plot.X(tick * x_scale));
     out += "<line x1=\"" + x + "\" y1=\"" + Px(plot.bottom()) + "\" x2=\"" + x + "\" y2=\"" +
@@ -164,9 +163,8 @@ void Grid(std::string& out, const LineChart& chart, const Plot& plot, double y_t
   out += "</g>\n";
   const double middle_x = (plot.left() + plot.right()) / 2;
   const double middle_y = (plot.top() + plot.bottom()) / 2;
-  out += "<text class=\"axis-label\" x=\"" + Px(middle_x) + "\" y=\"" +
-         Px(plot.bottom() + 38) + "\" text-anchor=\"middle\">" +
-         XmlEscape(AxisTitle(chart.x_axis)) + "</text>\n";
+  out += "<text class=\"axis-label\" x=\"" + Px(middle_x) + "\" y=\"" + Px(plot.bottom() + 38) +
+         "\" text-anchor=\"middle\">" + XmlEscape(AxisTitle(chart.x_axis)) + "</text>\n";
   out += "<text class=\"axis-label\" x=\"14\" y=\"" + Px(middle_y) +
          "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " + Px(middle_y) + ")\">" +
          XmlEscape(AxisTitle(chart.y_axis)) + "</text>\n";
@@ -189,9 +187,9 @@ void Markers(std::string& out, const LineChart& chart, const Plot& plot) {
            " stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>" + XmlEscape(t.label) +
            "</title></line>";
     const double label_y = y - plot.top() < 16 ? y + 14 : y - 5;
-    out += "<text class=\"threshold-label\" x=\"" + Px(plot.right() - 4) + "\" y=\"" +
-           Px(label_y) + "\" text-anchor=\"end\"" + Attr("fill", t.colour) + ">" +
-           XmlEscape(t.label) + "</text>\n";
+    out += "<text class=\"threshold-label\" x=\"" + Px(plot.right() - 4) + "\" y=\"" + Px(label_y) +
+           "\" text-anchor=\"end\"" + Attr("fill", t.colour) + ">" + XmlEscape(t.label) +
+           "</text>\n";
   }
 }
 
@@ -213,8 +211,8 @@ void Legend(std::string& out, const LineChart& chart) {
     seen.push_back(band.legend);
     out += "<rect x=\"" + Px(x) + "\" y=\"" + Px(y - 10) + "\" width=\"14\" height=\"12\"" +
            Attr("fill", band.colour) + " fill-opacity=\"0.35\"/>";
-    out += "<text x=\"" + Px(x + 18) + "\" y=\"" + Px(y) + "\">" + XmlEscape(band.legend) +
-           "</text>";
+    out +=
+        "<text x=\"" + Px(x + 18) + "\" y=\"" + Px(y) + "\">" + XmlEscape(band.legend) + "</text>";
     x += 18 + kCharWidth * static_cast<double>(band.legend.size()) + 16;
   }
   out += "</g>\n";
@@ -307,9 +305,11 @@ std::string RenderLineChart(const LineChart& chart) {
     DRAINSIM_CHECK(s.x.size() == s.y.size());
     const Points points = Downsample(s.x, s.y, chart.max_points);
     out += "<path class=\"series\"" + Attr("data-series", s.label) + " fill=\"none\"" +
-           Attr("stroke", s.colour) + " stroke-width=\"1.6\" stroke-linejoin=\"round\" "
-           "stroke-linecap=\"round\"" + (s.dashed ? " stroke-dasharray=\"5 3\"" : "") +
-           Attr("d", PathData(plot, points)) + "/>\n";
+           Attr("stroke", s.colour) +
+           " stroke-width=\"1.6\" stroke-linejoin=\"round\" "
+           "stroke-linecap=\"round\"" +
+           (s.dashed ? " stroke-dasharray=\"5 3\"" : "") + Attr("d", PathData(plot, points)) +
+           "/>\n";
   }
   Legend(out, chart);
   out += "</svg>";

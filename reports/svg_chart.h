@@ -42,10 +42,10 @@ Axis TimeAxis(double span_s);
 
 // One line. Values are in data units (before Axis::scale).
 struct Series {
-  std::string label;         // the legend's text and the path's data-series
-  std::string colour;        // a CSS colour literal, e.g. "#3b82f6"
-  std::vector<double> x;     // non-decreasing
-  std::vector<double> y;     // x.size() values; NaN: no value here (the line breaks)
+  std::string label;      // the legend's text and the path's data-series
+  std::string colour;     // a CSS colour literal, e.g. "#3b82f6"
+  std::vector<double> x;  // non-decreasing
+  std::vector<double> y;  // x.size() values; NaN: no value here (the line breaks)
   bool dashed = false;
 };
 
@@ -53,10 +53,10 @@ struct Series {
 // legend entry (the first one's colour).
 struct Band {
   double from = 0;
-  double until = 0;     // REQUIRES: from <= until; drawn at least 3 px wide
-  std::string title;    // the tooltip: "db_slowdown x25, 7200-9000 s"
-  std::string legend;   // "fault window"
-  std::string colour;   // a CSS colour literal; drawn at low opacity
+  double until = 0;    // REQUIRES: from <= until; drawn at least 3 px wide
+  std::string title;   // the tooltip: "db_slowdown x25, 7200-9000 s"
+  std::string legend;  // "fault window"
+  std::string colour;  // a CSS colour literal; drawn at low opacity
   std::string css_class = "band";
 };
 

@@ -1,6 +1,8 @@
 // report.html on hand-made Results: well-formed (strict XML after the doctype), self-contained,
 // one chart per metric the run has, each with data; fault windows, drains and the age alert;
 // escaping, determinism and the down-sampling bound.
+#include "reports/html_report.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -9,7 +11,6 @@
 
 #include "reports/expectations.h"
 #include "reports/formats.h"
-#include "reports/html_report.h"
 #include "reports/scenario_marks.h"
 #include "tests/reports/mini_xml.h"
 #include "tests/reports/report_fixture.h"
@@ -100,8 +101,7 @@ TEST_CASE("html: the registry writes report.html", "[reports][html]") {
   CHECK(reports::ParseFormatList("json,md,html,csv,junit", &formats).empty());
 }
 
-TEST_CASE("html: well-formed, self-contained, one chart per metric with data",
-          "[reports][html]") {
+TEST_CASE("html: well-formed, self-contained, one chart per metric with data", "[reports][html]") {
   const Page page;
   const std::string html = page.Html();
   const xml::Document doc = ParsePage(html);
@@ -113,7 +113,8 @@ TEST_CASE("html: well-formed, self-contained, one chart per metric with data",
   // No URL a browser would fetch: the SVG namespace is the only "http" in the page.
   std::string stripped = html;
   const std::string xmlns = "xmlns=\"http://www.w3.org/2000/svg\"";
-  for (size_t at; (at = stripped.find(xmlns)) != std::string::npos;) stripped.erase(at, xmlns.size());
+  for (size_t at; (at = stripped.find(xmlns)) != std::string::npos;)
+    stripped.erase(at, xmlns.size());
   for (const char* banned : {"http://", "https://", "<script", "<link", "<img", "<iframe",
                              "<object", "url(", "@import", " src=", " href="}) {
     INFO(banned);
@@ -134,9 +135,9 @@ TEST_CASE("html: well-formed, self-contained, one chart per metric with data",
     }
   }
   // Units on the axes.
-  for (const char* label : {"simulated time (s)", "oldest message age (s)",
-                            "database utilisation (%)", "live query latency (ms)",
-                            "DLQ flow (messages/s)", "drain rate (messages/s)"}) {
+  for (const char* label :
+       {"simulated time (s)", "oldest message age (s)", "database utilisation (%)",
+        "live query latency (ms)", "DLQ flow (messages/s)", "drain rate (messages/s)"}) {
     INFO(label);
     CHECK(Contains(html, label));
   }
@@ -146,10 +147,10 @@ TEST_CASE("html: the headline panel and the verdicts", "[reports][html]") {
   const Page page;
   const std::string html = page.Html();
   CHECK(Contains(html, "<h1>drainsim: fixture</h1>"));
-  CHECK(Contains(html, ">42<"));        // seed
-  CHECK(Contains(html, ">24.95 s<"));   // time to empty
-  CHECK(Contains(html, ">3<"));         // duplicate executions
-  CHECK(Contains(html, ">10<"));        // human needed
+  CHECK(Contains(html, ">42<"));       // seed
+  CHECK(Contains(html, ">24.95 s<"));  // time to empty
+  CHECK(Contains(html, ">3<"));        // duplicate executions
+  CHECK(Contains(html, ">10<"));       // human needed
   CHECK(Contains(html, "parked:drain=4"));
   CHECK(Contains(html, ">FAIL<"));
   CHECK(Contains(html, "1 of 3 failed"));

@@ -1,12 +1,13 @@
 // The SVG line chart on its own: ticks, the time axis, escaping, down-sampling (bound, spikes,
 // gaps, determinism) and the rendered element (well-formed, one path per series, bands,
 // markers, the threshold always in range).
+#include "reports/svg_chart.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "reports/svg_chart.h"
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
