@@ -169,8 +169,7 @@ std::string RunIsolated(uint64_t first_seed, uint64_t count, const IsolationOpti
   std::vector<Child> running;
   std::map<uint64_t, SeedReport> waiting;  // finished, but an earlier seed is still running
   while ((started < count && error.empty()) || !running.empty()) {
-    while (error.empty() && started < count &&
-           running.size() < static_cast<size_t>(options.jobs)) {
+    while (error.empty() && started < count && running.size() < static_cast<size_t>(options.jobs)) {
       error = Start(first_seed + started, options.timeout_s, work, running);
       if (error.empty()) ++started;
     }

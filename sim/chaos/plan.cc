@@ -75,8 +75,8 @@ int64_t PublishesBefore(Instant start, int64_t count, double rate_per_s, Instant
 }
 
 // The firings of a trigger at `at` repeated `every` that fall before `end`.
-std::vector<Instant> FiringsBefore(Instant at, const std::optional<Duration>& every,
-                                   Instant end, size_t limit) {
+std::vector<Instant> FiringsBefore(Instant at, const std::optional<Duration>& every, Instant end,
+                                   size_t limit) {
   std::vector<Instant> firings;
   for (Instant t = at; t < end && firings.size() <= limit; t = t + *every) {
     firings.push_back(t);
@@ -192,9 +192,11 @@ Duration DefaultLiveness(const Scenario& base) {
   }
   double handler_s = 0;
   for (const auto& [name, kind] : base.kinds) {
-    const int64_t queries = kind.handler.db_ops + (kind.idempotency == scenario::Idempotency::kClaim);
+    const int64_t queries =
+        kind.handler.db_ops + (kind.idempotency == scenario::Idempotency::kClaim);
     if (base.database) {
-      handler_s = std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());
+      handler_s =
+          std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());
     }
   }
   const double attempt_s =

@@ -103,8 +103,7 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
 
   const model::Results second = model::RunSimulation(variant, seed);
   if (Headline(second) != Headline(first)) {
-    report.Fail(Verdict::kCorrectness,
-                "determinism: the second run differs: " + Headline(second));
+    report.Fail(Verdict::kCorrectness, "determinism: the second run differs: " + Headline(second));
   }
 
   CheckLiveness(plan, first, report);

@@ -1,5 +1,7 @@
 // Crash isolation: each seed in its own child, every way a child can end told apart, reports in
 // seed order whatever the number of jobs.
+#include "sim/chaos/isolate.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/chaos/isolate.h"
 #include "sim/engine/check.h"
 
 namespace drainsim::chaos::testing {

@@ -1,9 +1,10 @@
 // The swarm plan: phases, producers clipped to the safety phase, drains kept or dropped, and the
 // bases that make no swarm.
+#include "sim/chaos/plan.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "sim/chaos/plan.h"
 #include "sim/model/simulation.h"
 #include "tests/chaos/chaos_support.h"
 

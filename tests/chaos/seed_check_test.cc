@@ -1,9 +1,10 @@
 // The checks on one seed, in process: a healthy variant passes them all, a bound too short for
 // the work left fails liveness and nothing else.
+#include "sim/chaos/seed_check.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "sim/chaos/seed_check.h"
 #include "sim/model/simulation.h"
 #include "tests/chaos/chaos_support.h"
 
@@ -46,9 +47,8 @@ TEST_CASE("seed check: a liveness bound shorter than the work left fails livenes
   // most are waiting, unless the faults of a seed dead-letter them all at once first.
   scenario::Scenario base = LoadTextOrFail(kSmall);
   base.producers.push_back(base.producers.front());
-  base.producers.back().schedule =
-      scenario::FanoutSchedule{engine::Instant::Zero() + Duration::Seconds(290), 2000,
-                               std::nullopt, std::nullopt};
+  base.producers.back().schedule = scenario::FanoutSchedule{
+      engine::Instant::Zero() + Duration::Seconds(290), 2000, std::nullopt, std::nullopt};
   const SwarmPlan plan = PlanOrFail(base, {std::nullopt, Duration::Millis(1)});
   int liveness_failures = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
@@ -62,7 +62,6 @@ TEST_CASE("seed check: a liveness bound shorter than the work left fails livenes
   }
   CHECK(liveness_failures >= 5);
 }
-
 
 // What the swarm's first runs found (docs/SWARM.md): a pill whose hang reaches its visibility
 // timeout is delivered again before its failure counts, for ever, unless the broker's receive

@@ -73,8 +73,8 @@ TEST_CASE("swarm: every seed passes on monthly-rehearsal, database and downstrea
 TEST_CASE("swarm: a liveness bound too short exits 4 and its reproduce line fails the same way",
           "[chaos][swarm][cli]") {
   // 3000 notifications fanned out at 60 s against a 20 calls/s API cannot all rest by 62 s.
-  const ProcessResult r = RunDrainsim({"swarm", Scenario("retry-storm-full-jitter.json"),
-                                       "--seeds", "3", "--safety-s", "61", "--liveness-s", "1"});
+  const ProcessResult r = RunDrainsim({"swarm", Scenario("retry-storm-full-jitter.json"), "--seeds",
+                                       "3", "--safety-s", "61", "--liveness-s", "1"});
   INFO(r.stdout_text);
   INFO(r.stderr_text);
   CHECK(r.exit_code == 4);
@@ -104,9 +104,9 @@ TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[ch
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string variant = (dir / "variant.json").string();
-  const ProcessResult swarm = RunDrainsim({"swarm", Scenario("lost-acks.json"), "--seed", "31",
-                                           "--safety-s", "300", "--dump-variant", variant,
-                                           "--verbose"});
+  const ProcessResult swarm =
+      RunDrainsim({"swarm", Scenario("lost-acks.json"), "--seed", "31", "--safety-s", "300",
+                   "--dump-variant", variant, "--verbose"});
   INFO(swarm.stdout_text);
   CHECK(swarm.exit_code == 0);
   const std::vector<std::string> run_line = LinesWith(swarm.stdout_text, "run: fingerprint ");
@@ -121,8 +121,8 @@ TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[ch
 }
 
 TEST_CASE("swarm: the output does not depend on the number of jobs", "[chaos][swarm][cli]") {
-  const std::vector<std::string> args = {"swarm", Scenario("poison-pills.json"), "--seeds", "12",
-                                         "--safety-s", "300", "--verbose"};
+  const std::vector<std::string> args = {
+      "swarm", Scenario("poison-pills.json"), "--seeds", "12", "--safety-s", "300", "--verbose"};
   std::vector<std::string> three = args;
   three.insert(three.end(), {"--jobs", "3"});
   const ProcessResult a = RunDrainsim(args);

@@ -1,5 +1,7 @@
 // The variant generator: reproducible, varied, always valid, faults inside the safety phase and
 // only of the types the scenario can have.
+#include "sim/chaos/variant.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
@@ -7,7 +9,6 @@
 #include <variant>
 
 #include "sim/chaos/fault_draw.h"
-#include "sim/chaos/variant.h"
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
@@ -159,8 +160,7 @@ TEST_CASE("variant: only the fault types that apply to the scenario, each half t
     for (FaultType t : downstream) CHECK(Count(counts, t) == 0);
   }
   SECTION("a downstream API, no database") {
-    const auto counts =
-        TypeCounts(PlanOrFail(LoadShipped("retry-storm-full-jitter.json")), kSeeds);
+    const auto counts = TypeCounts(PlanOrFail(LoadShipped("retry-storm-full-jitter.json")), kSeeds);
     for (FaultType t : always) CHECK(about_half(Count(counts, t)));
     for (FaultType t : database) CHECK(Count(counts, t) == 0);
     for (FaultType t : downstream) CHECK(about_half(Count(counts, t)));
@@ -209,7 +209,6 @@ TEST_CASE("variant: crash counts fit the fleet and kinds exist", "[chaos][varian
   }
   CHECK(kinds_seen.size() == base.kinds.size());
 }
-
 
 TEST_CASE("variant: poison hangs only when the broker's receive count can end it",
           "[chaos][variant]") {

@@ -74,8 +74,8 @@ std::optional<std::optional<engine::Duration>> SecondsOption(const po::variables
   const double seconds = vm[name].as<double>();
   const auto span = engine::DurationFromSeconds(seconds);
   if (!span) {
-    std::fprintf(stderr, "drainsim swarm: --%s must be a finite number of seconds (got %g)\n",
-                 name, seconds);
+    std::fprintf(stderr, "drainsim swarm: --%s must be a finite number of seconds (got %g)\n", name,
+                 seconds);
     return std::nullopt;
   }
   return span;
@@ -125,11 +125,11 @@ int RunSwarm(const Args& args) {
     return usage_error("--seed runs one seed; it cannot be combined with --seeds or --first-seed");
   }
   if (vm.count("dump-variant") && !one_seed) return usage_error("--dump-variant needs --seed");
-  const uint64_t first_seed =
-      one_seed ? vm["seed"].as<uint64_t>()
-               : (vm.count("first-seed") ? vm["first-seed"].as<uint64_t>() : 1);
-  const uint64_t count = one_seed ? 1 : (vm.count("seeds") ? vm["seeds"].as<uint64_t>()
-                                                           : kSeedsDefault);
+  const uint64_t first_seed = one_seed
+                                  ? vm["seed"].as<uint64_t>()
+                                  : (vm.count("first-seed") ? vm["first-seed"].as<uint64_t>() : 1);
+  const uint64_t count =
+      one_seed ? 1 : (vm.count("seeds") ? vm["seeds"].as<uint64_t>() : kSeedsDefault);
   if (count == 0) return usage_error("--seeds must be at least 1");
   if (first_seed + (count - 1) < first_seed) return usage_error("the seed range overflows");
   const int jobs = vm["jobs"].as<int>();
@@ -155,10 +155,9 @@ int RunSwarm(const Args& args) {
   const std::string safety_s = chaos::FormatSeconds(plan.safety_end - engine::Instant::Zero());
   const std::string liveness_s = chaos::FormatSeconds(plan.liveness);
 
-  const std::string seeds =
-      count == 1 ? "seed " + std::to_string(first_seed)
-                 : "seeds " + std::to_string(first_seed) + ".." +
-                       std::to_string(first_seed + (count - 1));
+  const std::string seeds = count == 1 ? "seed " + std::to_string(first_seed)
+                                       : "seeds " + std::to_string(first_seed) + ".." +
+                                             std::to_string(first_seed + (count - 1));
   std::printf("swarm %s: %s, safety phase [0, %s) s, liveness bound %s s\n", path.c_str(),
               seeds.c_str(), safety_s.c_str(), liveness_s.c_str());
   for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
@@ -190,10 +189,11 @@ int RunSwarm(const Args& args) {
     }
     for (const std::string& problem : report.problems) std::printf("  %s\n", problem.c_str());
     if (failed) {
-      std::printf("  reproduce: drainsim swarm %s --seed %llu --safety-s %s --liveness-s %s "
-                  "--verbose\n",
-                  ShellQuote(path).c_str(), static_cast<unsigned long long>(report.seed),
-                  safety_s.c_str(), liveness_s.c_str());
+      std::printf(
+          "  reproduce: drainsim swarm %s --seed %llu --safety-s %s --liveness-s %s "
+          "--verbose\n",
+          ShellQuote(path).c_str(), static_cast<unsigned long long>(report.seed), safety_s.c_str(),
+          liveness_s.c_str());
     }
   };
   const std::string error = chaos::RunIsolated(
@@ -201,14 +201,15 @@ int RunSwarm(const Args& args) {
       [&plan](uint64_t seed) { return chaos::CheckSeed(plan, seed); }, on_report);
 
   const auto& v = tally.by_verdict;
-  std::printf("swarm: %llu seeds run, %llu passed, %llu failed (%llu crash, %llu correctness, "
-              "%llu liveness)\n",
-              static_cast<unsigned long long>(tally.run),
-              static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kPass)]),
-              static_cast<unsigned long long>(tally.run - v[static_cast<size_t>(Verdict::kPass)]),
-              static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCrash)]),
-              static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCorrectness)]),
-              static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kLiveness)]));
+  std::printf(
+      "swarm: %llu seeds run, %llu passed, %llu failed (%llu crash, %llu correctness, "
+      "%llu liveness)\n",
+      static_cast<unsigned long long>(tally.run),
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kPass)]),
+      static_cast<unsigned long long>(tally.run - v[static_cast<size_t>(Verdict::kPass)]),
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCrash)]),
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCorrectness)]),
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kLiveness)]));
   if (!error.empty()) {
     std::fprintf(stderr, "drainsim swarm: %s; %llu of %llu seeds run\n", error.c_str(),
                  static_cast<unsigned long long>(tally.run),
