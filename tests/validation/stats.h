@@ -9,11 +9,9 @@
 // deviation, divisor R - 1).
 //
 // Invariants:
-//  (1) StudentTQuantile(p, df) is computed, not looked up: the upper tail of Student's t is
-//      P(T > t) = I_{df / (df + t^2)}(df / 2, 1 / 2) / 2 (the regularized incomplete beta, by
-//      its continued fraction, Numerical Recipes 6.4), inverted by bisection. theory_test.cc
-//      checks it against the standard table of t(0.975, df) for df 1..40 and against a
-//      numerical integration of the density.
+//  (1) StudentTQuantile(p, df) (experiments/student_t.h) is computed, not looked up;
+//      theory_test.cc checks it against the standard table of t(0.975, df) for df 1..40 and
+//      against a numerical integration of the density.
 //  (2) HalfWidth(level) >= 0, is 0 iff every value is the same, and grows with the level.
 //
 // Thread-safety: pure functions.
@@ -22,15 +20,14 @@
 #include <Eigen/Dense>
 #include <cstdint>
 
+#include "experiments/student_t.h"
+
 namespace drainsim::validation {
 
-// P(T > t) for Student's t with df degrees of freedom, to about 1e-12 absolute (above 1e7
-// degrees of freedom lgamma's cancellation would cost digits; use the normal there).
-// REQUIRES: t >= 0, 1 <= df <= 1e7
-double StudentTUpperTail(double t, int64_t df);
-
-// The p-quantile of Student's t, to about 1e-10. REQUIRES: 0.5 <= p < 1, 1 <= df <= 1e7
-double StudentTQuantile(double p, int64_t df);
+// Student's t lives in the experiments library, which computes the confidence intervals of
+// `drainsim run --replications`; the validation suite checks it (theory_test.cc).
+using experiments::StudentTQuantile;
+using experiments::StudentTUpperTail;
 
 struct Summary {
   int64_t count = 0;  // replications

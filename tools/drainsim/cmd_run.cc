@@ -16,6 +16,7 @@
 #include "reports/scenario_marks.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
+#include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/summary.h"
 #include "tools/drainsim/version.h"
@@ -94,9 +95,11 @@ int RunRun(const Args& args) {
       "reproduction command; the files are written all the same")(
       "audit", po::bool_switch(),
       "recount every message against the ledger after every event (slow; for debugging)");
+  AddReplicationOptions(line.options);  // --replications, --jobs, --shard, ...
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  if (WantsReplications(vm)) return RunReplicated(vm);
 
   std::vector<const reports::Format*> formats;
   if (const std::string error = reports::ParseFormatList(vm["format"].as<std::string>(), &formats);

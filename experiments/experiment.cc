@@ -1,0 +1,132 @@
+#include "experiments/experiment.h"
+
+#include <charconv>
+
+#include "sim/engine/check.h"
+
+namespace drainsim::experiments {
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<Better> BetterFromName(const std::string& name) {
+  for (Better b : {Better::kLower, Better::kHigher, Better::kNone}) {
+    if (BetterName(b) == name) return b;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t Experiment::PointCount() const {
+  int64_t count = 1;
+  for (const Axis& axis : axes) count *= static_cast<int64_t>(axis.values.size());
+  return count;
+}
+
+std::vector<json> Experiment::PointValues(int64_t point) const {
+  DRAINSIM_CHECK(point >= 0);
+  DRAINSIM_CHECK(point < PointCount());
+  std::vector<json> values(axes.size());
+  for (size_t a = axes.size(); a-- > 0;) {
+    const int64_t size = static_cast<int64_t>(axes[a].values.size());
+    values[a] = axes[a].values[static_cast<size_t>(point % size)];
+    point /= size;
+  }
+  return values;
+}
+
+json ToJson(const Experiment& e) {
+  json metrics = json::array();
+  for (const MetricColumn& m : e.metrics) {
+    metrics.push_back({{"name", m.name}, {"better", std::string(BetterName(m.better))}});
+  }
+  json axes = json::array();
+  for (const Axis& axis : e.axes)
+    axes.push_back({{"pointer", axis.pointer}, {"values", axis.values}});
+  return json{{"command", e.command},
+              {"scenario",
+               {{"name", e.scenario_name}, {"path", e.scenario_path}, {"hash", e.scenario_hash}}},
+              {"drainsim_version", e.drainsim_version},
+              {"base_seed", e.base_seed},
+              {"replications", e.replications},
+              {"confidence", e.confidence},
+              {"metrics", std::move(metrics)},
+              {"expectations", e.expectations},
+              {"vary", std::move(axes)},
+              {"until_ci_width", e.stop ? json{{"width", e.stop->width},
+                                               {"replications_max", e.stop->replications_max},
+                                               {"met", e.stop->met}}
+                                        : json(nullptr)}};
+}
+
+std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) {
+  try {
+    Experiment e;
+    e.command = j.at("command").get<std::string>();
+    if (e.command != "run" && e.command != "sweep") {
+      *error = "unknown experiment command '" + e.command + "'";
+      return std::nullopt;
+    }
+    e.scenario_name = j.at("scenario").at("name").get<std::string>();
+    e.scenario_path = j.at("scenario").at("path").get<std::string>();
+    e.scenario_hash = j.at("scenario").at("hash").get<std::string>();
+    e.drainsim_version = j.at("drainsim_version").get<std::string>();
+    e.base_seed = j.at("base_seed").get<uint64_t>();
+    e.replications = j.at("replications").get<int64_t>();
+    e.confidence = j.at("confidence").get<double>();
+    for (const json& m : j.at("metrics")) {
+      const std::optional<Better> better = BetterFromName(m.at("better").get<std::string>());
+      if (!better) {
+        *error = "unknown direction of better '" + m.at("better").get<std::string>() + "'";
+        return std::nullopt;
+      }
+      e.metrics.push_back({m.at("name").get<std::string>(), *better});
+    }
+    e.expectations = j.at("expectations").get<std::vector<std::string>>();
+    for (const json& a : j.at("vary")) {
+      Axis axis{a.at("pointer").get<std::string>(), a.at("values").get<std::vector<json>>()};
+      if (axis.values.empty()) {
+        *error = "axis " + axis.pointer + " has no values";
+        return std::nullopt;
+      }
+      e.axes.push_back(std::move(axis));
+    }
+    if (const json& stop = j.at("until_ci_width"); !stop.is_null()) {
+      e.stop = CiStop{stop.at("width").get<double>(), stop.at("replications_max").get<int64_t>(),
+                      stop.at("met").get<bool>()};
+    }
+    if (e.replications < 1 || !(e.confidence > 0 && e.confidence < 1)) {
+      *error = "replications must be >= 1 and the confidence in (0, 1)";
+      return std::nullopt;
+    }
+    return e;
+  } catch (const json::exception& ex) {
+    *error = std::string("not an experiment description: ") + ex.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<Shard> ParseShard(const std::string& text, std::string* error) {
+  const size_t slash = text.find('/');
+  auto number = [](std::string_view digits, int64_t* value) {
+    if (digits.empty()) return false;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *value);
+    return ec == std::errc() && end == digits.data() + digits.size();
+  };
+  Shard shard;
+  if (slash == std::string::npos ||
+      !number(std::string_view(text).substr(0, slash), &shard.index) ||
+      !number(std::string_view(text).substr(slash + 1), &shard.count)) {
+    *error = "'" + text + "' is not i/N (for example 0/4: the first of four shards)";
+    return std::nullopt;
+  }
+  if (shard.count < 1 || shard.count > 1'000'000 || shard.index < 0 || shard.index >= shard.count) {
+    *error = "'" + text + "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)";
+    return std::nullopt;
+  }
+  return shard;
+}
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,186 @@
+#include "experiments/partial.h"
+
+#include <charconv>
+
+#include "reports/metrics.h"
+#include "sim/engine/check.h"
+
+namespace drainsim::experiments {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kPartialVersion = 1;
+
+std::optional<uint64_t> ParseUnsigned(const std::string& text, int base) {
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string PartialFileName(const Shard& shard) {
+  return "part-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count) + ".json";
+}
+
+std::string PartialText(const Partial& p) {
+  DRAINSIM_CHECK(p.indices.size() == p.records.size());
+  json runs = json::array();
+  for (size_t k = 0; k < p.records.size(); ++k) {
+    const RunRecord& r = p.records[k];
+    json values = json::array();
+    for (const std::optional<double>& v : r.values) values.push_back(v ? json(*v) : json(nullptr));
+    runs.push_back({{"index", p.indices[k]},
+                    {"seed", std::to_string(r.seed)},
+                    {"fingerprint", reports::Hex16(r.fingerprint)},
+                    {"values", std::move(values)},
+                    {"passed", r.passed}});
+  }
+  const json document = {{"drainsim_partial", kPartialVersion},
+                         {"shard", {{"index", p.shard.index}, {"count", p.shard.count}}},
+                         {"experiment", ToJson(p.experiment)},
+                         {"runs", std::move(runs)}};
+  return document.dump(1) + "\n";
+}
+
+std::optional<Partial> ReadPartial(const std::string& text, std::string* error) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::exception& e) {
+    *error = std::string("not JSON: ") + e.what();
+    return std::nullopt;
+  }
+  try {
+    if (!document.is_object() || !document.contains("drainsim_partial")) {
+      *error = "not a partial result (written by --shard)";
+      return std::nullopt;
+    }
+    if (document.at("drainsim_partial").get<int>() != kPartialVersion) {
+      *error = "partial format version " + document.at("drainsim_partial").dump() +
+               ", this drainsim reads version " + std::to_string(kPartialVersion);
+      return std::nullopt;
+    }
+    Partial p;
+    std::optional<Experiment> experiment = ExperimentFromJson(document.at("experiment"), error);
+    if (!experiment) return std::nullopt;
+    p.experiment = std::move(*experiment);
+    p.shard.index = document.at("shard").at("index").get<int64_t>();
+    p.shard.count = document.at("shard").at("count").get<int64_t>();
+    if (p.shard.count < 1 || p.shard.index < 0 || p.shard.index >= p.shard.count) {
+      *error = "bad shard " + document.at("shard").dump();
+      return std::nullopt;
+    }
+    const size_t metric_count = p.experiment.metrics.size();
+    const size_t expectation_count = p.experiment.expectations.size();
+    for (const json& run : document.at("runs")) {
+      RunRecord r;
+      const int64_t index = run.at("index").get<int64_t>();
+      const std::optional<uint64_t> seed = ParseUnsigned(run.at("seed").get<std::string>(), 10);
+      const std::optional<uint64_t> fingerprint =
+          ParseUnsigned(run.at("fingerprint").get<std::string>(), 16);
+      if (!seed || !fingerprint) {
+        *error = "run " + std::to_string(index) + ": bad seed or fingerprint";
+        return std::nullopt;
+      }
+      r.seed = *seed;
+      r.fingerprint = *fingerprint;
+      for (const json& v : run.at("values")) {
+        r.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+      }
+      r.passed = run.at("passed").get<std::vector<bool>>();
+      if (r.values.size() != metric_count || r.passed.size() != expectation_count) {
+        *error = "run " + std::to_string(index) + " has " + std::to_string(r.values.size()) +
+                 " values and " + std::to_string(r.passed.size()) + " verdicts, the experiment " +
+                 std::to_string(metric_count) + " metrics and " +
+                 std::to_string(expectation_count) + " expectations";
+        return std::nullopt;
+      }
+      if (index < 0 || index >= p.experiment.RunCount() || !p.shard.Holds(index) ||
+          (!p.indices.empty() && index <= p.indices.back())) {
+        *error = "run index " + std::to_string(index) + " does not belong in shard " +
+                 std::to_string(p.shard.index) + "/" + std::to_string(p.shard.count) +
+                 " (or is out of order)";
+        return std::nullopt;
+      }
+      p.indices.push_back(index);
+      p.records.push_back(std::move(r));
+    }
+    return p;
+  } catch (const json::exception& e) {
+    *error = std::string("not a partial result: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<Merged> Merge(const std::vector<Partial>& parts,
+                            const std::vector<std::string>& names, std::string* error) {
+  DRAINSIM_CHECK(parts.size() == names.size());
+  if (parts.empty()) {
+    *error = "no parts to merge";
+    return std::nullopt;
+  }
+  const Partial& first = parts.front();
+  const int64_t shard_count = first.shard.count;
+  std::vector<const Partial*> by_shard(static_cast<size_t>(shard_count), nullptr);
+  std::vector<std::string> shard_names(static_cast<size_t>(shard_count));
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Partial& part = parts[i];
+    if (!(part.experiment == first.experiment)) {
+      *error = names[i] + " is a part of another experiment than " + names[0] +
+               " (their descriptions differ: scenario, seed, replications, metrics, grid or "
+               "drainsim version)";
+      return std::nullopt;
+    }
+    if (part.shard.count != shard_count) {
+      *error = names[i] + " is shard " + std::to_string(part.shard.index) + "/" +
+               std::to_string(part.shard.count) + ", " + names[0] + " one of " +
+               std::to_string(shard_count);
+      return std::nullopt;
+    }
+    const size_t s = static_cast<size_t>(part.shard.index);
+    if (by_shard[s] != nullptr) {
+      *error = names[i] + " and " + shard_names[s] + " are both shard " +
+               std::to_string(part.shard.index) + "/" + std::to_string(shard_count);
+      return std::nullopt;
+    }
+    by_shard[s] = &part;
+    shard_names[s] = names[i];
+  }
+  std::string missing;
+  for (int64_t s = 0; s < shard_count; ++s) {
+    if (by_shard[static_cast<size_t>(s)] == nullptr) {
+      missing += (missing.empty() ? "" : ", ") + std::to_string(s);
+    }
+  }
+  if (!missing.empty()) {
+    *error = "missing shard(s) " + missing + " of " + std::to_string(shard_count);
+    return std::nullopt;
+  }
+  Merged merged;
+  merged.experiment = first.experiment;
+  const int64_t run_count = first.experiment.RunCount();
+  merged.records.resize(static_cast<size_t>(run_count));
+  std::vector<bool> present(static_cast<size_t>(run_count), false);
+  for (const Partial* part : by_shard) {
+    for (size_t k = 0; k < part->indices.size(); ++k) {
+      const size_t index = static_cast<size_t>(part->indices[k]);
+      present[index] = true;
+      merged.records[index] = part->records[k];
+    }
+  }
+  for (int64_t index = 0; index < run_count; ++index) {
+    if (!present[static_cast<size_t>(index)]) {
+      const int64_t s = index % shard_count;
+      *error = shard_names[static_cast<size_t>(s)] + " lacks run " + std::to_string(index) +
+               " of its shard (an incomplete part)";
+      return std::nullopt;
+    }
+  }
+  return merged;
+}
+
+}  // namespace drainsim::experiments

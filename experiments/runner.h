@@ -1,0 +1,53 @@
+// Runs a list of simulations, on --jobs threads, and keeps what an experiment needs of each:
+// its seed, its fingerprint, the value of every requested metric and the verdict of every
+// expectation. The full Results of a run are dropped as soon as it is measured.
+//
+// Contract:
+//  (1) records[i] depends only on tasks[i] (each run is single-threaded and owns its state), so
+//      the records are identical for every `jobs`; they are stored by index.
+//  (2) on_done, if set, is called once per finished run, under a lock, with the number of runs
+//      finished so far (a progress line; completion order, never used for results).
+//
+// Thread-safety: RunTasks itself is called from one thread; the scenarios are shared read-only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "experiments/metric_spec.h"
+#include "sim/model/simulation.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::experiments {
+
+struct RunRecord {
+  uint64_t seed = 0;
+  uint64_t fingerprint = 0;
+  std::vector<std::optional<double>> values;  // one per metric, in the experiment's order
+  std::vector<bool> passed;                   // one per expectation of the scenario, in order
+  bool operator==(const RunRecord&) const = default;
+};
+
+struct Task {
+  const scenario::Scenario* scenario = nullptr;  // not owned; outlives RunTasks
+  uint64_t seed = 0;
+};
+
+struct RunnerOptions {
+  int jobs = 1;
+  model::RunOptions run;
+  std::function<void(size_t done, size_t total)> on_done;
+};
+
+// REQUIRES: every task's scenario is set
+std::vector<RunRecord> RunTasks(const std::vector<Task>& tasks,
+                                const std::vector<MetricSpec>& metrics,
+                                const RunnerOptions& options);
+
+// The record of one finished run (what RunTasks keeps of it).
+RunRecord Record(const model::Results& results, const scenario::Scenario& scenario,
+                 const std::vector<MetricSpec>& metrics);
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,81 @@
+#include "experiments/scenario_edit.h"
+
+#include "reports/metrics.h"
+
+namespace drainsim::experiments {
+
+namespace {
+
+using nlohmann::json;
+
+// Applies one edit in place; returns "" or the error.
+std::string ApplyOne(json& document, const Edit& edit) {
+  json::json_pointer pointer;
+  try {
+    pointer = json::json_pointer(edit.pointer);
+  } catch (const json::exception& e) {
+    return edit.pointer + ": not a JSON pointer (" + e.what() + ")";
+  }
+  if (pointer.empty()) return "\"\" names the whole scenario; give the pointer of one field";
+  const json::json_pointer parent = pointer.parent_pointer();
+  const std::string key = pointer.back();
+  if (!document.contains(parent)) {
+    return edit.pointer + ": no such place in the scenario (" +
+           (parent.empty() ? std::string("the document") : parent.to_string()) + " is missing)";
+  }
+  json& container = document[parent];
+  if (container.is_object()) {
+    container[key] = edit.value;
+    return "";
+  }
+  if (container.is_array()) {
+    const std::string where = parent.to_string();
+    size_t index = 0;
+    bool numeric = !key.empty() && key.size() < 10 && (key == "0" || key[0] != '0');
+    for (char c : key) numeric = numeric && c >= '0' && c <= '9';
+    if (numeric) index = std::stoul(key);
+    if (!numeric || index >= container.size()) {
+      return edit.pointer + ": no such place in the scenario (" + where + " has " +
+             std::to_string(container.size()) +
+             (container.size() == 1 ? " element)" : " elements)");
+    }
+    container[index] = edit.value;
+    return "";
+  }
+  return edit.pointer + ": no such place in the scenario (" + parent.to_string() + " is a " +
+         container.type_name() + ", not an object or array)";
+}
+
+}  // namespace
+
+std::optional<json> ApplyEdits(const json& document, const std::vector<Edit>& edits,
+                               std::string* error) {
+  json edited = document;
+  for (const Edit& edit : edits) {
+    if (std::string e = ApplyOne(edited, edit); !e.empty()) {
+      *error = std::move(e);
+      return std::nullopt;
+    }
+  }
+  return edited;
+}
+
+std::optional<json> ParseDocument(const std::string& text, std::string* error) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    *error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::string ValueText(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer() || value.is_number_unsigned()) return value.dump();
+  if (value.is_number_float()) return reports::Decimal(value.get<double>());
+  return value.dump();
+}
+
+std::string EditText(const Edit& edit) { return edit.pointer + "=" + ValueText(edit.value); }
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,65 @@
+// Shared by the experiment command tests: fresh directories, small scenarios written to files,
+// and the output files of a command read back.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/process.h"
+
+namespace drainsim::testing {
+
+inline std::filesystem::path FreshDir(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("drainsim-experiments-test-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+// Ten minutes of Poisson jobs on two workers with 10% transient errors retried with full jitter:
+// about 0.02 s per run, random in arrivals, service times, errors and backoffs.
+inline const char* kSmallScenario = R"({"format_version": 1, "name": "small", "seed": 5,
+  "run": {"until_s": 600},
+  "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 40}}}}},
+  "producers": [{"kind": "job", "poisson": {"rate_per_s": 20}}],
+  "workers": {"count": 2},
+  "retry": {"backoff": {"kind": "exponential", "base_s": 1, "factor": 2, "cap_s": 30,
+                        "jitter": {"kind": "full"}},
+            "classes": {"transient": {"action": "retry", "attempts_max": 4}}},
+  "faults": [{"type": "errors", "probability": 0.1}],
+  "expect": [{"metric": "lost", "equals": 0}, {"metric": "attempts", "max": 14000}]})";
+
+// Every file of `dir`, by name: the output of one command.
+inline std::vector<std::pair<std::string, std::string>> ReadDir(const std::filesystem::path& dir) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    files.emplace_back(entry.path().filename().string(), ReadFile(entry.path().string()));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// stdout without the "report: PATH" lines, which name the output directory.
+inline std::string WithoutReportLines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end == std::string::npos ? end : end - start + 1);
+    if (line.rfind("report: ", 0) != 0) out += line;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace drainsim::testing

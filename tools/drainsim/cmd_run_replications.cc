@@ -1,0 +1,141 @@
+// `drainsim run SCENARIO --replications N`: N runs with seeds derived from (seed, replication
+// index), and per metric the statistics of experiments/replications_report.h; with --shard i/N
+// only the i-th slice, written as a partial result for `drainsim merge`; with --until-ci-width
+// as many replications as the intervals need.
+#include <cstdio>
+#include <filesystem>
+
+#include "experiments/partial.h"
+#include "experiments/replicate.h"
+#include "experiments/replications_report.h"
+#include "reports/expectations.h"
+#include "tools/drainsim/experiment_cli.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kReplicationsMax = 1'000'000;
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "drainsim run: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+}  // namespace
+
+void AddReplicationOptions(po::options_description& options) {
+  options.add_options()("replications", po::value<int64_t>(),
+                        "run N replications (seeds derived from --seed and the replication "
+                        "index) and report statistics per metric instead of one run's report")(
+      "until-ci-width", po::value<double>(),
+      "with --replications N: stop as soon as every metric's confidence half-width is below "
+      "this fraction of its mean (0.05: +-5%), at most N replications")(
+      "min-replications", po::value<int64_t>()->default_value(10),
+      "with --until-ci-width: replications before the first check");
+  AddMetricOptions(options);
+  AddJobsOption(options);
+  options.add_options()("shard", po::value<std::string>(),
+                        "with --replications: run only slice i/N (0-based; replications whose "
+                        "index is i modulo N) and write DIR/part-i-of-N.json for drainsim merge");
+}
+
+bool WantsReplications(const po::variables_map& vm) {
+  return vm.count("replications") || vm.count("until-ci-width") || vm.count("shard");
+}
+
+int RunReplicated(const po::variables_map& vm) {
+  if (!vm.count("replications")) {
+    return UsageError("--until-ci-width and --shard need --replications N");
+  }
+  const int64_t replications = vm["replications"].as<int64_t>();
+  if (replications < 1 || replications > kReplicationsMax) {
+    return UsageError("--replications must be in 1..1000000");
+  }
+  if (!vm["format"].defaulted()) {
+    return UsageError(
+        "--format is for a single run's reports; replications write replications.json, "
+        ".csv and .md");
+  }
+  if (vm["expect-only"].as<bool>()) return UsageError("--expect-only is for a single run");
+  double confidence = 0;
+  int jobs = 1;
+  if (!ReadConfidence("run", vm, &confidence) || !ReadJobs("run", vm, &jobs)) return kExitBadInput;
+  std::optional<experiments::Shard> shard;
+  if (vm.count("shard")) {
+    std::string error;
+    shard = experiments::ParseShard(vm["shard"].as<std::string>(), &error);
+    if (!shard) return UsageError("--shard " + error);
+    if (vm.count("until-ci-width")) {
+      return UsageError(
+          "--until-ci-width decides on all replications together; it cannot be "
+          "sharded");
+    }
+  }
+  std::optional<double> width;
+  int64_t minimum = 0;
+  if (vm.count("until-ci-width")) {
+    width = vm["until-ci-width"].as<double>();
+    minimum = std::min(vm["min-replications"].as<int64_t>(), replications);
+    if (!(*width > 0)) return UsageError("--until-ci-width must be > 0");
+    if (minimum < 2) return UsageError("--until-ci-width needs at least 2 replications");
+  }
+
+  const std::string path = vm["scenario"].as<std::string>();
+  std::optional<LoadedScenario> loaded = LoadForExperiment(path);
+  if (!loaded) return kExitBadInput;
+  std::optional<std::vector<experiments::MetricSpec>> metrics =
+      MetricsFromOptions("run", vm, loaded->document);
+  if (!metrics) return kExitBadInput;
+
+  experiments::Experiment e;
+  e.command = "run";
+  e.scenario_name = loaded->scenario.name;
+  e.scenario_path = path;
+  e.scenario_hash = loaded->hash;
+  e.drainsim_version = VersionText();
+  e.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
+  e.replications = replications;
+  e.confidence = confidence;
+  e.metrics = Columns(*metrics);
+  for (const scenario::Expectation& x : loaded->scenario.expect) {
+    e.expectations.push_back(reports::ExpectationText(x));
+  }
+  const std::string out_dir =
+      vm.count("out") ? vm["out"].as<std::string>() : (fs::path("out") / e.scenario_name).string();
+  const experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs);
+
+  if (width) {
+    experiments::CiStopResult result =
+        experiments::RunUntilCiWidth(loaded->scenario, *metrics, e.base_seed, *width, minimum,
+                                     replications, confidence, options);
+    e.replications = static_cast<int64_t>(result.records.size());
+    e.stop = experiments::CiStop{*width, replications, result.met};
+    return Emit("run", experiments::RenderReplications(e, result.records), out_dir);
+  }
+
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < replications; ++i) {
+    if (!shard || shard->Holds(i)) indices.push_back(i);
+  }
+  std::vector<experiments::RunRecord> records =
+      experiments::RunReplications(loaded->scenario, *metrics, e.base_seed, indices, options);
+  if (!shard) return Emit("run", experiments::RenderReplications(e, records), out_dir);
+
+  experiments::Partial partial{e, *shard, indices, std::move(records)};
+  const std::string name = experiments::PartialFileName(*shard);
+  if (const std::string error = WriteOutputs(out_dir, {{name, PartialText(partial)}});
+      !error.empty()) {
+    std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  std::printf("shard %lld/%lld of %s: %zu of %lld replications\npartial: %s\n",
+              static_cast<long long>(shard->index), static_cast<long long>(shard->count),
+              path.c_str(), indices.size(), static_cast<long long>(replications),
+              (fs::path(out_dir) / name).c_str());
+  return kExitOk;
+}
+
+}  // namespace drainsim::cli

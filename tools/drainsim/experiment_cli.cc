@@ -1,0 +1,152 @@
+#include "tools/drainsim/experiment_cli.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "experiments/parallel.h"
+#include "experiments/scenario_edit.h"
+#include "reports/json_report.h"
+#include "sim/scenario/load.h"
+#include "tools/drainsim/version.h"
+
+namespace drainsim::cli {
+
+namespace fs = std::filesystem;
+
+std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
+  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
+  for (const scenario::Problem& problem : loaded.problems) {
+    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
+  }
+  if (!loaded.ok()) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string error;
+  std::optional<nlohmann::json> document = experiments::ParseDocument(text, &error);
+  if (!document) {
+    // The loader accepted it, so this is a JSON extension nlohmann refuses; say so plainly.
+    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(), error.c_str());
+    return std::nullopt;
+  }
+  LoadedScenario result;
+  result.path = path;
+  result.scenario = std::move(*loaded.scenario);
+  result.document = std::move(*document);
+  result.hash = reports::HashHex(scenario::DumpCanonical(result.scenario));
+  return result;
+}
+
+std::string VersionText() { return std::string(VersionString()) + " (commit " + GitCommit() + ")"; }
+
+void AddMetricOptions(po::options_description& options) {
+  options.add_options()(
+      "metric", po::value<std::vector<std::string>>()->composing(),
+      "a metric to report, NAME[:KIND][@drains|@faults] (any metric of the `expect` block; "
+      "repeatable or comma-separated; default: the headline figures that apply and the "
+      "scenario's own metric expectations)")("confidence",
+                                             po::value<double>()->default_value(0.95, "0.95"),
+                                             "confidence level of the intervals (Student t)");
+}
+
+void AddJobsOption(po::options_description& options) {
+  options.add_options()("jobs,j", po::value<int>()->default_value(1),
+                        "runs at once, one thread each (results are identical for every value)");
+}
+
+std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
+    const char* command, const po::variables_map& vm, const nlohmann::json& document) {
+  std::vector<std::string> names;
+  if (vm.count("metric")) {
+    for (const std::string& item : vm["metric"].as<std::vector<std::string>>()) {
+      size_t start = 0;
+      while (start <= item.size()) {
+        const size_t comma = std::min(item.find(',', start), item.size());
+        if (comma > start) names.push_back(item.substr(start, comma - start));
+        start = comma + 1;
+      }
+    }
+  } else {
+    names = experiments::DefaultMetricNames(document);
+  }
+  if (names.empty()) {
+    std::fprintf(stderr, "drainsim %s: no metric to report\n", command);
+    return std::nullopt;
+  }
+  std::vector<std::string> errors;
+  std::optional<std::vector<experiments::MetricSpec>> specs =
+      experiments::ResolveMetrics(document, names, &errors);
+  for (const std::string& error : errors) {
+    std::fprintf(stderr, "drainsim %s: --metric %s\n", command, error.c_str());
+  }
+  return specs;
+}
+
+bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence) {
+  *confidence = vm["confidence"].as<double>();
+  if (*confidence >= 0.5 && *confidence < 1) return true;
+  std::fprintf(stderr, "drainsim %s: --confidence must be in [0.5, 1) (got %g)\n", command,
+               *confidence);
+  return false;
+}
+
+bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs) {
+  *jobs = vm["jobs"].as<int>();
+  if (*jobs >= 1 && *jobs <= experiments::kJobsMax) return true;
+  std::fprintf(stderr, "drainsim %s: --jobs must be in 1..%d\n", command, experiments::kJobsMax);
+  return false;
+}
+
+experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs) {
+  experiments::RunnerOptions options;
+  options.jobs = jobs;
+  if (vm.count("audit")) options.run.audit_every_event = vm["audit"].as<bool>();
+  return options;
+}
+
+std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs) {
+  std::vector<experiments::MetricColumn> columns;
+  for (const experiments::MetricSpec& spec : specs) columns.push_back({spec.name, spec.better});
+  return columns;
+}
+
+std::string WriteOutputs(const std::string& dir,
+                         const std::vector<experiments::OutputFile>& files) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create " + dir + ": " + ec.message();
+  std::vector<fs::path> written;
+  auto fail = [&](const std::string& message) {
+    std::error_code ignored;
+    for (const fs::path& tmp : written) fs::remove(tmp, ignored);
+    return message;
+  };
+  for (const experiments::OutputFile& file : files) {
+    const fs::path tmp = fs::path(dir) / (file.name + ".tmp");
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return fail("cannot write " + tmp.string());
+    written.push_back(tmp);
+    out << file.text;
+    if (!out.flush()) return fail("cannot write " + tmp.string());
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    fs::rename(written[i], fs::path(dir) / files[i].name, ec);
+    if (ec) return fail("cannot rename " + written[i].string() + ": " + ec.message());
+  }
+  return "";
+}
+
+int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir) {
+  if (const std::string error = WriteOutputs(dir, rendered.files); !error.empty()) {
+    std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
+    return kExitBadInput;
+  }
+  std::fputs(rendered.text.c_str(), stdout);
+  for (const experiments::OutputFile& file : rendered.files) {
+    std::printf("report: %s\n", (fs::path(dir) / file.name).c_str());
+  }
+  return rendered.exit_code;
+}
+
+}  // namespace drainsim::cli

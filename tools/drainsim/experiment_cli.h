@@ -1,0 +1,68 @@
+// Command-line glue shared by the experiment commands (`run --replications`, `compare`,
+// `sweep`, `tune`, `merge`): loading a scenario for editing, the common options, and writing
+// the output files. The experiments themselves live in experiments/; this file only turns
+// flags into their inputs and their outputs into files.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "experiments/metric_spec.h"
+#include "experiments/output.h"
+#include "experiments/runner.h"
+#include "sim/scenario/scenario.h"
+#include "tools/drainsim/options.h"
+
+namespace drainsim::cli {
+
+struct LoadedScenario {
+  std::string path;
+  scenario::Scenario scenario;
+  nlohmann::json document;  // the file as JSON: what --vary and --param edit
+  std::string hash;         // of the canonical dump, as report.json's scenario.hash
+};
+
+// Loads and validates `path`; on bad input prints every problem ("FILE: /pointer: message") to
+// stderr and returns nullopt.
+std::optional<LoadedScenario> LoadForExperiment(const std::string& path);
+
+// "0.1.0 (commit abc)", as report.json's drainsim_version.
+std::string VersionText();
+
+// --metric (repeatable, or comma-separated), --confidence, --jobs.
+void AddMetricOptions(po::options_description& options);
+void AddJobsOption(po::options_description& options);
+
+// The metrics --metric names, or DefaultMetricNames when none; bad names are printed as
+// "drainsim COMMAND: --metric NAME: why" and give nullopt.
+std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
+    const char* command, const po::variables_map& vm, const nlohmann::json& document);
+
+// Reads --confidence (0 < c < 1) and --jobs (1..kJobsMax); prints a usage error and returns
+// false when out of range.
+bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence);
+bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs);
+
+// Runner options for --jobs (and --audit when the command has it).
+experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs);
+
+std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs);
+
+// Writes every file into `dir` (created if missing): each to NAME.tmp first, then all renamed
+// into place, so a failure leaves none of them. Returns "" or the error.
+std::string WriteOutputs(const std::string& dir, const std::vector<experiments::OutputFile>& files);
+
+// Prints rendered.text, writes its files into `dir` and lists them ("report: DIR/FILE").
+// Returns rendered.exit_code, or kExitBadInput when a file cannot be written.
+int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir);
+
+// `drainsim run --replications ...` (cmd_run_replications.cc); called by RunRun when one of
+// the replication options is given. `vm` holds run's options, AddReplicationOptions's included.
+void AddReplicationOptions(po::options_description& options);
+bool WantsReplications(const po::variables_map& vm);
+int RunReplicated(const po::variables_map& vm);
+
+}  // namespace drainsim::cli
