@@ -12,6 +12,8 @@ const std::vector<Subcommand>& Subcommands() {
       {"run", "simulate a scenario: summary on stdout, report.json in --out", RunRun},
       {"check", "validate scenarios; list every problem with its JSON pointer", RunCheck},
       {"dump", "print a scenario's canonical form (sorted keys, defaults filled in)", RunDump},
+      {"compare", "two scenarios on common random numbers: paired differences, CIs, verdicts",
+       RunCompare},
       {"swarm", "chaos swarm: random faults per seed, then check safety and liveness", RunSwarm},
   };
   return kSubcommands;

@@ -40,6 +40,7 @@ int Main(const Args& args);
 
 // Subcommands (one file each).
 int RunCheck(const Args& args);
+int RunCompare(const Args& args);
 int RunDump(const Args& args);
 int RunRun(const Args& args);
 int RunSwarm(const Args& args);

@@ -1,0 +1,79 @@
+// Paired comparison of two scenarios (`drainsim compare A.json B.json --replications N`):
+// common random numbers, paired differences with Student-t intervals, and a verdict per metric.
+//
+// Replication i of A and replication i of B run with the same seed, ReplicationSeed(base, i).
+// The model draws every fate from a stream of (seed, component, entity) — a message's arrival,
+// whether it is poison, whether attempt k fails, how long it takes (docs/MODEL.md) — so wherever
+// the two scenarios share those elements, the two runs see the same fates, and the difference
+// B - A measures the policy, not the luck. With `independent`, B runs with IndependentSeed(base,
+// i) instead: the same estimator without common random numbers, to see what they buy.
+//
+// Contract:
+//  (1) The difference of a metric is over the replications where it has a value in both runs
+//      (the others are counted as undefined pairs); its interval is mean(d) +- t * sd(d) /
+//      sqrt(n), the paired-t interval.
+//  (2) Verdict: "no significant difference" iff the interval holds 0 (a self-comparison gives
+//      exactly 0 with an interval of width 0, hence this verdict). Otherwise, for a metric with a
+//      direction (metric_spec.h), "A better" or "B better"; for one without, "differs".
+//      "undefined" when no pair has a value, "too few pairs" with one pair.
+//  (3) A pure function of its inputs, like every experiment output: identical for every --jobs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "experiments/output.h"
+#include "experiments/runner.h"
+#include "experiments/statistics.h"
+
+namespace drainsim::experiments {
+
+struct ComparedScenario {
+  std::string name;
+  std::string path;
+  std::string hash;
+};
+
+struct Comparison {
+  ComparedScenario a;
+  ComparedScenario b;
+  std::string drainsim_version;
+  uint64_t base_seed = 0;
+  int64_t replications = 0;
+  double confidence = 0.95;
+  bool independent = false;  // B without common random numbers
+  std::vector<MetricColumn> metrics;
+};
+
+// The seed of replication i for side A (b_side false) or B.
+uint64_t ComparisonSeed(const Comparison& c, bool b_side, int64_t replication);
+
+enum class CompareVerdict : uint8_t {
+  kABetter,
+  kBBetter,
+  kDiffers,
+  kNoDifference,
+  kTooFew,
+  kUndefined
+};
+std::string_view CompareVerdictName(CompareVerdict verdict);
+
+struct MetricComparison {
+  Statistics a;
+  Statistics b;
+  Statistics difference;                      // of b - a, paired
+  std::optional<double> unpaired_half_width;  // Welch, from a and b: what independent runs give
+  CompareVerdict verdict = CompareVerdict::kUndefined;
+};
+
+// REQUIRES: a.size() == b.size(); every record has values for `metrics`
+MetricComparison CompareMetric(const std::vector<RunRecord>& a, const std::vector<RunRecord>& b,
+                               size_t metric, Better better, double confidence);
+
+// REQUIRES: a.size() == b.size() == c.replications
+Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
+                          const std::vector<RunRecord>& b);
+
+}  // namespace drainsim::experiments

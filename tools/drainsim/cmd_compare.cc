@@ -1,0 +1,129 @@
+// `drainsim compare A.json B.json --replications N`: both scenarios replicated with common
+// random numbers, the paired differences per metric with their intervals and a verdict
+// (experiments/compare.h); a table on stdout, compare.json and compare.md in --out DIR.
+#include <cstdio>
+#include <filesystem>
+
+#include "experiments/compare.h"
+#include "experiments/replicate.h"
+#include "tools/drainsim/experiment_cli.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kReplicationsMax = 1'000'000;
+
+const char* kDescription =
+    "Runs both scenarios N times. Replication i of A and of B use the same seed (common random\n"
+    "numbers): wherever the scenarios share an element - a producer, a message id, an attempt -\n"
+    "they share its fate (arrival, poison, failed attempts, durations), so the paired\n"
+    "difference B - A shows the policy rather than the luck of the draw. Per metric: both\n"
+    "means, the mean difference with its Student-t interval, and a verdict - A better, B\n"
+    "better, or no significant difference (metrics with no natural direction, such as\n"
+    "published or db_utilisation, only say whether they differ).\n"
+    "Exit code 0, or 2 on bad input or usage.";
+
+// Names valid in both scenarios, A's defaults first, then B's.
+std::vector<std::string> SharedDefaultMetrics(const nlohmann::json& a, const nlohmann::json& b) {
+  std::vector<std::string> names = experiments::DefaultMetricNames(a);
+  for (const std::string& name : experiments::DefaultMetricNames(b)) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::vector<std::string> shared;
+  for (const std::string& name : names) {
+    std::vector<std::string> ignored;
+    if (experiments::ResolveMetrics(a, {name}, &ignored) &&
+        experiments::ResolveMetrics(b, {name}, &ignored)) {
+      shared.push_back(name);
+    }
+  }
+  return shared;
+}
+
+}  // namespace
+
+int RunCompare(const Args& args) {
+  CommandLine line("compare",
+                   "compare A.json B.json [--replications N] [--seed S] [--metric M]... "
+                   "[--jobs K] [--out DIR] [--independent]",
+                   kDescription);
+  line.options.add_options()("a", po::value<std::string>()->required(), "scenario A")(
+      "b", po::value<std::string>()->required(), "scenario B")(
+      "replications", po::value<int64_t>()->default_value(30), "replications of each")(
+      "seed", po::value<uint64_t>(), "base seed (default: A's `seed`)")(
+      "out", po::value<std::string>(), "output directory (default: out/compare-A-vs-B)")(
+      "independent", po::bool_switch(),
+      "run B with independent seeds instead of common random numbers (to see what they buy)");
+  AddMetricOptions(line.options);
+  AddJobsOption(line.options);
+  line.positional.add("a", 1).add("b", 1);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+
+  const int64_t replications = vm["replications"].as<int64_t>();
+  if (replications < 1 || replications > kReplicationsMax) {
+    std::fprintf(stderr, "drainsim compare: --replications must be in 1..1000000\n");
+    return kExitBadInput;
+  }
+  double confidence = 0;
+  int jobs = 1;
+  if (!ReadConfidence("compare", vm, &confidence) || !ReadJobs("compare", vm, &jobs)) {
+    return kExitBadInput;
+  }
+  std::optional<LoadedScenario> a = LoadForExperiment(vm["a"].as<std::string>());
+  std::optional<LoadedScenario> b = LoadForExperiment(vm["b"].as<std::string>());
+  if (!a || !b) return kExitBadInput;
+
+  // A metric must mean something in both scenarios.
+  std::vector<std::string> names;
+  if (vm.count("metric")) {
+    std::optional<std::vector<experiments::MetricSpec>> from_a =
+        MetricsFromOptions("compare", vm, a->document);
+    std::optional<std::vector<experiments::MetricSpec>> from_b =
+        MetricsFromOptions("compare", vm, b->document);
+    if (!from_a || !from_b) return kExitBadInput;
+    for (const experiments::MetricSpec& spec : *from_a) names.push_back(spec.name);
+  } else {
+    names = SharedDefaultMetrics(a->document, b->document);
+  }
+  std::vector<std::string> errors;
+  std::optional<std::vector<experiments::MetricSpec>> metrics =
+      experiments::ResolveMetrics(a->document, names, &errors);
+  if (!metrics || metrics->empty()) {
+    std::fprintf(stderr, "drainsim compare: no metric applies to both scenarios\n");
+    return kExitBadInput;
+  }
+
+  experiments::Comparison c;
+  c.a = {a->scenario.name, a->path, a->hash};
+  c.b = {b->scenario.name, b->path, b->hash};
+  c.drainsim_version = VersionText();
+  c.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : a->scenario.seed;
+  c.replications = replications;
+  c.confidence = confidence;
+  c.independent = vm["independent"].as<bool>();
+  c.metrics = Columns(*metrics);
+
+  // One task list, A's replications then B's, so both sides share the threads.
+  std::vector<experiments::Task> tasks;
+  for (int side = 0; side < 2; ++side) {
+    for (int64_t i = 0; i < replications; ++i) {
+      tasks.push_back(
+          {side == 0 ? &a->scenario : &b->scenario, experiments::ComparisonSeed(c, side == 1, i)});
+    }
+  }
+  std::vector<experiments::RunRecord> records =
+      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs));
+  const std::vector<experiments::RunRecord> runs_a(records.begin(), records.begin() + replications);
+  const std::vector<experiments::RunRecord> runs_b(records.begin() + replications, records.end());
+
+  const std::string out_dir =
+      vm.count("out") ? vm["out"].as<std::string>()
+                      : (fs::path("out") / ("compare-" + c.a.name + "-vs-" + c.b.name)).string();
+  return Emit("compare", experiments::RenderComparison(c, runs_a, runs_b), out_dir);
+}
+
+}  // namespace drainsim::cli
