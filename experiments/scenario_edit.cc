@@ -20,8 +20,21 @@ std::string ApplyOne(json& document, const Edit& edit) {
   const json::json_pointer parent = pointer.parent_pointer();
   const std::string key = pointer.back();
   if (!document.contains(parent)) {
-    return edit.pointer + ": no such place in the scenario (" +
-           (parent.empty() ? std::string("the document") : parent.to_string()) + " is missing)";
+    // Name the deepest place that exists, and what it lacks.
+    json::json_pointer existing = parent;
+    std::string missing;
+    while (!existing.empty() && !document.contains(existing)) {
+      missing = existing.back();
+      existing.pop_back();
+    }
+    const json& at = document[existing];
+    const std::string where = existing.empty() ? "the scenario" : existing.to_string();
+    if (at.is_array()) {
+      return edit.pointer + ": no such place in the scenario (" + where + " has " +
+             std::to_string(at.size()) + (at.size() == 1 ? " element)" : " elements)");
+    }
+    return edit.pointer + ": no such place in the scenario (" + where + " has no '" + missing +
+           "')";
   }
   json& container = document[parent];
   if (container.is_object()) {

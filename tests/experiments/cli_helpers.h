@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/cli/process.h"
+#include "tests/experiments/small_scenario.h"
 
 namespace drainsim::testing {
 
@@ -24,19 +25,6 @@ inline std::string WriteFile(const std::filesystem::path& path, const std::strin
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }
-
-// Ten minutes of Poisson jobs on two workers with 10% transient errors retried with full jitter:
-// about 0.02 s per run, random in arrivals, service times, errors and backoffs.
-inline const char* kSmallScenario = R"({"format_version": 1, "name": "small", "seed": 5,
-  "run": {"until_s": 600},
-  "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 40}}}}},
-  "producers": [{"kind": "job", "poisson": {"rate_per_s": 20}}],
-  "workers": {"count": 2},
-  "retry": {"backoff": {"kind": "exponential", "base_s": 1, "factor": 2, "cap_s": 30,
-                        "jitter": {"kind": "full"}},
-            "classes": {"transient": {"action": "retry", "attempts_max": 4}}},
-  "faults": [{"type": "errors", "probability": 0.1}],
-  "expect": [{"metric": "lost", "equals": 0}, {"metric": "attempts", "max": 14000}]})";
 
 // Every file of `dir`, by name: the output of one command.
 inline std::vector<std::pair<std::string, std::string>> ReadDir(const std::filesystem::path& dir) {

@@ -14,6 +14,10 @@ const std::vector<Subcommand>& Subcommands() {
       {"dump", "print a scenario's canonical form (sorted keys, defaults filled in)", RunDump},
       {"compare", "two scenarios on common random numbers: paired differences, CIs, verdicts",
        RunCompare},
+      {"sweep", "vary scenario fields over a grid: statistics per point, CSV, JSON, SVG charts",
+       RunSweep},
+      {"merge", "combine the partial results of --shard i/N runs into the unsharded output",
+       RunMerge},
       {"swarm", "chaos swarm: random faults per seed, then check safety and liveness", RunSwarm},
   };
   return kSubcommands;

@@ -42,7 +42,9 @@ int Main(const Args& args);
 int RunCheck(const Args& args);
 int RunCompare(const Args& args);
 int RunDump(const Args& args);
+int RunMerge(const Args& args);
 int RunRun(const Args& args);
 int RunSwarm(const Args& args);
+int RunSweep(const Args& args);
 
 }  // namespace drainsim::cli

@@ -1,6 +1,7 @@
 // `drainsim compare A.json B.json --replications N`: both scenarios replicated with common
 // random numbers, the paired differences per metric with their intervals and a verdict
 // (experiments/compare.h); a table on stdout, compare.json and compare.md in --out DIR.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 

@@ -1,0 +1,25 @@
+// The output of `drainsim sweep`: per grid point and metric the statistics of its replications.
+// On stdout a table (one row per point, mean +- half-width per metric); in --out DIR sweep.json,
+// sweep.csv (one row per point and metric, every statistic), sweep.md and one chart per metric,
+// sweep-METRIC.svg: its mean against the first varied parameter, the confidence interval as
+// dashed bounds, one line per combination of the other parameters (reports/svg_chart.h).
+//
+// Contract: a pure function of (experiment, records), like replications_report.h: the unsharded
+// sweep and the merge of its shards print and write the same bytes.
+#pragma once
+
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "experiments/output.h"
+#include "experiments/runner.h"
+
+namespace drainsim::experiments {
+
+// REQUIRES: records.size() == experiment.RunCount(), experiment.axes not empty
+Rendered RenderSweep(const Experiment& experiment, const std::vector<RunRecord>& records);
+
+// "sweep-live_p99_ms-drains.svg": the chart file of a metric (':' and '@' become '-').
+std::string ChartFileName(const std::string& metric);
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,96 @@
+// Sweep grids: --vary parsing, grid order, and every point checked by the scenario loader.
+#include "experiments/grid.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/experiments/small_scenario.h"
+
+namespace drainsim::experiments {
+namespace {
+
+using nlohmann::json;
+
+Axis MustParse(const std::string& text) {
+  std::string error;
+  std::optional<Axis> axis = ParseVary(text, &error);
+  INFO(error);
+  REQUIRE(axis.has_value());
+  return *axis;
+}
+
+std::string ErrorOf(const std::string& text) {
+  std::string error;
+  CHECK_FALSE(ParseVary(text, &error).has_value());
+  return error;
+}
+
+TEST_CASE("--vary ranges are inclusive, integer or rounded to 6 decimals", "[experiments][grid]") {
+  Axis a = MustParse("/drains/0/rate_per_s=5:200:5");
+  CHECK(a.pointer == "/drains/0/rate_per_s");
+  REQUIRE(a.values.size() == 40);
+  CHECK(a.values.front() == json(5));
+  CHECK(a.values.back() == json(200));
+  CHECK(a.values[1].is_number_integer());
+
+  a = MustParse("/x=0.1:0.3:0.1");
+  REQUIRE(a.values.size() == 3);  // 0.1 + 2 * 0.1 is 0.30000000000000004: within the tolerance
+  CHECK(a.values[2].get<double>() == 0.3);
+  CHECK(a.values[1].is_number_float());
+
+  a = MustParse("/x=1:10:4");  // 1, 5, 9: STOP need not be on the grid
+  CHECK(a.values == std::vector<json>{1, 5, 9});
+}
+
+TEST_CASE("--vary lists hold JSON values or plain words", "[experiments][grid]") {
+  const Axis a = MustParse("/retry/backoff/jitter/kind=none,full,\"equal\"");
+  CHECK(a.values == std::vector<json>{"none", "full", "equal"});
+  const Axis b = MustParse("/x=1,2.5,true");
+  CHECK(b.values == std::vector<json>{1, 2.5, true});
+  const Axis c = MustParse("/x=7");
+  CHECK(c.values == std::vector<json>{7});
+}
+
+TEST_CASE("--vary refuses what is not PATH=VALUES", "[experiments][grid]") {
+  CHECK(ErrorOf("drains/0/rate_per_s=5").find("not PATH=VALUES") != std::string::npos);
+  CHECK(ErrorOf("/x=").find("no values") != std::string::npos);
+  CHECK(ErrorOf("/x=5:1:1").find("START <= STOP") != std::string::npos);
+  CHECK(ErrorOf("/x=1:5:0").find("STEP > 0") != std::string::npos);
+  CHECK(ErrorOf("/x=1,,2").find("empty value") != std::string::npos);
+  CHECK(ErrorOf("/x=0:1000000:1").find("more than") != std::string::npos);
+}
+
+TEST_CASE("the grid is row-major, the first axis outermost", "[experiments][grid]") {
+  Experiment e;
+  e.axes = {MustParse("/a=1,2"), MustParse("/b=x,y,z")};
+  REQUIRE(e.PointCount() == 6);
+  CHECK(e.PointValues(0) == std::vector<json>{1, "x"});
+  CHECK(e.PointValues(1) == std::vector<json>{1, "y"});
+  CHECK(e.PointValues(3) == std::vector<json>{2, "x"});
+  CHECK(e.PointValues(5) == std::vector<json>{2, "z"});
+}
+
+TEST_CASE("BuildPoints validates every point through the loader", "[experiments][grid]") {
+  const json base = json::parse(testing::kSmallScenario);
+  std::vector<std::string> errors;
+  std::optional<std::vector<scenario::Scenario>> points = BuildPoints(
+      base, {MustParse("/workers/count=1,4"), MustParse("/faults/0/probability=0,0.5")}, &errors);
+  REQUIRE(points.has_value());
+  REQUIRE(points->size() == 4);
+  CHECK((*points)[0].workers.count == 1);
+  CHECK((*points)[3].workers.count == 4);
+
+  errors.clear();
+  CHECK_FALSE(BuildPoints(base, {MustParse("/workers/count=2,0")}, &errors).has_value());
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].rfind("--vary /workers/count=0: /workers/count: ", 0) == 0);
+
+  errors.clear();
+  CHECK_FALSE(BuildPoints(base, {MustParse("/drains/0/rate_per_s=1")}, &errors).has_value());
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] ==
+        "--vary /drains/0/rate_per_s: no such place in the scenario (the scenario has no "
+        "'drains')");
+}
+
+}  // namespace
+}  // namespace drainsim::experiments

@@ -1,0 +1,84 @@
+// `drainsim merge PARTS...`: the partial results of `--shard i/N` runs combined into exactly the
+// output the unsharded command would have printed and written (experiments/partial.h).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/partial.h"
+#include "experiments/replications_report.h"
+#include "experiments/sweep_report.h"
+#include "tools/drainsim/experiment_cli.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kDescription =
+    "Reads the part-i-of-N.json files that `drainsim run --replications ... --shard i/N` or\n"
+    "`drainsim sweep ... --shard i/N` wrote - one per shard, all N of them, from the same\n"
+    "binary - and prints and writes what the unsharded command would have: the same bytes.\n"
+    "Parts of different experiments, a missing or repeated shard, or a part from another\n"
+    "drainsim version are refused (exit 2).\n"
+    "Exit code as the unsharded command: 0, 1 when `run`'s expectations failed in some\n"
+    "replication, 2 on bad input or usage.";
+
+// The whole file, or nullopt when it cannot be read.
+std::optional<std::string> ReadWhole(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+int RunMerge(const Args& args) {
+  CommandLine line("merge", "merge PART... [--out DIR]", kDescription);
+  line.options.add_options()("parts", po::value<std::vector<std::string>>()->required(),
+                             "partial result files")(
+      "out", po::value<std::string>(),
+      "output directory (default: the unsharded command's, out/SCENARIO-NAME[-sweep])");
+  line.positional.add("parts", -1);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+
+  const std::vector<std::string> names = vm["parts"].as<std::vector<std::string>>();
+  std::vector<experiments::Partial> parts;
+  for (const std::string& name : names) {
+    const std::optional<std::string> text = ReadWhole(name);
+    if (!text) {
+      std::fprintf(stderr, "drainsim merge: %s: cannot read it\n", name.c_str());
+      return kExitBadInput;
+    }
+    std::string error;
+    std::optional<experiments::Partial> part = experiments::ReadPartial(*text, &error);
+    if (!part) {
+      std::fprintf(stderr, "drainsim merge: %s: %s\n", name.c_str(), error.c_str());
+      return kExitBadInput;
+    }
+    parts.push_back(std::move(*part));
+  }
+  std::string error;
+  std::optional<experiments::Merged> merged = experiments::Merge(parts, names, &error);
+  if (!merged) {
+    std::fprintf(stderr, "drainsim merge: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const experiments::Experiment& e = merged->experiment;
+  const bool sweep = e.command == "sweep";
+  const std::string out_dir =
+      vm.count("out") ? vm["out"].as<std::string>()
+                      : (fs::path("out") / (e.scenario_name + (sweep ? "-sweep" : ""))).string();
+  return Emit("merge",
+              sweep ? experiments::RenderSweep(e, merged->records)
+                    : experiments::RenderReplications(e, merged->records),
+              out_dir);
+}
+
+}  // namespace drainsim::cli
