@@ -16,6 +16,8 @@ const std::vector<Subcommand>& Subcommands() {
        RunCompare},
       {"sweep", "vary scenario fields over a grid: statistics per point, CSV, JSON, SVG charts",
        RunSweep},
+      {"tune", "the largest (or smallest) value of a field that meets constraints with confidence",
+       RunTune},
       {"merge", "combine the partial results of --shard i/N runs into the unsharded output",
        RunMerge},
       {"swarm", "chaos swarm: random faults per seed, then check safety and liveness", RunSwarm},

@@ -46,5 +46,6 @@ int RunMerge(const Args& args);
 int RunRun(const Args& args);
 int RunSwarm(const Args& args);
 int RunSweep(const Args& args);
+int RunTune(const Args& args);
 
 }  // namespace drainsim::cli

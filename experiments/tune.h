@@ -1,0 +1,113 @@
+// `drainsim tune`: the largest (or smallest) value of one scenario field for which every
+// constraint holds with the requested confidence, found by a coarse scan then bisection on
+// replicated runs.
+//
+// A constraint is METRIC<=BOUND, METRIC>=BOUND or METRIC==BOUND, METRIC as in metric_spec.h
+// ("live_p99_ms@drains<=250", "refilled==0"). At a candidate value, over its R replications:
+//   <=  holds iff the one-sided upper confidence bound, mean + t(confidence, R-1) * sd / sqrt(R),
+//       is <= BOUND (the metric is below the bound with that confidence);
+//   >=  iff the one-sided lower bound is >= BOUND;
+//   ==  iff every replication measured exactly BOUND (an interval for equality says nothing);
+// and never when the metric was undefined in some replication (as `expect`: undefined fails).
+// With R = 1 there is no interval and the single value is compared.
+//
+// The search assumes one threshold: when maximizing, the constraints hold at every value below
+// some point of the range and fail above it (minimizing: the mirror image). It evaluates nine
+// evenly spaced values from the end being optimised (the top when maximizing) until one holds,
+// then bisects between it and the failing value before it down to the resolution. Values lie on
+// the grid LOW + k * resolution (and HIGH itself). Every candidate runs the same replication
+// seeds (common random numbers across candidates, so noise does not reorder neighbours).
+//
+// Contract:
+//  (1) Deterministic, and identical for every --jobs (the evaluations are in a fixed order).
+//  (2) found iff some evaluated value held; then `best` held, and when it is not the range's end,
+//      `first_failing` is the next grid value toward that end and failed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/metric_spec.h"
+#include "experiments/output.h"
+#include "experiments/runner.h"
+#include "experiments/statistics.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::experiments {
+
+struct Constraint {
+  enum class Op : uint8_t { kAtMost, kAtLeast, kEquals };
+  std::string metric;  // as written; the spec resolves it
+  Op op = Op::kAtMost;
+  double bound = 0;
+  std::string Text() const;  // "live_p99_ms@drains <= 250"
+};
+
+// "live_p99_ms<=250" -> {live_p99_ms, <=, 250}. nullopt and *error otherwise.
+std::optional<Constraint> ParseConstraint(const std::string& text, std::string* error);
+
+struct TuneSpec {
+  std::string pointer;  // the field varied
+  double low = 0;
+  double high = 0;
+  double resolution = 1;
+  bool integer = false;  // values written as JSON integers
+  bool maximize = true;
+  int64_t replications = 10;
+  double confidence = 0.95;
+  uint64_t base_seed = 0;
+  std::vector<Constraint> constraints;
+  std::vector<MetricSpec> metrics;  // metrics[i] resolves constraints[i]
+};
+
+// 10^floor(log10((high - low) / 100)): about a hundredth of the range, a round number.
+double DefaultResolution(double low, double high);
+
+struct ConstraintResult {
+  Statistics stats;
+  double bound_at_confidence = 0;  // the one-sided bound compared (or the mean; see above)
+  bool held = false;
+  std::string why;  // "upper bound 251.3 > 250", "undefined in 2 of 10 runs"
+};
+
+struct Evaluation {
+  std::string phase;  // "scan" or "bisect"
+  double value = 0;
+  std::vector<ConstraintResult> constraints;
+  bool held = false;
+};
+
+struct TuneResult {
+  std::vector<Evaluation> evaluations;  // in the order made
+  bool found = false;
+  double best = 0;
+  std::optional<double> first_failing;  // the grid value beyond `best` that failed
+  std::optional<size_t> first_failing_evaluation;
+};
+
+// Builds the scenario for one value; nullopt and *error when the loader refuses it.
+using ScenarioAt = std::function<std::optional<scenario::Scenario>(double value, std::string*)>;
+
+// Runs the search. Returns nullopt and *error when a candidate's scenario is refused.
+std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
+                               const RunnerOptions& options, std::string* error);
+
+// The value as JSON: an integer when spec.integer.
+nlohmann::json ValueJson(const TuneSpec& spec, double value);
+
+struct TuneContext {
+  std::string scenario_name;
+  std::string scenario_path;
+  std::string scenario_hash;
+  std::string drainsim_version;
+};
+
+// stdout (the recommendation, why, and the evidence table), tune.json and tune.md.
+// exit_code 0 when found, 1 when no value held.
+Rendered RenderTune(const TuneSpec& spec, const TuneResult& result, const TuneContext& context);
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,181 @@
+// `drainsim tune SCENARIO --param PTR --range LO:HI --maximize --constraint 'M<=B'...`: the
+// largest (or smallest) value of one field for which every constraint holds with the requested
+// confidence (experiments/tune.h); the recommendation, why, and the evidence on stdout, tune.json
+// and tune.md in --out DIR. Exit 1 when no value in the range satisfies the constraints.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "experiments/scenario_edit.h"
+#include "experiments/tune.h"
+#include "sim/scenario/load.h"
+#include "tools/drainsim/experiment_cli.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kDescription =
+    "Finds the largest (--maximize) or smallest (--minimize) value of the field at --param for\n"
+    "which every --constraint holds with --confidence, e.g. the fastest drip rate the database\n"
+    "survives:\n"
+    "  drainsim tune scenarios/bulk-vs-drip-drip.json --param /drains/0/rate_per_s \\\n"
+    "    --range 1:1000 --maximize --constraint 'live_p99_ms@drains<=250' --constraint "
+    "'refilled==0'\n"
+    "A constraint is METRIC<=B, METRIC>=B or METRIC==B (any metric of the `expect` block,\n"
+    "NAME[:KIND][@drains|@faults]). <= holds when the one-sided upper confidence bound of the\n"
+    "mean is <= B (>=: the lower bound), == when every replication measured B. Nine evenly\n"
+    "spaced values are tried from the optimised end until one holds, then bisection narrows the\n"
+    "step down to --resolution; this assumes one threshold in the range.\n"
+    "Exit code 0 with a recommendation, 1 when no value satisfies the constraints, 2 on bad\n"
+    "input or usage.";
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "drainsim tune: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+bool ParseRange(const std::string& text, double* low, double* high) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) return false;
+  try {
+    size_t used = 0;
+    const std::string a = text.substr(0, colon);
+    const std::string b = text.substr(colon + 1);
+    *low = std::stod(a, &used);
+    if (used != a.size()) return false;
+    *high = std::stod(b, &used);
+    if (used != b.size()) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return std::isfinite(*low) && std::isfinite(*high);
+}
+
+bool Integral(double value) { return std::floor(value) == value; }
+
+}  // namespace
+
+int RunTune(const Args& args) {
+  CommandLine line("tune",
+                   "tune SCENARIO --param PTR --range LO:HI (--maximize | --minimize) "
+                   "--constraint 'METRIC<=B'... [--confidence C] [--replications N] [--jobs K]",
+                   kDescription);
+  line.options.add_options()("scenario", po::value<std::string>()->required(), "scenario JSON")(
+      "param", po::value<std::string>()->required(),
+      "JSON pointer of the field to tune, e.g. /drains/0/rate_per_s")(
+      "range", po::value<std::string>()->required(), "LO:HI, the values to search")(
+      "maximize", po::bool_switch(), "find the largest value that satisfies the constraints")(
+      "minimize", po::bool_switch(), "find the smallest value that satisfies the constraints")(
+      "constraint", po::value<std::vector<std::string>>()->required()->composing(),
+      "METRIC<=B, METRIC>=B or METRIC==B (repeatable; all must hold)")(
+      "confidence", po::value<double>()->default_value(0.95, "0.95"),
+      "confidence with which each constraint must hold")(
+      "replications", po::value<int64_t>()->default_value(10), "replications per value tried")(
+      "resolution", po::value<double>(),
+      "the step of the answer (default: a round tenth to hundredth of the range, e.g. 1 for "
+      "1:500)")("seed", po::value<uint64_t>(), "base seed (default: the scenario's `seed`)")(
+      "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME-tune)");
+  AddJobsOption(line.options);
+  line.positional.add("scenario", 1);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+
+  experiments::TuneSpec spec;
+  if (vm["maximize"].as<bool>() == vm["minimize"].as<bool>()) {
+    return UsageError("give exactly one of --maximize and --minimize");
+  }
+  spec.maximize = vm["maximize"].as<bool>();
+  spec.pointer = vm["param"].as<std::string>();
+  if (!ParseRange(vm["range"].as<std::string>(), &spec.low, &spec.high) ||
+      !(spec.low < spec.high)) {
+    return UsageError("--range '" + vm["range"].as<std::string>() + "' is not LO:HI with LO < HI");
+  }
+  spec.resolution = vm.count("resolution") ? vm["resolution"].as<double>()
+                                           : experiments::DefaultResolution(spec.low, spec.high);
+  if (!(spec.resolution >= 1e-6) || (spec.high - spec.low) / spec.resolution > 1e9) {
+    return UsageError("--resolution must be >= 1e-6 and give at most 1e9 values in the range");
+  }
+  spec.integer = Integral(spec.low) && Integral(spec.high) && Integral(spec.resolution);
+  spec.replications = vm["replications"].as<int64_t>();
+  if (spec.replications < 1 || spec.replications > 100'000) {
+    return UsageError("--replications must be in 1..100000");
+  }
+  spec.confidence = vm["confidence"].as<double>();
+  if (!(spec.confidence >= 0.5 && spec.confidence < 1)) {
+    return UsageError("--confidence must be in [0.5, 1)");
+  }
+  int jobs = 1;
+  if (!ReadJobs("tune", vm, &jobs)) return kExitBadInput;
+  for (const std::string& text : vm["constraint"].as<std::vector<std::string>>()) {
+    std::string error;
+    std::optional<experiments::Constraint> c = experiments::ParseConstraint(text, &error);
+    if (!c) return UsageError("--constraint " + error);
+    spec.constraints.push_back(std::move(*c));
+  }
+
+  const std::string path = vm["scenario"].as<std::string>();
+  std::optional<LoadedScenario> loaded = LoadForExperiment(path);
+  if (!loaded) return kExitBadInput;
+  std::vector<std::string> names;
+  for (const experiments::Constraint& c : spec.constraints) names.push_back(c.metric);
+  std::vector<std::string> errors;
+  std::optional<std::vector<experiments::MetricSpec>> metrics =
+      experiments::ResolveMetrics(loaded->document, names, &errors);
+  for (const std::string& error : errors) {
+    std::fprintf(stderr, "drainsim tune: --constraint %s\n", error.c_str());
+  }
+  if (!metrics) return kExitBadInput;
+  if (metrics->size() != names.size()) return UsageError("a metric is constrained twice");
+  for (size_t i = 0; i < names.size(); ++i) spec.constraints[i].metric = (*metrics)[i].name;
+  spec.metrics = std::move(*metrics);
+  spec.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
+
+  const nlohmann::json& document = loaded->document;
+  const experiments::ScenarioAt scenario_at =
+      [&](double value, std::string* error) -> std::optional<scenario::Scenario> {
+    const experiments::Edit edit{spec.pointer, experiments::ValueJson(spec, value)};
+    std::string edit_error;
+    const std::optional<nlohmann::json> edited =
+        experiments::ApplyEdits(document, {edit}, &edit_error);
+    if (!edited) {
+      *error = "--param " + edit_error;
+      return std::nullopt;
+    }
+    scenario::LoadResult result = scenario::LoadScenarioText(edited->dump());
+    if (!result.ok()) {
+      *error = "";
+      for (const scenario::Problem& p : result.problems) {
+        *error += (error->empty() ? "" : "\n") + path + ": --param " + experiments::EditText(edit) +
+                  ": " + (p.pointer.empty() ? "" : p.pointer + ": ") + p.message;
+      }
+      return std::nullopt;
+    }
+    return std::move(*result.scenario);
+  };
+  // Both ends must be valid scenarios before anything runs.
+  for (double end : {spec.low, spec.high}) {
+    std::string error;
+    if (!scenario_at(end, &error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return kExitBadInput;
+    }
+  }
+
+  std::string error;
+  const std::optional<experiments::TuneResult> result =
+      experiments::Tune(spec, scenario_at, RunnerOptionsFrom(vm, jobs), &error);
+  if (!result) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash, VersionText()};
+  const std::string out_dir = vm.count("out")
+                                  ? vm["out"].as<std::string>()
+                                  : (fs::path("out") / (loaded->scenario.name + "-tune")).string();
+  return Emit("tune", experiments::RenderTune(spec, *result, context), out_dir);
+}
+
+}  // namespace drainsim::cli
