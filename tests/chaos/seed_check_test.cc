@@ -90,5 +90,34 @@ TEST_CASE("swarm finding: a pill that hangs as long as its visibility timeout ne
   CHECK(counted.dlq_end == 1);
 }
 
+// Not so for a consumer that sleeps through its backoffs, although its pill holds one delivery
+// for the whole retry chain: each redelivery fails at once and counts, and the attempt count
+// survives redelivery, so the pill reaches the DLQ however long the chain. The generator relies
+// on it, and keeps drawing poison for sleeping consumers.
+std::string SleepingPill(int64_t visibility_timeout_s) {
+  return R"({"format_version": 1, "name": "sleeping-pill", "run": {"until_s": 900},
+    "kinds": {"job": {}}, "workers": {"count": 2},
+    "producers": [{"kind": "job", "burst": {"at_s": 0, "count": 10}}],
+    "broker": {"visibility_timeout_s": )" +
+         std::to_string(visibility_timeout_s) + R"(},
+    "retry": {"delivery": "sleep_in_consumer",
+              "backoff": {"kind": "constant", "delay_s": 100, "jitter": {"kind": "none"}},
+              "classes": {"transient": {"action": "retry", "attempts_max": 5}}},
+    "faults": [{"type": "poison", "kind": "job", "count": 1, "error": "transient"}]})";
+}
+
+TEST_CASE("swarm finding: a sleeping consumer's pill rests however long its backoffs",
+          "[chaos][check]") {
+  // Four sleeps of 100 s: 400 s in one delivery, against 30 s and 600 s of visibility.
+  for (int64_t visibility_timeout_s : {30, 600}) {
+    INFO("visibility timeout " << visibility_timeout_s << " s");
+    const model::Results r =
+        model::RunSimulation(LoadTextOrFail(SleepingPill(visibility_timeout_s)), 1);
+    CHECK(r.not_terminal_end == 0);
+    CHECK(r.dlq_end == 1);
+    CHECK(r.acked == 9);
+  }
+}
+
 }  // namespace
 }  // namespace drainsim::chaos::testing
