@@ -23,6 +23,13 @@ std::string Percent(double level) { return reports::Decimal(level * 100, 4) + "%
 
 std::string Signed(double value) { return (value > 0 ? "+" : "") + Number(value); }
 
+// "280.606", "280.606 (3 undef)", "- (30 undef)".
+std::string MeanCell(const Statistics& s) {
+  std::string text = s.count > 0 ? Number(s.mean) : "-";
+  if (s.undefined > 0) text += " (" + std::to_string(s.undefined) + " undef)";
+  return text;
+}
+
 json ScenarioJson(const ComparedScenario& s) {
   return json{{"name", s.name}, {"path", s.path}, {"hash", s.hash}};
 }
@@ -97,9 +104,8 @@ Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
     const MetricComparison& r = results[m];
     const Statistics& d = r.difference;
     table.rows.push_back(
-        {c.metrics[m].name, std::string(BetterName(c.metrics[m].better)),
-         r.a.count > 0 ? Number(r.a.mean) : "-", r.b.count > 0 ? Number(r.b.mean) : "-",
-         d.count > 0 ? Signed(d.mean) : "-",
+        {c.metrics[m].name, std::string(BetterName(c.metrics[m].better)), MeanCell(r.a),
+         MeanCell(r.b), d.count > 0 ? Signed(d.mean) : "-",
          d.has_interval() ? "[" + Signed(d.ci_low) + ", " + Signed(d.ci_high) + "]" : "-",
          r.unpaired_half_width ? Number(*r.unpaired_half_width) : "-",
          std::string(CompareVerdictName(r.verdict))});
