@@ -24,7 +24,7 @@ std::string ErrorOf(const std::string& text) {
   return error;
 }
 
-TEST_CASE("--vary ranges are inclusive, integer or rounded to 6 decimals", "[experiments][grid]") {
+TEST_CASE("vary ranges are inclusive, integer or rounded to 6 decimals", "[experiments][grid]") {
   Axis a = MustParse("/drains/0/rate_per_s=5:200:5");
   CHECK(a.pointer == "/drains/0/rate_per_s");
   REQUIRE(a.values.size() == 40);
@@ -41,7 +41,7 @@ TEST_CASE("--vary ranges are inclusive, integer or rounded to 6 decimals", "[exp
   CHECK(a.values == std::vector<json>{1, 5, 9});
 }
 
-TEST_CASE("--vary lists hold JSON values or plain words", "[experiments][grid]") {
+TEST_CASE("vary lists hold JSON values or plain words", "[experiments][grid]") {
   const Axis a = MustParse("/retry/backoff/jitter/kind=none,full,\"equal\"");
   CHECK(a.values == std::vector<json>{"none", "full", "equal"});
   const Axis b = MustParse("/x=1,2.5,true");
@@ -50,7 +50,7 @@ TEST_CASE("--vary lists hold JSON values or plain words", "[experiments][grid]")
   CHECK(c.values == std::vector<json>{7});
 }
 
-TEST_CASE("--vary refuses what is not PATH=VALUES", "[experiments][grid]") {
+TEST_CASE("vary refuses what is not PATH=VALUES", "[experiments][grid]") {
   CHECK(ErrorOf("drains/0/rate_per_s=5").find("not PATH=VALUES") != std::string::npos);
   CHECK(ErrorOf("/x=").find("no values") != std::string::npos);
   CHECK(ErrorOf("/x=5:1:1").find("START <= STOP") != std::string::npos);

@@ -125,5 +125,21 @@ TEST_CASE("run --replications exits 1 when an expectation failed in some replica
   fs::remove_all(dir);
 }
 
+TEST_CASE("the experiment commands answer --help and are listed", "[experiments][cli]") {
+  const ProcessResult help = RunDrainsim({"--help"});
+  for (const std::string sub : {"compare", "sweep", "tune", "merge"}) {
+    INFO(sub);
+    CHECK(help.stdout_text.find("  " + sub + " ") != std::string::npos);
+    const ProcessResult r = RunDrainsim({sub, "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.stdout_text.rfind("usage: drainsim " + sub, 0) == 0);
+    CHECK(r.stderr_text.empty());
+  }
+  const ProcessResult run = RunDrainsim({"run", "--help"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.stdout_text.find("--replications") != std::string::npos);
+  CHECK(run.stdout_text.find("--shard") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace drainsim::testing
