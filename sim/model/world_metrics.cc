@@ -149,7 +149,16 @@ void World::TakeSample() {
   }
   results_.oldest_age_max_s = std::max(results_.oldest_age_max_s, s.oldest_age_s);
   results_.series.push_back(s);
-  Audit();
+  // The audit recounts every message slot. At every sample that would cost slots x samples,
+  // which for a deep backlog dwarfs the run itself (1M messages, 125 samples: 70% of the
+  // time). So audit at samples 1, 2, 4, 8, ... and at every sample while the audits' total
+  // stays within the events processed; the end of the run is always audited, and tests audit
+  // after every event.
+  const size_t samples = results_.series.size();
+  if ((samples & (samples - 1)) == 0 ||
+      messages_.slot_count() * samples <= static_cast<size_t>(events_processed_)) {
+    Audit();
+  }
   const engine::Instant next = now_ + scenario_.run.sample_every;
   if (next < until_) At(next, Event{EventType::kSample});
 }
