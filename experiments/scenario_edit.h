@@ -13,10 +13,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include "sim/scenario/load.h"
 
 namespace drainsim::experiments {
 
