@@ -8,11 +8,13 @@
 //  (1) Simulated time never decreases.
 //  (2) Every published message is in exactly one state: the ledger's counts sum to the number
 //      published after every event, and an audit recounts the message records against the
-//      ledger (after every event when RunOptions::audit_every_event, else at every sample and
-//      at the end of the run).
+//      ledger (after every event when RunOptions::audit_every_event, else at samples 1, 2, 4,
+//      8, ..., at every sample while that costs no more than the events processed, and at the
+//      end of the run).
 //  (3) A run processes at most run.events_max events; a run that needs more stops with
 //      Results::events_max_reached set rather than running away.
-//  (4) Same scenario + same seed -> identical Results, fingerprint included.
+//  (4) Same scenario + same seed -> identical Results, fingerprint included, with or without
+//      an observer (RunOptions::observer).
 //
 // Thread-safety: a Simulation is used by one thread; separate runs share nothing.
 #pragma once
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/scenario/scenario.h"
 
@@ -27,8 +30,12 @@ namespace drainsim::model {
 
 struct RunOptions {
   // Recount every message record against the ledger after every event: O(messages) per
-  // event, for tests and `--audit`; otherwise the audit runs at each sample and at the end.
+  // event, for tests and `--audit`; otherwise at some samples (see (2)) and at the end.
   bool audit_every_event = false;
+  // Watches the run (sim/model/observer.h): the trace format, `drainsim explain`, progress.
+  // Not owned; it must outlive the run. Default null: no observer, and each hook costs one
+  // well-predicted branch. An observer never changes the run's Results.
+  RunObserver* observer = nullptr;
 };
 
 // Runs `scenario` with `seed` to completion (run.until, or earlier when nothing can happen

@@ -3,7 +3,8 @@
 // World is split over several files by topic: world.cc (the event loop, audit, fingerprint),
 // world_publish.cc (producers, backlog, message fates), world_broker.cc (delivery, visibility
 // timeouts, DLQ, parking, crashes), world_attempt.cc (handler steps, outcomes, retry routing),
-// world_metrics.cc (samples and results). See simulation.h for the invariants.
+// world_metrics.cc (samples and results), world_observe.cc (what RunOptions::observer sees).
+// See simulation.h for the invariants.
 #pragma once
 
 #include <array>
@@ -23,6 +24,7 @@
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
 #include "sim/model/message.h"
+#include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
@@ -92,10 +94,20 @@ struct Attempt {
   engine::Instant started_at;
   engine::Rng rng = engine::Rng::Unseeded();
   std::optional<scenario::ErrorClass> injected;  // the failure this attempt is fated to
+  uint16_t injected_fault = 0;                   // the fault that fated it (for observers)
   engine::Duration injected_after;
   bool holds_claim = false;                     // this attempt inserted the claim row
   bool call_fails = false;                      // the current downstream call answers 503
   std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
+};
+
+// Why a Transition happens, for the observer: the caller knows, the message record does not.
+struct TransitionNote {
+  TransitionCause cause = TransitionCause::kDelivered;
+  int32_t worker = -1;                                  // kDelivered
+  engine::Instant until = engine::Instant::Never();     // kRetryScheduled
+  int32_t drain = -1;                                   // kReplayed, kParkedByDrain
+  RedeliveryCause redelivery = RedeliveryCause::kNone;  // kVisibilityTimeout, kCrashRequeue
 };
 
 class World final : public Scheduler {
@@ -122,24 +134,24 @@ class World final : public Scheduler {
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
-  void MakeReady(MessageRef ref, Message& message);
+  void MakeReady(MessageRef ref, Message& message, const TransitionNote& note);
   void Dispatch();
   void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
   void VisibilityWake();
   void VisibilityExpired(const Delivery& delivery);
   void DelayDue(const Event& event);
   void DeadLetter(MessageRef ref, Message& message, scenario::DlqReason reason);
-  void Park(MessageRef ref, Message& message);
+  void Park(MessageRef ref, Message& message, const TransitionNote& note);
   void DlqExpire(const Event& event);
   void ScheduleExpiry(MessageRef ref, const Message& message);
-  void Requeue(MessageRef ref, Message& message, RedeliveryCause cause);
+  void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why);
   void ReleaseIfDone(MessageRef ref);
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);
   void BrokerRestart(const Event& event);
   void AddToRing(uint32_t worker_index);
   bool IsCurrent(const Delivery& delivery) const;
-  void Transition(Message& message, MessageState to);
+  void Transition(Message& message, MessageState to, const TransitionNote& note);
 
   // world_attempt.cc
   void StartAttempts(uint32_t worker_index);
@@ -149,8 +161,8 @@ class World final : public Scheduler {
   void DatabaseEvent(const Event& event);
   void CallDownstream(uint32_t attempt_slot);
   void Commit(uint32_t attempt_slot);
-  void Succeed(uint32_t attempt_slot);
-  void Fail(uint32_t attempt_slot, scenario::ErrorClass error);
+  void Succeed(uint32_t attempt_slot, bool suppressed = false);
+  void Fail(uint32_t attempt_slot, scenario::ErrorClass error, FailureCause cause);
   void FinishCopy(uint32_t attempt_slot);
   void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
   void SubmitQuery(uint32_t attempt_slot);
@@ -177,7 +189,8 @@ class World final : public Scheduler {
   void CrashEvent(const Event& event);
   bool FaultActive(size_t fault_index) const { return fault_active_[fault_index]; }
   std::optional<scenario::ErrorClass> InjectedFailure(Message& message,
-                                                      engine::Duration& fail_after);
+                                                      engine::Duration& fail_after,
+                                                      uint16_t& fault_index);
   bool AckLost(Attempt& attempt);
 
   // world_drain.cc
@@ -205,11 +218,27 @@ class World final : public Scheduler {
   bool InPipeline(const PipelineEntry& entry) const;
   void EnterPipeline(const PipelineEntry& entry);
 
+  // world_observe.cc: the observer's view, built only when one is attached (out of line, so
+  // that the hooks in the hot paths stay one branch).
+  void NotifyPublish(const Message& message, std::string_view key);
+  void NotifyTransition(const Message& message, MessageState from, const TransitionNote& note);
+  void NotifyAttemptStart(uint32_t attempt_slot);
+  void NotifyAttemptEnd(uint32_t attempt_slot, AttemptOutcome outcome, AckFate ack,
+                        scenario::ErrorClass error, FailureCause failure);
+  void NotifyCommit(uint32_t attempt_slot, bool duplicate, DuplicateCause cause, bool visible);
+  void NotifySleep(uint32_t attempt_slot, engine::Instant until);
+  [[gnu::noinline]] void NotifyProgress();  // every 2^16 events
+
   const scenario::Scenario& scenario_;
   const uint64_t seed_;
   const engine::Rng::Family attempt_streams_;      // ForStream(seed, kStreamAttempt, .)
   std::vector<engine::Rng::Family> fault_streams_;  // ForStream(seed, kStreamFates + f, .)
   const RunOptions options_;
+  // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), and the
+  // same observer for the per-message ones only if it wants them; null when none is attached.
+  RunObserver* const observer_;
+  RunObserver* const message_observer_;
+  const bool observer_wants_keys_;
   engine::EventQueue<Event> events_;
   // Events scheduled during the run for the current instant (a zero-length handler step, a
   // refused query): they run next, in the order they were scheduled, before events that were

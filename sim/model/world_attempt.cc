@@ -98,11 +98,14 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   // One stream per execution of a message: its durations and fates do not depend on what
   // other messages drew.
   a.rng = attempt_streams_.For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
-  a.injected = InjectedFailure(m, a.injected_after);
+  a.injected = InjectedFailure(m, a.injected_after, a.injected_fault);
   a.step = Step::kValidate;
   a.db_ops_left = kind.spec->handler.db_ops;
   a.calls_left = kind.spec->handler.downstream_calls;
   ScheduleStep(slot, kind.validate.Sample(a.rng));
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyAttemptStart(slot);
+  }
 }
 
 void World::AttemptStep(const Event& event) {
@@ -115,11 +118,11 @@ void World::AttemptStep(const Event& event) {
       AfterValidate(slot);
       break;
     case Step::kInjectedFailure:
-      Fail(slot, *a.injected);
+      Fail(slot, *a.injected, FailureCause::kInjected);
       break;
     case Step::kCall:
       if (a.call_fails) {
-        Fail(slot, scenario::ErrorClass::kTransient);  // 503
+        Fail(slot, scenario::ErrorClass::kTransient, FailureCause::kDownstreamOutage);  // 503
       } else {
         --a.calls_left;
         BeginCallsOrCpu(slot);
@@ -188,7 +191,9 @@ void World::DatabaseEvent(const Event& event) {
 void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
   Attempt& a = attempts_[slot];
   if (outcome != QueryOutcome::kOk) {
-    Fail(slot, scenario::ErrorClass::kTransient);  // lock/statement timeout, refused
+    // Lock/statement timeout, or refused (outage).
+    Fail(slot, scenario::ErrorClass::kTransient,
+         outcome == QueryOutcome::kTimeout ? FailureCause::kDbTimeout : FailureCause::kDbRefused);
     return;
   }
   Message& m = messages_.Get(a.delivery.message);
@@ -197,7 +202,7 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
       // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
       ++results_.duplicates_suppressed;
       ++kind_results_[m.kind_index].duplicates_suppressed;
-      Succeed(slot);
+      Succeed(slot, /*suppressed=*/true);
       return;
     }
     Key(m).claim_held = true;
@@ -255,7 +260,7 @@ void World::CallDownstream(uint32_t slot) {
       a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);
       m.retry_ready_at = ready_at;
     }
-    Fail(slot, scenario::ErrorClass::kRateLimited);
+    Fail(slot, scenario::ErrorClass::kRateLimited, FailureCause::kRateLimited);
     return;
   }
   a.call_fails = false;
@@ -266,6 +271,10 @@ void World::Commit(uint32_t slot) {
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   const KindModel& kind = KindOf(m);
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyCommit(slot, Key(m).committed, ToDuplicateCause(m.cause),
+                 kind.spec->idempotency == scenario::Idempotency::kNone);
+  }
   if (Key(m).committed) {
     // The work ran again for a key that had already committed.
     const DuplicateCause cause = ToDuplicateCause(m.cause);
@@ -290,7 +299,7 @@ void World::Commit(uint32_t slot) {
   Succeed(slot);
 }
 
-void World::Succeed(uint32_t slot) {
+void World::Succeed(uint32_t slot, bool suppressed) {
   Attempt& a = attempts_[slot];
   ++results_.successes;
   RecordOutcome(true);
@@ -299,11 +308,14 @@ void World::Succeed(uint32_t slot) {
   // The ack of a copy whose visibility timeout ran out still acks the message while another
   // worker holds it: an SQS delete with an earlier receipt handle usually succeeds. Without
   // this, work slower than the timeout would be redelivered forever.
+  AckFate ack = AckFate::kIgnored;
   if (m.state == MessageState::kInFlight) {
     if (broker_down_ || AckLost(a)) {
+      ack = broker_down_ ? AckFate::kBrokerDown : AckFate::kLost;
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
     } else {
-      Transition(m, MessageState::kAcked);
+      ack = AckFate::kAcked;
+      Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});
       const int64_t latency_us = (now_ - m.published_at).micros();
       results_.message_latency_us.Record(latency_us);
       KindResults& kr = kind_results_[m.kind_index];
@@ -311,10 +323,14 @@ void World::Succeed(uint32_t slot) {
       kr.message_latency_us.Record(latency_us);
     }
   }
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyAttemptEnd(slot, suppressed ? AttemptOutcome::kSuppressed : AttemptOutcome::kSucceeded,
+                     ack, scenario::ErrorClass::kUnknown, FailureCause::kNone);
+  }
   FinishCopy(slot);
 }
 
-void World::Fail(uint32_t slot, scenario::ErrorClass error) {
+void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) {
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   ++results_.failures_by_class[static_cast<size_t>(error)];
@@ -325,6 +341,9 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error) {
   if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back
   a.holds_claim = false;
   RecordOutcome(false);
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyAttemptEnd(slot, AttemptOutcome::kFailed, AckFate::kNone, error, cause);
+  }
   if (!IsCurrent(a.delivery)) {
     FinishCopy(slot);  // the broker already gave the message to someone else
     return;
@@ -339,7 +358,7 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error) {
     case scenario::ClassAction::kPark:
       results_
           .human_needed_by_reason[std::string("parked:") + std::string(scenario::NameOf(error))]++;
-      Park(ref, m);
+      Park(ref, m, TransitionNote{.cause = TransitionCause::kParkedByPolicy});
       break;
     case scenario::ClassAction::kRetry: {
       if (m.attempts >= policy.attempts_max) {
@@ -363,9 +382,13 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error) {
         // keeps running.
         a.step = Step::kSleep;
         ScheduleStep(slot, delay);
+        if (message_observer_ != nullptr) [[unlikely]] {
+          NotifySleep(slot, now_ + delay);
+        }
         return;
       }
-      Transition(m, MessageState::kDelayed);
+      Transition(m, MessageState::kDelayed,
+                 TransitionNote{.cause = TransitionCause::kRetryScheduled, .until = now_ + delay});
       At(now_ + delay, Event{EventType::kDelayDue, ref.slot, ref.generation});
       break;
     }

@@ -4,8 +4,9 @@
 
 namespace drainsim::model {
 
-void World::Transition(Message& message, MessageState to) {
-  ledger_.Move(message.state, to);
+void World::Transition(Message& message, MessageState to, const TransitionNote& note) {
+  const MessageState from = message.state;
+  ledger_.Move(from, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
   if (to == MessageState::kDeadLettered) InspectDlq(message, +1);
   if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
@@ -15,6 +16,9 @@ void World::Transition(Message& message, MessageState to) {
     message.pending_in_drain = -1;
   }
   message.state = to;
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyTransition(message, from, note);
+  }
 }
 
 bool World::IsCurrent(const Delivery& delivery) const {
@@ -32,16 +36,16 @@ void World::AddToRing(uint32_t w) {
   }
 }
 
-void World::MakeReady(MessageRef ref, Message& m) {
-  Transition(m, MessageState::kReady);
+void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note) {
+  Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
   main_queue_.push_back(ref);
   Dispatch();
 }
 
-void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause) {
+void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, TransitionCause why) {
   m.cause = cause;
-  MakeReady(ref, m);
+  MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause});
 }
 
 void World::Dispatch() {
@@ -70,7 +74,9 @@ void World::Dispatch() {
 }
 
 void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
-  Transition(m, MessageState::kInFlight);
+  Transition(
+      m, MessageState::kInFlight,
+      TransitionNote{.cause = TransitionCause::kDelivered, .worker = static_cast<int32_t>(w)});
   m.redelivered = m.receive_count > 0;
   ++m.receive_count;
   ++m.delivery_generation;
@@ -109,7 +115,7 @@ void World::VisibilityExpired(const Delivery& delivery) {
       m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit
           ? m.cause
           : RedeliveryCause::kVisibilityTimeout;
-  Requeue(ref, m, cause);
+  Requeue(ref, m, cause, TransitionCause::kVisibilityTimeout);
 }
 
 void World::DelayDue(const Event& event) {
@@ -117,12 +123,13 @@ void World::DelayDue(const Event& event) {
   if (!messages_.IsLive(ref)) return;
   Message& m = messages_.Get(ref);
   if (m.state != MessageState::kDelayed) return;
-  MakeReady(ref, m);
+  MakeReady(ref, m, TransitionNote{.cause = TransitionCause::kRetryDue});
 }
 
 void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
-  Transition(m, MessageState::kDeadLettered);
+  Transition(m, MessageState::kDeadLettered,
+             TransitionNote{.cause = TransitionCause::kDeadLettered});
   m.dead_lettered_at = now_;
   m.synthetic = false;  // a synthetic failure ends once dead-lettered: replays succeed
   ++m.dead_letters;
@@ -159,25 +166,33 @@ void World::DlqExpire(const Event& event) {
       static_cast<uint32_t>(m.dead_letters) != static_cast<uint32_t>(event.b)) {
     return;
   }
-  Transition(m, MessageState::kExpired);
+  Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
   ++results_.expired;
   ReleaseIfDone(ref);
 }
 
-void World::Park(MessageRef ref, Message& m) {
-  Transition(m, MessageState::kParked);
+void World::Park(MessageRef ref, Message& m, const TransitionNote& note) {
+  Transition(m, MessageState::kParked, note);
   ReleaseIfDone(ref);
 }
 
 void World::ReleaseIfDone(MessageRef ref) {
   if (!messages_.IsLive(ref)) return;
   const Message& m = messages_.Get(ref);
-  if (IsTerminal(m.state) && m.copies_on_workers == 0) messages_.Release(ref);
+  if (IsTerminal(m.state) && m.copies_on_workers == 0) {
+    if (message_observer_ != nullptr) [[unlikely]] {
+      message_observer_->OnReleased(m.id, now_);
+    }
+    messages_.Release(ref);
+  }
 }
 
 void World::CrashWorker(uint32_t w, bool after_commit) {
   Worker& worker = workers_[w];
   if (!worker.alive) return;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnWorkerCrash(w, after_commit, now_);
+  }
   worker.alive = false;
   ++worker.generation;
   // Everything the worker held: running attempts first (their time is wasted), then the
@@ -187,6 +202,10 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     Attempt& a = attempts_[slot];
     if (!a.live || a.worker != w) continue;
     results_.wasted_worker_s += (now_ - a.started_at).seconds();
+    if (message_observer_ != nullptr) [[unlikely]] {
+      NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone,
+                       scenario::ErrorClass::kUnknown, FailureCause::kNone);
+    }
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
       Key(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
     }
@@ -206,7 +225,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
       if (scenario_.broker.requeue_on_crash == scenario::RequeueOnCrash::kImmediate) {
-        Requeue(d.message, m, cause);
+        Requeue(d.message, m, cause, TransitionCause::kCrashRequeue);
       } else {
         m.cause = cause;  // the visibility timeout will hand it out again
       }
@@ -220,6 +239,9 @@ void World::RestartWorker(const Event& event) {
   Worker& worker = workers_[event.a];
   if (worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;
   worker.alive = true;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnWorkerRestart(event.a, now_);
+  }
   AddToRing(event.a);
   Dispatch();
 }
@@ -233,10 +255,15 @@ void World::BrokerRestart(const Event& event) {
     if (m.state == MessageState::kInFlight) in_flight.push_back(ref);
   });
   broker_down_ = true;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);
+  }
   for (MessageRef ref : in_flight) {
     Message& m = messages_.Get(ref);
     m.cause = RedeliveryCause::kOther;
-    Transition(m, MessageState::kReady);
+    Transition(m, MessageState::kReady,
+               TransitionNote{.cause = TransitionCause::kBrokerRestart,
+                              .redelivery = RedeliveryCause::kOther});
     m.ready_at = now_;
     main_queue_.push_back(ref);
   }

@@ -58,6 +58,9 @@ void World::StartDrain(uint32_t d) {
   out.started_at_s = now_.seconds();
   active_drain_ = static_cast<int32_t>(d);
   if (!first_drain_start_) first_drain_start_ = now_;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnDrainStart(d, now_);
+  }
   if (database_) {
     state.db_busy_at_start = database_->busy_connection_seconds();
     state.db_capacity_at_start = database_->capacity_connection_seconds();
@@ -82,7 +85,9 @@ void World::StartDrain(uint32_t d) {
     } else if (drain.others == scenario::DrainOthers::kPark) {
       ++out.parked;
       results_.human_needed_by_reason["parked:drain"]++;
-      Park(entry.ref, m);
+      Park(entry.ref, m,
+           TransitionNote{.cause = TransitionCause::kParkedByDrain,
+                          .drain = static_cast<int32_t>(d)});
     } else {
       kept.push_back(entry);
     }
@@ -149,7 +154,8 @@ void World::Replay(MessageRef ref, Message& m) {
   ++dlq_outflow_interval_;
   ++replays_interval_;
   EnterPipeline(PipelineEntry{now_, ref, m.replays});
-  MakeReady(ref, m);
+  MakeReady(ref, m,
+            TransitionNote{.cause = TransitionCause::kReplayed, .drain = m.replayed_by_drain});
 }
 
 void World::DrainAdjust(uint32_t d) {
@@ -192,6 +198,9 @@ void World::EndDrain(uint32_t d) {
   DrainState& state = drains_[d];
   if (state.ended) return;
   state.ended = true;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnDrainEnd(d, now_);
+  }
   results_.drains[d].ended_at_s = now_.seconds();
   FillDrainResults(d, results_.drains[d]);
   if (active_drain_ == static_cast<int32_t>(d)) active_drain_ = -1;

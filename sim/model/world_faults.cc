@@ -54,6 +54,9 @@ void World::FaultEdge(const Event& event) {
   const uint32_t f = event.a;
   const bool open = event.b == 1;
   fault_active_[f] = open;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnFaultEdge(f, open ? FaultEdge::kOpen : FaultEdge::kClose, now_);
+  }
   const scenario::Fault& fault = scenario_.faults[f];
   // Database settings are recomputed from every active fault, so overlapping windows compose.
   if (database_) {
@@ -101,6 +104,9 @@ void World::CrashEvent(const Event& event) {
   const bool scheduling_only = event.b == 1;  // the window just opened: no crash yet
   const int64_t count = crash.rate_per_h ? 1 : crash.count;
   if (!scheduling_only) {
+    if (observer_ != nullptr) [[unlikely]] {
+      observer_->OnFaultEdge(f, FaultEdge::kStrike, now_);
+    }
     // `count` distinct workers, drawn without replacement (a partial Fisher-Yates shuffle).
     std::vector<uint32_t> candidates(workers_.size());
     for (uint32_t w = 0; w < candidates.size(); ++w) candidates[w] = w;
@@ -128,14 +134,15 @@ void World::CrashEvent(const Event& event) {
   }
 }
 
-std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
-                                                           engine::Duration& fail_after) {
+std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m, engine::Duration& fail_after,
+                                                           uint16_t& fault_index) {
   const auto kind = static_cast<int64_t>(m.kind_index);
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     const scenario::Fault& fault = scenario_.faults[f];
     if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
       if (m.poison) {
         fail_after = poison->fail_after.value_or(engine::Duration::Zero());
+        fault_index = static_cast<uint16_t>(f);  // faults are at most 1000
         return poison->error;
       }
     } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
@@ -149,12 +156,14 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
       }
       if (m.synthetic) {
         fail_after = synthetic->fail_after.value_or(engine::Duration::Zero());
+        fault_index = static_cast<uint16_t>(f);
         return synthetic->error;
       }
     } else if (const auto* bug = std::get_if<scenario::BugFault>(&fault)) {
       const bool fixed = bug->fixed_at && now_ >= *bug->fixed_at;
       if (m.bug_victim && fault_kind_[f] == kind && now_ >= bug->from && !fixed) {
         fail_after = bug->fail_after.value_or(engine::Duration::Zero());
+        fault_index = static_cast<uint16_t>(f);
         return bug->error;
       }
     } else if (const auto* errors = std::get_if<scenario::ErrorsFault>(&fault)) {
@@ -162,6 +171,7 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m,
       engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
       if (rng.NextDouble() < errors->probability) {
         fail_after = errors->fail_after.value_or(engine::Duration::Zero());
+        fault_index = static_cast<uint16_t>(f);
         return errors->error;
       }
     }

@@ -129,7 +129,7 @@ void World::EnforceMaxLength(int64_t published) {
       const MessageRef ref = main_queue_.back();
       main_queue_.pop_back();
       Message& m = messages_.Get(ref);
-      Transition(m, MessageState::kRejected);
+      Transition(m, MessageState::kRejected, TransitionNote{.cause = TransitionCause::kRejected});
       ReleaseIfDone(ref);
       --published;
     }
@@ -186,13 +186,13 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   m.published_at = published_at;
   m.entered_queue_at = published_at;
   m.ready_at = now_;
-  if (!kinds_[kind_index].unique_keys) {
+  std::string key;  // rendered only when keys are shared, or an observer wants to see them
+  if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
     const scenario::Fields& fields = from_backlog ? scenario_.backlog[source_index].fields
                                                   : scenario_.producers[source_index].fields;
     const KindModel& kind = kinds_[kind_index];
-    const std::string key =
-        RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, published_at);
-    m.key_hash = HashKey(key);
+    key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, published_at);
+    if (!kind.unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);
   ++results_.published;
@@ -201,6 +201,9 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   if (state == MessageState::kReady) main_queue_.push_back(ref);
   if (state != MessageState::kDeadLettered) {
     EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
+  }
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyPublish(m, key);
   }
   return ref;
 }

@@ -1,0 +1,191 @@
+// RunOptions::observer watches a run and never changes it: the same Results, fingerprint and
+// report with or without one; and what it is told adds up to what the Results count.
+#include "sim/model/observer.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+
+#include "reports/json_report.h"
+#include "sim/model/simulation.h"
+#include "sim/model/trace_log.h"
+#include "sim/scenario/load.h"
+
+namespace drainsim::model {
+namespace {
+
+scenario::Scenario LoadShipped(const std::string& name) {
+  const std::string path = std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name;
+  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
+  REQUIRE(loaded.ok());
+  return *loaded.scenario;
+}
+
+std::string Report(const Results& results) {
+  const reports::ReportContext context;
+  const std::vector<reports::Verdict> verdicts;
+  return reports::JsonReport(reports::ReportInput{results, context, verdicts, ""});
+}
+
+// Counts every callback, and checks the order contract on the way: time never decreases.
+class CountingObserver final : public RunObserver {
+ public:
+  bool WantsKeys() const override { return true; }
+  void OnPublish(const PublishInfo& i) override {
+    See(i.at);
+    ++published;
+    if (i.key.empty()) ++empty_keys;
+  }
+  void OnTransition(const TransitionInfo& i) override {
+    See(i.at);
+    ++to_state[i.to];
+    CHECK(i.from != i.to);
+  }
+  void OnAttemptStart(const AttemptInfo& i) override {
+    See(i.at);
+    ++attempts;
+  }
+  void OnAttemptEnd(const AttemptEndInfo& i) override {
+    See(i.at);
+    ++ends[i.outcome];
+  }
+  void OnCommit(const CommitInfo& i) override {
+    See(i.at);
+    if (i.duplicate) ++duplicates;
+  }
+  void OnReleased(uint64_t, engine::Instant at) override {
+    See(at);
+    ++released;
+  }
+  void OnFaultEdge(uint32_t, FaultEdge, engine::Instant at) override {
+    See(at);
+    ++fault_edges;
+  }
+  void OnDrainStart(uint32_t, engine::Instant at) override {
+    See(at);
+    ++drains;
+  }
+  void OnProgress(engine::Instant now, engine::Instant, int64_t events) override {
+    See(now);
+    CHECK(events % 65536 == 0);
+    ++progress;
+  }
+
+  int64_t published = 0, empty_keys = 0, attempts = 0, duplicates = 0, released = 0;
+  int64_t fault_edges = 0, drains = 0, progress = 0;
+  std::map<MessageState, int64_t> to_state;
+  std::map<AttemptOutcome, int64_t> ends;
+
+ private:
+  void See(engine::Instant at) {
+    CHECK(at >= last_);
+    last_ = at;
+  }
+  engine::Instant last_ = engine::Instant::Zero() - engine::Duration::Seconds(1'000'000);
+};
+
+TEST_CASE("observer: monthly-rehearsal gives the same results and report with or without one",
+          "[model][observer]") {
+  const scenario::Scenario scenario = LoadShipped("monthly-rehearsal.json");
+  const Results plain = RunSimulation(scenario, scenario.seed);
+
+  CountingObserver counting;
+  TraceRecorder recorder(scenario, TraceOptions{});
+  ObserverTee tee({&counting, &recorder});
+  RunOptions options;
+  options.observer = &tee;
+  const Results watched = RunSimulation(scenario, scenario.seed, options);
+
+  CHECK(watched.fingerprint == plain.fingerprint);
+  CHECK(watched.events == plain.events);
+  CHECK(Report(watched) == Report(plain));
+
+  // What the observer was told adds up to the run's own counts.
+  CHECK(counting.published == plain.published);
+  CHECK(counting.empty_keys == 0);
+  CHECK(counting.attempts == plain.attempts);
+  CHECK(counting.duplicates == plain.duplicate_executions);
+  CHECK(counting.to_state[MessageState::kAcked] == plain.acked);
+  CHECK(counting.to_state[MessageState::kParked] == plain.parked);
+  CHECK(counting.ends[AttemptOutcome::kSuppressed] == plain.duplicates_suppressed);
+  CHECK(counting.to_state[MessageState::kDeadLettered] == plain.dlq_inflow);
+  CHECK(counting.released <= plain.acked + plain.parked);  // less if a copy outlived its ack
+  CHECK(counting.drains == 1);
+  CHECK(counting.fault_edges >= 3);  // db_slowdown opens and closes, ack_loss opens, crashes
+  CHECK(counting.progress == plain.events / 65536);
+
+  const TraceLog log =
+      recorder.Finish(engine::Instant::Micros(static_cast<int64_t>(plain.ended_at_s * 1e6 + 0.5)));
+  CHECK(log.attempts_seen == plain.attempts);
+  CHECK(log.spans.size() == static_cast<size_t>(plain.attempts));  // under spans_max
+  CHECK(log.published == plain.published);
+  CHECK(log.spans_left_out == 0);
+  CHECK(!log.lives.empty());
+  CHECK(log.lives.size() <= log.lives_max);
+  for (const AttemptSpan& span : log.spans) {
+    REQUIRE(span.lane < static_cast<uint32_t>(scenario.workers.concurrency));
+    REQUIRE(span.start <= span.end);
+  }
+}
+
+TEST_CASE("observer: the recorder's memory bounds hold and say what they left out",
+          "[model][observer]") {
+  const scenario::Scenario scenario = LoadShipped("lost-acks.json");
+  TraceOptions small;
+  small.spans_max = 100;
+  small.lives_first = 10;
+  small.lives_max = 20;
+  TraceRecorder recorder(scenario, small);
+  RunOptions options;
+  options.observer = &recorder;
+  const Results results = RunSimulation(scenario, scenario.seed, options);
+  const TraceLog log = recorder.Finish(
+      engine::Instant::Micros(static_cast<int64_t>(results.ended_at_s * 1e6 + 0.5)));
+  CHECK(log.spans.size() == 100);
+  CHECK(log.spans_left_out == results.attempts - 100);  // republish: no backoff sleeps
+  CHECK(log.lives.size() == 20);
+  CHECK(log.lives_dropped > 0);
+  // First come first kept: the first ids are in, and the lives are sorted by id.
+  CHECK(log.lives.front().id == 0);
+  for (size_t i = 1; i < log.lives.size(); ++i) CHECK(log.lives[i - 1].id < log.lives[i].id);
+}
+
+TEST_CASE("observer: a recorder that wants no messages still sees progress and faults",
+          "[model][observer]") {
+  class RunOnly final : public RunObserver {
+   public:
+    bool WantsMessages() const override { return false; }
+    void OnTransition(const TransitionInfo&) override { ++transitions; }
+    void OnFaultEdge(uint32_t, FaultEdge, engine::Instant) override { ++faults; }
+    int64_t transitions = 0, faults = 0;
+  } run_only;
+  const scenario::Scenario scenario = LoadShipped("lost-acks.json");
+  RunOptions options;
+  options.observer = &run_only;
+  const Results watched = RunSimulation(scenario, scenario.seed, options);
+  CHECK(watched.fingerprint == RunSimulation(scenario, scenario.seed).fingerprint);
+  CHECK(run_only.transitions == 0);
+  CHECK(run_only.faults > 0);
+}
+
+TEST_CASE("observer: explain's recorder keeps exactly the messages asked for",
+          "[model][observer]") {
+  const scenario::Scenario scenario = LoadShipped("cleanup-0200.json");
+  TraceOptions by_key;
+  by_key.spans = false;
+  by_key.only_key = "purge:course-4812:2026-03-01";
+  TraceRecorder recorder(scenario, by_key);
+  RunOptions options;
+  options.observer = &recorder;
+  const Results results = RunSimulation(scenario, scenario.seed, options);
+  const TraceLog log = recorder.Finish(
+      engine::Instant::Micros(static_cast<int64_t>(results.ended_at_s * 1e6 + 0.5)));
+  REQUIRE(log.lives.size() == 1);
+  CHECK(log.lives[0].key == "purge:course-4812:2026-03-01");
+  CHECK(log.kinds.at(log.lives[0].kind_index) == "purge-90k");
+  CHECK(log.spans.empty());
+  CHECK(log.lives[0].events.front().type == LifeEvent::Type::kPublish);
+}
+
+}  // namespace
+}  // namespace drainsim::model
