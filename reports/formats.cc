@@ -7,6 +7,7 @@
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/markdown_report.h"
+#include "reports/trace_report.h"
 
 namespace drainsim::reports {
 
@@ -20,6 +21,9 @@ std::span<const Format> Formats() {
       {"csv", "series.csv", "the sampled time series: a header row, one row per sample", CsvSeries},
       {"html", "report.html", "one self-contained page: headline figures and SVG charts",
        HtmlReport},
+      {"trace", "trace.json",
+       "Chrome trace for ui.perfetto.dev: attempts per worker, queues, faults", TraceReport,
+       /*needs_trace_log=*/true},
   };
   return kFormats;
 }

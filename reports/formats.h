@@ -21,6 +21,8 @@ struct Format {
   std::string_view file_name;  // "report.json": written into --out DIR
   std::string_view summary;    // one line for --help
   std::string (*write)(const ReportInput& input);
+  // The writer reads ReportInput::trace: the run must be recorded (model::TraceRecorder).
+  bool needs_trace_log = false;
 };
 
 // Every format, in the order --help lists them.

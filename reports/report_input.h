@@ -4,7 +4,8 @@
 // Contract:
 //  (1) A writer is a pure function of a ReportInput: the same input gives the same bytes. No
 //      writer reads the clock, the environment or the file system.
-//  (2) Nothing here reaches into the simulation; Results is all a report knows of the run.
+//  (2) Nothing here reaches into the simulation; Results is all a report knows of the run,
+//      with, for the trace, the log a model::TraceRecorder filled while it ran.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "reports/expectations.h"
 #include "reports/scenario_marks.h"
 #include "sim/model/results.h"
+#include "sim/model/trace_log.h"
 
 namespace drainsim::reports {
 
@@ -30,6 +32,9 @@ struct ReportInput {
   const ReportContext& context;
   const std::vector<Verdict>& verdicts;  // one per expectation, in the scenario's order
   std::string reproduce;                 // ReproduceCommand(context.scenario_path, seed)
+  // What a TraceRecorder saw, for the formats that need it (Format::needs_trace_log); null
+  // when the run was not recorded.
+  const model::TraceLog* trace = nullptr;
 };
 
 // The command that replays this run: `drainsim run PATH --seed N`. The path is quoted for a

@@ -1,0 +1,275 @@
+// The lines of a message's life; the "why" paragraph is in explain_why.cc.
+#include "reports/explain_report.h"
+
+#include <cstdio>
+
+#include "reports/life_text.h"
+#include "sim/engine/check.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+using model::LifeEvent;
+using Type = model::LifeEvent::Type;
+
+std::string Line(engine::Instant at, const std::string& text) {
+  char time[40];
+  std::snprintf(time, sizeof(time), "%12s s  ", Seconds3(at).c_str());
+  return time + text + "\n";
+}
+
+std::string Backoff(engine::Instant from, engine::Instant until) {
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.3f", (until - from).seconds());
+  return text;
+}
+
+std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
+                        const scenario::Scenario& scenario) {
+  if (!life.from_backlog) {
+    const scenario::Producer& producer = scenario.producers.at(life.source_index);
+    return "published by producer " + std::to_string(life.source_index) + " (" + producer.kind +
+           ")";
+  }
+  const scenario::BacklogEntry& entry = scenario.backlog.at(life.source_index);
+  std::string text = "in backlog entry " + std::to_string(life.source_index) + " at the start, ";
+  switch (e.to) {
+    case model::MessageState::kDeadLettered:
+      text +=
+          "in the DLQ (reason " +
+          std::string(scenario::NameOf(entry.reason.value_or(scenario::DlqReason::kMaxAttempts))) +
+          ")";
+      break;
+    case model::MessageState::kDelayed:
+      text += "waiting in the delay queue";
+      break;
+    default:
+      text += "in the main queue";
+      break;
+  }
+  return text + "; first published at " + Seconds3(life.published_at) + " s";
+}
+
+std::string TransitionText(const LifeEvent& e, const scenario::Scenario& scenario) {
+  using C = model::TransitionCause;
+  switch (e.cause) {
+    case C::kDelivered:
+      return "delivered to worker " + std::to_string(e.worker);
+    case C::kRetryDue:
+      return "retry due: back in the main queue";
+    case C::kVisibilityTimeout:
+      return "visibility timeout: back in the main queue (" +
+             std::string(RedeliveryText(e.redelivery)) + ")";
+    case C::kCrashRequeue:
+      return e.redelivery == model::RedeliveryCause::kCrashAfterCommit
+                 ? "requeued: its worker crashed between commit and ack"
+                 : "requeued: its worker crashed";
+    case C::kBrokerRestart:
+      return "requeued: the broker restarted";
+    case C::kRetryScheduled:
+      return "retry scheduled for " + Seconds3(e.until) + " s (backoff " + Backoff(e.at, e.until) +
+             " s)";
+    case C::kDeadLettered:
+      return "dead-lettered: reason " + std::string(scenario::NameOf(e.dlq_reason)) + " (after " +
+             std::to_string(e.attempt) + " attempts; last error " +
+             std::string(scenario::NameOf(e.error)) + ")";
+    case C::kReplayed:
+      return "replayed by drain " + std::to_string(e.drain) +
+             ": back in the main queue, attempts counted from 1 again";
+    case C::kParkedByPolicy:
+      return "parked by the retry policy (" + std::string(scenario::NameOf(e.error)) +
+             " errors are parked): needs a human";
+    case C::kParkedByDrain:
+      return "parked by drain " + std::to_string(e.drain) +
+             " (its selection does not replay it): needs a human";
+    case C::kAcked:
+      return "acked: done";
+    case C::kExpired:
+      return "expired in the DLQ (retention ran out): lost";
+    case C::kRejected:
+      return "rejected at publish: the main queue was full";
+  }
+  (void)scenario;
+  return "";
+}
+
+std::string AttemptEndText(const LifeEvent& e, const model::TraceLog& log) {
+  const std::string attempt = "attempt " + std::to_string(e.attempt);
+  switch (e.outcome) {
+    case model::AttemptOutcome::kFailed: {
+      std::string text =
+          attempt + " failed: " + FailureText(e.error, e.failure, e.fault, log.faults);
+      if (!e.current) {
+        text +=
+            " (a stale copy: the broker had already handed the message out again, so this "
+            "failure routes nothing)";
+      }
+      return text;
+    }
+    case model::AttemptOutcome::kCrashed:
+      return e.during_sleep ? "worker " + std::to_string(e.worker) +
+                                  " crashed while it slept through the backoff"
+                            : "worker " + std::to_string(e.worker) + " crashed during " + attempt;
+    case model::AttemptOutcome::kSuppressed:
+    case model::AttemptOutcome::kSucceeded:
+      break;
+  }
+  std::string text = e.outcome == model::AttemptOutcome::kSuppressed
+                         ? attempt +
+                               " found the claim row (the work was done or in progress "
+                               "elsewhere): duplicate suppressed, not run again"
+                         : attempt + " succeeded";
+  switch (e.ack) {
+    case model::AckFate::kAcked:
+      return text + "; acked: done";
+    case model::AckFate::kLost:
+      return text + ", but its ack was lost (ack_loss)";
+    case model::AckFate::kBrokerDown:
+      return text + ", but its ack was lost: the broker was restarting";
+    case model::AckFate::kIgnored:
+    case model::AckFate::kNone:
+      return text +
+             "; its ack was ignored: the message had already been acked or handed out "
+             "again";
+  }
+  return text;
+}
+
+bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type) {
+  return i + 1 < events.size() && events[i + 1].type == type && events[i + 1].at == events[i].at;
+}
+
+std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log,
+                      const scenario::Scenario& scenario) {
+  std::string out;
+  const std::vector<LifeEvent>& events = life.events;
+  const LifeEvent* delivered = nullptr;  // the latest delivery, for the wait in a worker's buffer
+  bool committed = false;                // the running attempt committed before it ended
+  for (size_t i = 0; i < events.size(); ++i) {
+    const LifeEvent& e = events[i];
+    if (e.type == Type::kTransition && e.cause == model::TransitionCause::kDelivered) {
+      delivered = &e;
+    }
+    if (e.type == Type::kAttemptStart) committed = false;
+    switch (e.type) {
+      case Type::kPublish:
+        out += Line(e.at, PublishText(e, life, scenario));
+        break;
+      case Type::kTransition:
+        // An ack is said by the attempt that sent it (the next event, at the same instant).
+        if (e.cause == model::TransitionCause::kAcked &&
+            SameInstant(events, i, Type::kAttemptEnd)) {
+          break;
+        }
+        if (e.cause == model::TransitionCause::kDelivered &&
+            SameInstant(events, i, Type::kAttemptStart) && events[i + 1].worker == e.worker) {
+          out += Line(e.at, TransitionText(e, scenario) + ", attempt " +
+                                std::to_string(events[i + 1].attempt) + " started");
+          ++i;
+          break;
+        }
+        out += Line(e.at, TransitionText(e, scenario));
+        break;
+      case Type::kAttemptStart: {
+        std::string text = "attempt " + std::to_string(e.attempt) + " started on worker " +
+                           std::to_string(e.worker);
+        if (delivered != nullptr && delivered->worker == e.worker && delivered->at < e.at) {
+          text += " (after " + Backoff(delivered->at, e.at) +
+                  " s in its prefetch buffer, behind other work)";
+        }
+        out += Line(e.at, text);
+        break;
+      }
+      case Type::kAttemptEnd:
+        if (e.outcome == model::AttemptOutcome::kCrashed && committed) {
+          out += Line(e.at, "worker " + std::to_string(e.worker) +
+                                " crashed between the commit "
+                                "and the ack of attempt " +
+                                std::to_string(e.attempt));
+          break;
+        }
+        out += Line(e.at, AttemptEndText(e, log));
+        break;
+      case Type::kCommit:
+        committed = true;
+        if (e.duplicate) {
+          std::string text =
+              "ran again although its key had committed: duplicate execution "
+              "(cause: " +
+              std::string(model::DuplicateCauseName(e.duplicate_cause)) + ")";
+          if (e.visible) text += ", visible: its kind's idempotency is none";
+          out += Line(e.at, text);
+        } else {
+          out += Line(e.at, "attempt " + std::to_string(e.attempt) + " committed its work");
+        }
+        break;
+      case Type::kSleep:
+        out += Line(e.at, "sleeping in the consumer until " + Seconds3(e.until) + " s (backoff " +
+                              Backoff(e.at, e.until) + " s), holding its slot");
+        break;
+    }
+  }
+  return out;
+}
+
+// `text` after `prefix`, wrapped at word boundaries to lines of at most `width` characters
+// (longer words stay whole), continuation lines indented as deep as the prefix.
+std::string Wrap(const std::string& prefix, const std::string& text, size_t width = 100) {
+  std::string out = prefix;
+  size_t line_length = prefix.size();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const size_t word = end - start;
+    if (line_length > prefix.size() && line_length + 1 + word > width) {
+      out += "\n" + std::string(prefix.size(), ' ');
+      line_length = prefix.size();
+    } else if (line_length > prefix.size()) {
+      out += ' ';
+      ++line_length;
+    }
+    out.append(text, start, word);
+    line_length += word;
+    start = end + 1;
+  }
+  return out + "\n";
+}
+
+std::string Header(const model::MessageLife& life, const model::TraceLog& log) {
+  std::string text = "message " + std::to_string(life.id);
+  text += " (kind " + (life.kind_index < log.kinds.size() ? log.kinds[life.kind_index] : "?");
+  if (!life.key.empty()) text += ", key " + life.key;
+  return text + ")\n";
+}
+
+}  // namespace
+
+std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& scenario) {
+  DRAINSIM_CHECK(!log.lives.empty());
+  std::string out;
+  int64_t commits = 0;
+  int64_t duplicates = 0;
+  for (const model::MessageLife& life : log.lives) {
+    if (!out.empty()) out += "\n";
+    out += Header(life, log);
+    out += LifeLines(life, log, scenario);
+    out += Wrap("why: ", WhyParagraph(life, log, scenario));
+    for (const LifeEvent& e : life.events) {
+      if (e.type != Type::kCommit) continue;
+      ++commits;
+      if (e.duplicate) ++duplicates;
+    }
+  }
+  if (log.lives.size() > 1) {
+    out += "\n" + Wrap("key " + log.lives.front().key + ": ",
+                       std::to_string(log.lives.size()) +
+                           " messages carry it; their work committed " + std::to_string(commits) +
+                           " times (" + std::to_string(duplicates) + " duplicate executions).");
+  }
+  return out;
+}
+
+}  // namespace drainsim::reports

@@ -1,0 +1,198 @@
+// The "why" paragraph of `drainsim explain`: how a message's life ended and what made it
+// unusual (failures, dead letters, replays, parking, duplicate executions), in sentences.
+#include <vector>
+
+#include "reports/explain_report.h"
+#include "reports/life_text.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+using model::LifeEvent;
+using Type = model::LifeEvent::Type;
+
+const scenario::ClassPolicy& PolicyFor(const scenario::RetryClasses& classes,
+                                       scenario::ErrorClass error) {
+  switch (error) {
+    case scenario::ErrorClass::kRateLimited:
+      return classes.rate_limited;
+    case scenario::ErrorClass::kTransient:
+      return classes.transient;
+    case scenario::ErrorClass::kPermanent:
+      return classes.permanent;
+    case scenario::ErrorClass::kUnknown:
+      return classes.unknown;
+  }
+  return classes.unknown;
+}
+
+std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario) {
+  const std::string error(scenario::NameOf(e.error));
+  switch (e.dlq_reason) {
+    case scenario::DlqReason::kMaxAttempts:
+      return "its attempts reached the retry policy's attempts_max (" +
+             std::to_string(PolicyFor(scenario.retry.classes, e.error).attempts_max) + ") for " +
+             error + " errors";
+    case scenario::DlqReason::kNotRetryable:
+      return error + " errors are not retried: they go to the DLQ at once";
+    case scenario::DlqReason::kReceiveCountMax:
+      return "the broker had delivered it broker.receive_count_max times";
+    case scenario::DlqReason::kRetryBudget:
+      return "the retry budget refused another retry";
+    case scenario::DlqReason::kMaxLength:
+      return "the main queue was over broker.max_length and dropped its oldest message";
+  }
+  return "";
+}
+
+// Why the message was in the main queue again before events[index]: the latest way back.
+std::string ComebackText(const std::vector<LifeEvent>& events, size_t index) {
+  for (size_t i = index; i-- > 0;) {
+    const LifeEvent& e = events[i];
+    if (e.type != Type::kTransition || e.to != model::MessageState::kReady) continue;
+    switch (e.cause) {
+      case model::TransitionCause::kVisibilityTimeout:
+        return "the visibility timeout ran out; " + std::string(RedeliveryText(e.redelivery));
+      case model::TransitionCause::kCrashRequeue:
+        return "its worker had crashed";
+      case model::TransitionCause::kBrokerRestart:
+        return "the broker had restarted";
+      case model::TransitionCause::kReplayed:
+        return "drain " + std::to_string(e.drain) + " had replayed it";
+      case model::TransitionCause::kRetryDue:
+        return "a retry";
+      default:
+        return "";
+    }
+  }
+  return "";
+}
+
+std::string Ending(const model::MessageLife& life, const model::TraceLog& log, int64_t attempts,
+                   int64_t replays) {
+  const LifeEvent* last = nullptr;
+  for (const LifeEvent& e : life.events) {
+    if (e.type == Type::kPublish || e.type == Type::kTransition) last = &e;
+  }
+  std::string after =
+      " after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s");
+  if (replays > 0) after += " in " + std::to_string(replays + 1) + " lives (replays included)";
+  const std::string at = Seconds3(last->at) + " s";
+  switch (last->to) {
+    case model::MessageState::kAcked:
+      return "It was acked at " + at + after + ".";
+    case model::MessageState::kParked:
+      return "It was parked at " + at + after + ": it needs a human.";
+    case model::MessageState::kExpired:
+      return "It expired in the DLQ at " + at + after + ": its work is lost.";
+    case model::MessageState::kRejected:
+      return "It was refused at publish (" + at + ") by a full queue and never ran.";
+    case model::MessageState::kDeadLettered:
+      return "It was still in the DLQ when the run stopped at " + Seconds3(log.ended_at) + " s" +
+             after + ": it needs a human.";
+    default:
+      return "It was still " + std::string(model::MessageStateName(last->to)) +
+             " when the run stopped at " + Seconds3(log.ended_at) + " s" + after + ".";
+  }
+}
+
+}  // namespace
+
+std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
+                         const scenario::Scenario& scenario) {
+  int64_t attempts = 0;
+  int64_t replays = 0;
+  int64_t commits = 0;
+  bool suppressed = false;
+  std::vector<std::pair<std::string, int64_t>> failures;  // text, count; in first-seen order
+  std::vector<std::string> sentences;
+  const std::vector<LifeEvent>& events = life.events;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const LifeEvent& e = events[i];
+    const std::string at = Seconds3(e.at) + " s";
+    if (e.type == Type::kAttemptStart) ++attempts;
+    if (e.type == Type::kCommit) ++commits;
+    if (e.type == Type::kAttemptEnd && e.outcome == model::AttemptOutcome::kFailed) {
+      const std::string text = FailureText(e.error, e.failure, e.fault, log.faults);
+      auto it = failures.begin();
+      while (it != failures.end() && it->first != text) ++it;
+      if (it == failures.end()) {
+        failures.emplace_back(text, 1);
+      } else {
+        ++it->second;
+      }
+    }
+    if (e.type == Type::kAttemptEnd && e.outcome == model::AttemptOutcome::kSuppressed) {
+      suppressed = true;
+      const std::string comeback = ComebackText(events, i);
+      sentences.push_back("At " + at + " it came back" +
+                          (comeback.empty() ? "" : " (" + comeback + ")") +
+                          ", found the claim row and stopped there: the work did not run twice.");
+    }
+    if (e.type == Type::kCommit && e.duplicate) {
+      std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
+                         std::string(model::DuplicateCauseName(e.duplicate_cause)) +
+                         "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
+      const auto kind = scenario.kinds.find(log.kinds.at(life.kind_index));
+      if (kind != scenario.kinds.end()) {
+        if (kind->second.idempotency == scenario::Idempotency::kNone) {
+          text +=
+              " Its kind has idempotency none, so the second run was visible (a second "
+              "email, a counter counted twice).";
+        } else if (kind->second.idempotency == scenario::Idempotency::kConverge) {
+          text += " Its kind converges: the second run changed nothing but cost its time.";
+        }
+      }
+      sentences.push_back(text);
+    }
+    if (e.type != Type::kTransition) continue;
+    switch (e.cause) {
+      case model::TransitionCause::kDeadLettered:
+        sentences.push_back("At " + at + " it was dead-lettered (" +
+                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            "): " + DlqReasonText(e, scenario) + ".");
+        break;
+      case model::TransitionCause::kReplayed:
+        ++replays;
+        sentences.push_back("Drain " + std::to_string(e.drain) + " replayed it at " + at + ".");
+        break;
+      case model::TransitionCause::kParkedByDrain:
+        sentences.push_back("Drain " + std::to_string(e.drain) + " parked it at " + at +
+                            " because its selection does not replay " +
+                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            " messages: a human has to look at it.");
+        break;
+      case model::TransitionCause::kParkedByPolicy:
+        sentences.push_back("The retry policy parks " + std::string(scenario::NameOf(e.error)) +
+                            " errors: a human has to look at it.");
+        break;
+      default:
+        break;
+    }
+  }
+  std::string text = Ending(life, log, attempts, replays);
+  if (!failures.empty()) {
+    text += " Failed attempts:";
+    for (size_t i = 0; i < failures.size(); ++i) {
+      text +=
+          (i == 0 ? " " : ", ") + std::to_string(failures[i].second) + " x " + failures[i].first;
+    }
+    text += ".";
+  }
+  for (const std::string& s : sentences) text += " " + s;
+  if (attempts > 1 && commits == 1 && !suppressed) {
+    // "Why did it run twice?" often means "it was attempted twice": say whether it took effect.
+    text += " It was attempted " + std::to_string(attempts) +
+            " times but its work committed once: the other attempts ended before their commit, "
+            "and a transaction that does not commit rolls back, so the work took effect once.";
+  }
+  if (sentences.empty() && failures.empty() && attempts <= 1 &&
+      text.rfind("It was acked", 0) == 0) {
+    text += " Nothing unusual: delivered once, ran once, acked.";
+  }
+  return text;
+}
+
+}  // namespace drainsim::reports

@@ -1,0 +1,117 @@
+#include "reports/life_text.h"
+
+#include <cstdio>
+
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::reports {
+
+std::string FailureText(scenario::ErrorClass error, model::FailureCause cause, int32_t fault,
+                        const std::vector<std::string>& fault_types) {
+  std::string text(scenario::NameOf(error));
+  switch (cause) {
+    case model::FailureCause::kNone:
+      return text;
+    case model::FailureCause::kInjected:
+      text += " (injected by fault " + std::to_string(fault);
+      if (fault >= 0 && static_cast<size_t>(fault) < fault_types.size()) {
+        text += ", " + fault_types[static_cast<size_t>(fault)];
+      }
+      return text + ")";
+    case model::FailureCause::kDbTimeout:
+      return text + " (database statement timeout)";
+    case model::FailureCause::kDbRefused:
+      return text + " (database refused the connection: outage)";
+    case model::FailureCause::kDownstreamOutage:
+      return text + " (downstream answered 503)";
+    case model::FailureCause::kRateLimited:
+      return text + " (downstream answered 429)";
+  }
+  return text;
+}
+
+std::string SpanOutcomeText(const model::AttemptSpan& span,
+                            const std::vector<std::string>& fault_types) {
+  if (span.sleep) return span.ended ? "slept through its backoff" : "still sleeping at the end";
+  if (!span.ended) return "still running when the run stopped";
+  std::string text;
+  switch (span.outcome) {
+    case model::AttemptOutcome::kFailed:
+      text = "failed: " + FailureText(span.error, span.failure, span.fault, fault_types);
+      if (!span.current) text += " (a stale copy)";
+      return text;
+    case model::AttemptOutcome::kCrashed:
+      text = span.committed ? "worker crashed between commit and ack" : "worker crashed";
+      break;
+    case model::AttemptOutcome::kSuppressed:
+      text = "found the claim row (duplicate suppressed), ";
+      [[fallthrough]];
+    case model::AttemptOutcome::kSucceeded:
+      switch (span.ack) {
+        case model::AckFate::kAcked:
+          text += "acked";
+          break;
+        case model::AckFate::kLost:
+          text += "ack lost";
+          break;
+        case model::AckFate::kBrokerDown:
+          text += "ack lost (broker down)";
+          break;
+        case model::AckFate::kIgnored:
+        case model::AckFate::kNone:
+          text += "ack ignored (the message had moved on)";
+          break;
+      }
+      break;
+  }
+  if (span.duplicate) {
+    text += ", duplicate execution (" +
+            std::string(model::DuplicateCauseName(span.duplicate_cause)) + ")";
+  }
+  return text;
+}
+
+std::string_view DuplicateCauseText(model::DuplicateCause cause) {
+  switch (cause) {
+    case model::DuplicateCause::kLostAck:
+      return "its ack was lost after the work had committed, so the broker delivered it again "
+             "when the visibility timeout ran out";
+    case model::DuplicateCause::kCrashAfterCommit:
+      return "its worker died between commit and ack, so the broker delivered the committed "
+             "work again";
+    case model::DuplicateCause::kVisibilityTimeout:
+      return "its visibility timeout ran out while a worker was still on it, so the broker "
+             "handed it to another worker and both ran it";
+    case model::DuplicateCause::kRedrive:
+      return "a drain replayed it from the DLQ although its work had already committed";
+    case model::DuplicateCause::kOther:
+      return "it came back for another reason (a crash before the ack, a broker restart, or "
+             "another message with the same key)";
+  }
+  return "";
+}
+
+std::string_view RedeliveryText(model::RedeliveryCause cause) {
+  switch (cause) {
+    case model::RedeliveryCause::kLostAck:
+      return "its ack was lost";
+    case model::RedeliveryCause::kCrashAfterCommit:
+      return "its worker died between commit and ack";
+    case model::RedeliveryCause::kVisibilityTimeout:
+      return "no ack came in time: a worker was still on it";
+    case model::RedeliveryCause::kRedrive:
+      return "a drain replayed it";
+    case model::RedeliveryCause::kNone:
+    case model::RedeliveryCause::kOther:
+      return "its worker crashed before the ack";
+  }
+  return "";
+}
+
+std::string Seconds3(engine::Instant at) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.3f", at.seconds());
+  return buffer;
+}
+
+}  // namespace drainsim::reports

@@ -1,0 +1,359 @@
+#include "reports/trace_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "reports/life_text.h"
+#include "reports/metrics.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+constexpr int kPidWorkers = 1;
+constexpr int kPidQueues = 2;
+constexpr int kPidMessages = 3;
+constexpr int64_t kTidDrains = 1;
+constexpr int64_t kTidFaultsFirst = 2;       // fault f has tid kTidFaultsFirst + f
+constexpr int64_t kWorkersListedMax = 1000;  // beyond, only workers that did something
+
+// A JSON object's members, written in the order added.
+class Args {
+ public:
+  Args& Int(std::string_view key, int64_t value) { return Raw(key, std::to_string(value)); }
+  Args& Str(std::string_view key, std::string_view value) { return Raw(key, JsonQuote(value)); }
+  Args& Raw(std::string_view key, std::string_view json) {
+    if (!body_.empty()) body_ += ',';
+    body_ += JsonQuote(key);
+    body_ += ':';
+    body_ += json;
+    return *this;
+  }
+  std::string Text() const { return "{" + body_ + "}"; }
+
+ private:
+  std::string body_;
+};
+
+struct Event {
+  std::string_view ph;
+  int pid = 0;
+  int64_t tid = 0;
+  engine::Instant ts;
+  engine::Duration dur = engine::Duration::Micros(-1);  // X events only
+  std::string name;
+  std::string_view cat;
+  std::string_view cname;
+  std::string_view scope;  // instants: "g" global, "t" thread
+  std::string args;        // a JSON object, or empty
+};
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  void Add(const Event& e) {
+    out_ += first_ ? "\n" : ",\n";
+    first_ = false;
+    Args fields;
+    fields.Str("name", e.name);
+    if (!e.cat.empty()) fields.Str("cat", e.cat);
+    fields.Str("ph", e.ph).Int("ts", e.ts.micros());
+    if (e.dur.micros() >= 0) fields.Int("dur", e.dur.micros());
+    fields.Int("pid", e.pid).Int("tid", e.tid);
+    if (!e.scope.empty()) fields.Str("s", e.scope);
+    if (!e.cname.empty()) fields.Str("cname", e.cname);
+    if (!e.args.empty()) fields.Raw("args", e.args);
+    out_ += fields.Text();
+  }
+  void Meta(int pid, int64_t tid, std::string_view what, std::string_view name, int64_t sort) {
+    Add(Event{"M", pid, tid, engine::Instant::Zero(), engine::Duration::Micros(-1),
+              std::string(what) + "_name", "", "", "", Args().Str("name", name).Text()});
+    Add(Event{"M", pid, tid, engine::Instant::Zero(), engine::Duration::Micros(-1),
+              std::string(what) + "_sort_index", "", "", "",
+              Args().Int("sort_index", sort).Text()});
+  }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+std::string_view SpanColour(const model::AttemptSpan& s) {
+  if (s.sleep) return "thread_state_sleeping";
+  if (!s.ended) return "white";
+  if (s.duplicate) return "terrible";
+  switch (s.outcome) {
+    case model::AttemptOutcome::kFailed:
+      return "bad";
+    case model::AttemptOutcome::kCrashed:
+      return "black";
+    case model::AttemptOutcome::kSuppressed:
+      return "olive";
+    case model::AttemptOutcome::kSucceeded:
+      break;
+  }
+  if (s.ack == model::AckFate::kAcked) return "good";
+  if (s.ack == model::AckFate::kIgnored) return "grey";
+  return "yellow";
+}
+
+std::string FaultName(const model::TraceLog& log, uint32_t f) {
+  return "fault " + std::to_string(f) + " " + (f < log.faults.size() ? log.faults[f] : "");
+}
+
+void WriteWorkers(const model::TraceLog& log, Writer& w) {
+  w.Meta(kPidWorkers, 0, "process", "workers", kPidWorkers);
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> tids;  // (worker, lane) -> tid
+  if (log.workers <= kWorkersListedMax) {
+    for (int64_t worker = 0; worker < log.workers; ++worker) {
+      tids[{static_cast<uint32_t>(worker), 0}] = 0;
+    }
+  }
+  for (const model::AttemptSpan& s : log.spans) tids[{s.worker, s.lane}] = 0;
+  for (const model::RunMark& m : log.marks) {
+    if (m.type == model::RunMark::Type::kWorkerCrash ||
+        m.type == model::RunMark::Type::kWorkerRestart) {
+      tids[{m.index, 0}] = 0;
+    }
+  }
+  int64_t next = 1;
+  for (auto& [lane, tid] : tids) {
+    tid = next++;
+    std::string name = "worker " + std::to_string(lane.first);
+    if (log.concurrency > 1) name += " slot " + std::to_string(lane.second);
+    w.Meta(kPidWorkers, tid, "thread", name, tid);
+  }
+  for (const model::AttemptSpan& s : log.spans) {
+    Args args;
+    args.Int("message", static_cast<int64_t>(s.message_id)).Int("attempt", s.attempt);
+    args.Str("outcome", SpanOutcomeText(s, log.faults));
+    std::string name = s.kind_index < log.kinds.size() ? log.kinds[s.kind_index] : "attempt";
+    if (s.sleep) name = "backoff sleep";
+    w.Add(Event{"X", kPidWorkers, tids.at({s.worker, s.lane}), s.start, s.end - s.start, name,
+                s.sleep ? "sleep" : "attempt", SpanColour(s), "", args.Text()});
+  }
+  for (const model::RunMark& m : log.marks) {
+    const bool crash = m.type == model::RunMark::Type::kWorkerCrash;
+    if (!crash && m.type != model::RunMark::Type::kWorkerRestart) continue;
+    std::string name = crash ? "worker crashed" : "worker back";
+    if (crash && m.after_commit) name += " between commit and ack";
+    w.Add(Event{"i", kPidWorkers, tids.at({m.index, 0}), m.at, engine::Duration::Micros(-1), name,
+                "worker", crash ? "black" : "", "t", Args().Int("worker", m.index).Text()});
+  }
+}
+
+void WriteCounters(const model::Results& results, Writer& w) {
+  for (const model::Sample& s : results.series) {
+    const auto at = engine::Instant::Micros(static_cast<int64_t>(std::llround(s.t_s * 1e6)));
+    const std::pair<const char*, int64_t> counts[] = {
+        {"depth", s.depth},   {"delayed", s.delayed_depth}, {"dlq", s.dlq_depth},
+        {"parked", s.parked}, {"in_flight", s.in_flight},   {"workers_busy", s.workers_busy}};
+    for (const auto& [name, value] : counts) {
+      w.Add(Event{"C", kPidQueues, 0, at, engine::Duration::Micros(-1), name, "queue", "", "",
+                  Args()
+                      .Int(name == std::string_view("workers_busy") ? "slots" : "messages", value)
+                      .Text()});
+    }
+    w.Add(Event{"C", kPidQueues, 0, at, engine::Duration::Micros(-1), "oldest_age", "queue", "", "",
+                Args().Raw("s", JsonNumber(s.oldest_age_s)).Text()});
+  }
+}
+
+// Fault windows and drains as spans on their own tracks, and every edge as a global instant.
+void WriteMarks(const model::TraceLog& log, Writer& w) {
+  w.Meta(kPidQueues, kTidDrains, "thread", "drains", kTidDrains);
+  for (uint32_t f = 0; f < log.faults.size(); ++f) {
+    w.Meta(kPidQueues, kTidFaultsFirst + f, "thread", FaultName(log, f), kTidFaultsFirst + f);
+  }
+  std::map<std::pair<bool, uint32_t>, engine::Instant> open;  // (is drain, index) -> since
+  const auto close = [&](bool drain, uint32_t index, engine::Instant at) {
+    const auto it = open.find({drain, index});
+    if (it == open.end()) return;
+    const std::string name = drain ? "drain " + std::to_string(index) : FaultName(log, index);
+    w.Add(Event{"X", kPidQueues, drain ? kTidDrains : kTidFaultsFirst + index, it->second,
+                at - it->second, name, drain ? "drain" : "fault", drain ? "good" : "bad", "",
+                Args().Int(drain ? "drain" : "fault", index).Text()});
+    open.erase(it);
+  };
+  for (const model::RunMark& m : log.marks) {
+    std::string name;
+    int64_t tid = 0;
+    if (m.type == model::RunMark::Type::kFault) {
+      name = FaultName(log, m.index) + " " + std::string(model::FaultEdgeName(m.edge));
+      if (m.from_scenario) name += m.edge == model::FaultEdge::kOpen ? " to apply" : " (fixed)";
+      tid = kTidFaultsFirst + m.index;
+      if (m.edge == model::FaultEdge::kOpen && !m.from_scenario) open[{false, m.index}] = m.at;
+      if (m.edge == model::FaultEdge::kClose) close(false, m.index, m.at);
+    } else if (m.type == model::RunMark::Type::kDrainStart) {
+      name = "drain " + std::to_string(m.index) + " starts";
+      tid = kTidDrains;
+      open[{true, m.index}] = m.at;
+    } else if (m.type == model::RunMark::Type::kDrainEnd) {
+      name = "drain " + std::to_string(m.index) + " ends";
+      tid = kTidDrains;
+      close(true, m.index, m.at);
+    } else {
+      continue;  // worker crashes and restarts are on the workers' tracks
+    }
+    w.Add(Event{"i", kPidQueues, tid, m.at, engine::Duration::Micros(-1), name, "mark", "", "g",
+                Args().Int("index", m.index).Str("edge", model::FaultEdgeName(m.edge)).Text()});
+  }
+  while (!open.empty()) close(open.begin()->first.first, open.begin()->first.second, log.ended_at);
+}
+
+std::string StateSpanName(model::MessageState state, const model::LifeEvent& entered) {
+  switch (state) {
+    case model::MessageState::kInFlight:
+      return "in flight (worker " + std::to_string(entered.worker) + ")";
+    case model::MessageState::kDeadLettered:
+      return entered.type == model::LifeEvent::Type::kPublish
+                 ? "dead-lettered (backlog)"
+                 : "dead-lettered (" + std::string(scenario::NameOf(entered.dlq_reason)) + ")";
+    default:
+      return std::string(model::MessageStateName(state));
+  }
+}
+
+std::string_view StateColour(model::MessageState state) {
+  switch (state) {
+    case model::MessageState::kReady:
+      return "thread_state_runnable";
+    case model::MessageState::kDelayed:
+      return "thread_state_sleeping";
+    case model::MessageState::kInFlight:
+      return "thread_state_running";
+    case model::MessageState::kDeadLettered:
+      return "terrible";
+    default:
+      return "grey";
+  }
+}
+
+std::string LifeInstantName(const model::LifeEvent& e, const model::TraceLog& log) {
+  using T = model::LifeEvent::Type;
+  if (e.type == T::kCommit) {
+    return e.duplicate ? "committed again: duplicate execution (" +
+                             std::string(model::DuplicateCauseName(e.duplicate_cause)) + ")"
+                       : "committed";
+  }
+  if (e.type == T::kSleep) return "backoff sleep until " + Seconds3(e.until) + " s";
+  if (e.type == T::kAttemptEnd) {
+    model::AttemptSpan span;
+    span.outcome = e.outcome;
+    span.ack = e.ack;
+    span.error = e.error;
+    span.failure = e.failure;
+    span.fault = e.fault;
+    span.current = e.current;
+    return "attempt " + std::to_string(e.attempt) + ": " + SpanOutcomeText(span, log.faults);
+  }
+  return "";  // transitions are spans; terminal ones are named by their state
+}
+
+void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLog& log, Writer& w) {
+  std::string name = "message " + std::to_string(life.id);
+  if (life.kind_index < log.kinds.size()) name += " " + log.kinds[life.kind_index];
+  if (!life.key.empty()) name += " " + life.key;
+  w.Meta(kPidMessages, tid, "thread", name, tid);
+  const auto id = static_cast<int64_t>(life.id);
+  const model::LifeEvent* entered = nullptr;  // the event that entered the current state
+  const auto end_state = [&](engine::Instant at) {
+    if (entered == nullptr || model::IsTerminal(entered->to) || at <= entered->at) return;
+    w.Add(
+        Event{"X", kPidMessages, tid, entered->at, at - entered->at,
+              StateSpanName(entered->to, *entered), "state", StateColour(entered->to), "",
+              Args().Int("message", id).Str("state", model::MessageStateName(entered->to)).Text()});
+  };
+  for (const model::LifeEvent& e : life.events) {
+    if (e.type == model::LifeEvent::Type::kPublish ||
+        e.type == model::LifeEvent::Type::kTransition) {
+      end_state(e.at);
+      entered = &e;
+      if (model::IsTerminal(e.to)) {
+        w.Add(Event{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1),
+                    std::string(model::MessageStateName(e.to)), "state", "", "t",
+                    Args().Int("message", id).Text()});
+      }
+      continue;
+    }
+    const std::string instant = LifeInstantName(e, log);
+    if (instant.empty()) continue;
+    w.Add(Event{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1), instant, "message", "",
+                "t", Args().Int("message", id).Int("worker", e.worker).Text()});
+  }
+  end_state(log.ended_at);
+}
+
+std::string OtherData(const ReportInput& input) {
+  const model::Results& r = input.results;
+  Args data;
+  data.Str("scenario", r.scenario_name).Str("seed", std::to_string(r.seed));
+  data.Str("fingerprint", Hex16(r.fingerprint));
+  data.Str("drainsim", input.context.drainsim_version);
+  data.Str("time", "simulated: one trace microsecond is one simulated microsecond");
+  const model::TraceLog* log = input.trace;
+  if (log == nullptr) {
+    data.Str("recording", "none: spans and message lives come with drainsim run --format trace");
+    return data.Text();
+  }
+  data.Int("attempts", log->attempts_seen);
+  data.Int("attempt_spans", static_cast<int64_t>(log->spans.size()));
+  data.Int("attempt_spans_max", static_cast<int64_t>(log->spans_max));
+  data.Int("attempt_spans_left_out", log->spans_left_out);
+  if (log->spans_left_out > 0) {
+    data.Str("attempt_spans_note",
+             "only the first attempt_spans_max attempts and backoff sleeps are drawn; the "
+             "counters and the message tracks cover the whole run");
+  }
+  data.Int("messages_published", log->published);
+  data.Int("message_tracks", static_cast<int64_t>(log->lives.size()));
+  data.Int("message_tracks_left_out", log->lives_dropped);
+  data.Str("message_sample",
+           "ids below " + std::to_string(log->lives_first) +
+               ", and every message dead-lettered, parked, expired, or whose work ran or tried "
+               "to run twice; at most " +
+               std::to_string(log->lives_max));
+  return data.Text();
+}
+
+}  // namespace
+
+std::string JsonQuote(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string TraceReport(const ReportInput& input) {
+  std::string out =
+      "{\"displayTimeUnit\":\"ms\",\n\"otherData\":" + OtherData(input) + ",\n\"traceEvents\":[";
+  Writer w(out);
+  w.Meta(kPidQueues, 0, "process", "queues", kPidQueues);
+  WriteCounters(input.results, w);
+  if (const model::TraceLog* log = input.trace) {
+    WriteWorkers(*log, w);
+    WriteMarks(*log, w);
+    w.Meta(kPidMessages, 0, "process", "messages", kPidMessages);
+    for (size_t i = 0; i < log->lives.size(); ++i) {
+      WriteLife(log->lives[i], static_cast<int64_t>(i) + 1, *log, w);
+    }
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+}  // namespace drainsim::reports
