@@ -21,6 +21,8 @@ const std::vector<Subcommand>& Subcommands() {
       {"merge", "combine the partial results of --shard i/N runs into the unsharded output",
        RunMerge},
       {"swarm", "chaos swarm: random faults per seed, then check safety and liveness", RunSwarm},
+      {"explain", "one message's life in words: retries, dead letters, why it ran twice",
+       RunExplain},
   };
   return kSubcommands;
 }

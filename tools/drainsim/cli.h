@@ -42,6 +42,7 @@ int Main(const Args& args);
 int RunCheck(const Args& args);
 int RunCompare(const Args& args);
 int RunDump(const Args& args);
+int RunExplain(const Args& args);
 int RunMerge(const Args& args);
 int RunRun(const Args& args);
 int RunSwarm(const Args& args);

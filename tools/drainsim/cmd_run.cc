@@ -4,9 +4,11 @@
 // temporary file first; only when all are written are they renamed into place. Bad input (exit
 // 2) writes nothing; a failed expectation (exit 1) still writes every requested file, since CI
 // needs the JUnit and the summary most when something failed.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/run_watch.h"
 #include "tools/drainsim/summary.h"
 #include "tools/drainsim/version.h"
 
@@ -94,7 +97,9 @@ int RunRun(const Args& args) {
       "print only the verdicts (one PASS/FAIL line per expectation) and, if any failed, the "
       "reproduction command; the files are written all the same")(
       "audit", po::bool_switch(),
-      "recount every message against the ledger after every event (slow; for debugging)");
+      "recount every message against the ledger after every event (slow; for debugging)")(
+      "quiet", po::bool_switch(),
+      "no progress line on stderr (drawn only when stderr is a terminal and the run is long)");
   AddReplicationOptions(line.options);  // --replications, --jobs, --shard, ...
   line.positional.add("scenario", 1);
   po::variables_map vm;
@@ -122,7 +127,13 @@ int RunRun(const Args& args) {
 
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
+  const bool record = std::any_of(formats.begin(), formats.end(),
+                                  [](const reports::Format* f) { return f->needs_trace_log; });
+  RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,
+                 !vm["quiet"].as<bool>());
+  options.observer = watch.observer();
   const model::Results results = model::RunSimulation(scenario, seed, options);
+  const std::optional<model::TraceLog> trace_log = watch.Finish(results);
   const std::vector<reports::Verdict> verdicts =
       reports::EvaluateExpectations(results, scenario.expect);
   const size_t failed = reports::CountFailed(verdicts);
@@ -133,7 +144,8 @@ int RunRun(const Args& args) {
   context.drainsim_version = std::string(VersionString()) + " (commit " + GitCommit() + ")";
   context.marks = reports::ScenarioMarksOf(scenario);
   const reports::ReportInput input{results, context, verdicts,
-                                   reports::ReproduceCommand(path, seed)};
+                                   reports::ReproduceCommand(path, seed),
+                                   trace_log ? &*trace_log : nullptr};
   std::vector<Output> outputs;
   for (const reports::Format* format : formats) {
     outputs.push_back({out_dir / std::string(format->file_name), format->write(input)});
