@@ -30,6 +30,13 @@ std::string OpText(Constraint::Op op) {
 
 std::string Percent(double level) { return reports::Decimal(level * 100, 4) + "%"; }
 
+// Each line its own Markdown paragraph.
+std::string Paragraphs(const std::string& lines) {
+  std::string out;
+  for (char c : lines) out += c == '\n' ? std::string("\n\n") : std::string(1, c);
+  return out;
+}
+
 ConstraintResult Judge(const Constraint& c, const std::vector<RunRecord>& records, size_t metric,
                        double confidence) {
   ConstraintResult r;
@@ -305,8 +312,8 @@ Rendered RenderTune(const TuneSpec& spec, const TuneResult& result, const TuneCo
   out.files.push_back({"tune.md", "# Tuning " + spec.pointer + " of " + context.scenario_name +
                                       "\n\n```\n" + head + "```\n\n**" +
                                       verdict.substr(0, verdict.find('\n')) + "**\n\n" +
-                                      verdict.substr(verdict.find('\n') + 1) + "\n" + assumption +
-                                      "\n## Evidence\n\n" + table.Markdown()});
+                                      Paragraphs(verdict.substr(verdict.find('\n') + 1)) + "\n" +
+                                      assumption + "\n## Evidence\n\n" + table.Markdown()});
 
   json constraints = json::array();
   for (const Constraint& c : spec.constraints) {
