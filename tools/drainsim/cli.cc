@@ -39,7 +39,9 @@ void PrintUsage(std::FILE* out) {
   for (const Subcommand& sub : Subcommands()) {
     std::fprintf(out, "  %-10s %s\n", sub.name, sub.summary);
   }
-  std::fprintf(out, "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage\n");
+  std::fprintf(out,
+               "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage;\n"
+               "swarm only: 3 correctness failure, 4 liveness failure, 5 crash\n");
 }
 
 }  // namespace
