@@ -60,6 +60,7 @@ int RunCompare(const Args& args) {
       "run B with independent seeds instead of common random numbers (to see what they buy)");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
+  AddQuietOption(line.options);
   line.positional.add("a", 1).add("b", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -116,8 +117,10 @@ int RunCompare(const Args& args) {
           {side == 0 ? &a->scenario : &b->scenario, experiments::ComparisonSeed(c, side == 1, i)});
     }
   }
+  ProgressLine progress(ProgressWanted(vm));
   std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs));
+      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  progress.Finish();
   const std::vector<experiments::RunRecord> runs_a(records.begin(), records.begin() + replications);
   const std::vector<experiments::RunRecord> runs_b(records.begin() + replications, records.end());
 

@@ -105,7 +105,8 @@ int RunReplicated(const po::variables_map& vm) {
   }
   const std::string out_dir =
       vm.count("out") ? vm["out"].as<std::string>() : (fs::path("out") / e.scenario_name).string();
-  const experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs);
+  ProgressLine progress(ProgressWanted(vm));
+  const experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs, &progress);
 
   if (width) {
     experiments::CiStopResult result =
@@ -113,6 +114,7 @@ int RunReplicated(const po::variables_map& vm) {
                                      replications, confidence, options);
     e.replications = static_cast<int64_t>(result.records.size());
     e.stop = experiments::CiStop{*width, replications, result.met};
+    progress.Finish();
     return Emit("run", experiments::RenderReplications(e, result.records), out_dir);
   }
 
@@ -122,6 +124,7 @@ int RunReplicated(const po::variables_map& vm) {
   }
   std::vector<experiments::RunRecord> records =
       experiments::RunReplications(loaded->scenario, *metrics, e.base_seed, indices, options);
+  progress.Finish();
   if (!shard) return Emit("run", experiments::RenderReplications(e, records), out_dir);
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};

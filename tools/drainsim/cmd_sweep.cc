@@ -53,6 +53,7 @@ int RunSweep(const Args& args) {
       "DIR/part-i-of-N.json for drainsim merge");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
+  AddQuietOption(line.options);
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -115,8 +116,10 @@ int RunSweep(const Args& args) {
         {&(*points)[static_cast<size_t>(k / replications)],
          experiments::ReplicationSeed(e.base_seed, static_cast<uint64_t>(k % replications))});
   }
+  ProgressLine progress(ProgressWanted(vm));
   std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs));
+      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  progress.Finish();
   // A sweep reports metrics only; verdicts of the points' `expect` blocks are not kept.
   for (experiments::RunRecord& record : records) record.passed.clear();
   const std::string out_dir = vm.count("out")

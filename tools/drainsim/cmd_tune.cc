@@ -2,6 +2,7 @@
 // largest (or smallest) value of one field for which every constraint holds with the requested
 // confidence (experiments/tune.h); the recommendation, why, and the evidence on stdout, tune.json
 // and tune.md in --out DIR. Exit 1 when no value in the range satisfies the constraints.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -79,6 +80,7 @@ int RunTune(const Args& args) {
       "1:500)")("seed", po::value<uint64_t>(), "base seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME-tune)");
   AddJobsOption(line.options);
+  AddQuietOption(line.options);
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -164,9 +166,27 @@ int RunTune(const Args& args) {
     }
   }
 
+  // Progress over the whole search: evaluations finished of about the most the search makes
+  // (nine scanned values, then bisection of the widest gap down to the resolution).
+  ProgressLine progress(ProgressWanted(vm));
+  experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs);
+  if (progress.active()) {
+    const double values = (spec.high - spec.low) / spec.resolution + 1;
+    const double expected = 9 + std::ceil(std::log2(std::max(2.0, values / 8)));
+    options.on_done = [&progress, expected, evaluations = 0](size_t done, size_t total) mutable {
+      if (done == total) ++evaluations;
+      if (!progress.Due()) return;
+      const double fraction =
+          (evaluations + (done == total ? 0.0 : static_cast<double>(done) / total)) / expected;
+      progress.Update(std::min(fraction, 0.99), "value " + std::to_string(evaluations + 1) +
+                                                    ", run " + std::to_string(done) + " of " +
+                                                    std::to_string(total));
+    };
+  }
   std::string error;
   const std::optional<experiments::TuneResult> result =
-      experiments::Tune(spec, scenario_at, RunnerOptionsFrom(vm, jobs), &error);
+      experiments::Tune(spec, scenario_at, options, &error);
+  progress.Finish();
   if (!result) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return kExitBadInput;

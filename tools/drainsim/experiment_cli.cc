@@ -98,10 +98,28 @@ bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs) {
   return false;
 }
 
-experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs) {
+void AddQuietOption(po::options_description& options) {
+  options.add_options()("quiet", po::bool_switch(),
+                        "no progress line on stderr (drawn only when stderr is a terminal)");
+}
+
+bool ProgressWanted(const po::variables_map& vm) {
+  return !(vm.count("quiet") && vm["quiet"].as<bool>());
+}
+
+experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs,
+                                             ProgressLine* progress) {
   experiments::RunnerOptions options;
   options.jobs = jobs;
   if (vm.count("audit")) options.run.audit_every_event = vm["audit"].as<bool>();
+  if (progress != nullptr && progress->active()) {
+    // Called under the runner's lock, one call at a time, as ProgressLine requires.
+    options.on_done = [progress](size_t done, size_t total) {
+      if (!progress->Due()) return;
+      progress->Update(static_cast<double>(done) / static_cast<double>(total),
+                       "run " + std::to_string(done) + " of " + std::to_string(total));
+    };
+  }
   return options;
 }
 

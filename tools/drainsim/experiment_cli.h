@@ -15,6 +15,7 @@
 #include "experiments/runner.h"
 #include "sim/scenario/scenario.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/progress.h"
 
 namespace drainsim::cli {
 
@@ -46,8 +47,16 @@ std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
 bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence);
 bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs);
 
-// Runner options for --jobs (and --audit when the command has it).
-experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs);
+// --quiet: no progress line (compare, sweep and tune; `run` has its own).
+void AddQuietOption(po::options_description& options);
+// True unless --quiet was given (or the command has no such option).
+bool ProgressWanted(const po::variables_map& vm);
+
+// Runner options for --jobs (and --audit when the command has it). With `progress`, every
+// finished run updates it: "37%  run 37 of 100" (tools/drainsim/progress.h: drawn only on a
+// terminal, never part of a result).
+experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs,
+                                             ProgressLine* progress = nullptr);
 
 std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs);
 
