@@ -43,6 +43,13 @@ std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario
       return "the retry budget refused another retry";
     case scenario::DlqReason::kMaxLength:
       return "the main queue was over broker.max_length and dropped its oldest message";
+    case scenario::DlqReason::kDeliveryLimit:
+      return "its counted returns exceeded broker.delivery_limit (" +
+             std::to_string(scenario.broker.delivery_limit.value_or(0)) + ")";
+    case scenario::DlqReason::kStalled:
+      return "its lock ran out more than broker.stalled_count_max times (a stalled job)";
+    case scenario::DlqReason::kWorkerLost:
+      return "its worker died while running it (requeue_on_crash \"fail\")";
   }
   return "";
 }

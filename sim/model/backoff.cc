@@ -135,6 +135,13 @@ Duration BackoffDelay(const scenario::Backoff& policy, int64_t attempts_made, Ba
       DRAINSIM_CHECK(jitter.high <= 100);
       delay = RoundedDelay(ceiling * (jitter.low + (jitter.high - jitter.low) * u));
       break;
+    case scenario::JitterKind::kFullWholeSeconds: {
+      // Celery: random.randrange(int(countdown) + 1), a whole second in 0..floor(ceiling).
+      const int64_t whole_s = static_cast<int64_t>(ceiling) / kMicrosPerSecond;
+      const auto pick = std::min(static_cast<int64_t>(u * static_cast<double>(whole_s + 1)), whole_s);
+      delay = Duration::Seconds(pick);
+      break;
+    }
     case scenario::JitterKind::kDecorrelated: {
       const auto* curve = std::get_if<scenario::ExponentialBackoff>(&policy.curve);
       DRAINSIM_CHECK(curve != nullptr);

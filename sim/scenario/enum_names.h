@@ -46,7 +46,9 @@ DRAINSIM_ENUM_TABLE(DlqReason, {DlqReason::kMaxAttempts, "max_attempts"},
                     {DlqReason::kNotRetryable, "not_retryable"},
                     {DlqReason::kReceiveCountMax, "receive_count_max"},
                     {DlqReason::kRetryBudget, "retry_budget"},
-                    {DlqReason::kMaxLength, "max_length"})
+                    {DlqReason::kMaxLength, "max_length"},
+                    {DlqReason::kDeliveryLimit, "delivery_limit"},
+                    {DlqReason::kStalled, "stalled"}, {DlqReason::kWorkerLost, "worker_lost"})
 DRAINSIM_ENUM_TABLE(BacklogWhere, {BacklogWhere::kMain, "main"},
                     {BacklogWhere::kDelayed, "delayed"}, {BacklogWhere::kDlq, "dlq"})
 DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
@@ -57,19 +59,32 @@ DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
 DRAINSIM_ENUM_TABLE(Overflow, {Overflow::kDropHead, "drop_head"},
                     {Overflow::kRejectPublish, "reject_publish"})
 DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
-                    {RequeueOnCrash::kAfterVisibilityTimeout, "after_visibility_timeout"})
+                    {RequeueOnCrash::kAfterVisibilityTimeout, "after_visibility_timeout"},
+                    {RequeueOnCrash::kFail, "fail"})
+DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "redeliver"},
+                    {OnVisibilityTimeout::kCloseChannel, "close_channel"})
+DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kReject, "reject"},
+                    {ReturnKind::kCrash, "crash"},
+                    {ReturnKind::kConsumerTimeout, "consumer_timeout"})
+DRAINSIM_ENUM_TABLE(RequeueWith, {RequeueWith::kReject, "reject"}, {RequeueWith::kNack, "nack"})
+DRAINSIM_ENUM_TABLE(RedriveAttempts, {RedriveAttempts::kReset, "reset"},
+                    {RedriveAttempts::kKeep, "keep"})
 DRAINSIM_ENUM_TABLE(RetentionFrom, {RetentionFrom::kDeadLettered, "dead_lettered"},
                     {RetentionFrom::kEnqueued, "enqueued"})
 DRAINSIM_ENUM_TABLE(RetryAfterFormat, {RetryAfterFormat::kSeconds, "seconds"},
                     {RetryAfterFormat::kHttpDate, "http_date"}, {RetryAfterFormat::kNone, "none"})
 DRAINSIM_ENUM_TABLE(RetryDelivery, {RetryDelivery::kRepublish, "republish"},
-                    {RetryDelivery::kSleepInConsumer, "sleep_in_consumer"})
+                    {RetryDelivery::kSleepInConsumer, "sleep_in_consumer"},
+                    {RetryDelivery::kRequeue, "requeue"},
+                    {RetryDelivery::kVisibilityTimeout, "visibility_timeout"},
+                    {RetryDelivery::kEtaInConsumer, "eta_in_consumer"})
 DRAINSIM_ENUM_TABLE(BackoffKind, {BackoffKind::kConstant, "constant"},
                     {BackoffKind::kLinear, "linear"}, {BackoffKind::kExponential, "exponential"},
                     {BackoffKind::kSidekiq, "sidekiq"})
 DRAINSIM_ENUM_TABLE(JitterKind, {JitterKind::kNone, "none"}, {JitterKind::kFull, "full"},
                     {JitterKind::kEqual, "equal"}, {JitterKind::kDecorrelated, "decorrelated"},
-                    {JitterKind::kProportional, "proportional"})
+                    {JitterKind::kProportional, "proportional"},
+                    {JitterKind::kFullWholeSeconds, "full_whole_seconds"})
 DRAINSIM_ENUM_TABLE(ClassAction, {ClassAction::kRetry, "retry"},
                     {ClassAction::kDeadLetter, "dead_letter"}, {ClassAction::kPark, "park"})
 DRAINSIM_ENUM_TABLE(CrashPoint, {CrashPoint::kAnywhere, "anywhere"},

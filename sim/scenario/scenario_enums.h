@@ -37,8 +37,11 @@ enum class DlqReason : uint8_t {
   kReceiveCountMax,  // "receive_count_max": the broker's receive_count_max was reached.
   kRetryBudget,      // "retry_budget": the retry budget refused a retry.
   kMaxLength,        // "max_length": dropped from the head of a full queue (overflow drop_head).
+  kDeliveryLimit,    // "delivery_limit": its counted returns exceeded broker.delivery_limit.
+  kStalled,          // "stalled": its lock expired more than broker.stalled_count_max times.
+  kWorkerLost,       // "worker_lost": its worker died mid-attempt (requeue_on_crash "fail").
 };
-inline constexpr int kDlqReasonCount = 5;
+inline constexpr int kDlqReasonCount = 8;
 
 // Where a backlog entry's messages are when the run starts.
 enum class BacklogWhere : uint8_t {
@@ -47,8 +50,8 @@ enum class BacklogWhere : uint8_t {
   kDlq,      // "dlq": in the dead letter queue.
 };
 
-// Named broker flavours. Reserved: presets will fill broker defaults in a later format
-// revision; today the loader only records the name.
+// Named broker flavours. A preset fills documented defaults (scenarios/presets/README.md) under
+// whatever the scenario gives; every field stays overridable within the broker's hard limits.
 enum class BrokerPreset : uint8_t {
   kSqs,              // "sqs"
   kRabbitmqQuorum,   // "rabbitmq-quorum"
@@ -63,7 +66,26 @@ enum class BrokerPreset : uint8_t {
 enum class RequeueOnCrash : uint8_t {
   kImmediate,               // "immediate": AMQP channel close requeues at once.
   kAfterVisibilityTimeout,  // "after_visibility_timeout": SQS waits out the timeout.
+  // "fail": running attempts end failed (reason worker_lost), as Celery's acks_late does without
+  // task_reject_on_worker_lost; buffered deliveries are requeued at once.
+  kFail,
 };
+
+// What a visibility timeout (lock, ack deadline, consumer timeout) running out does.
+enum class OnVisibilityTimeout : uint8_t {
+  kRedeliver,     // "redeliver": that one message becomes deliverable again (SQS, Pub/Sub, ASB).
+  kCloseChannel,  // "close_channel": RabbitMQ's consumer timeout closes the consumer's channel:
+                  // every unacked delivery of that consumer is returned at once.
+};
+
+// The kinds of return a broker can count towards delivery_limit.
+enum class ReturnKind : uint8_t {
+  kNack,             // "nack": basic.nack with requeue.
+  kReject,           // "reject": basic.reject with requeue.
+  kCrash,            // "crash": the consumer's channel or connection closed (a crash).
+  kConsumerTimeout,  // "consumer_timeout": returned by on_visibility_timeout close_channel.
+};
+inline constexpr int kReturnKindCount = 4;
 
 // What a queue at its max_length does with a new publish.
 enum class Overflow : uint8_t {
@@ -88,6 +110,28 @@ enum class RetryAfterFormat : uint8_t {
 enum class RetryDelivery : uint8_t {
   kRepublish,        // "republish": re-published with a delay; the worker slot is freed.
   kSleepInConsumer,  // "sleep_in_consumer": the consumer sleeps and keeps its slot.
+  // "requeue": nack/reject with requeue (AMQP), abandon (Service Bus), nack (Pub/Sub): back to the
+  // queue at once, or after broker.redelivery_backoff.
+  kRequeue,
+  // "visibility_timeout": the consumer does not delete it; it reappears when the delivery's
+  // visibility timeout ends (SQS: no backoff of its own).
+  kVisibilityTimeout,
+  // "eta_in_consumer": re-published at once with an ETA; a consumer takes it and holds it
+  // (outside its prefetch, as Celery raises its QoS) until the ETA, while the visibility timeout
+  // runs: a delay longer than the timeout is redelivered, and every holder runs it.
+  kEtaInConsumer,
+};
+
+// Which AMQP method a "requeue" retry uses (RabbitMQ 4.3 counts reject only).
+enum class RequeueWith : uint8_t {
+  kReject,  // "reject"
+  kNack,    // "nack"
+};
+
+// What a redriven message's attempt count becomes.
+enum class RedriveAttempts : uint8_t {
+  kReset,  // "reset": a new life, attempt 1 (SQS move task, the default).
+  kKeep,   // "keep": the manual retry itself is not counted (Sidekiq retry_count - 1).
 };
 
 enum class BackoffKind : uint8_t {
@@ -106,6 +150,9 @@ enum class JitterKind : uint8_t {
   // exponential backoff for base and cap.
   kDecorrelated,
   kProportional,  // "proportional": delay * uniform(low, high).
+  // "full_whole_seconds": a whole number of seconds, uniform over 0..floor(delay) (Celery's
+  // retry_jitter: random.randrange(countdown + 1)).
+  kFullWholeSeconds,
 };
 
 // What a retry class does with a failed attempt.

@@ -113,6 +113,8 @@ struct RetryPolicy {
   // Default "republish": the seed's advice; "sleep_in_consumer" keeps the slot and shows the
   // starvation it causes.
   RetryDelivery delivery = RetryDelivery::kRepublish;
+  // With delivery "requeue": the AMQP method. Default "reject".
+  RequeueWith requeue_with = RequeueWith::kReject;
   // Default: exponential, base 1 s, factor 2, cap 300 s, full jitter.
   Backoff backoff;
   RetryClasses classes;

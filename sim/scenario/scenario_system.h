@@ -9,43 +9,97 @@
 //  (3) Scenario::downstream is set if any kind has downstream_calls > 0 or a fault touches it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "sim/engine/time.h"
 #include "sim/scenario/scenario_distribution.h"
 #include "sim/scenario/scenario_enums.h"
+#include "sim/scenario/scenario_retry.h"
 
 namespace drainsim::scenario {
 
 using engine::Duration;
 
 struct Broker {
-  // Reserved: the broker being modelled. Default null. Presets will fill the defaults below in
-  // a later format revision; today the name is only recorded (and reported).
+  // The broker being modelled. Default null: drainsim's own defaults below. A preset fills the
+  // broker's documented defaults into every field the scenario leaves out (the loader does it;
+  // `drainsim dump` shows the result) and adds its hard limits to the checks.
   std::optional<BrokerPreset> preset;
+  // rabbitmq-quorum only: the RabbitMQ version, "MAJOR.MINOR" (>= 4.0). Default "4.3". Before
+  // 4.3 every return counts towards delivery_limit; from 4.3 only reject does.
+  std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
-  // (including database timeouts) or expect duplicates.
+  // (including database timeouts) or expect duplicates. It is SQS's visibility timeout, Pub/Sub's
+  // ack deadline, Service Bus's and BullMQ's lock duration, RabbitMQ's consumer timeout.
   Duration visibility_timeout = Duration::Seconds(30);
+  // Default "redeliver". "close_channel": RabbitMQ's consumer timeout closes the channel, so
+  // every unacked delivery of that consumer is returned, and the work it still runs is stale.
+  OnVisibilityTimeout on_visibility_timeout = OnVisibilityTimeout::kRedeliver;
+  // Default false. True: a live consumer renews its lock (BullMQ's lock renewal), except while
+  // an attempt's CPU step blocks it; the visibility timeout then runs out only during a CPU step
+  // longer than it, or after a crash.
+  bool lock_renewal = false;
+  // JSON `stalled_check_s`, > 0. Default null: an expired lock is noticed at once. BullMQ checks
+  // for stalled jobs every 30 s: an expiry is acted on at the next multiple of this period.
+  std::optional<Duration> stalled_check;
+  // Times a message's visibility timeout (lock) may run out before it is dead-lettered with
+  // reason "stalled" instead of redelivered, 0..1000. Default null: unlimited. BullMQ: 1.
+  std::optional<int64_t> stalled_count_max;
   // Default "immediate" (AMQP). "after_visibility_timeout" models SQS, where a crashed
-  // consumer's messages stay invisible until their timeout runs out.
+  // consumer's messages stay invisible until their timeout runs out; "fail" models Celery's
+  // acks_late without task_reject_on_worker_lost.
   RequeueOnCrash requeue_on_crash = RequeueOnCrash::kImmediate;
-  // Broker-side dead-lettering after this many receives (SQS redrive policy), >= 1. Default
-  // null: off. Counts deliveries, not attempts: visibility timeouts and crashes count too.
+  // Broker-side dead-lettering after this many receives (SQS maxReceiveCount, Service Bus
+  // MaxDeliveryCount, Pub/Sub max delivery attempts), >= 1. Default null: off. Counts deliveries,
+  // not attempts: visibility timeouts and crashes count too. Checked when the message would be
+  // delivered again: it is dead-lettered (reason receive_count_max) instead.
   std::optional<int64_t> receive_count_max;
+  // Quorum-queue delivery limit, 0..1000. Default null: off. A message whose counted returns
+  // (see delivery_counted) exceed it is dead-lettered (reason delivery_limit) when returned.
+  std::optional<int64_t> delivery_limit;
+  // The returns that count towards delivery_limit, as a set. Default: all of them (RabbitMQ
+  // 4.0-4.2); the rabbitmq-quorum preset at 4.3+ counts reject only.
+  std::array<bool, kReturnKindCount> delivery_counted{true, true, true, true};
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.
   std::optional<int64_t> max_length;
   // What a full queue does with a publish. Default "drop_head" (RabbitMQ's default).
   Overflow overflow = Overflow::kDropHead;
+  // JSON `retention_s`, > 0. Default null: kept forever. Main-queue retention counted from
+  // entering the queue (publish or redrive): an older message is deleted (expired) instead of
+  // delivered. SQS: 4 days.
+  std::optional<Duration> retention;
+  // Broker-side delay before a requeued message (retry delivery "requeue") is deliverable again
+  // (Pub/Sub's retry policy). Default null: at once. Its jitter applies.
+  std::optional<Backoff> redelivery_backoff;
+  // Default true. False: the broker has no DLQ (Celery): what would be dead-lettered ends failed,
+  // for a human (reported as parked, reason "failed:<dlq reason>"); drains find nothing.
+  bool dead_letter_queue = true;
   // JSON `dlq_retention_s`, > 0. Default 1209600 s (14 days, the SQS maximum); null: kept
   // forever. Shorten it to see data loss when a drain comes too late.
   std::optional<Duration> dlq_retention = Duration::Seconds(1209600);
   // Default "dead_lettered". "enqueued" counts retention from the first publish, as SQS
   // standard queues do: messages that took long to fail expire soon after dead-lettering.
   RetentionFrom dlq_retention_from = RetentionFrom::kDeadLettered;
+  // Most messages the DLQ keeps, 1..1e9. Default null: unbounded. Past it the oldest expire
+  // (Sidekiq trims its dead set to 10,000 jobs).
+  std::optional<int64_t> dlq_max_length;
+  // Probability, in [0, 1], that dead-lettering delivers the message to the DLQ twice (Pub/Sub's
+  // forwarding is best effort). Default 0. The second copy is a new message with the same
+  // idempotency key: replaying both runs the work twice.
+  double dead_letter_duplicate_probability = 0;
+  // JSON `redrive_rate_max_per_s`, in [1e-9, 1e6]. Default null: no cap. The broker's limit on
+  // a drain's replay rate: bulk drains are paced at it, and a drain asking for more is an error
+  // (SQS StartMessageMoveTask: 500 messages/s).
+  std::optional<double> redrive_rate_max_per_s;
+  // Default "reset": a redriven message starts a new life (SQS: a new message). "keep": the
+  // attempt count survives, minus the replayed attempt itself (Sidekiq's manual retry).
+  RedriveAttempts redrive_attempts = RedriveAttempts::kReset;
   bool operator==(const Broker&) const = default;
 };
 
