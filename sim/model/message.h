@@ -8,7 +8,8 @@
 // Invariants:
 //  (1) A live record's `state` is the message's one state (model::Ledger counts the same).
 //  (2) `attempts` counts handler attempts in the current life (reset to 0 by a replay);
-//      `receive_count` counts broker deliveries in the current life (SQS ApproximateReceiveCount).
+//      `receive_count` counts broker deliveries in the current life (SQS ApproximateReceiveCount);
+//      `delivery_count` the returns broker.delivery_counted names (quorum x-delivery-count).
 //  (3) Slots are reused only after Release; a released slot's generation is bumped.
 //
 // Thread-safety: none; a run owns its store.
@@ -69,6 +70,8 @@ struct Message {
   uint16_t copies_on_workers = 0;  // deliveries of this message still held by workers
   int32_t attempts = 0;
   int32_t receive_count = 0;
+  int32_t delivery_count = 0;        // counted returns in the current life (broker.delivery_limit)
+  int32_t stalled_count = 0;         // lock expiries in the current life (stalled_count_max)
   int32_t replays = 0;
   int32_t replayed_by_drain = -1;    // the last drain that replayed it
   int32_t pending_in_drain = -1;     // the drain whose queue lists it, if any

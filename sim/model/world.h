@@ -145,6 +145,10 @@ class World final : public Scheduler {
   void DlqExpire(const Event& event);
   void ScheduleExpiry(MessageRef ref, const Message& message);
   void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why);
+  // A return of an in-flight message to the queue by `kind`: counts towards delivery_limit and
+  // dead-letters (reason delivery_limit) past it; otherwise Requeue.
+  void ReturnToQueue(MessageRef ref, Message& message, scenario::ReturnKind kind,
+                     RedeliveryCause cause, TransitionCause why);
   void ReleaseIfDone(MessageRef ref);
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);

@@ -48,6 +48,18 @@ void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, Transitio
   MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause});
 }
 
+void World::ReturnToQueue(MessageRef ref, Message& m, scenario::ReturnKind kind,
+                          RedeliveryCause cause, TransitionCause why) {
+  const scenario::Broker& broker = scenario_.broker;
+  if (broker.delivery_counted[static_cast<size_t>(kind)]) ++m.delivery_count;
+  if (broker.delivery_limit && m.delivery_count > *broker.delivery_limit) {
+    m.cause = cause;
+    DeadLetter(ref, m, scenario::DlqReason::kDeliveryLimit);
+    return;
+  }
+  Requeue(ref, m, cause, why);
+}
+
 void World::Dispatch() {
   if (broker_down_) return;
   const auto& receive_count_max = scenario_.broker.receive_count_max;
@@ -225,7 +237,8 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
       if (scenario_.broker.requeue_on_crash == scenario::RequeueOnCrash::kImmediate) {
-        Requeue(d.message, m, cause, TransitionCause::kCrashRequeue);
+        ReturnToQueue(d.message, m, scenario::ReturnKind::kCrash, cause,
+                      TransitionCause::kCrashRequeue);
       } else {
         m.cause = cause;  // the visibility timeout will hand it out again
       }

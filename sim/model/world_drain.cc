@@ -143,6 +143,8 @@ void World::Replay(MessageRef ref, Message& m) {
   // header (the message keeps its id and key).
   m.attempts = 0;
   m.receive_count = 0;
+  m.delivery_count = 0;
+  m.stalled_count = 0;
   m.redelivered = false;
   ++m.replays;
   m.replay_in_pipeline = true;
