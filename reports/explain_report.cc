@@ -90,6 +90,14 @@ std::string TransitionText(const LifeEvent& e, const scenario::Scenario& scenari
       return "expired in the DLQ (retention ran out): lost";
     case C::kRejected:
       return "rejected at publish: the main queue was full";
+    case C::kReturned:
+      return e.to == model::MessageState::kDelayed
+                 ? "returned by its consumer; the broker's redelivery backoff holds it"
+                 : "returned to the queue by its consumer (nack, reject or abandon)";
+    case C::kRetentionExpired:
+      return "deleted by main-queue retention before delivery: lost";
+    case C::kFailed:
+      return "failed: the broker has no DLQ, so it needs a human";
   }
   (void)scenario;
   return "";

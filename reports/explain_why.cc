@@ -70,6 +70,8 @@ std::string ComebackText(const std::vector<LifeEvent>& events, size_t index) {
         return "drain " + std::to_string(e.drain) + " had replayed it";
       case model::TransitionCause::kRetryDue:
         return "a retry";
+      case model::TransitionCause::kReturned:
+        return "its consumer had returned it after a failure";
       default:
         return "";
     }
@@ -174,6 +176,11 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
       case model::TransitionCause::kParkedByPolicy:
         sentences.push_back("The retry policy parks " + std::string(scenario::NameOf(e.error)) +
                             " errors: a human has to look at it.");
+        break;
+      case model::TransitionCause::kFailed:
+        sentences.push_back("At " + at + " it failed for good (" +
+                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            "): the broker has no DLQ, so a human has to look at it.");
         break;
       default:
         break;

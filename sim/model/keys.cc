@@ -45,4 +45,13 @@ bool KeysAreUnique(std::string_view pattern) {
   return pattern.find("{id}") != std::string_view::npos;
 }
 
+uint64_t HashKey(std::string_view key) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : key) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash | 1;
+}
+
 }  // namespace drainsim::model

@@ -24,4 +24,7 @@ std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view ki
 // state suffices and no key needs rendering during a run.
 bool KeysAreUnique(std::string_view pattern);
 
+// FNV-1a of a rendered key, never 0 (0 means "unique key" in Message::key_hash).
+uint64_t HashKey(std::string_view key);
+
 }  // namespace drainsim::model

@@ -31,8 +31,10 @@ bool IsLegalTransition(MessageState from, MessageState to) {
     case S::kReady:
       // Delivered; dead-lettered by the broker when a delivery would exceed its max receive
       // count (SQS moves the message instead of delivering it) or when a full queue drops its
-      // head; refused at publish by a full queue (reject_publish).
-      return to == S::kInFlight || to == S::kDeadLettered || to == S::kRejected;
+      // head; refused at publish by a full queue (reject_publish); deleted by main-queue
+      // retention; failed for a human where the broker has no DLQ.
+      return to == S::kInFlight || to == S::kDeadLettered || to == S::kRejected ||
+             to == S::kExpired || to == S::kParked;
     case S::kDelayed:
       // The retry delay elapsed.
       return to == S::kReady;

@@ -86,6 +86,12 @@ std::string_view TransitionCauseName(TransitionCause cause) {
       return "expired";
     case TransitionCause::kRejected:
       return "rejected";
+    case TransitionCause::kReturned:
+      return "returned";
+    case TransitionCause::kRetentionExpired:
+      return "retention_expired";
+    case TransitionCause::kFailed:
+      return "failed";
   }
   DRAINSIM_CHECK(false);
   return "";

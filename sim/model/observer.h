@@ -73,6 +73,9 @@ enum class TransitionCause : uint8_t {
   kAcked,              // in_flight -> acked
   kExpired,            // dead_lettered -> expired: DLQ retention ran out
   kRejected,           // ready -> rejected: refused at publish by a full queue
+  kReturned,           // in_flight -> ready/delayed: nack, reject or abandon by the consumer
+  kRetentionExpired,   // ready -> expired: main-queue retention ran out
+  kFailed,             // -> parked: would be dead-lettered, but the broker has no DLQ
 };
 
 // A fault window opening or closing, or a fault that strikes at an instant (a worker crash, a

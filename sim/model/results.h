@@ -104,7 +104,10 @@ struct Results {
   int64_t published = 0;
   int64_t acked = 0;
   int64_t parked = 0;
-  int64_t expired = 0;
+  int64_t expired = 0;            // all expiries: DLQ retention, DLQ cap, main-queue retention
+  int64_t dlq_trimmed = 0;        // of which: the oldest of a full DLQ (broker.dlq_max_length)
+  int64_t retention_expired = 0;  // of which: main-queue retention (broker.retention_s)
+  int64_t dlq_duplicates = 0;     // second copies of best-effort dead-lettering (published too)
   int64_t rejected = 0;  // publishes refused by a full queue (broker.overflow reject_publish)
   int64_t dlq_end = 0;
   int64_t lost = 0;

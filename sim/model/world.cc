@@ -46,6 +46,7 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
     : scenario_(scenario),
       seed_(seed),
       attempt_streams_(seed, kStreamAttempt),
+      dlq_duplicate_streams_(seed, kStreamDlqDuplicate),
       options_(options),
       observer_(options.observer),
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),

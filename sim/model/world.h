@@ -38,6 +38,7 @@ inline constexpr uint64_t kStreamFates = engine::StreamId("fates");
 inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
 inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
+inline constexpr uint64_t kStreamDlqDuplicate = engine::StreamId("dlq_duplicate");
 
 struct KindModel {
   std::string name;
@@ -149,6 +150,11 @@ class World final : public Scheduler {
   // dead-letters (reason delivery_limit) past it; otherwise Requeue.
   void ReturnToQueue(MessageRef ref, Message& message, scenario::ReturnKind kind,
                      RedeliveryCause cause, TransitionCause why);
+  // Counts a return of `kind`; true if it took the message past delivery_limit (then it has
+  // been dead-lettered).
+  bool CountReturn(MessageRef ref, Message& message, scenario::ReturnKind kind);
+  void MaybeDuplicateDeadLetter(MessageRef ref);
+  void TrimDlq();
   void ReleaseIfDone(MessageRef ref);
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);
@@ -175,6 +181,8 @@ class World final : public Scheduler {
   void BeginDbOpsOrCalls(uint32_t attempt_slot);
   void BeginCallsOrCpu(uint32_t attempt_slot);
   void SleepEnded(uint32_t attempt_slot);
+  // A failed attempt's message goes back by nack/reject/abandon (retry delivery "requeue").
+  void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
   void FreeAttempt(uint32_t attempt_slot);
   void BreakerHalfOpen();
   const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
@@ -236,6 +244,7 @@ class World final : public Scheduler {
   const scenario::Scenario& scenario_;
   const uint64_t seed_;
   const engine::Rng::Family attempt_streams_;      // ForStream(seed, kStreamAttempt, .)
+  const engine::Rng::Family dlq_duplicate_streams_;  // ForStream(seed, kStreamDlqDuplicate, .)
   std::vector<engine::Rng::Family> fault_streams_;  // ForStream(seed, kStreamFates + f, .)
   const RunOptions options_;
   // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), and the

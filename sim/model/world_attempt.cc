@@ -369,6 +369,15 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
         DeadLetter(ref, m, scenario::DlqReason::kRetryBudget);
         break;
       }
+      if (retry.delivery == scenario::RetryDelivery::kVisibilityTimeout) {
+        // Not deleted: the message reappears when this delivery's visibility timeout ends (SQS
+        // has no backoff of its own). The worker lets go of its copy now.
+        break;
+      }
+      if (retry.delivery == scenario::RetryDelivery::kRequeue) {
+        ReturnFailed(ref, m, a.rng);
+        break;
+      }
       BackoffState state{m.backoff_previous};
       engine::Duration delay =
           BackoffDelay(policy.backoff ? *policy.backoff : retry.backoff, m.attempts, state, a.rng);
@@ -394,6 +403,27 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
     }
   }
   FinishCopy(slot);
+}
+
+void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
+  const scenario::ReturnKind kind = scenario_.retry.requeue_with == scenario::RequeueWith::kNack
+                                        ? scenario::ReturnKind::kNack
+                                        : scenario::ReturnKind::kReject;
+  m.cause = RedeliveryCause::kOther;
+  if (CountReturn(ref, m, kind)) return;
+  const auto& backoff = scenario_.broker.redelivery_backoff;
+  if (!backoff) {
+    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned);
+    return;
+  }
+  // The broker's own redelivery backoff (Pub/Sub's retry policy), by deliveries so far.
+  BackoffState state{m.backoff_previous};
+  const engine::Duration delay =
+      BackoffDelay(*backoff, std::max<int64_t>(1, m.receive_count), state, rng);
+  m.backoff_previous = state.previous;
+  Transition(m, MessageState::kDelayed,
+             TransitionNote{.cause = TransitionCause::kReturned, .until = now_ + delay});
+  At(now_ + delay, Event{EventType::kDelayDue, ref.slot, ref.generation});
 }
 
 void World::SleepEnded(uint32_t slot) {

@@ -1,6 +1,8 @@
 // The broker's side of a run: delivery to workers, visibility timeouts, the delay queue, the
 // DLQ, the parking lot, and what crashes and restarts do to unacked deliveries.
+#include "sim/model/keys.h"
 #include "sim/model/world.h"
+#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -48,15 +50,20 @@ void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, Transitio
   MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause});
 }
 
-void World::ReturnToQueue(MessageRef ref, Message& m, scenario::ReturnKind kind,
-                          RedeliveryCause cause, TransitionCause why) {
+bool World::CountReturn(MessageRef ref, Message& m, scenario::ReturnKind kind) {
   const scenario::Broker& broker = scenario_.broker;
   if (broker.delivery_counted[static_cast<size_t>(kind)]) ++m.delivery_count;
   if (broker.delivery_limit && m.delivery_count > *broker.delivery_limit) {
-    m.cause = cause;
     DeadLetter(ref, m, scenario::DlqReason::kDeliveryLimit);
-    return;
+    return true;
   }
+  return false;
+}
+
+void World::ReturnToQueue(MessageRef ref, Message& m, scenario::ReturnKind kind,
+                          RedeliveryCause cause, TransitionCause why) {
+  m.cause = cause;
+  if (CountReturn(ref, m, kind)) return;
   Requeue(ref, m, cause, why);
 }
 
@@ -73,7 +80,14 @@ void World::Dispatch() {
     const MessageRef ref = main_queue_.front();
     main_queue_.pop_front();
     Message& m = messages_.Get(ref);
-    if (receive_count_max && m.receive_count >= *receive_count_max) {
+    if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
+      // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
+      Transition(m, MessageState::kExpired,
+                 TransitionNote{.cause = TransitionCause::kRetentionExpired});
+      ++results_.expired;
+      ++results_.retention_expired;
+      ReleaseIfDone(ref);
+    } else if (receive_count_max && m.receive_count >= *receive_count_max) {
       // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
       // instead of delivering it again.
       DeadLetter(ref, m, scenario::DlqReason::kReceiveCountMax);
@@ -140,6 +154,12 @@ void World::DelayDue(const Event& event) {
 
 void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
+  if (!scenario_.broker.dead_letter_queue) {
+    // No DLQ (Celery): the task ends failed, and only a human can run it again.
+    results_.human_needed_by_reason[std::string("failed:") + std::string(scenario::NameOf(reason))]++;
+    Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
+    return;
+  }
   Transition(m, MessageState::kDeadLettered,
              TransitionNote{.cause = TransitionCause::kDeadLettered});
   m.dead_lettered_at = now_;
@@ -154,6 +174,61 @@ void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   dlq_.push_back(DlqEntry{ref, m.dead_letters});
   ScheduleExpiry(ref, m);
   NoteDeadLettered(ref, m);
+  MaybeDuplicateDeadLetter(ref);
+  TrimDlq();
+}
+
+void World::MaybeDuplicateDeadLetter(MessageRef ref) {
+  const double p = scenario_.broker.dead_letter_duplicate_probability;
+  if (p <= 0) return;
+  Message original = messages_.Get(ref);  // a copy: Create() below may move the records
+  engine::Rng rng = dlq_duplicate_streams_.For((original.id << 16) ^
+                                               static_cast<uint64_t>(original.dead_letters));
+  if (rng.NextDouble() >= p) return;
+  // Best-effort forwarding delivered it to the dead-letter topic twice: a second message with
+  // the same payload and idempotency key. Its key state is shared from now on.
+  if (original.key_hash == 0) {
+    const uint64_t hash = HashKey("dlq-duplicate:" + std::to_string(original.id));
+    shared_keys_[hash] = original.own_key;
+    messages_.Get(ref).key_hash = hash;
+    original.key_hash = hash;
+  }
+  const MessageRef copy_ref = messages_.Create();
+  Message& copy = messages_.Get(copy_ref);
+  copy = original;
+  copy.id = next_message_id_++;
+  copy.copies_on_workers = 0;
+  copy.pending_in_drain = -1;
+  copy.replay_in_pipeline = false;
+  ledger_.Publish(MessageState::kDeadLettered);
+  ++results_.published;
+  ++results_.dlq_duplicates;
+  ++results_.dlq_inflow;
+  ++dlq_inflow_interval_;
+  ++kind_results_[copy.kind_index].published;
+  InspectDlq(copy, +1);
+  dlq_.push_back(DlqEntry{copy_ref, copy.dead_letters});
+  ScheduleExpiry(copy_ref, copy);
+  if (message_observer_ != nullptr) [[unlikely]] {
+    NotifyPublish(copy, "");
+  }
+}
+
+void World::TrimDlq() {
+  const auto& cap = scenario_.broker.dlq_max_length;
+  if (!cap) return;
+  // Sidekiq trims its dead set to the newest max_jobs: the oldest entries are gone for good.
+  while (ledger_.count(MessageState::kDeadLettered) > *cap && !dlq_.empty()) {
+    const DlqEntry entry = dlq_.front();
+    dlq_.pop_front();
+    if (!messages_.IsLive(entry.ref)) continue;
+    Message& m = messages_.Get(entry.ref);
+    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
+    Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
+    ++results_.expired;
+    ++results_.dlq_trimmed;
+    ReleaseIfDone(entry.ref);
+  }
 }
 
 void World::ScheduleExpiry(MessageRef ref, const Message& m) {
@@ -225,18 +300,25 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     FreeAttempt(slot);
     --busy_slots_;
   }
+  const size_t running_count = held.size();
   for (const Delivery& d : worker.buffer) held.push_back(d);
   worker.buffer.clear();
   worker.running = 0;
   worker.unacked = 0;
-  for (const Delivery& d : held) {
+  for (size_t i = 0; i < held.size(); ++i) {
+    const Delivery& d = held[i];
     Message& m = messages_.Get(d.message);
     --m.copies_on_workers;
     if (IsCurrent(d)) {
       const RedeliveryCause cause = after_commit && Key(m).committed
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
-      if (scenario_.broker.requeue_on_crash == scenario::RequeueOnCrash::kImmediate) {
+      const scenario::RequeueOnCrash mode = scenario_.broker.requeue_on_crash;
+      if (mode == scenario::RequeueOnCrash::kFail && i < running_count) {
+        // acks_late without task_reject_on_worker_lost: WorkerLostError fails the task.
+        m.cause = cause;
+        DeadLetter(d.message, m, scenario::DlqReason::kWorkerLost);
+      } else if (mode != scenario::RequeueOnCrash::kAfterVisibilityTimeout) {
         ReturnToQueue(d.message, m, scenario::ReturnKind::kCrash, cause,
                       TransitionCause::kCrashRequeue);
       } else {

@@ -95,14 +95,21 @@ void World::StartDrain(uint32_t d) {
   dlq_ = std::move(kept);
   if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
     state.bucket.emplace(drip->rate_per_s, drip->burst);
-  } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy)) {
-    if (bounded->rate_per_s) state.bucket.emplace(*bounded->rate_per_s, 1);
+  } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy);
+             bounded != nullptr && bounded->rate_per_s) {
+    state.bucket.emplace(*bounded->rate_per_s, 1);
   } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&drain.strategy)) {
     state.rate_per_s = adaptive->rate_min_per_s;
     state.bucket.emplace(state.rate_per_s, 1);
     db_interval_us_.Clear();
     db_timeouts_at_adjust_ = database_->timeouts();
     At(now_ + adaptive->adjust_every, Event{EventType::kDrainAdjust, d});
+  }
+  if (!state.bucket && scenario_.broker.redrive_rate_max_per_s) {
+    // An all-at-once drain under a broker cap (SQS's move task): message k moves at k / rate,
+    // so the bucket starts empty.
+    state.bucket.emplace(*scenario_.broker.redrive_rate_max_per_s, 1);
+    state.bucket->TryTake(now_);
   }
   DrainTick(d);
 }
@@ -140,8 +147,11 @@ void World::DrainTick(uint32_t d) {
 
 void World::Replay(MessageRef ref, Message& m) {
   // A replay is a new life: attempt counter and receive count start again, with a replay_of
-  // header (the message keeps its id and key).
-  m.attempts = 0;
+  // header (the message keeps its id and key). Sidekiq's manual retry keeps the count, less the
+  // retry itself: a job that died of exhausted retries dies again at its next failure.
+  m.attempts = scenario_.broker.redrive_attempts == scenario::RedriveAttempts::kKeep
+                   ? std::max(0, m.attempts - 1)
+                   : 0;
   m.receive_count = 0;
   m.delivery_count = 0;
   m.stalled_count = 0;

@@ -16,16 +16,6 @@ engine::Instant Spaced(engine::Instant start, int64_t k, double rate_per_s) {
   return start + engine::Duration::Micros(static_cast<int64_t>(offset_us));
 }
 
-// FNV-1a, never 0 (0 means "unique key" in Message::key_hash).
-uint64_t HashKey(const std::string& key) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : key) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash | 1;
-}
-
 uint32_t KindIndex(const scenario::Scenario& scenario, const std::string& name) {
   uint32_t index = 0;
   for (const auto& [kind_name, kind] : scenario.kinds) {

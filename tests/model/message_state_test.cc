@@ -50,7 +50,9 @@ TEST_CASE("the transitions the model relies on are legal, the odd ones are not",
   CHECK(IsLegalTransition(S::kDeadLettered, S::kExpired));
   CHECK_FALSE(IsLegalTransition(S::kReady, S::kAcked));       // acks need a delivery
   CHECK_FALSE(IsLegalTransition(S::kDelayed, S::kInFlight));  // a retry is due first
-  CHECK_FALSE(IsLegalTransition(S::kReady, S::kExpired));     // retention is the DLQ's
+  CHECK(IsLegalTransition(S::kReady, S::kExpired));  // main-queue retention (broker.retention_s)
+  CHECK(IsLegalTransition(S::kReady, S::kParked));   // no DLQ: a receive-count death fails
+  CHECK_FALSE(IsLegalTransition(S::kDelayed, S::kExpired));  // retention is checked at delivery
   CHECK_FALSE(IsLegalTransition(S::kInFlight, S::kInFlight));
 }
 
