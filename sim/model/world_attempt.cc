@@ -338,7 +338,9 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
   Message& m = messages_.Get(a.delivery.message);
   ++results_.failures_by_class[static_cast<size_t>(error)];
   ++m.failures;
-  m.last_error = error;
+  // A stale copy failing after the message was dead-lettered leaves its DLQ metadata alone (the
+  // inspector counts DLQ entries by reason and error).
+  if (m.state != MessageState::kDeadLettered) m.last_error = error;
   if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
   results_.wasted_worker_s += (now_ - a.started_at).seconds();
   if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back

@@ -342,5 +342,98 @@ TEST_CASE("close_channel without a channel to close returns the one message",
   CHECK(rec.TimesTo(0, MessageState::kAcked) == Times{70});
 }
 
+// ---- conservation under chaos ----------------------------------------------------------------
+
+// Every fault kind at once on a small system with every component (as simulation_chaos_test.cc),
+// under each of this file's behaviours: the per-event audit and conservation must hold.
+scenario::Scenario Chaos() {
+  return LoadOrFail(R"({"format_version": 1, "name": "chaos", "run": {"until_s": 1200, "sample_every_s": 5},
+    "kinds": {
+      "purge": {"idempotency": "claim", "handler": {"db_ops": 2, "db_op_ms": {"exponential": {"mean": 20}},
+                "cpu_ms": {"exponential": {"mean": 400}}}},
+      "email": {"idempotency": "none", "handler": {"db_ops": 1, "db_op_ms": {"constant": 3},
+                "downstream_calls": 1, "cpu_ms": {"constant": 2}}}},
+    "producers": [{"kind": "purge", "poisson": {"rate_per_s": 4, "until_s": 600}},
+                  {"kind": "email", "poisson": {"rate_per_s": 1.5, "until_s": 600}}],
+    "backlog": [{"where": "dlq", "kind": "purge", "count": 100, "reason": "max_attempts"},
+                {"where": "delayed", "kind": "email", "count": 20, "error": "transient", "due_in_s": 30}],
+    "broker": {"visibility_timeout_s": 20, "dlq_retention_s": 1000},
+    "workers": {"count": 6, "prefetch": 4, "concurrency": 2, "restart_s": 10},
+    "database": {"connections": 8, "timeout_ms": 800,
+                 "live_traffic": {"rate_per_s": 20, "query_ms": {"constant": 5}}},
+    "downstream": {"rate_limit_per_s": 4, "burst": 4, "call_ms": {"constant": 30}},
+    "retry": {"backoff": {"kind": "exponential", "base_s": 1, "cap_s": 60}},
+    "drains": [{"start_at_s": 650, "strategy": "drip", "rate_per_s": 10}],
+    "faults": [
+      {"type": "errors", "probability": 0.2, "error": "unknown", "fail_after_ms": 200},
+      {"type": "synthetic_failures", "kind": "purge", "count": 50, "from_s": 60},
+      {"type": "poison", "kind": "email", "fraction": 0.1, "fail_after_ms": 1000},
+      {"type": "bug", "kind": "purge", "fraction": 0.3, "from_s": 100, "fixed_at_s": 500},
+      {"type": "db_slowdown", "from_s": 200, "until_s": 400, "factor": 30},
+      {"type": "db_outage", "from_s": 300, "until_s": 360},
+      {"type": "db_connections", "from_s": 100, "until_s": 500, "connections": 1},
+      {"type": "downstream_outage", "from_s": 100, "until_s": 300},
+      {"type": "downstream_rate_limit", "from_s": 50, "until_s": 450, "rate_limit_per_s": 0.5},
+      {"type": "worker_crash", "rate_per_h": 60},
+      {"type": "worker_crash", "at_s": 400, "count": 3, "point": "between_commit_and_ack"},
+      {"type": "ack_loss", "probability": 0.05},
+      {"type": "broker_restart", "at_s": 500, "downtime_s": 30}]})");
+}
+
+TEST_CASE("every message is accounted for with ETAs, leases and closed channels under chaos",
+          "[model][sim][lease][conservation]") {
+  using engine::Duration;
+  for (int variant = 0; variant < 7; ++variant) {
+    INFO("variant " << variant);
+    scenario::Scenario s = Chaos();
+    switch (variant) {
+      case 0:  // ETAs, some longer than the visibility timeout
+        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        break;
+      case 1:  // ETAs with consumers that wait out the timeout after a crash
+        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        s.broker.visibility_timeout = Duration::Seconds(5);
+        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        break;
+      case 2:  // locks shorter than many CPU steps, stalled checks, no stall allowed
+        s.broker.lock_renewal = true;
+        s.broker.visibility_timeout = Duration::Millis(300);
+        s.broker.stalled_check = Duration::Seconds(1);
+        s.broker.stalled_count_max = 0;
+        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        break;
+      case 3:  // the same, noticed at once, no limit
+        s.broker.lock_renewal = true;
+        s.broker.visibility_timeout = Duration::Millis(300);
+        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        break;
+      case 4:  // consumer timeouts close channels
+        s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+        s.broker.visibility_timeout = Duration::Seconds(1);
+        break;
+      case 5:  // ... with a delivery limit, ETAs and crashed holders
+        s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+        s.broker.visibility_timeout = Duration::Seconds(1);
+        s.broker.delivery_limit = 3;
+        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        break;
+      case 6:  // ordinary timeouts counted as stalls
+        s.broker.visibility_timeout = Duration::Seconds(1);
+        s.broker.stalled_count_max = 1;
+        break;
+    }
+    for (uint64_t seed : {1, 2}) {
+      INFO("seed " << seed);
+      const Results r = testing::RunAudited(s, seed);
+      CheckConserved(r);
+      CHECK(r.published > 2500);
+      CHECK(r.acked > 2000);
+      if (variant == 4 || variant == 5) CHECK(r.duplicate_executions > 0);
+      if (variant == 2 || variant == 6) CHECK(r.human_needed_by_reason.count("dlq:stalled") == 1);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace drainsim::model
