@@ -76,7 +76,8 @@ struct EtaHold {
 struct Worker {
   bool alive = true;
   uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
-  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping)
+  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping; not ETA-held, not
+                            // attempts left running on a closed channel)
   int64_t running = 0;      // attempts in progress (slots used)
   bool in_ring = false;     // listed as able to take a delivery
   int64_t crash_after_commit_armed = 0;
