@@ -30,6 +30,9 @@ enum class EventType : uint8_t {
   kDrainTick,          // a = drain index: the drain may replay its next message(s)
   kDrainAdjust,        // a = drain index: an adaptive drain re-reads database health
   kBreakerHalfOpen,    // the circuit breaker's open period ended
+  kEtaDue,             // a = worker index, b = worker generation: held ETA copies may be due
+  kLockExpired,        // a = message slot, b = (generation << 32) | delivery generation
+  kStalledCheck,       // same payload as kLockExpired: the stalled-job check acts on it
   kStop,               // run.until reached
 };
 

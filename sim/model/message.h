@@ -87,6 +87,11 @@ struct Message {
   Instant dead_lettered_at = Instant::Never();
   Duration backoff_previous;                  // decorrelated jitter's memory
   Instant retry_ready_at = Instant::Never();  // a 429 said: not before this (true time)
+  // Leases, ETAs and consumer timeouts (world_lease.cc).
+  Instant eta = Instant::Never();     // eta_in_consumer: not to run before this; cleared when
+                                      // acked, dead-lettered or parked
+  int32_t holder = -1;                // worker given the latest delivery
+  uint32_t lock_lost_generation = 0;  // the delivery whose lock expired (0: none)
 };
 
 class MessageStore {

@@ -248,6 +248,15 @@ void World::Handle(const Event& event) {
     case EventType::kBreakerHalfOpen:
       BreakerHalfOpen();
       break;
+    case EventType::kEtaDue:
+      EtaDue(event);
+      break;
+    case EventType::kLockExpired:
+      LockExpired(event);
+      break;
+    case EventType::kStalledCheck:
+      StalledCheck(event);
+      break;
     case EventType::kStop:
       break;
   }

@@ -68,14 +68,22 @@ struct VisibilityTimer {
   Delivery delivery;
 };
 
+// eta_in_consumer: a copy a worker holds outside its prefetch until its ETA.
+struct EtaHold {
+  Delivery delivery;
+  engine::Instant eta;
+};
+
 struct Worker {
   bool alive = true;
   uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
-  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping)
+  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping; not ETA-held, not
+                            // attempts left running on a closed channel)
   int64_t running = 0;      // attempts in progress (slots used)
   bool in_ring = false;     // listed as able to take a delivery
   int64_t crash_after_commit_armed = 0;
   std::deque<Delivery> buffer;
+  std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
 };
 
 enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
@@ -100,6 +108,7 @@ struct Attempt {
   bool holds_claim = false;                     // this attempt inserted the claim row
   bool call_fails = false;                      // the current downstream call answers 503
   std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
+  bool off_channel = false;  // its channel closed (close_channel): no longer in unacked
 };
 
 // Why a Transition happens, for the observer: the caller knows, the message record does not.
@@ -194,6 +203,24 @@ class World final : public Scheduler {
   bool RetryAllowed();
   void RecordOutcome(bool success);
   bool BreakerAllowsDelivery() const;
+
+  // world_lease.cc: ETAs held in the consumer, lock renewal and stalled jobs, consumer
+  // timeouts that close the channel.
+  bool HoldUntilEta(uint32_t worker_index, const Delivery& delivery, const Message& message);
+  void EtaDue(const Event& event);
+  void RetryWithEta(MessageRef ref, Message& message, engine::Duration delay);
+  void DropEtaHolds(uint32_t worker_index, std::vector<Delivery>& held);
+  bool AckVoid(const Attempt& attempt, const Message& message) const;
+  void CpuStepStarted(uint32_t attempt_slot, engine::Duration cpu);
+  void LockLapses(const Delivery& delivery, engine::Instant at);
+  void LockExpired(const Event& event);
+  void StalledCheck(const Event& event);
+  void ActOnStall(MessageRef ref, Message& message);
+  // A visibility timeout ran out: counts a stall (stalled_count_max), closes the channel
+  // (close_channel); true when it handled the expiry.
+  bool VisibilityExpiredHook(const Delivery& delivery);
+  void CloseChannel(uint32_t worker_index);
+  bool WorkerHolds(uint32_t worker_index, const Delivery& delivery) const;
 
   // world_faults.cc
   void ScheduleFaults();

@@ -232,7 +232,9 @@ void World::BeginCallsOrCpu(uint32_t slot) {
     return;
   }
   a.step = Step::kCpu;
-  ScheduleStep(slot, KindOf(messages_.Get(a.delivery.message)).cpu.Sample(a.rng));
+  const engine::Duration cpu = KindOf(messages_.Get(a.delivery.message)).cpu.Sample(a.rng);
+  ScheduleStep(slot, cpu);
+  CpuStepStarted(slot, cpu);  // a CPU step blocks lock renewal
 }
 
 void World::CallDownstream(uint32_t slot) {
@@ -309,10 +311,11 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   // worker holds it: an SQS delete with an earlier receipt handle usually succeeds. Without
   // this, work slower than the timeout would be redelivered forever.
   AckFate ack = AckFate::kIgnored;
-  if (m.state == MessageState::kInFlight) {
+  if (m.state == MessageState::kInFlight && !AckVoid(a, m)) {
     if (broker_down_ || AckLost(a)) {
       ack = broker_down_ ? AckFate::kBrokerDown : AckFate::kLost;
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
+      LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
     } else {
       ack = AckFate::kAcked;
       Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});
@@ -335,7 +338,9 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
   Message& m = messages_.Get(a.delivery.message);
   ++results_.failures_by_class[static_cast<size_t>(error)];
   ++m.failures;
-  m.last_error = error;
+  // A stale copy failing after the message was dead-lettered leaves its DLQ metadata alone (the
+  // inspector counts DLQ entries by reason and error).
+  if (m.state != MessageState::kDeadLettered) m.last_error = error;
   if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
   results_.wasted_worker_s += (now_ - a.started_at).seconds();
   if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back
@@ -371,7 +376,9 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
       }
       if (retry.delivery == scenario::RetryDelivery::kVisibilityTimeout) {
         // Not deleted: the message reappears when this delivery's visibility timeout ends (SQS
-        // has no backoff of its own). The worker lets go of its copy now.
+        // has no backoff of its own). The worker lets go of its copy now; a renewed lock is no
+        // longer renewed.
+        LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
         break;
       }
       if (retry.delivery == scenario::RetryDelivery::kRequeue) {
@@ -385,6 +392,10 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
       if (error == scenario::ErrorClass::kRateLimited && policy.honor_retry_after &&
           a.retry_after) {
         delay = *a.retry_after;
+      }
+      if (retry.delivery == scenario::RetryDelivery::kEtaInConsumer) {
+        RetryWithEta(ref, m, delay);
+        break;
       }
       if (retry.delivery == scenario::RetryDelivery::kSleepInConsumer) {
         // The consumer keeps the message and its slot while it sleeps; the visibility timeout
@@ -432,6 +443,7 @@ void World::SleepEnded(uint32_t slot) {
   --workers_[a.worker].running;
   --busy_slots_;
   StartAttempt(a.worker, a.delivery);
+  attempts_[slot].off_channel = a.off_channel;  // NewAttempt reused the slot just freed
 }
 
 void World::FinishCopy(uint32_t slot) {
@@ -439,7 +451,7 @@ void World::FinishCopy(uint32_t slot) {
   FreeAttempt(slot);
   Worker& worker = workers_[a.worker];
   --worker.running;
-  --worker.unacked;
+  if (!a.off_channel) --worker.unacked;  // a closed channel already gave it up
   --busy_slots_;
   Message& m = messages_.Get(a.delivery.message);
   DRAINSIM_CHECK(m.copies_on_workers > 0);

@@ -10,6 +10,7 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
   const MessageState from = message.state;
   ledger_.Move(from, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
+  if (IsTerminal(to) || to == MessageState::kDeadLettered) message.eta = engine::Instant::Never();
   if (to == MessageState::kDeadLettered) InspectDlq(message, +1);
   if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
   if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
@@ -109,10 +110,14 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   ++m.copies_on_workers;
   results_.queue_wait_us.Record((now_ - m.ready_at).micros());
   Worker& worker = workers_[w];
-  ++worker.unacked;
-  worker.buffer.push_back(Delivery{ref, m.delivery_generation});
+  m.holder = static_cast<int32_t>(w);
+  if (!HoldUntilEta(w, Delivery{ref, m.delivery_generation}, m)) {
+    ++worker.unacked;
+    worker.buffer.push_back(Delivery{ref, m.delivery_generation});
+  }
   const engine::Instant expires_at = now_ + scenario_.broker.visibility_timeout;
-  if (visibility_timers_.Add(VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
+  if (!scenario_.broker.lock_renewal &&  // a renewed lock runs out only in LockLapses
+      visibility_timers_.Add(VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
     At(expires_at, Event{EventType::kVisibilityExpired});
   }
   // A timer is live only for an in-flight message's current delivery.
@@ -133,6 +138,7 @@ void World::VisibilityWake() {
 }
 
 void World::VisibilityExpired(const Delivery& delivery) {
+  if (VisibilityExpiredHook(delivery)) return;  // a stall past the limit, a closed channel
   const MessageRef ref = delivery.message;
   Message& m = messages_.Get(ref);
   // A lost ack or a crash after commit left a cause behind; otherwise a worker was simply
@@ -303,6 +309,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   const size_t running_count = held.size();
   for (const Delivery& d : worker.buffer) held.push_back(d);
   worker.buffer.clear();
+  DropEtaHolds(w, held);
   worker.running = 0;
   worker.unacked = 0;
   for (size_t i = 0; i < held.size(); ++i) {
@@ -323,6 +330,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                       TransitionCause::kCrashRequeue);
       } else {
         m.cause = cause;  // the visibility timeout will hand it out again
+        LockLapses(d, now_ + scenario_.broker.visibility_timeout);  // nobody renews it now
       }
     }
     ReleaseIfDone(d.message);

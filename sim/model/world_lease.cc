@@ -1,0 +1,223 @@
+// Leases, ETAs and consumer timeouts (docs/MODEL.md, "Leases, ETAs and consumer timeouts"):
+//  - retry.delivery eta_in_consumer: a retry is ready at once with an ETA; a worker that takes
+//    it holds the copy outside its prefetch until the ETA, while the visibility timeout runs.
+//  - broker.lock_renewal and the stalled-job check (BullMQ): a lock runs out only during a CPU
+//    step longer than it, after a crash or after a lost ack; the expiry is acted on at the next
+//    stalled check; broker.stalled_count_max dead-letters (reason stalled).
+//  - broker.on_visibility_timeout close_channel (RabbitMQ's consumer timeout): every current
+//    delivery of the consumer is returned at once.
+#include "sim/model/world.h"
+
+namespace drainsim::model {
+
+namespace {
+
+// Why an expired delivery comes back: a lost ack or a crash after commit left a cause behind;
+// otherwise a worker was still on it (or dead).
+RedeliveryCause ExpiryCause(const Message& m) {
+  return m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit
+             ? m.cause
+             : RedeliveryCause::kVisibilityTimeout;
+}
+
+bool Same(const Delivery& x, const Delivery& y) {
+  return x.message == y.message && x.delivery_generation == y.delivery_generation;
+}
+
+uint64_t DeliveryWord(const Delivery& d) {
+  return (static_cast<uint64_t>(d.message.generation) << 32) | d.delivery_generation;
+}
+
+Delivery DeliveryOf(const Event& event) {
+  return Delivery{MessageRef{event.a, static_cast<uint32_t>(event.b >> 32)},
+                  static_cast<uint32_t>(event.b)};
+}
+
+}  // namespace
+
+// ---- eta_in_consumer ----------------------------------------------------------------------
+
+void World::RetryWithEta(MessageRef ref, Message& m, engine::Duration delay) {
+  m.eta = now_ + delay;
+  MakeReady(ref, m, TransitionNote{.cause = TransitionCause::kRetryScheduled, .until = m.eta});
+}
+
+bool World::HoldUntilEta(uint32_t w, const Delivery& delivery, const Message& m) {
+  if (m.eta == engine::Instant::Never() || m.eta <= now_) return false;
+  Worker& worker = workers_[w];
+  worker.eta_held.push_back(EtaHold{delivery, m.eta});
+  At(m.eta, Event{EventType::kEtaDue, w, worker.generation});
+  return true;
+}
+
+void World::EtaDue(const Event& event) {
+  const uint32_t w = event.a;
+  Worker& worker = workers_[w];
+  if (!worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;  // crashed
+  // Due copies join the buffer in the order they were taken; now they count as unacked.
+  size_t kept = 0;
+  for (const EtaHold& hold : worker.eta_held) {
+    if (hold.eta <= now_) {
+      ++worker.unacked;
+      worker.buffer.push_back(hold.delivery);
+    } else {
+      worker.eta_held[kept++] = hold;
+    }
+  }
+  worker.eta_held.resize(kept);
+  StartAttempts(w);
+}
+
+void World::DropEtaHolds(uint32_t w, std::vector<Delivery>& held) {
+  Worker& worker = workers_[w];
+  for (const EtaHold& hold : worker.eta_held) held.push_back(hold.delivery);
+  worker.eta_held.clear();
+}
+
+// ---- acks that do not count ---------------------------------------------------------------
+
+bool World::AckVoid(const Attempt& a, const Message& m) const {
+  if (a.off_channel) return true;  // its channel closed: the delivery tag is gone
+  const bool current = m.state == MessageState::kInFlight &&
+                       m.delivery_generation == a.delivery.delivery_generation;
+  // BullMQ: moving a job to completed needs its lock (token); a lapsed or replaced lock fails.
+  if (scenario_.broker.lock_renewal &&
+      (!current || m.lock_lost_generation == a.delivery.delivery_generation)) {
+    return true;
+  }
+  // A stale ETA copy (redelivered while held): only the current delivery's ack counts.
+  return !current && m.eta != engine::Instant::Never();
+}
+
+// ---- lock renewal, stalled jobs -----------------------------------------------------------
+
+void World::CpuStepStarted(uint32_t slot, engine::Duration cpu) {
+  const scenario::Broker& broker = scenario_.broker;
+  if (!broker.lock_renewal || cpu <= broker.visibility_timeout) return;
+  const Attempt& a = attempts_[slot];
+  if (!IsCurrent(a.delivery)) return;
+  LockLapses(a.delivery, now_ + broker.visibility_timeout);
+}
+
+void World::LockLapses(const Delivery& delivery, engine::Instant at) {
+  if (!scenario_.broker.lock_renewal) return;
+  At(at, Event{EventType::kLockExpired, delivery.message.slot, DeliveryWord(delivery)});
+}
+
+void World::LockExpired(const Event& event) {
+  const Delivery d = DeliveryOf(event);
+  if (!IsCurrent(d)) return;
+  Message& m = messages_.Get(d.message);
+  m.lock_lost_generation = d.delivery_generation;  // acks of this delivery fail from now on
+  const auto& period = scenario_.broker.stalled_check;
+  engine::Instant act_at = now_;
+  if (period) {
+    // The next check at a multiple of the period, at or after the expiry.
+    const int64_t p = period->micros();
+    const int64_t t = now_.micros();
+    act_at = engine::Instant::Micros((t + p - 1) / p * p);
+  }
+  if (act_at == now_) {
+    ActOnStall(d.message, m);
+  } else {
+    At(act_at, Event{EventType::kStalledCheck, event.a, event.b});
+  }
+}
+
+void World::StalledCheck(const Event& event) {
+  const Delivery d = DeliveryOf(event);
+  if (!IsCurrent(d)) return;
+  ActOnStall(d.message, messages_.Get(d.message));
+}
+
+void World::ActOnStall(MessageRef ref, Message& m) {
+  ++m.stalled_count;
+  m.cause = ExpiryCause(m);
+  const auto& max = scenario_.broker.stalled_count_max;
+  if (max && m.stalled_count > *max) {
+    DeadLetter(ref, m, scenario::DlqReason::kStalled);
+    return;
+  }
+  // BullMQ moves a stalled job back to wait.
+  Requeue(ref, m, m.cause, TransitionCause::kVisibilityTimeout);
+}
+
+// ---- ordinary visibility timeouts: stalls, closed channels ---------------------------------
+
+bool World::VisibilityExpiredHook(const Delivery& delivery) {
+  const scenario::Broker& broker = scenario_.broker;
+  Message& m = messages_.Get(delivery.message);
+  if (broker.stalled_count_max && m.stalled_count + 1 > *broker.stalled_count_max) {
+    ++m.stalled_count;
+    m.cause = ExpiryCause(m);
+    DeadLetter(delivery.message, m, scenario::DlqReason::kStalled);
+    return true;
+  }
+  if (broker.stalled_count_max) ++m.stalled_count;
+  if (broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
+      m.holder >= 0 && WorkerHolds(static_cast<uint32_t>(m.holder), delivery)) {
+    CloseChannel(static_cast<uint32_t>(m.holder));
+    return true;
+  }
+  return false;  // a plain redelivery (also when the holder crashed and the broker waited)
+}
+
+bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
+  const Worker& worker = workers_[w];
+  if (!worker.alive) return false;
+  for (const Delivery& d : worker.buffer) {
+    if (Same(d, delivery)) return true;
+  }
+  for (const EtaHold& hold : worker.eta_held) {
+    if (Same(hold.delivery, delivery)) return true;
+  }
+  for (const Attempt& a : attempts_) {
+    if (a.live && a.worker == w && !a.off_channel && Same(a.delivery, delivery)) return true;
+  }
+  return false;
+}
+
+void World::CloseChannel(uint32_t w) {
+  Worker& worker = workers_[w];
+  // Everything the channel carried leaves it first: running attempts go on as stale copies
+  // (slot order), buffered and ETA-held copies are dropped (delivery order). Then the current
+  // deliveries are returned, and the consumer takes new ones on a new channel at once.
+  std::vector<Delivery> returned;
+  std::vector<MessageRef> dropped;
+  for (Attempt& a : attempts_) {
+    if (!a.live || a.worker != w || a.off_channel) continue;
+    a.off_channel = true;
+    --worker.unacked;
+    if (IsCurrent(a.delivery)) returned.push_back(a.delivery);
+  }
+  const auto drop = [&](const Delivery& d) {
+    --worker.unacked;
+    Message& m = messages_.Get(d.message);
+    DRAINSIM_CHECK(m.copies_on_workers > 0);
+    --m.copies_on_workers;
+    if (IsCurrent(d)) {
+      returned.push_back(d);
+    } else {
+      dropped.push_back(d.message);
+    }
+  };
+  for (const Delivery& d : worker.buffer) drop(d);
+  worker.buffer.clear();
+  for (const EtaHold& hold : worker.eta_held) {
+    ++worker.unacked;  // held copies were not counted: drop() takes one off
+    drop(hold.delivery);
+  }
+  worker.eta_held.clear();
+  DRAINSIM_CHECK(worker.unacked == 0);
+  for (MessageRef ref : dropped) ReleaseIfDone(ref);
+  AddToRing(w);
+  for (const Delivery& d : returned) {
+    if (!IsCurrent(d)) continue;
+    Message& m = messages_.Get(d.message);
+    ReturnToQueue(d.message, m, scenario::ReturnKind::kConsumerTimeout, ExpiryCause(m),
+                  TransitionCause::kVisibilityTimeout);
+  }
+  StartAttempts(w);
+}
+
+}  // namespace drainsim::model
