@@ -1,4 +1,7 @@
 // The lines of a message's life; the "why" paragraph is in explain_why.cc.
+#include <algorithm>
+#include <vector>
+
 #include "reports/explain_report.h"
 
 #include <cstdio>
@@ -246,6 +249,57 @@ std::string Wrap(const std::string& prefix, const std::string& text, size_t widt
   return out + "\n";
 }
 
+// RabbitMQ's name for why a message was dead-lettered: the application rejecting it without
+// requeue is "rejected"; the broker's own reasons keep their names.
+std::string_view RabbitDeathReason(scenario::DlqReason reason) {
+  switch (reason) {
+    case scenario::DlqReason::kMaxLength:
+      return "maxlen";
+    case scenario::DlqReason::kDeliveryLimit:
+      return "delivery_limit";
+    default:
+      return "rejected";
+  }
+}
+
+// The message's dead-letter history, folded the way RabbitMQ's x-death header folds it: one
+// entry per reason with a count and the time of the latest, most recent first, plus the first
+// death's reason (x-first-death-reason). Empty if it was never dead-lettered.
+std::string DeathHistory(const model::MessageLife& life, const scenario::Scenario& scenario) {
+  struct Death {
+    std::string reason;
+    int64_t count = 0;
+    engine::Instant last;
+  };
+  const bool rabbit = scenario.broker.preset == scenario::BrokerPreset::kRabbitmqQuorum;
+  std::vector<Death> deaths;
+  std::string first;
+  for (const LifeEvent& e : life.events) {
+    if (e.type != Type::kTransition || e.cause != model::TransitionCause::kDeadLettered) continue;
+    const std::string reason(rabbit ? RabbitDeathReason(e.dlq_reason)
+                                    : scenario::NameOf(e.dlq_reason));
+    if (first.empty()) first = reason;
+    auto it = std::find_if(deaths.begin(), deaths.end(),
+                           [&](const Death& d) { return d.reason == reason; });
+    if (it == deaths.end()) {
+      deaths.push_back(Death{reason, 0, e.at});
+      it = deaths.end() - 1;
+    }
+    ++it->count;
+    it->last = e.at;
+  }
+  if (deaths.empty()) return "";
+  std::sort(deaths.begin(), deaths.end(),
+            [](const Death& a, const Death& b) { return a.last > b.last; });
+  std::string text;
+  for (const Death& d : deaths) {
+    if (!text.empty()) text += "; ";
+    text += "{queue main, reason " + d.reason + ", count " + std::to_string(d.count) + ", time " +
+            Seconds3(d.last) + " s}";
+  }
+  return text + "; x-first-death-reason " + first;
+}
+
 std::string Header(const model::MessageLife& life, const model::TraceLog& log) {
   std::string text = "message " + std::to_string(life.id);
   text += " (kind " + (life.kind_index < log.kinds.size() ? log.kinds[life.kind_index] : "?");
@@ -264,6 +318,9 @@ std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& s
     if (!out.empty()) out += "\n";
     out += Header(life, log);
     out += LifeLines(life, log, scenario);
+    if (const std::string deaths = DeathHistory(life, scenario); !deaths.empty()) {
+      out += Wrap("x-death: ", deaths);
+    }
     out += Wrap("why: ", WhyParagraph(life, log, scenario));
     for (const LifeEvent& e : life.events) {
       if (e.type != Type::kCommit) continue;
