@@ -91,14 +91,34 @@ Json BacklogJson(const BacklogEntry& b) {
 }
 
 Json BrokerJson(const Broker& b) {
+  auto integer = [](int64_t n) { return Json(n); };
+  auto seconds = [](Duration d) { return SecondsJson(d); };
+  Json counted = Json::array();
+  for (const auto& entry : EnumNames<ReturnKind>()) {
+    if (b.delivery_counted[static_cast<size_t>(entry.value)]) counted.push_back(entry.name);
+  }
   return {{"preset", OrNull(b.preset, EnumJson<BrokerPreset>)},
+          {"version", OrNull(b.version, [](const std::string& v) { return Json(v); })},
           {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
+          {"on_visibility_timeout", EnumJson(b.on_visibility_timeout)},
+          {"lock_renewal", b.lock_renewal},
+          {"stalled_check_s", OrNull(b.stalled_check, seconds)},
+          {"stalled_count_max", OrNull(b.stalled_count_max, integer)},
           {"requeue_on_crash", EnumJson(b.requeue_on_crash)},
-          {"receive_count_max", OrNull(b.receive_count_max, [](int64_t n) { return Json(n); })},
-          {"max_length", OrNull(b.max_length, [](int64_t n) { return Json(n); })},
+          {"receive_count_max", OrNull(b.receive_count_max, integer)},
+          {"delivery_limit", OrNull(b.delivery_limit, integer)},
+          {"delivery_counted", counted},
+          {"max_length", OrNull(b.max_length, integer)},
           {"overflow", EnumJson(b.overflow)},
-          {"dlq_retention_s", OrNull(b.dlq_retention, [](Duration d) { return SecondsJson(d); })},
-          {"dlq_retention_from", EnumJson(b.dlq_retention_from)}};
+          {"retention_s", OrNull(b.retention, seconds)},
+          {"redelivery_backoff", OrNull(b.redelivery_backoff, BackoffJson)},
+          {"dead_letter_queue", b.dead_letter_queue},
+          {"dlq_retention_s", OrNull(b.dlq_retention, seconds)},
+          {"dlq_retention_from", EnumJson(b.dlq_retention_from)},
+          {"dlq_max_length", OrNull(b.dlq_max_length, integer)},
+          {"dead_letter_duplicate_probability", NumberJson(b.dead_letter_duplicate_probability)},
+          {"redrive_rate_max_per_s", OrNull(b.redrive_rate_max_per_s, NumberJson)},
+          {"redrive_attempts", EnumJson(b.redrive_attempts)}};
 }
 
 Json DatabaseJson(const Database& db) {

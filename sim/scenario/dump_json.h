@@ -32,6 +32,7 @@ Json EnumJson(E value) {
 }
 
 // dump_policy.cc
+Json BackoffJson(const Backoff& backoff);
 Json RetryJson(const RetryPolicy& retry);
 Json FaultJson(const Fault& fault);
 Json DrainJson(const Drain& drain);

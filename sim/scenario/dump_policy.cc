@@ -9,27 +9,6 @@ Json Seconds(Duration d) { return SecondsJson(d); }
 Json Millis(Duration d) { return MillisJson(d); }
 Json Instants(Instant i) { return SecondsJson(i); }
 
-Json BackoffJson(const Backoff& b) {
-  Json jitter = {{"kind", EnumJson(b.jitter.kind)}};
-  if (b.jitter.kind == JitterKind::kProportional) {
-    jitter["low"] = NumberJson(b.jitter.low);
-    jitter["high"] = NumberJson(b.jitter.high);
-  }
-  Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
-  if (const auto* c = std::get_if<ConstantBackoff>(&b.curve)) {
-    out["delay_s"] = Seconds(c->delay);
-  } else if (const auto* c = std::get_if<LinearBackoff>(&b.curve)) {
-    out["base_s"] = Seconds(c->base);
-    out["step_s"] = Seconds(c->step);
-    out["cap_s"] = Seconds(c->cap);
-  } else if (const auto* c = std::get_if<ExponentialBackoff>(&b.curve)) {
-    out["base_s"] = Seconds(c->base);
-    out["factor"] = NumberJson(c->factor);
-    out["cap_s"] = Seconds(c->cap);
-  }
-  return out;
-}
-
 Json ClassJson(const ClassPolicy& p, bool rate_limited) {
   Json out = {{"action", EnumJson(p.action)}};
   if (p.action == ClassAction::kRetry) {
@@ -73,6 +52,27 @@ Json ListJson(const std::optional<std::vector<E>>& list) {
 
 }  // namespace
 
+Json BackoffJson(const Backoff& b) {
+  Json jitter = {{"kind", EnumJson(b.jitter.kind)}};
+  if (b.jitter.kind == JitterKind::kProportional) {
+    jitter["low"] = NumberJson(b.jitter.low);
+    jitter["high"] = NumberJson(b.jitter.high);
+  }
+  Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
+  if (const auto* c = std::get_if<ConstantBackoff>(&b.curve)) {
+    out["delay_s"] = Seconds(c->delay);
+  } else if (const auto* c = std::get_if<LinearBackoff>(&b.curve)) {
+    out["base_s"] = Seconds(c->base);
+    out["step_s"] = Seconds(c->step);
+    out["cap_s"] = Seconds(c->cap);
+  } else if (const auto* c = std::get_if<ExponentialBackoff>(&b.curve)) {
+    out["base_s"] = Seconds(c->base);
+    out["factor"] = NumberJson(c->factor);
+    out["cap_s"] = Seconds(c->cap);
+  }
+  return out;
+}
+
 Json RetryJson(const RetryPolicy& r) {
   auto budget = [](const RetryBudget& b) -> Json {
     return {{"ratio", NumberJson(b.ratio)}, {"burst", b.burst}, {"window_s", Seconds(b.window)}};
@@ -85,6 +85,7 @@ Json RetryJson(const RetryPolicy& r) {
             {"attempts_min", b.attempts_min}};
   };
   return {{"delivery", EnumJson(r.delivery)},
+          {"requeue_with", EnumJson(r.requeue_with)},
           {"backoff", BackoffJson(r.backoff)},
           {"classes",
            {{"rate_limited", ClassJson(r.classes.rate_limited, true)},

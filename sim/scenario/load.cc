@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "sim/scenario/parse.h"
+#include "sim/scenario/presets.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario {
@@ -52,7 +53,8 @@ void ReadRunSection(const Node& node, Context& c, Run* run) {
   o.Finish();
 }
 
-Scenario ReadScenario(const Json& document, Problems& problems) {
+// `document` is changed: a preset's defaults are inserted (presets.h) before it is read.
+Scenario ReadScenario(Json& document, Problems& problems) {
   Scenario s;
   const Node root(&document, "", &problems);
   if (!document.is_object()) {
@@ -70,6 +72,9 @@ Scenario ReadScenario(const Json& document, Problems& problems) {
       return s;
     }
   }
+  // Inserting keys into the objects of `document` leaves the nodes above valid (nlohmann's
+  // objects are std::maps).
+  ApplyPresetDefaults(document);
   Context c(problems);
   if (auto name = ReadString(o.Required("name"), 200, false)) s.name = *name;
   if (auto text = ReadString(o.Optional("description"), 10000, true)) s.description = *text;
@@ -101,6 +106,7 @@ Scenario ReadScenario(const Json& document, Problems& problems) {
   ReadExpect(o.Optional("expect"), c, s, &s.expect);
   o.Finish();
   CheckScenario(s, c);
+  CheckBrokerLimits(s, c);
   return s;
 }
 

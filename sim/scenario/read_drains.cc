@@ -147,7 +147,7 @@ std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o,
   return out;
 }
 
-void ReadDrain(const Node& node, Context& c, std::vector<Drain>* drains) {
+void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* drains) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -207,12 +207,14 @@ void ReadDrain(const Node& node, Context& c, std::vector<Drain>* drains) {
   if (!ok || !strategy) return;
   drain.strategy = *strategy;
   drains->push_back(std::move(drain));
+  c.drain_origins.push_back(index);
 }
 
 }  // namespace
 
 void ReadDrains(const Node& node, Context& c, std::vector<Drain>* drains) {
-  for (const Node& item : ArrayItems(node, 0, kDrainsMax)) ReadDrain(item, c, drains);
+  size_t index = 0;
+  for (const Node& item : ArrayItems(node, 0, kDrainsMax)) ReadDrain(item, index++, c, drains);
 }
 
 }  // namespace drainsim::scenario::internal

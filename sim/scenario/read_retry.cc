@@ -48,6 +48,8 @@ bool ReadBaseAndCap(ObjectReader& o, Duration* base, Duration* cap) {
   return true;
 }
 
+}  // namespace
+
 void ReadBackoff(const Node& node, Backoff* backoff) {
   ObjectReader o(node);
   if (!o.valid()) {
@@ -66,7 +68,8 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
   }
   switch (*kind) {
     case BackoffKind::kConstant: {
-      auto delay = ReadSeconds(o.Required("delay_s"), Range::AboveAtMost(0, kDelaySecondsMax));
+      // 0 retries at once (BullMQ without a backoff option).
+      auto delay = ReadSeconds(o.Required("delay_s"), Range::Closed(0, kDelaySecondsMax));
       if (delay) backoff->curve = ConstantBackoff{*delay};
       break;
     }
@@ -103,6 +106,8 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
   }
   o.Finish("for backoff kind '" + std::string(NameOf(*kind)) + "'");
 }
+
+namespace {
 
 void ReadClassPolicy(const Node& node, ErrorClass error_class, ClassPolicy* policy) {
   ObjectReader o(node);
@@ -151,6 +156,7 @@ void ReadRetry(const Node& node, Context& /*c*/, RetryPolicy* retry) {
     return;
   }
   if (auto v = ReadEnum<RetryDelivery>(o.Optional("delivery"))) retry->delivery = *v;
+  if (auto v = ReadEnum<RequeueWith>(o.Optional("requeue_with"))) retry->requeue_with = *v;
   ReadBackoff(o.Optional("backoff"), &retry->backoff);
 
   ObjectReader classes(o.Optional("classes"));

@@ -43,6 +43,8 @@ struct Context {
   };
   std::vector<Origin> producer_origins;
   std::vector<Origin> backlog_origins;
+  // The index in the JSON array of each drain that was read, parallel to Scenario::drains.
+  std::vector<size_t> drain_origins;
   // The latest bug fix (Drain::start_after_fix counts from it) and whether any fault has a
   // window (During::kFaults needs one).
   std::optional<Instant> last_fix;
@@ -69,6 +71,9 @@ bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeho
                      std::string* error);
 // A token bucket's default capacity: one second's worth of its rate (1 without a rate).
 int64_t DefaultBurst(std::optional<double> rate_per_s);
+// A backoff object (kind plus the curve's fields, and its jitter) over *backoff's defaults;
+// retry.backoff, a class's backoff and broker.redelivery_backoff (read_retry.cc).
+void ReadBackoff(const Node& node, Backoff* backoff);
 // "run.until_s = 21600": how messages name the end of the run.
 std::string RunEndText(const Context& context);
 
@@ -90,5 +95,9 @@ void ReadExpect(const Node& node, Context& context, const Scenario& scenario,
 // Checks that need the whole scenario: key_pattern placeholders, sections that kinds and
 // faults rely on, that something is published, and the size estimate.
 void CheckScenario(const Scenario& scenario, Context& context);
+
+// The broker's hard limits (presets.h): a value the scenario gave beyond what the preset's
+// broker allows, and drains faster than broker.redrive_rate_max_per_s (check_presets.cc).
+void CheckBrokerLimits(const Scenario& scenario, Context& context);
 
 }  // namespace drainsim::scenario::internal

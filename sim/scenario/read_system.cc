@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/scenario/presets.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
@@ -27,19 +28,74 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  broker->preset = ReadEnum<BrokerPreset>(NullAsAbsent(o.Optional("preset")));
+  const Node preset_node = NullAsAbsent(o.Optional("preset"));
+  broker->preset = ReadEnum<BrokerPreset>(preset_node);
+  const Node version = NullAsAbsent(o.Optional("version"));
+  if (version.present()) {
+    int major = 0;
+    int minor = 0;
+    if (!preset_node.present()) {
+      version.Error("applies only with preset 'rabbitmq-quorum' (the scenario has no preset)");
+    } else if (broker->preset && broker->preset != BrokerPreset::kRabbitmqQuorum) {
+      version.Error("applies only with preset 'rabbitmq-quorum' (preset is '" +
+                    std::string(NameOf(*broker->preset)) + "')");
+    } else if (auto text = ReadString(version, 9, false)) {
+      if (!ParseBrokerVersion(*text, &major, &minor)) {
+        version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
+                      Describe(version.json()) + ")");
+      } else {
+        // Canonical: "4.03" reads as "4.3". The lower bound 4.0 is the preset's hard limit.
+        broker->version = std::to_string(major) + "." + std::to_string(minor);
+      }
+    }
+  }
   if (auto d =
           ReadSeconds(o.Optional("visibility_timeout_s"), Range::AboveAtMost(0, kRunSecondsMax))) {
     broker->visibility_timeout = *d;
   }
+  if (auto v = ReadEnum<OnVisibilityTimeout>(o.Optional("on_visibility_timeout"))) {
+    broker->on_visibility_timeout = *v;
+  }
+  if (auto v = ReadBool(o.Optional("lock_renewal"))) broker->lock_renewal = *v;
+  broker->stalled_check = ReadSeconds(NullAsAbsent(o.Optional("stalled_check_s")),
+                                      Range::AboveAtMost(0, kRunSecondsMax));
+  broker->stalled_count_max =
+      ReadInt(NullAsAbsent(o.Optional("stalled_count_max")), Range::Closed(0, 1000));
   if (auto v = ReadEnum<RequeueOnCrash>(o.Optional("requeue_on_crash"))) {
     broker->requeue_on_crash = *v;
   }
   broker->receive_count_max =
       ReadInt(NullAsAbsent(o.Optional("receive_count_max")), Range::Closed(1, 1000));
+  broker->delivery_limit =
+      ReadInt(NullAsAbsent(o.Optional("delivery_limit")), Range::Closed(0, 1000));
+  const Node counted = o.Optional("delivery_counted");
+  if (counted.present()) {
+    std::array<bool, kReturnKindCount> kinds{};
+    bool ok = counted.json().is_array();
+    for (const Node& item : ArrayItems(counted, 0, kReturnKindCount * 4)) {
+      auto kind = ReadEnum<ReturnKind>(item);
+      if (!kind) {
+        ok = false;
+      } else if (kinds[static_cast<size_t>(*kind)]) {
+        item.Error("repeats " + Quote(NameOf(*kind)));
+        ok = false;
+      } else {
+        kinds[static_cast<size_t>(*kind)] = true;
+      }
+    }
+    if (ok) broker->delivery_counted = kinds;
+  }
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<Overflow>(o.Optional("overflow"))) broker->overflow = *v;
+  broker->retention = ReadSeconds(NullAsAbsent(o.Optional("retention_s")), Range::Above(0));
+  const Node redelivery = NullAsAbsent(o.Optional("redelivery_backoff"));
+  if (redelivery.present()) {
+    Backoff backoff;
+    ReadBackoff(redelivery, &backoff);
+    broker->redelivery_backoff = backoff;
+  }
+  if (auto v = ReadBool(o.Optional("dead_letter_queue"))) broker->dead_letter_queue = *v;
   const Node retention = o.Optional("dlq_retention_s");
   if (retention.is_null()) {
     broker->dlq_retention.reset();
@@ -48,6 +104,17 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   }
   if (auto v = ReadEnum<RetentionFrom>(o.Optional("dlq_retention_from"))) {
     broker->dlq_retention_from = *v;
+  }
+  broker->dlq_max_length =
+      ReadInt(NullAsAbsent(o.Optional("dlq_max_length")), Range::Closed(1, 1'000'000'000));
+  if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
+    broker->dead_letter_duplicate_probability = *v;
+  }
+  broker->redrive_rate_max_per_s =
+      ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
+                 Range::Closed(kTokenRatePerSecondMin, kRateMax));
+  if (auto v = ReadEnum<RedriveAttempts>(o.Optional("redrive_attempts"))) {
+    broker->redrive_attempts = *v;
   }
   o.Finish();
 }

@@ -43,6 +43,19 @@ TEST_CASE("the dump fills in every default", "[dump]") {
   CHECK(dump.at("broker").at("visibility_timeout_s") == 30);
   CHECK(dump.at("broker").at("dlq_retention_s") == 1209600);
   CHECK(dump.at("broker").at("preset").is_null());
+  CHECK(dump.at("broker").at("version").is_null());
+  CHECK(dump.at("broker").at("on_visibility_timeout") == "redeliver");
+  CHECK(dump.at("broker").at("lock_renewal") == false);
+  CHECK(dump.at("broker").at("stalled_check_s").is_null());
+  CHECK(dump.at("broker").at("delivery_counted") ==
+        Json::parse(R"(["nack", "reject", "crash", "consumer_timeout"])"));
+  CHECK(dump.at("broker").at("retention_s").is_null());
+  CHECK(dump.at("broker").at("redelivery_backoff").is_null());
+  CHECK(dump.at("broker").at("dead_letter_queue") == true);
+  CHECK(dump.at("broker").at("dead_letter_duplicate_probability") == 0);
+  CHECK(dump.at("broker").at("redrive_rate_max_per_s").is_null());
+  CHECK(dump.at("broker").at("redrive_attempts") == "reset");
+  CHECK(dump.at("retry").at("requeue_with") == "reject");
   CHECK(dump.at("workers").at("restart_s") == 30);
   CHECK(dump.at("database").at("timeout_ms") == 30000);
   CHECK(dump.at("database").at("overload_factor") == 0.5);
@@ -101,6 +114,51 @@ TEST_CASE("user forms are kept: lognormal median/p99 vs mu/sigma", "[dump]") {
     CHECK(dump.at("kinds").at("job").at("handler").at("cpu_ms") == form);
     CheckRoundTrip(s);
   }
+}
+
+TEST_CASE("every broker and retry field set to a non-default value round-trips", "[dump]") {
+  Json doc = BaseScenario();
+  doc["broker"] = Json::parse(R"({
+    "preset": "rabbitmq-quorum", "version": "4.1", "visibility_timeout_s": 45.5,
+    "on_visibility_timeout": "close_channel", "lock_renewal": true, "stalled_check_s": 15,
+    "stalled_count_max": 0, "requeue_on_crash": "fail", "receive_count_max": 7,
+    "delivery_limit": 0, "delivery_counted": ["crash", "nack"], "max_length": 100,
+    "overflow": "reject_publish", "retention_s": 1000.25,
+    "redelivery_backoff": {"kind": "linear", "base_s": 1, "step_s": 2, "cap_s": 30,
+                           "jitter": {"kind": "full_whole_seconds"}},
+    "dead_letter_queue": false, "dlq_retention_s": 600, "dlq_retention_from": "enqueued",
+    "dlq_max_length": 50, "dead_letter_duplicate_probability": 0.25,
+    "redrive_rate_max_per_s": 42.5, "redrive_attempts": "keep"})");
+  doc["retry"] = Json::parse(R"({
+    "delivery": "eta_in_consumer", "requeue_with": "nack",
+    "backoff": {"kind": "constant", "delay_s": 0, "jitter": {"kind": "full_whole_seconds"}}})");
+  const Scenario s = MustLoad(doc);
+  const Broker& b = s.broker;
+  CHECK(b.preset == BrokerPreset::kRabbitmqQuorum);
+  CHECK(b.version == "4.1");
+  CHECK(b.on_visibility_timeout == OnVisibilityTimeout::kCloseChannel);
+  CHECK(b.lock_renewal);
+  CHECK(b.stalled_check == engine::Duration::Seconds(15));
+  CHECK(b.stalled_count_max == 0);
+  CHECK(b.requeue_on_crash == RequeueOnCrash::kFail);
+  CHECK(b.delivery_limit == 0);
+  CHECK(b.delivery_counted == std::array<bool, kReturnKindCount>{true, false, true, false});
+  CHECK(b.retention == engine::Duration::Millis(1000250));
+  REQUIRE(b.redelivery_backoff.has_value());
+  CHECK(b.redelivery_backoff->kind() == BackoffKind::kLinear);
+  CHECK(b.redelivery_backoff->jitter.kind == JitterKind::kFullWholeSeconds);
+  CHECK_FALSE(b.dead_letter_queue);
+  CHECK(b.dlq_max_length == 50);
+  CHECK(b.dead_letter_duplicate_probability == 0.25);
+  CHECK(b.redrive_rate_max_per_s == 42.5);
+  CHECK(b.redrive_attempts == RedriveAttempts::kKeep);
+  CHECK(s.retry.delivery == RetryDelivery::kEtaInConsumer);
+  CHECK(s.retry.requeue_with == RequeueWith::kNack);
+  CHECK(s.retry.backoff.curve == Backoff::Curve(ConstantBackoff{engine::Duration::Seconds(0)}));
+  CheckRoundTrip(s);
+  const Json dump = Json::parse(DumpCanonical(s));
+  CHECK(dump.at("broker").at("delivery_counted") == Json::parse(R"(["nack", "crash"])"));
+  CHECK(dump.at("broker").at("version") == "4.1");
 }
 
 TEST_CASE("dumping a loaded dump is a fixed point for every example", "[dump]") {

@@ -156,6 +156,10 @@ TEST_CASE("the schema's enums are exactly the loader's", "[schema]") {
   CheckEnumDef<BacklogWhere>(schema, "BacklogWhere");
   CheckEnumDef<BrokerPreset>(schema, "BrokerPreset");
   CheckEnumDef<RequeueOnCrash>(schema, "RequeueOnCrash");
+  CheckEnumDef<OnVisibilityTimeout>(schema, "OnVisibilityTimeout");
+  CheckEnumDef<ReturnKind>(schema, "ReturnKind");
+  CheckEnumDef<RequeueWith>(schema, "RequeueWith");
+  CheckEnumDef<RedriveAttempts>(schema, "RedriveAttempts");
   CheckEnumDef<RetentionFrom>(schema, "RetentionFrom");
   CheckEnumDef<RetryAfterFormat>(schema, "RetryAfterFormat");
   CheckEnumDef<RetryDelivery>(schema, "RetryDelivery");

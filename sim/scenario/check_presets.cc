@@ -1,0 +1,176 @@
+// The brokers' hard limits (docs/PRESETS.md): a value the scenario gave beyond what the preset's
+// broker allows is a problem at that value, naming the broker, its limit and the limit's source.
+// The presets' own defaults satisfy every limit (presets_test.cc), so only overrides trip these.
+#include <limits>
+
+#include "sim/scenario/presets.h"
+#include "sim/scenario/read_sections.h"
+
+namespace drainsim::scenario::internal {
+
+namespace {
+
+constexpr double kSqsRedriveRateMax = 500;
+
+struct Limits {
+  const Scenario& s;
+  Context& c;
+
+  std::string Tail() const {
+    return ", a hard limit of preset \"" + std::string(NameOf(*s.broker.preset)) + "\"";
+  }
+  // "<got> is <relation> than <broker> allows: <rule>, a hard limit of preset "<name>"".
+  void Add(const std::string& pointer, const std::string& got, std::string_view relation,
+           std::string_view broker, std::string_view rule) const {
+    c.problems.Add(pointer, got + " " + std::string(relation) + " " + std::string(broker) +
+                                " allows: " + std::string(rule) + Tail());
+  }
+  // Seconds in [min, max]; nullopt (forever) is outside when `forever_ok` is false.
+  void Seconds(const std::string& pointer, std::optional<Duration> value, double min, double max,
+               bool forever_ok, std::string_view broker, std::string_view rule) const {
+    if (!value) {
+      if (!forever_ok) Add(pointer, "null (kept forever)", "is longer than", broker, rule);
+      return;
+    }
+    const double seconds = value->seconds();
+    if (seconds < min) Add(pointer, FormatNumber(seconds) + " s", "is shorter than", broker, rule);
+    if (seconds > max) Add(pointer, FormatNumber(seconds) + " s", "is longer than", broker, rule);
+  }
+  void Count(const std::string& pointer, std::optional<int64_t> value, int64_t min, int64_t max,
+             std::string_view broker, std::string_view rule) const {
+    if (!value) return;
+    if (*value < min) Add(pointer, std::to_string(*value), "is less than", broker, rule);
+    if (*value > max) Add(pointer, std::to_string(*value), "is more than", broker, rule);
+  }
+};
+
+// The fastest a drain may replay: broker.redrive_rate_max_per_s, and SQS's move-task cap.
+void CheckDrainRates(const Scenario& s, Context& c) {
+  const bool sqs = s.broker.preset == BrokerPreset::kSqs;
+  const std::optional<double> cap = s.broker.redrive_rate_max_per_s;
+  if (!sqs && !cap) return;
+  for (size_t i = 0; i < s.drains.size(); ++i) {
+    const Drain& d = s.drains[i];
+    std::optional<double> rate;
+    std::string_view key;
+    if (const auto* drip = std::get_if<DripDrain>(&d.strategy)) {
+      rate = drip->rate_per_s;
+      key = "rate_per_s";
+    } else if (const auto* bounded = std::get_if<BoundedDrain>(&d.strategy)) {
+      rate = bounded->rate_per_s;
+      key = "rate_per_s";
+    } else if (const auto* adaptive = std::get_if<AdaptiveDrain>(&d.strategy)) {
+      rate = adaptive->rate_max_per_s;
+      key = "rate_max_per_s";
+    }
+    if (!rate) continue;  // bulk and unpaced bounded drains are paced at the cap
+    const std::string pointer = ChildPointer("/drains/" + std::to_string(c.drain_origins[i]), key);
+    const std::string got = FormatNumber(*rate) + " messages/s is faster than ";
+    if (sqs && *rate > kSqsRedriveRateMax) {
+      c.problems.Add(pointer, got +
+                                  "SQS allows: a DLQ redrive (StartMessageMoveTask) moves at most "
+                                  "500 messages/s (MaxNumberOfMessagesPerSecond), a hard limit of "
+                                  "preset \"sqs\"");
+    } else if (cap && *rate > *cap) {
+      c.problems.Add(pointer, got + "broker.redrive_rate_max_per_s = " + FormatNumber(*cap) +
+                                  " allows: the broker moves dead-lettered messages back at most "
+                                  "that fast");
+    }
+  }
+}
+
+void CheckSqs(const Limits& l) {
+  const Broker& b = l.s.broker;
+  if (!b.redrive_rate_max_per_s || *b.redrive_rate_max_per_s > kSqsRedriveRateMax) {
+    const std::string got = b.redrive_rate_max_per_s
+                                ? FormatNumber(*b.redrive_rate_max_per_s) + " messages/s"
+                                : std::string("null (no cap)");
+    l.Add("/broker/redrive_rate_max_per_s", got, "is faster than", "SQS",
+          "a DLQ redrive (StartMessageMoveTask) moves at most 500 messages/s "
+          "(MaxNumberOfMessagesPerSecond)");
+  }
+  l.Seconds("/broker/visibility_timeout_s", b.visibility_timeout, 0, 43200, false, "SQS",
+            "a visibility timeout lasts at most 43200 s, 12 hours (VisibilityTimeout)");
+  constexpr std::string_view kRetention =
+      "a queue keeps messages 60..1209600 s, 1 minute to 14 days (MessageRetentionPeriod)";
+  l.Seconds("/broker/retention_s", b.retention, 60, 1209600, false, "SQS", kRetention);
+  l.Seconds("/broker/dlq_retention_s", b.dlq_retention, 60, 1209600, false, "SQS", kRetention);
+  l.Count("/broker/receive_count_max", b.receive_count_max, 1, 1000, "SQS",
+          "a redrive policy's maxReceiveCount is 1..1000");
+}
+
+void CheckPubsub(const Limits& l) {
+  const Broker& b = l.s.broker;
+  l.Count("/broker/receive_count_max", b.receive_count_max, 5, 100, "Pub/Sub",
+          "a dead-letter policy's maximum delivery attempts are 5..100 (maxDeliveryAttempts)");
+  l.Seconds("/broker/visibility_timeout_s", b.visibility_timeout, 10, 600, false, "Pub/Sub",
+            "an ack deadline is 10..600 s (ackDeadlineSeconds)");
+  l.Seconds("/broker/dlq_retention_s", b.dlq_retention, 0, 2678400, false, "Pub/Sub",
+            "a subscription keeps messages at most 2678400 s, 31 days "
+            "(messageRetentionDuration)");
+  if (!b.redelivery_backoff) return;
+  constexpr std::string_view kBackoff =
+      "a retry policy backs off 0..600 s (minimumBackoff, maximumBackoff)";
+  const std::string base = "/broker/redelivery_backoff/";
+  const Backoff::Curve& curve = b.redelivery_backoff->curve;
+  std::optional<Duration> longest;
+  std::string key;
+  if (const auto* c = std::get_if<ConstantBackoff>(&curve)) {
+    longest = c->delay;
+    key = "delay_s";
+  } else if (const auto* c = std::get_if<LinearBackoff>(&curve)) {
+    longest = c->cap;
+    key = "cap_s";
+  } else if (const auto* c = std::get_if<ExponentialBackoff>(&curve)) {
+    longest = c->cap;
+    key = "cap_s";
+  } else {
+    l.Add(base + "kind", "\"sidekiq\" (no maximum)", "is longer than", "Pub/Sub", kBackoff);
+    return;
+  }
+  l.Seconds(base + key, longest, 0, 600, false, "Pub/Sub", kBackoff);
+}
+
+void CheckAzureServiceBus(const Limits& l) {
+  l.Seconds("/broker/visibility_timeout_s", l.s.broker.visibility_timeout, 5, 300, false,
+            "Service Bus", "a message lock lasts 5..300 s, at most 5 minutes (LockDuration)");
+}
+
+void CheckRabbitmqQuorum(const Limits& l) {
+  int major = 0;
+  int minor = 0;
+  const std::string version = l.s.broker.version.value_or(std::string(kRabbitmqDefaultVersion));
+  if (ParseBrokerVersion(version, &major, &minor) && major < 4) {
+    l.Add("/broker/version", Quote(version), "is older than", "the RabbitMQ model",
+          "drainsim models quorum queues of RabbitMQ 4.0 and later, where delivery-limit "
+          "defaults to 20 (RabbitMQ 4.0 release notes)");
+  }
+}
+
+}  // namespace
+
+void CheckBrokerLimits(const Scenario& s, Context& c) {
+  CheckDrainRates(s, c);
+  if (!s.broker.preset) return;
+  const Limits limits{s, c};
+  switch (*s.broker.preset) {
+    case BrokerPreset::kSqs:
+      CheckSqs(limits);
+      break;
+    case BrokerPreset::kPubsub:
+      CheckPubsub(limits);
+      break;
+    case BrokerPreset::kAzureServiceBus:
+      CheckAzureServiceBus(limits);
+      break;
+    case BrokerPreset::kRabbitmqQuorum:
+      CheckRabbitmqQuorum(limits);
+      break;
+    case BrokerPreset::kSidekiq:
+    case BrokerPreset::kCelery:
+    case BrokerPreset::kBullmq:
+      break;
+  }
+}
+
+}  // namespace drainsim::scenario::internal

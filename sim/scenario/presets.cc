@@ -1,0 +1,244 @@
+// The preset tables (scenarios/presets/README.md is the user's copy with the sources) and their
+// insertion into a parsed scenario.
+#include "sim/scenario/presets.h"
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::scenario {
+
+namespace {
+
+// The same route for every class: the broker (or the framework) does the counting.
+#define DRAINSIM_CLASSES_ALL(value, source)                     \
+  {"/retry/classes/rate_limited", value, source},               \
+      {"/retry/classes/transient", value, source},              \
+      {"/retry/classes/permanent", value, source},              \
+      {"/retry/classes/unknown", value, source}
+
+constexpr PresetDefault kSqs[] = {
+    {"/broker/visibility_timeout_s", "30", "SQS CreateQueue VisibilityTimeout default 30 s"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     "SQS: an unacked message reappears when its visibility timeout ends"},
+    {"/broker/receive_count_max", "10", "SQS console's redrive policy maxReceiveCount default 10"},
+    {"/broker/retention_s", "345600", "SQS MessageRetentionPeriod default 4 days"},
+    {"/broker/dlq_retention_s", "345600", "SQS MessageRetentionPeriod default 4 days (the DLQ)"},
+    {"/broker/dlq_retention_from", "\"enqueued\"",
+     "SQS standard queues keep the original enqueue timestamp in the DLQ"},
+    {"/broker/redrive_rate_max_per_s", "500",
+     "SQS StartMessageMoveTask MaxNumberOfMessagesPerSecond at most 500"},
+    {"/broker/redrive_attempts", "\"reset\"", "SQS: a moved message is a new message"},
+    {"/retry/delivery", "\"visibility_timeout\"",
+     "SQS: a failed message is not deleted and reappears after the visibility timeout"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",
+                         "SQS: maxReceiveCount decides, not the application"),
+};
+
+// RabbitMQ quorum queues; only /broker/delivery_counted differs between the two versions.
+#define DRAINSIM_RABBITMQ_QUORUM(delivery_counted, counted_source)                              \
+  {"/broker/version", "\"4.3\"", "drainsim models RabbitMQ 4.3 unless told otherwise"},         \
+      {"/broker/visibility_timeout_s", "1800",                                                  \
+       "RabbitMQ consumer_timeout default 30 minutes"},                                         \
+      {"/broker/on_visibility_timeout", "\"close_channel\"",                                    \
+       "RabbitMQ: a consumer timeout closes the channel with PRECONDITION_FAILED"},             \
+      {"/broker/requeue_on_crash", "\"immediate\"",                                             \
+       "AMQP: a closed channel's unacked deliveries are requeued at once"},                     \
+      {"/broker/delivery_limit", "20", "RabbitMQ 4.0+: quorum queue delivery-limit default 20"}, \
+      {"/broker/delivery_counted", delivery_counted, counted_source},                           \
+      {"/broker/dlq_retention_s", "null", "RabbitMQ: a dead-letter queue has no TTL by default"}, \
+      {"/retry/delivery", "\"requeue\"", "AMQP: basic.reject / basic.nack with requeue=true"},  \
+      {"/retry/requeue_with", "\"reject\"", "AMQP clients commonly basic.reject a failure"},     \
+      DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",                      \
+                           "RabbitMQ: the delivery limit decides, not the application")
+
+constexpr PresetDefault kRabbitmqQuorum40[] = {DRAINSIM_RABBITMQ_QUORUM(
+    "[\"nack\",\"reject\",\"crash\",\"consumer_timeout\"]",
+    "RabbitMQ 4.0-4.2: every return increments x-delivery-count")};
+
+constexpr PresetDefault kRabbitmqQuorum43[] = {DRAINSIM_RABBITMQ_QUORUM(
+    "[\"reject\"]", "RabbitMQ 4.3: only basic.reject with requeue counts towards the limit")};
+
+constexpr PresetDefault kSidekiq[] = {
+    {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},
+    {"/retry/backoff", "{\"kind\":\"sidekiq\"}",
+     "Sidekiq: (count ** 4) + 15 + rand(10) * (count + 1) seconds"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":26}",
+                         "Sidekiq: retry: 25 by default (26 attempts in all)"),
+    {"/broker/dlq_max_length", "10000", "Sidekiq dead_max_jobs default 10,000"},
+    {"/broker/dlq_retention_s", "15552000", "Sidekiq dead_timeout_in_seconds default 6 months"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"", "Sidekiq: the dead set keeps the death time"},
+    {"/broker/redrive_attempts", "\"keep\"",
+     "Sidekiq: a manual retry from the dead set keeps retry_count"},
+    {"/broker/visibility_timeout_s", "8640000",
+     "Sidekiq (OSS): a running job is never redelivered while its process lives"},
+    {"/broker/requeue_on_crash", "\"immediate\"",
+     "Sidekiq: a job lost at shutdown is pushed back (super_fetch in Pro)"},
+};
+
+constexpr PresetDefault kCelery[] = {
+    {"/broker/visibility_timeout_s", "3600",
+     "Celery Redis transport visibility_timeout default 1 hour"},
+    {"/broker/requeue_on_crash", "\"fail\"",
+     "Celery acks_late without task_reject_on_worker_lost: WorkerLostError fails the task"},
+    {"/broker/dead_letter_queue", "false", "Celery has no dead-letter queue of its own"},
+    {"/broker/dlq_retention_s", "null", "Celery: failed results are kept, not expired"},
+    {"/retry/delivery", "\"eta_in_consumer\"",
+     "Celery Task.retry re-sends the task with an ETA (countdown)"},
+    {"/retry/backoff", "{\"kind\":\"constant\",\"delay_s\":180,\"jitter\":{\"kind\":\"none\"}}",
+     "Celery Task.default_retry_delay 3 minutes"},
+    {"/retry/classes/rate_limited", "{\"action\":\"retry\",\"attempts_max\":4}",
+     "Celery Task.max_retries default 3 (4 attempts in all)"},
+    {"/retry/classes/transient", "{\"action\":\"retry\",\"attempts_max\":4}",
+     "Celery Task.max_retries default 3 (4 attempts in all)"},
+    {"/retry/classes/permanent", "{\"action\":\"dead_letter\"}",
+     "Celery: an exception outside autoretry_for fails the task at once"},
+    {"/retry/classes/unknown", "{\"action\":\"retry\",\"attempts_max\":4}",
+     "Celery Task.max_retries default 3 (4 attempts in all)"},
+};
+
+constexpr PresetDefault kBullmq[] = {
+    {"/broker/visibility_timeout_s", "30", "BullMQ Worker lockDuration default 30 s"},
+    {"/broker/lock_renewal", "true", "BullMQ renews the lock every lockDuration / 2"},
+    {"/broker/stalled_check_s", "30", "BullMQ Worker stalledInterval default 30 s"},
+    {"/broker/stalled_count_max", "1", "BullMQ Worker maxStalledCount default 1"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     "BullMQ: a dead worker's job stalls when its lock expires"},
+    {"/broker/dlq_retention_s", "null", "BullMQ removeOnFail default: failed jobs are kept"},
+    {"/retry/delivery", "\"republish\"", "BullMQ: a retried job moves to the delayed set"},
+    {"/retry/backoff", "{\"kind\":\"constant\",\"delay_s\":0,\"jitter\":{\"kind\":\"none\"}}",
+     "BullMQ without a backoff option retries at once"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1}",
+                         "BullMQ JobsOptions.attempts default 1"),
+};
+
+constexpr PresetDefault kPubsub[] = {
+    {"/broker/visibility_timeout_s", "10", "Pub/Sub ackDeadlineSeconds default 10 s"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     "Pub/Sub: an unacked message is redelivered after its ack deadline"},
+    {"/broker/receive_count_max", "5", "Pub/Sub dead-letter policy maxDeliveryAttempts default 5"},
+    {"/broker/redelivery_backoff",
+     "{\"kind\":\"exponential\",\"base_s\":10,\"factor\":2,\"cap_s\":600,"
+     "\"jitter\":{\"kind\":\"none\"}}",
+     "Pub/Sub retry policy minimumBackoff 10 s, maximumBackoff 600 s"},
+    {"/broker/dead_letter_duplicate_probability", "0.01",
+     "Pub/Sub forwards to the dead-letter topic on a best-effort basis"},
+    {"/broker/dlq_retention_s", "604800",
+     "Pub/Sub subscription messageRetentionDuration default 7 days"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"",
+     "Pub/Sub: the dead-letter topic publishes a new message"},
+    {"/retry/delivery", "\"requeue\"", "Pub/Sub: a nacked message is redelivered"},
+    {"/retry/requeue_with", "\"nack\"", "Pub/Sub: modifyAckDeadline 0 (nack)"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",
+                         "Pub/Sub: maxDeliveryAttempts decides, not the application"),
+};
+
+constexpr PresetDefault kAzureServiceBus[] = {
+    {"/broker/visibility_timeout_s", "60", "Service Bus LockDuration default 1 minute"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     "Service Bus: a lost lock makes the message available again"},
+    {"/broker/receive_count_max", "10", "Service Bus MaxDeliveryCount default 10"},
+    {"/broker/dlq_retention_s", "null", "Service Bus: the dead-letter subqueue never expires"},
+    {"/retry/delivery", "\"requeue\"", "Service Bus: Abandon makes the message available again"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",
+                         "Service Bus: MaxDeliveryCount decides, not the application"),
+};
+
+#undef DRAINSIM_CLASSES_ALL
+#undef DRAINSIM_RABBITMQ_QUORUM
+
+// RFC 6901 reference tokens of `pointer` (the tables use no '~').
+std::vector<std::string> Tokens(std::string_view pointer) {
+  std::vector<std::string> out;
+  size_t start = 1;
+  while (start <= pointer.size()) {
+    const size_t slash = pointer.find('/', start);
+    const size_t end = slash == std::string_view::npos ? pointer.size() : slash;
+    out.emplace_back(pointer.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool ParseBrokerVersion(std::string_view text, int* major, int* minor) {
+  const size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return false;
+  auto number = [](std::string_view digits, int* out) {
+    if (digits.empty() || digits.size() > 4) return false;
+    int value = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      value = value * 10 + (c - '0');
+    }
+    *out = value;
+    return true;
+  };
+  return number(text.substr(0, dot), major) && number(text.substr(dot + 1), minor);
+}
+
+std::span<const PresetDefault> PresetDefaults(BrokerPreset preset, std::string_view version) {
+  switch (preset) {
+    case BrokerPreset::kSqs:
+      return kSqs;
+    case BrokerPreset::kRabbitmqQuorum: {
+      int major = 0;
+      int minor = 0;
+      if (!ParseBrokerVersion(version, &major, &minor)) return kRabbitmqQuorum43;
+      const bool counts_every_return = major < 4 || (major == 4 && minor < 3);
+      return counts_every_return ? std::span<const PresetDefault>(kRabbitmqQuorum40)
+                                 : std::span<const PresetDefault>(kRabbitmqQuorum43);
+    }
+    case BrokerPreset::kSidekiq:
+      return kSidekiq;
+    case BrokerPreset::kCelery:
+      return kCelery;
+    case BrokerPreset::kBullmq:
+      return kBullmq;
+    case BrokerPreset::kPubsub:
+      return kPubsub;
+    case BrokerPreset::kAzureServiceBus:
+      return kAzureServiceBus;
+  }
+  return {};
+}
+
+namespace internal {
+
+void ApplyPresetDefaults(Json& document) {
+  if (!document.is_object()) return;
+  const auto broker = document.find("broker");
+  if (broker == document.end() || !broker->is_object()) return;
+  const auto name = broker->find("preset");
+  if (name == broker->end() || !name->is_string()) return;
+  const auto preset = FromName<BrokerPreset>(name->get_ref<const std::string&>());
+  if (!preset) return;
+  std::string version(kRabbitmqDefaultVersion);
+  const auto given_version = broker->find("version");
+  if (given_version != broker->end() && given_version->is_string()) {
+    version = given_version->get<std::string>();
+  }
+  for (const PresetDefault& entry : PresetDefaults(*preset, version)) {
+    const std::vector<std::string> tokens = Tokens(entry.pointer);
+    Json* parent = &document;
+    bool usable = true;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      auto child = parent->find(tokens[i]);
+      if (child == parent->end()) {
+        child = parent->emplace(tokens[i], Json::object()).first;
+      } else if (!child->is_object()) {
+        usable = false;  // the reader reports the wrong type
+        break;
+      }
+      parent = &*child;
+    }
+    if (!usable || parent->contains(tokens.back())) continue;
+    (*parent)[tokens.back()] = Json::parse(entry.value);
+  }
+}
+
+}  // namespace internal
+
+}  // namespace drainsim::scenario
