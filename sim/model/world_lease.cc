@@ -85,6 +85,8 @@ bool World::AckVoid(const Attempt& a, const Message& m) const {
       (!current || m.lock_lost_generation == a.delivery.delivery_generation)) {
     return true;
   }
+  // Service Bus: completing a message whose lock expired fails (MessageLockLostException).
+  if (!current && scenario_.broker.stale_ack == scenario::StaleAck::kRefused) return true;
   // A stale ETA copy (redelivered while held): only the current delivery's ack counts.
   return !current && m.eta != engine::Instant::Never();
 }

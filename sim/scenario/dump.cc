@@ -118,7 +118,8 @@ Json BrokerJson(const Broker& b) {
           {"dlq_max_length", OrNull(b.dlq_max_length, integer)},
           {"dead_letter_duplicate_probability", NumberJson(b.dead_letter_duplicate_probability)},
           {"redrive_rate_max_per_s", OrNull(b.redrive_rate_max_per_s, NumberJson)},
-          {"redrive_attempts", EnumJson(b.redrive_attempts)}};
+          {"redrive_attempts", EnumJson(b.redrive_attempts)},
+          {"stale_ack", EnumJson(b.stale_ack)}};
 }
 
 Json DatabaseJson(const Database& db) {

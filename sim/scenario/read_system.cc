@@ -113,6 +113,7 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   broker->redrive_rate_max_per_s =
       ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
                  Range::Closed(kTokenRatePerSecondMin, kRateMax));
+  if (auto v = ReadEnum<StaleAck>(o.Optional("stale_ack"))) broker->stale_ack = *v;
   if (auto v = ReadEnum<RedriveAttempts>(o.Optional("redrive_attempts"))) {
     broker->redrive_attempts = *v;
   }

@@ -128,6 +128,12 @@ enum class RequeueWith : uint8_t {
   kNack,    // "nack"
 };
 
+// Whether the broker accepts the ack of a delivery whose visibility timeout (lock) ran out.
+enum class StaleAck : uint8_t {
+  kHonored,  // "honored": the message is deleted (an SQS delete with an old receipt handle).
+  kRefused,  // "refused": the lock is lost (Service Bus MessageLockLostException): it stays.
+};
+
 // What a redriven message's attempt count becomes.
 enum class RedriveAttempts : uint8_t {
   kReset,  // "reset": a new life, attempt 1 (SQS move task, the default).

@@ -39,6 +39,10 @@ struct Broker {
   // Default "redeliver". "close_channel": RabbitMQ's consumer timeout closes the channel, so
   // every unacked delivery of that consumer is returned, and the work it still runs is stale.
   OnVisibilityTimeout on_visibility_timeout = OnVisibilityTimeout::kRedeliver;
+  // Default "honored": the ack of a copy whose visibility timeout ran out still deletes the
+  // message (SQS). "refused": its lock is lost and the ack fails (Service Bus); the redelivered
+  // copy decides.
+  StaleAck stale_ack = StaleAck::kHonored;
   // Default false. True: a live consumer renews its lock (BullMQ's lock renewal), except while
   // an attempt's CPU step blocks it; the visibility timeout then runs out only during a CPU step
   // longer than it, or after a crash.

@@ -160,6 +160,7 @@ TEST_CASE("the schema's enums are exactly the loader's", "[schema]") {
   CheckEnumDef<ReturnKind>(schema, "ReturnKind");
   CheckEnumDef<RequeueWith>(schema, "RequeueWith");
   CheckEnumDef<RedriveAttempts>(schema, "RedriveAttempts");
+  CheckEnumDef<StaleAck>(schema, "StaleAck");
   CheckEnumDef<RetentionFrom>(schema, "RetentionFrom");
   CheckEnumDef<RetryAfterFormat>(schema, "RetryAfterFormat");
   CheckEnumDef<RetryDelivery>(schema, "RetryDelivery");
