@@ -164,6 +164,35 @@ TEST_CASE("each jitter kind stays in its range and has the analytic mean", "[mod
   }
 }
 
+TEST_CASE("celery's retry_backoff: min(600, factor * 2^retries) with full jitter in whole seconds",
+          "[model][backoff][celery]") {
+  // retry_backoff = 3 (the factor), retry_backoff_max = 600: base 3 s, factor 2, cap 600 s.
+  const auto policy = Policy(scenario::ExponentialBackoff{Duration::Seconds(3), 2,
+                                                          Duration::Seconds(600)},
+                             JitterKind::kFullWholeSeconds);
+  auto rng = Rng::FromSeed(99);
+  for (int64_t retries = 0; retries < 10; ++retries) {
+    INFO("retries " << retries);
+    const int64_t countdown_s = std::min<int64_t>(600, 3 * (int64_t{1} << retries));
+    std::vector<int64_t> seen(static_cast<size_t>(countdown_s) + 1, 0);
+    constexpr int kDraws = 20'000;
+    BackoffState state;
+    for (int i = 0; i < kDraws; ++i) {
+      const Duration delay = BackoffDelay(policy, retries + 1, state, rng);
+      REQUIRE(delay.micros() % 1'000'000 == 0);  // whole seconds: randrange(countdown + 1)
+      const int64_t s = delay.micros() / 1'000'000;
+      REQUIRE(s >= 0);
+      REQUIRE(s <= countdown_s);
+      ++seen[static_cast<size_t>(s)];
+    }
+    // Uniform over 0..countdown: each value's count within 6 binomial sd of its mean.
+    const double p = 1.0 / static_cast<double>(countdown_s + 1);
+    const double mean = kDraws * p;
+    const double sd = std::sqrt(kDraws * p * (1 - p));
+    for (int64_t count : seen) CHECK(std::fabs(static_cast<double>(count) - mean) <= 6 * sd + 1);
+  }
+}
+
 TEST_CASE("decorrelated jitter stays within [base, cap] and grows from the previous delay",
           "[model][backoff]") {
   const scenario::ExponentialBackoff curve{Duration::Seconds(1), 2, Duration::Seconds(60)};
