@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -93,6 +94,33 @@ TEST_CASE("explain: a message lost-acks ran twice names the cause", "[cli][expla
   CHECK(Contains(out,
                  "(duplicate execution, cause lost_ack): its ack was lost after the work "
                  "had committed"));
+}
+
+TEST_CASE("explain: a quorum-queue poison message's dead-letter history reads like x-death",
+          "[cli][explain][rabbitmq]") {
+  // One message that always fails, rejected back to a RabbitMQ 4.3 quorum queue: the 21st
+  // reject exceeds the delivery limit of 20; a drain replays it and it dies the same way again.
+  const fs::path file = fs::temp_directory_path() /
+                        ("drainsim-explain-xdeath-" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream(file) << R"({"format_version": 1, "name": "x-death", "run": {"until_s": 1000},
+      "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1}}}},
+      "backlog": [{"where": "main", "kind": "job", "count": 1}],
+      "broker": {"preset": "rabbitmq-quorum"},
+      "workers": {"count": 1},
+      "faults": [{"type": "poison", "kind": "job", "fraction": 1, "fail_after_ms": 1000}],
+      "drains": [{"start_at_s": 100, "strategy": "bulk"}]})";
+  }
+  const ProcessResult r = RunDrainsim({"explain", file.string(), "--message", "0"});
+  fs::remove(file);
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  const std::string out = Unwrapped(r.stdout_text);
+  CHECK(Contains(out, "dead-lettered: reason delivery_limit"));
+  // Dead at 21 s, replayed at 100 s, dead again at 121 s: one entry, count 2, the latest time.
+  CHECK(Contains(out, "x-death: {queue main, reason delivery_limit, count 2, time 121.000 s}; "
+                      "x-first-death-reason delivery_limit"));
+  CHECK(Contains(out, "its counted returns exceeded broker.delivery_limit (20)"));
 }
 
 TEST_CASE("explain: unknown ids and keys, and bad usage, exit 2", "[cli][explain]") {
