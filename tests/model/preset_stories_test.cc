@@ -42,7 +42,7 @@ const DlqSample& OnlyDlqSample(const Results& r) {
 
 // ---- sqs --------------------------------------------------------------------------------
 
-TEST_CASE("sqs: a failure waits out the 30 s visibility timeout; the 11th receive moves it to "
+TEST_CASE("sqs: a failure waits out the 30 s visibility timeout, and the 11th receive moves it to "
           "the DLQ",
           "[model][preset][sqs]") {
   const Results r = RunAudited(Under("sqs", 10000, AlwaysFailing(1, 2, 1000)));
@@ -155,7 +155,7 @@ TEST_CASE("rabbitmq-quorum 4.0-4.2: every return counts, a nack loop too",
   }
 }
 
-TEST_CASE("rabbitmq-quorum: the 30 min consumer timeout closes the channel; the return counts "
+TEST_CASE("rabbitmq-quorum: the 30 min consumer timeout closes the channel, and the return counts "
           "before 4.3 only",
           "[model][preset][rabbitmq]") {
   // A 40 min job: every 30 min its channel closes and it is returned (its stale run goes on).
@@ -223,7 +223,7 @@ TEST_CASE("sidekiq: dead jobs are trimmed after 180 days", "[model][preset][side
   CHECK(r.dlq_end == 3);
 }
 
-TEST_CASE("sidekiq: 'retry all' replays the dead set at once; a manual retry is not counted, "
+TEST_CASE("sidekiq: 'retry all' replays the dead set at once, and a manual retry is not counted, "
           "so a job that still fails dies again at once",
           "[model][preset][sidekiq]") {
   const Results r = RunAudited(Under("sidekiq", 22 * 86400, AlwaysFailing(1000, 1, 0, R"(,
@@ -375,7 +375,7 @@ TEST_CASE("azure-service-bus: an abandon loop is dead-lettered after MaxDelivery
   CHECK(OnlyDlqSample(r).dead_lettered_at_s == Approx(10).margin(1e-9));
 }
 
-TEST_CASE("azure-service-bus: lock expiries count as deliveries; a job longer than the 60 s "
+TEST_CASE("azure-service-bus: lock expiries count as deliveries, so a job longer than the 60 s "
           "lock never completes and is dead-lettered, and the DLQ keeps it",
           "[model][preset][azure]") {
   const Results r = RunAudited(Under("azure-service-bus", 30 * 86400, R"(

@@ -42,6 +42,16 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          static_cast<long long>(r.parked), static_cast<long long>(r.dlq_end),
          static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
          static_cast<long long>(r.lost));
+  if (r.dlq_trimmed > 0 || r.retention_expired > 0) {
+    Append(out, "expired: %lld trimmed from a full DLQ (broker.dlq_max_length), %lld past main-queue "
+                "retention (broker.retention_s)\n",
+           static_cast<long long>(r.dlq_trimmed), static_cast<long long>(r.retention_expired));
+  }
+  if (r.dlq_duplicates > 0) {
+    Append(out, "dead-lettered twice: %lld second copies (best-effort dead-lettering), counted as "
+                "published\n",
+           static_cast<long long>(r.dlq_duplicates));
+  }
   if (r.rejected > 0) {
     Append(out, "rejected: %lld publishes refused by a full queue (overflow reject_publish)\n",
            static_cast<long long>(r.rejected));
