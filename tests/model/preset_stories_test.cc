@@ -119,6 +119,38 @@ TEST_CASE("sqs: messages older than the 4-day retention are deleted before deliv
   CHECK(r.acked == 50);
 }
 
+TEST_CASE("sqs: every receive counts, so a message whose deletes are all lost is dead-lettered "
+          "after 10 receives although it never failed",
+          "[model][preset][sqs]") {
+  const Results r = RunAudited(Under("sqs", 10000, R"(
+    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
+    "backlog": [{"where": "main", "kind": "job", "count": 1}],
+    "workers": {"count": 1},
+    "faults": [{"type": "ack_loss", "probability": 1}])"));
+  CheckConserved(r);
+  CHECK(r.attempts == 10);
+  CHECK(r.successes == 10);
+  CHECK(r.duplicate_executions == 9);
+  CHECK(OnlyDlqSample(r).reason == "receive_count_max");
+  CHECK(OnlyDlqSample(r).dead_lettered_at_s == Approx(300).margin(1e-9));
+}
+
+TEST_CASE("sqs: one move task per queue, oldest dead letters first",
+          "[model][preset][sqs]") {
+  // Two messages die at 300 s and 301 s; one-message move tasks at 1000 s and 1000.5 s.
+  const Results r = RunAudited(Under("sqs", 5000, AlwaysFailing(2, 1, 1000, R"(,
+    "drains": [{"start_at_s": 1000, "strategy": "bounded", "limit": 1},
+               {"start_at_s": 1000.5, "strategy": "bounded", "limit": 1}])")));
+  CheckConserved(r);
+  REQUIRE(r.drains[0].ended_at_s);
+  REQUIRE(r.drains[1].started_at_s);
+  // The second task waits for the first, which moves the oldest dead letter: message 0.
+  CHECK(*r.drains[1].started_at_s >= *r.drains[0].ended_at_s);
+  CHECK(r.drains[0].replayed == 1);
+  CHECK(r.drains[1].replayed == 1);
+  for (const DlqSample& d : r.dlq_sample) CHECK(d.replays == 1);  // each moved exactly once
+}
+
 // ---- rabbitmq-quorum ---------------------------------------------------------------------
 
 TEST_CASE("rabbitmq-quorum 4.3: a reject loop is dead-lettered past the delivery limit of 20, "
@@ -273,16 +305,23 @@ TEST_CASE("celery: a countdown longer than the 1 h visibility timeout is redeliv
   CHECK(half_hour.duplicate_executions == 0);
 }
 
-TEST_CASE("celery: a worker lost mid-task fails the task (task_reject_on_worker_lost off)",
+TEST_CASE("celery: a worker lost mid-task fails the task unless task_reject_on_worker_lost",
           "[model][preset][celery]") {
-  const Results r = RunAudited(Under("celery", 1000, R"(
+  const std::string body = R"(
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
     "backlog": [{"where": "main", "kind": "job", "count": 1}],
     "workers": {"count": 1, "restart_s": 0},
-    "faults": [{"type": "worker_crash", "at_s": 5, "count": 1}])"));
+    "faults": [{"type": "worker_crash", "at_s": 5, "count": 1}])";
+  const Results r = RunAudited(Under("celery", 1000, body));
   CheckConserved(r);
   CHECK(r.parked == 1);
   CHECK(r.human_needed_by_reason.at("failed:worker_lost") == 1);
+  // task_reject_on_worker_lost = True: the message is requeued and runs again.
+  const Results requeued =
+      RunAudited(Under("celery", 1000, body, R"(, "requeue_on_crash": "immediate")"));
+  CheckConserved(requeued);
+  CHECK(requeued.acked == 1);
+  CHECK(requeued.ended_at_s == Approx(15).margin(1e-9));
 }
 
 // ---- bullmq ------------------------------------------------------------------------------
@@ -305,6 +344,22 @@ TEST_CASE("bullmq: exponential backoff waits round(2^(attemptsMade-1) * delay)",
   CheckConserved(r);
   CHECK(r.attempts == 4);
   CHECK(OnlyDlqSample(r).dead_lettered_at_s == Approx(1 + 2 + 4).margin(1e-9));
+}
+
+TEST_CASE("bullmq: jitter only shortens a delay: round(2^(n-1) * delay) * U[1 - j, 1]",
+          "[model][preset][bullmq]") {
+  for (uint64_t seed : {1, 2, 3, 4, 5}) {
+    INFO("seed " << seed);
+    const Results r = RunAudited(Under("bullmq", 1000, AlwaysFailing(1, 1, 0, R"(,
+      "retry": {"backoff": {"kind": "exponential", "base_s": 1, "factor": 2, "cap_s": 2592000,
+                            "jitter": {"kind": "proportional", "low": 0.5, "high": 1}},
+                "classes": {"transient": {"action": "retry", "attempts_max": 4}}})")),
+                                 seed);
+    CheckConserved(r);
+    // Ceilings 1, 2, 4 s, each cut by up to half: between 3.5 s and 7 s in all.
+    CHECK(OnlyDlqSample(r).dead_lettered_at_s >= 3.5);
+    CHECK(OnlyDlqSample(r).dead_lettered_at_s <= 7.0);
+  }
 }
 
 TEST_CASE("bullmq: a job blocking its worker past the 30 s lock stalls, runs twice, and fails "
