@@ -14,27 +14,7 @@ using testing::CheckConserved;
 using testing::LoadOrFail;
 using testing::RunAudited;
 
-// A small system with every component, so any fault has something to act on.
-std::string System(const std::string& faults) {
-  return R"({"format_version": 1, "name": "chaos", "run": {"until_s": 1200, "sample_every_s": 5},
-    "kinds": {
-      "purge": {"idempotency": "claim", "handler": {"db_ops": 2, "db_op_ms": {"exponential": {"mean": 20}},
-                "cpu_ms": {"constant": 5}}},
-      "email": {"idempotency": "none", "handler": {"db_ops": 1, "db_op_ms": {"constant": 3},
-                "downstream_calls": 1, "cpu_ms": {"constant": 2}}}},
-    "producers": [{"kind": "purge", "poisson": {"rate_per_s": 4, "until_s": 600}},
-                  {"kind": "email", "poisson": {"rate_per_s": 1.5, "until_s": 600}}],
-    "backlog": [{"where": "dlq", "kind": "purge", "count": 100, "reason": "max_attempts"},
-                {"where": "delayed", "kind": "email", "count": 20, "error": "transient", "due_in_s": 30}],
-    "broker": {"visibility_timeout_s": 20, "dlq_retention_s": 1000},
-    "workers": {"count": 6, "prefetch": 4, "concurrency": 2, "restart_s": 10},
-    "database": {"connections": 8, "timeout_ms": 800,
-                 "live_traffic": {"rate_per_s": 20, "query_ms": {"constant": 5}}},
-    "downstream": {"rate_limit_per_s": 4, "burst": 4, "call_ms": {"constant": 30}},
-    "retry": {"backoff": {"kind": "exponential", "base_s": 1, "cap_s": 30}},
-    "drains": [{"start_at_s": 650, "strategy": "drip", "rate_per_s": 10}],
-    "faults": [)" + faults + "]}";
-}
+std::string System(const std::string& faults) { return testing::ChaosSystem(faults); }
 
 const std::vector<std::pair<const char*, const char*>> kFaults = {
     {"errors", R"({"type": "errors", "probability": 0.2, "error": "unknown", "fail_after_ms": 200})"},
