@@ -11,18 +11,10 @@ namespace {
 using testing::BaseScenario;
 using testing::Json;
 using testing::Load;
+using testing::CheckRoundTrip;
 using testing::MustLoad;
 using testing::With;
 
-void CheckRoundTrip(const Scenario& s) {
-  const std::string dump = DumpCanonical(s);
-  const LoadResult again = LoadScenarioText(dump);
-  INFO(dump);
-  INFO(testing::Describe(again));
-  REQUIRE(again.ok());
-  CHECK(*again.scenario == s);
-  CHECK(DumpCanonical(*again.scenario) == dump);
-}
 
 TEST_CASE("the dump is sorted, indented by two spaces and ends with a newline", "[dump]") {
   const std::string dump = DumpCanonical(MustLoad(BaseScenario()));

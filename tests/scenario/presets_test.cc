@@ -13,6 +13,7 @@ namespace {
 using engine::Duration;
 using testing::Json;
 using testing::Load;
+using testing::CheckRoundTrip;
 using testing::MustLoad;
 using testing::With;
 
@@ -51,15 +52,6 @@ std::array<bool, kReturnKindCount> Counted(std::initializer_list<ReturnKind> kin
   return out;
 }
 
-void CheckRoundTrip(const Scenario& s) {
-  const std::string dump = DumpCanonical(s);
-  const LoadResult again = LoadScenarioText(dump);
-  INFO(dump);
-  INFO(testing::Describe(again));
-  REQUIRE(again.ok());
-  CHECK(*again.scenario == s);
-  CHECK(DumpCanonical(*again.scenario) == dump);
-}
 
 TEST_CASE("preset tables: one entry per pointer, each value valid JSON", "[presets]") {
   for (const auto& entry : EnumNames<BrokerPreset>()) {

@@ -72,6 +72,16 @@ bool HasProblem(const LoadResult& result, std::string_view pointer, std::string_
   });
 }
 
+void CheckRoundTrip(const Scenario& s) {
+  const std::string dump = DumpCanonical(s);
+  const LoadResult again = LoadScenarioText(dump);
+  INFO(dump);
+  INFO(Describe(again));
+  REQUIRE(again.ok());
+  CHECK(*again.scenario == s);
+  CHECK(DumpCanonical(*again.scenario) == dump);
+}
+
 Scenario MustLoad(const Json& document) {
   const LoadResult r = Load(document);
   INFO(Describe(r));

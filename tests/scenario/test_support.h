@@ -29,6 +29,9 @@ LoadResult Load(const Json& document);
 // Loads `document`, failing the test (with every problem printed) unless it is valid.
 Scenario MustLoad(const Json& document);
 
+// Dumps `s`, loads the dump and checks it is `s` again and that the dump is a fixed point.
+void CheckRoundTrip(const Scenario& s);
+
 // All problems as "pointer: message" lines, for failure output.
 std::string Describe(const LoadResult& result);
 // True iff some problem has exactly `pointer` and a message containing `fragment`.
