@@ -211,7 +211,13 @@ Duration DefaultLiveness(const Scenario& base) {
 PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
   PlanOrError out;
   const Duration safety = params.safety.value_or(base.run.until - Instant::Zero());
-  const Duration liveness = params.liveness.value_or(DefaultLiveness(base));
+  Duration liveness = params.liveness.value_or(DefaultLiveness(base));
+  if (!params.liveness && safety.micros() > 0 && safety.micros() < kRunMicrosMax &&
+      liveness.micros() > kRunMicrosMax - safety.micros()) {
+    // The default bound is generous (a broker that counts to 1,000 at a 30 s timeout, a
+    // Sidekiq timeout of 100 days): what is left of the 100-day run limit has to do.
+    liveness = Duration::Micros(kRunMicrosMax - safety.micros());
+  }
   if (safety <= Duration::Zero()) {
     out.error = "the safety phase must be longer than 0 s (got " + FormatSeconds(safety) + ")";
     return out;

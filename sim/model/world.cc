@@ -185,7 +185,11 @@ Results World::Run() {
     } else if (!quiet_since_) {
       quiet_since_ = now_;
     }
-    if (NothingLeftToHappen()) break;
+    if (NothingLeftToHappen()) {
+      // Quiet exactly at the end (the last fault window closing at until_s) is reaching it.
+      results_.reached_until = now_ >= until_;
+      break;
+    }
   }
   Audit();
   return Collect();
