@@ -101,6 +101,8 @@ std::string_view RedeliveryText(model::RedeliveryCause cause) {
       return "no ack came in time: a worker was still on it";
     case model::RedeliveryCause::kRedrive:
       return "a drain replayed it";
+    case model::RedeliveryCause::kNotDeleted:
+      return "its attempt had failed and the consumer left it for the timeout (no delete)";
     case model::RedeliveryCause::kNone:
     case model::RedeliveryCause::kOther:
       return "its worker crashed before the ack";

@@ -40,7 +40,8 @@ enum class RedeliveryCause : uint8_t {
   kLostAck,            // its ack was lost after the work committed
   kCrashAfterCommit,   // its worker died between commit and ack
   kVisibilityTimeout,  // its visibility timeout ran out while a worker was still on it
-  kRedrive,            // a drain replayed it from the DLQ
+  kRedrive,            // a drain replayed it
+  kNotDeleted,         // its attempt failed and was left for the visibility timeout (SQS) from the DLQ
   kOther,              // crash before commit, broker restart, ...
 };
 
@@ -93,6 +94,16 @@ struct Message {
   int32_t holder = -1;                // worker given the latest delivery
   uint32_t lock_lost_generation = 0;  // the delivery whose lock expired (0: none)
 };
+
+// Why a delivery whose visibility timeout ran out comes back: a lost ack, a crash after commit
+// or a failed attempt left undeleted left its cause behind; otherwise a worker was still on it
+// (or dead).
+inline RedeliveryCause ExpiryCause(const Message& m) {
+  return m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit ||
+                 m.cause == RedeliveryCause::kNotDeleted
+             ? m.cause
+             : RedeliveryCause::kVisibilityTimeout;
+}
 
 class MessageStore {
  public:

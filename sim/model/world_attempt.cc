@@ -19,6 +19,7 @@ DuplicateCause ToDuplicateCause(RedeliveryCause cause) {
     case RedeliveryCause::kRedrive:
       return DuplicateCause::kRedrive;
     case RedeliveryCause::kNone:
+    case RedeliveryCause::kNotDeleted:
     case RedeliveryCause::kOther:
       return DuplicateCause::kOther;
   }
@@ -378,6 +379,7 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
         // Not deleted: the message reappears when this delivery's visibility timeout ends (SQS
         // has no backoff of its own). The worker lets go of its copy now; a renewed lock is no
         // longer renewed.
+        m.cause = RedeliveryCause::kNotDeleted;
         LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
         break;
       }

@@ -141,13 +141,7 @@ void World::VisibilityExpired(const Delivery& delivery) {
   if (VisibilityExpiredHook(delivery)) return;  // a stall past the limit, a closed channel
   const MessageRef ref = delivery.message;
   Message& m = messages_.Get(ref);
-  // A lost ack or a crash after commit left a cause behind; otherwise a worker was simply
-  // still busy (or dead, with requeue after the visibility timeout).
-  const RedeliveryCause cause =
-      m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit
-          ? m.cause
-          : RedeliveryCause::kVisibilityTimeout;
-  Requeue(ref, m, cause, TransitionCause::kVisibilityTimeout);
+  Requeue(ref, m, ExpiryCause(m), TransitionCause::kVisibilityTimeout);
 }
 
 void World::DelayDue(const Event& event) {

@@ -12,14 +12,6 @@ namespace drainsim::model {
 
 namespace {
 
-// Why an expired delivery comes back: a lost ack or a crash after commit left a cause behind;
-// otherwise a worker was still on it (or dead).
-RedeliveryCause ExpiryCause(const Message& m) {
-  return m.cause == RedeliveryCause::kLostAck || m.cause == RedeliveryCause::kCrashAfterCommit
-             ? m.cause
-             : RedeliveryCause::kVisibilityTimeout;
-}
-
 bool Same(const Delivery& x, const Delivery& y) {
   return x.message == y.message && x.delivery_generation == y.delivery_generation;
 }
