@@ -191,6 +191,8 @@ std::string JsonReport(const ReportInput& input) {
                       {"attempts", m.attempts},
                       {"failures", m.failures},
                       {"replays", m.replays},
+                      {"dead_letters", m.dead_letters},
+                      {"first_reason", m.first_reason},
                       {"published_at_s", Fixed(m.published_at_s)},
                       {"first_failure_at_s", Fixed(m.first_failure_at_s)},
                       {"dead_lettered_at_s", Fixed(m.dead_lettered_at_s)}});

@@ -68,6 +68,7 @@ struct Message {
   RedeliveryCause cause = RedeliveryCause::kNone;
   scenario::ErrorClass last_error = scenario::ErrorClass::kUnknown;
   scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;
+  scenario::DlqReason first_dlq_reason = scenario::DlqReason::kMaxAttempts;  // x-first-death-reason
   uint16_t copies_on_workers = 0;  // deliveries of this message still held by workers
   int32_t attempts = 0;
   int32_t receive_count = 0;

@@ -87,6 +87,8 @@ struct DlqSample {
   int64_t attempts = 0;  // in its last life
   int64_t failures = 0;  // over all lives
   int64_t replays = 0;
+  int64_t dead_letters = 0;  // times dead-lettered over all lives (x-death's count)
+  std::string first_reason;  // the first dead-lettering's reason (x-first-death-reason)
   double published_at_s = 0;
   double first_failure_at_s = 0;
   double dead_lettered_at_s = 0;

@@ -154,6 +154,7 @@ void World::DelayDue(const Event& event) {
 
 void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
+  if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
     results_.human_needed_by_reason[std::string("failed:") + std::string(scenario::NameOf(reason))]++;

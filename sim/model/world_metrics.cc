@@ -80,6 +80,8 @@ void World::InspectDlqAtEnd(Results& r) {
       sample.attempts = m.attempts;
       sample.failures = m.failures;
       sample.replays = m.replays;
+      sample.dead_letters = m.dead_letters;
+      sample.first_reason = scenario::NameOf(m.first_dlq_reason);
       sample.published_at_s = m.published_at.seconds();
       sample.first_failure_at_s =
           m.first_failure_at == engine::Instant::Never() ? 0 : m.first_failure_at.seconds();

@@ -155,6 +155,7 @@ void World::PublishBacklog() {
         // which makes retention count conservatively.
         m.dead_lettered_at = published_at;
         m.dlq_reason = entry.reason.value_or(scenario::DlqReason::kMaxAttempts);
+        m.first_dlq_reason = m.dlq_reason;
         m.dead_letters = 1;
         InspectDlq(m, +1);
         dlq_.push_back(DlqEntry{ref, m.dead_letters});

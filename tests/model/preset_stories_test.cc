@@ -89,6 +89,8 @@ TEST_CASE("sqs: a redriven message is new: its receive count starts again",
   CheckConserved(r);
   CHECK(r.attempts == 20);  // 10 receives, redrive, 10 more
   CHECK(r.refilled == 1);
+  CHECK(OnlyDlqSample(r).dead_letters == 2);  // the x-death count spans both lives
+  CHECK(OnlyDlqSample(r).first_reason == "receive_count_max");
   CHECK(OnlyDlqSample(r).dead_lettered_at_s == Approx(1300).margin(1e-6));
 }
 
