@@ -13,27 +13,12 @@ namespace {
 using model::LifeEvent;
 using Type = model::LifeEvent::Type;
 
-const scenario::ClassPolicy& PolicyFor(const scenario::RetryClasses& classes,
-                                       scenario::ErrorClass error) {
-  switch (error) {
-    case scenario::ErrorClass::kRateLimited:
-      return classes.rate_limited;
-    case scenario::ErrorClass::kTransient:
-      return classes.transient;
-    case scenario::ErrorClass::kPermanent:
-      return classes.permanent;
-    case scenario::ErrorClass::kUnknown:
-      return classes.unknown;
-  }
-  return classes.unknown;
-}
-
 std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario) {
   const std::string error(scenario::NameOf(e.error));
   switch (e.dlq_reason) {
     case scenario::DlqReason::kMaxAttempts:
       return "its attempts reached the retry policy's attempts_max (" +
-             std::to_string(PolicyFor(scenario.retry.classes, e.error).attempts_max) + ") for " +
+             std::to_string(scenario.retry.classes.For(e.error).attempts_max) + ") for " +
              error + " errors";
     case scenario::DlqReason::kNotRetryable:
       return error + " errors are not retried: they go to the DLQ at once";

@@ -26,21 +26,6 @@ DuplicateCause ToDuplicateCause(RedeliveryCause cause) {
   return DuplicateCause::kOther;
 }
 
-const scenario::ClassPolicy& PolicyFor(const scenario::RetryClasses& classes,
-                                       scenario::ErrorClass error) {
-  switch (error) {
-    case scenario::ErrorClass::kRateLimited:
-      return classes.rate_limited;
-    case scenario::ErrorClass::kTransient:
-      return classes.transient;
-    case scenario::ErrorClass::kPermanent:
-      return classes.permanent;
-    case scenario::ErrorClass::kUnknown:
-      return classes.unknown;
-  }
-  return classes.unknown;
-}
-
 }  // namespace
 
 uint32_t World::NewAttempt() {
@@ -355,7 +340,7 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
     return;
   }
   const scenario::RetryPolicy& retry = scenario_.retry;
-  const scenario::ClassPolicy& policy = PolicyFor(retry.classes, error);
+  const scenario::ClassPolicy& policy = retry.classes.For(error);
   const MessageRef ref = a.delivery.message;
   switch (policy.action) {
     case scenario::ClassAction::kDeadLetter:

@@ -63,7 +63,7 @@ constexpr PresetDefault kRabbitmqQuorum43[] = {DRAINSIM_RABBITMQ_QUORUM(
 constexpr PresetDefault kSidekiq[] = {
     {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},
     {"/retry/backoff", "{\"kind\":\"sidekiq\"}",
-     "Sidekiq: (count ** 4) + 15 + rand(10) * (count + 1) seconds"},
+     "Sidekiq: count^4 + 15 + (a random 0..9) * (count + 1) seconds"},
     DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":26}",
                          "Sidekiq: retry: 25 by default (26 attempts in all)"),
     {"/broker/dlq_max_length", "10000", "Sidekiq dead_max_jobs default 10,000"},

@@ -85,6 +85,20 @@ struct RetryClasses {
   ClassPolicy transient{ClassAction::kRetry, 5, false, std::nullopt};
   ClassPolicy permanent{ClassAction::kDeadLetter, 1, false, std::nullopt};
   ClassPolicy unknown{ClassAction::kRetry, 2, false, std::nullopt};
+  // The route of a failure of class `error`.
+  const ClassPolicy& For(ErrorClass error) const {
+    switch (error) {
+      case ErrorClass::kRateLimited:
+        return rate_limited;
+      case ErrorClass::kTransient:
+        return transient;
+      case ErrorClass::kPermanent:
+        return permanent;
+      case ErrorClass::kUnknown:
+        return unknown;
+    }
+    return unknown;
+  }
   bool operator==(const RetryClasses&) const = default;
 };
 

@@ -90,16 +90,8 @@ int RunReplicated(const po::variables_map& vm) {
       MetricsFromOptions("run", vm, loaded->document);
   if (!metrics) return kExitBadInput;
 
-  experiments::Experiment e;
-  e.command = "run";
-  e.scenario_name = loaded->scenario.name;
-  e.scenario_path = path;
-  e.scenario_hash = loaded->hash;
-  e.drainsim_version = VersionText();
-  e.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
-  e.replications = replications;
-  e.confidence = confidence;
-  e.metrics = Columns(*metrics);
+  experiments::Experiment e =
+      ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
   for (const scenario::Expectation& x : loaded->scenario.expect) {
     e.expectations.push_back(reports::ExpectationText(x));
   }

@@ -94,16 +94,8 @@ int RunSweep(const Args& args) {
       MetricsFromOptions("sweep", vm, loaded->document);
   if (!metrics) return kExitBadInput;
 
-  experiments::Experiment e;
-  e.command = "sweep";
-  e.scenario_name = loaded->scenario.name;
-  e.scenario_path = path;
-  e.scenario_hash = loaded->hash;
-  e.drainsim_version = VersionText();
-  e.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
-  e.replications = replications;
-  e.confidence = confidence;
-  e.metrics = Columns(*metrics);
+  experiments::Experiment e =
+      ExperimentFor("sweep", *loaded, vm, replications, confidence, *metrics);
   e.axes = std::move(axes);
   if (e.RunCount() > kRunsMax) return UsageError("more than 10000000 runs");
 

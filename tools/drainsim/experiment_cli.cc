@@ -129,6 +129,23 @@ std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::Me
   return columns;
 }
 
+experiments::Experiment ExperimentFor(const char* command, const LoadedScenario& loaded,
+                                      const po::variables_map& vm, int64_t replications,
+                                      double confidence,
+                                      const std::vector<experiments::MetricSpec>& metrics) {
+  experiments::Experiment e;
+  e.command = command;
+  e.scenario_name = loaded.scenario.name;
+  e.scenario_path = loaded.path;
+  e.scenario_hash = loaded.hash;
+  e.drainsim_version = VersionText();
+  e.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded.scenario.seed;
+  e.replications = replications;
+  e.confidence = confidence;
+  e.metrics = Columns(metrics);
+  return e;
+}
+
 std::string WriteOutputs(const std::string& dir,
                          const std::vector<experiments::OutputFile>& files) {
   std::error_code ec;

@@ -60,6 +60,13 @@ experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jo
 
 std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs);
 
+// An experiment's header, common to `run --replications` and `sweep`: the scenario, the
+// version, the base seed (--seed, else the scenario's), replications, confidence and metrics.
+experiments::Experiment ExperimentFor(const char* command, const LoadedScenario& loaded,
+                                      const po::variables_map& vm, int64_t replications,
+                                      double confidence,
+                                      const std::vector<experiments::MetricSpec>& metrics);
+
 // Writes every file into `dir` (created if missing): each to NAME.tmp first, then all renamed
 // into place, so a failure leaves none of them. Returns "" or the error.
 std::string WriteOutputs(const std::string& dir, const std::vector<experiments::OutputFile>& files);
