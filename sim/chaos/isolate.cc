@@ -188,8 +188,8 @@ struct Child {
 };
 
 // Starts the child for `seed`. Returns an error message, or "".
-std::string Start(uint64_t seed, double timeout_s,
-                  const std::function<SeedReport(uint64_t)>& work, std::vector<Child>& running) {
+std::string Start(uint64_t seed, double timeout_s, const std::function<SeedReport(uint64_t)>& work,
+                  std::vector<Child>& running) {
   int fds[2];
   if (pipe(fds) != 0) return std::string("cannot create a pipe: ") + std::strerror(errno);
   // Whatever the parent buffered must not be written twice, once by each process.

@@ -239,8 +239,7 @@ TEST_CASE("swarm: a seed past --seed-timeout-s gets the timeout verdict and exit
   CHECK(r.stdout_text.find("seed 7: FAIL timeout") != std::string::npos);
   CHECK(r.stdout_text.find("timeout: still running after 0.05 s of wall clock") !=
         std::string::npos);
-  CHECK(r.stdout_text.find("(0 crash, 0 correctness, 0 liveness, 1 timeout)") !=
-        std::string::npos);
+  CHECK(r.stdout_text.find("(0 crash, 0 correctness, 0 liveness, 1 timeout)") != std::string::npos);
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 // name never writes outside out/ (defect 5), an unusable --out is found before anything runs
 // and a pointer varied twice is refused (defect 10), and a negative number for an unsigned
 // option is refused instead of wrapping (defect 8).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 
 #include "tests/cli/output_set_support.h"
@@ -33,8 +33,7 @@ std::vector<std::vector<std::string>> WritersWithoutOut(const fs::path& base,
                                                         const std::string& scenario) {
   const fs::path parts = base / "parts";
   fs::remove_all(parts);
-  RunDrainsim({"run", scenario, "--replications", "2", "--shard", "0/1", "--out",
-               parts.string()});
+  RunDrainsim({"run", scenario, "--replications", "2", "--shard", "0/1", "--out", parts.string()});
   return {
       {"run", scenario},
       {"run", scenario, "--replications", "2", "--metric", "attempts"},
@@ -53,7 +52,7 @@ TEST_CASE("a scenario name never writes outside out/, in every writer", "[cli][o
   fs::create_directories(work);
   const fs::path absolute = base / "absolute-target";
   for (const std::string& name : {absolute.string(), std::string(".."), std::string("../../x"),
-                                 std::string("."), std::string("a/../../..")}) {
+                                  std::string("."), std::string("a/../../..")}) {
     INFO("name: " << name);
     const std::string scenario = WriteText(base / "named.json", Named(name));
     for (const std::vector<std::string>& command : WritersWithoutOut(base, scenario)) {
@@ -102,9 +101,8 @@ TEST_CASE("an unusable --out is refused before anything is simulated, in every w
   }
   // Before, not after: 200 runs that would take seconds are not started.
   const auto start = std::chrono::steady_clock::now();
-  const ProcessResult r =
-      RunDrainsim({"sweep", scenario, "--vary", "/workers/count=1,2", "--replications", "100",
-                   "--out", file});
+  const ProcessResult r = RunDrainsim(
+      {"sweep", scenario, "--vary", "/workers/count=1,2", "--replications", "100", "--out", file});
   const double elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(r.exit_code == 2);
@@ -114,9 +112,8 @@ TEST_CASE("an unusable --out is refused before anything is simulated, in every w
 TEST_CASE("sweep refuses a pointer varied twice", "[cli][output]") {
   const fs::path base = FreshTestDir("vary-twice");
   const std::string scenario = WriteText(base / "small.json", kSmallScenario);
-  const ProcessResult r =
-      RunDrainsim({"sweep", scenario, "--vary", "/workers/count=1,2", "--vary",
-                   "/workers/count=3,4", "--out", (base / "out").string()});
+  const ProcessResult r = RunDrainsim({"sweep", scenario, "--vary", "/workers/count=1,2", "--vary",
+                                       "/workers/count=3,4", "--out", (base / "out").string()});
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find("--vary /workers/count is given twice") != std::string::npos);
   CHECK_FALSE(fs::exists(base / "out"));
@@ -132,8 +129,9 @@ TEST_CASE("a negative number for an unsigned option is refused, in every subcomm
       {"--seed", {"run", scenario, "--seed=-5", "--replications", "2", "--out", out}},
       {"--seed", {"sweep", scenario, "--vary", "/workers/count=1", "--seed", "-1"}},
       {"--seed", {"compare", scenario, scenario, "--seed", "-1"}},
-      {"--seed", {"tune", scenario, "--param", "/workers/count", "--range", "1:3", "--minimize",
-                  "--constraint", "lost<=0", "--seed", "-1"}},
+      {"--seed",
+       {"tune", scenario, "--param", "/workers/count", "--range", "1:3", "--minimize",
+        "--constraint", "lost<=0", "--seed", "-1"}},
       {"--seed", {"explain", scenario, "--message", "1", "--seed", "-1"}},
       {"--message", {"explain", scenario, "--message", "-1"}},
       {"--seeds", {"swarm", scenario, "--seeds", "-1"}},

@@ -62,8 +62,10 @@ struct Writer {
 inline std::string Seed(bool newer) { return newer ? "2" : "1"; }
 
 inline std::vector<std::string> RunArgs(const fs::path& base, const fs::path& out, bool newer) {
-  return {"run", (base / "small.json").string(), "--seed", Seed(newer), "--format",
-          "json,md,junit,csv", "--out", out.string()};
+  return {"run",      (base / "small.json").string(),
+          "--seed",   Seed(newer),
+          "--format", "json,md,junit,csv",
+          "--out",    out.string()};
 }
 
 // The writers of every output path; `base` holds small.json and, for merge, the parts
@@ -73,31 +75,61 @@ inline std::vector<Writer> Writers() {
       {"run", RunArgs},
       {"run --replications",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
-         return {"run", (base / "small.json").string(), "--replications", "2", "--seed",
-                 Seed(newer), "--out", out.string()};
+         return {"run",
+                 (base / "small.json").string(),
+                 "--replications",
+                 "2",
+                 "--seed",
+                 Seed(newer),
+                 "--out",
+                 out.string()};
        }},
       {"run --replications --shard",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
-         return {"run", (base / "small.json").string(), "--replications", "2", "--shard", "0/2",
-                 "--seed", Seed(newer), "--out", out.string()};
+         return {"run",
+                 (base / "small.json").string(),
+                 "--replications",
+                 "2",
+                 "--shard",
+                 "0/2",
+                 "--seed",
+                 Seed(newer),
+                 "--out",
+                 out.string()};
        }},
       {"sweep",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
-         return {"sweep", (base / "small.json").string(), "--vary", "/workers/count=2,3",
-                 "--replications", "2", "--metric", "attempts", "--seed", Seed(newer), "--out",
-                 out.string()};
+         return {"sweep",          (base / "small.json").string(),
+                 "--vary",         "/workers/count=2,3",
+                 "--replications", "2",
+                 "--metric",       "attempts",
+                 "--seed",         Seed(newer),
+                 "--out",          out.string()};
        }},
       {"compare",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
-         return {"compare", (base / "small.json").string(), (base / "small.json").string(),
-                 "--replications", "2", "--metric", "attempts", "--seed", Seed(newer), "--out",
+         return {"compare",
+                 (base / "small.json").string(),
+                 (base / "small.json").string(),
+                 "--replications",
+                 "2",
+                 "--metric",
+                 "attempts",
+                 "--seed",
+                 Seed(newer),
+                 "--out",
                  out.string()};
        }},
       {"tune",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
-         return {"tune", (base / "small.json").string(), "--param", "/workers/count", "--range",
-                 "1:4", "--minimize", "--constraint", "lost<=0", "--replications", "2",
-                 "--seed", Seed(newer), "--out", out.string()};
+         return {"tune",       (base / "small.json").string(),
+                 "--param",    "/workers/count",
+                 "--range",    "1:4",
+                 "--minimize", "--constraint",
+                 "lost<=0",    "--replications",
+                 "2",          "--seed",
+                 Seed(newer),  "--out",
+                 out.string()};
        }},
       {"merge",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {

@@ -54,8 +54,8 @@ TEST_CASE("output set: a failure at any step of any writer leaves the whole old 
   const fs::path base = FreshTestDir("faults");
   PrepareWriters(base);
   const fs::path out = base / "out";
-  const std::pair<const char*, int> errnos[] = {{"ENOSPC", ENOSPC}, {"EIO", EIO},
-                                                {"EISDIR", EISDIR}};
+  const std::pair<const char*, int> errnos[] = {
+      {"ENOSPC", ENOSPC}, {"EIO", EIO}, {"EISDIR", EISDIR}};
   for (const Writer& writer : Writers()) {
     INFO(writer.name);
     const Sets sets = MakeSets(writer, base, out);
@@ -127,8 +127,7 @@ TEST_CASE("output set: a SIGINT from outside while the set is switched leaves a 
   const Sets sets = MakeSets(Writers()[0], base, out);
   // Step 20 of run's four files: steps 1-17 stage them, 18 makes the backup directory, 19
   // links the first earlier file aside, 20 renames the first new one into place.
-  Spawned child =
-      Spawn(kFaults, RunArgs(base, out, true), {"DRAINSIM_TEST_PAUSE_STEP=20"});
+  Spawned child = Spawn(kFaults, RunArgs(base, out, true), {"DRAINSIM_TEST_PAUSE_STEP=20"});
   REQUIRE(child.pid > 0);
   const bool paused = WaitForStderr(child, "paused at step 20", 30'000);
   kill(child.pid, SIGINT);
@@ -145,16 +144,14 @@ TEST_CASE("output set: a name that is a directory fails the run before any file 
   const fs::path base = FreshTestDir("junit-dir");
   WriteText(base / "small.json", kSmallScenario);
   const fs::path out = base / "out";
-  const ProcessResult old_run =
-      RunDrainsim({"run", (base / "small.json").string(), "--format", "json,md", "--out",
-                   out.string()});
+  const ProcessResult old_run = RunDrainsim(
+      {"run", (base / "small.json").string(), "--format", "json,md", "--out", out.string()});
   REQUIRE(old_run.exit_code == 0);
   fs::create_directories(out / "junit.xml");
   WriteText(out / "junit.xml" / "keep", "mine\n");
   const FileSet before = ReadSet(out);
-  const ProcessResult r = RunDrainsim(
-      {"run", (base / "small.json").string(), "--seed", "9", "--format", "json,md,junit,csv",
-       "--out", out.string()});
+  const ProcessResult r = RunDrainsim({"run", (base / "small.json").string(), "--seed", "9",
+                                       "--format", "json,md,junit,csv", "--out", out.string()});
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find((out / "junit.xml").string() + ": " + std::strerror(EISDIR)) !=
         std::string::npos);
@@ -162,19 +159,17 @@ TEST_CASE("output set: a name that is a directory fails the run before any file 
   CHECK(ReadFile((out / "junit.xml" / "keep").string()) == "mine\n");
 }
 
-TEST_CASE("output set: a re-run with fewer formats replaces only what it writes",
-          "[cli][output]") {
+TEST_CASE("output set: a re-run with fewer formats replaces only what it writes", "[cli][output]") {
   const fs::path base = FreshTestDir("fewer");
   WriteText(base / "small.json", kSmallScenario);
   const fs::path out = base / "out";
-  REQUIRE(RunDrainsim({"run", (base / "small.json").string(), "--format", "json,md", "--out",
-                       out.string()})
+  REQUIRE(RunDrainsim(
+              {"run", (base / "small.json").string(), "--format", "json,md", "--out", out.string()})
               .exit_code == 0);
   WriteText(out / "notes.txt", "mine\n");
   const std::string old_md = ReadFile((out / "report.md").string());
   const std::string old_json = ReadFile((out / "report.json").string());
-  REQUIRE(RunDrainsim({"run", (base / "small.json").string(), "--seed", "9", "--out",
-                       out.string()})
+  REQUIRE(RunDrainsim({"run", (base / "small.json").string(), "--seed", "9", "--out", out.string()})
               .exit_code == 0);
   CHECK(ReadFile((out / "report.json").string()) != old_json);
   CHECK(ReadFile((out / "report.md").string()) == old_md);  // left, as output_set.h decides

@@ -12,7 +12,6 @@ namespace drainsim::cli {
 
 namespace {
 
-
 constexpr int64_t kReplicationsMax = 1'000'000;
 
 const char* kDescription =

@@ -39,7 +39,9 @@ std::string Description() {
       "byte-identical files.\n"
       "Exit code 0 when every expectation passed (or there are none), 1 when any failed (the\n"
       "files are still written, and the command that reproduces the run is printed), 2 on bad\n"
-      "input or usage (nothing is written).\n\n"
+      "input or usage (nothing is written), or when DIR cannot be written (checked before the\n"
+      "run; a write that fails later leaves DIR's earlier files as they were).\n"
+      "The files are one set: all replaced, or none (a Ctrl-C takes effect after the set).\n\n"
       "formats (--format, comma-separated; each writes one file into DIR):";
   for (const reports::Format& format : reports::Formats()) {
     char line[200];

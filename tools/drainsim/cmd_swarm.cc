@@ -112,10 +112,11 @@ int RunSwarm(const Args& args) {
       "jobs", po::value<int>()->default_value(1), "seeds run at once, each in its own process")(
       "seed-timeout-s", po::value<double>()->default_value(600),
       "wall-clock limit per seed, in s (fractions allowed); a seed still running is killed and "
-      "gets the verdict timeout, exit code 6 (0: none)")("dump-variant", po::value<std::string>(),
-                   "with --seed: write the variant scenario to FILE (`drainsim run FILE` replays "
-                   "the run)")("verbose", po::bool_switch(),
-                               "print every seed: its faults and its run's figures");
+      "gets the verdict timeout, exit code 6 (0: none)")(
+      "dump-variant", po::value<std::string>(),
+      "with --seed: write the variant scenario to FILE (`drainsim run FILE` replays "
+      "the run)")("verbose", po::bool_switch(),
+                  "print every seed: its faults and its run's figures");
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -172,9 +173,9 @@ int RunSwarm(const Args& args) {
     const std::string out_path = vm["dump-variant"].as<std::string>();
     const std::filesystem::path where(out_path);
     const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
-    const std::string error = WriteOutputSet(
-        dir, {{where.filename().string(),
-               scenario::DumpCanonical(chaos::MakeVariant(plan, first_seed))}});
+    const std::string error =
+        WriteOutputSet(dir, {{where.filename().string(),
+                              scenario::DumpCanonical(chaos::MakeVariant(plan, first_seed))}});
     if (!error.empty()) {
       std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", error.c_str());
       return kExitBadInput;

@@ -79,7 +79,8 @@ int RunSweep(const Args& args) {
     for (const experiments::Axis& earlier : axes) {
       // Two axes on one field would label every row with a value the run did not use.
       if (earlier.pointer == axis->pointer) {
-        return UsageError("--vary " + axis->pointer + " is given twice; list all its values in one --vary");
+        return UsageError("--vary " + axis->pointer +
+                          " is given twice; list all its values in one --vary");
       }
     }
     axes.push_back(std::move(*axis));

@@ -15,7 +15,6 @@ namespace drainsim::cli {
 
 namespace {
 
-
 const char* kDescription =
     "Finds the largest (--maximize) or smallest (--minimize) value of the field at --param for\n"
     "which every --constraint holds with --confidence, e.g. the fastest drip rate the database\n"
@@ -155,8 +154,7 @@ int RunTune(const Args& args) {
     }
     return std::move(*result.scenario);
   };
-  const std::optional<std::string> out_dir =
-      OutDirFor("tune", vm, loaded->scenario.name + "-tune");
+  const std::optional<std::string> out_dir = OutDirFor("tune", vm, loaded->scenario.name + "-tune");
   if (!out_dir) return kExitBadInput;
   // Both ends must be valid scenarios before anything runs.
   for (double end : {spec.low, spec.high}) {

@@ -150,8 +150,8 @@ experiments::Experiment ExperimentFor(const char* command, const LoadedScenario&
 
 std::optional<std::string> OutDirFor(const char* command, const po::variables_map& vm,
                                      const std::string& default_component) {
-  const std::string dir = vm.count("out") ? vm["out"].as<std::string>()
-                                          : DefaultOutDir(command, default_component);
+  const std::string dir =
+      vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir(command, default_component);
   if (const std::string error = CheckOutDir(dir); !error.empty()) {
     std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
     return std::nullopt;

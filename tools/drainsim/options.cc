@@ -1,7 +1,7 @@
 #include "tools/drainsim/options.h"
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 
 namespace drainsim::cli {

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t kComponentBytesMax = 200;  // NAME_MAX is 255; room for "-sweep" and the like
+constexpr size_t kComponentBytesMax = 255;  // NAME_MAX: a name of 200 bytes keeps "-sweep"
 
 }  // namespace
 

@@ -8,7 +8,7 @@
 //
 // Contract:
 //  (1) SafeComponent(name) is a single path component that stays inside its parent: no '/' or
-//      '\\', no control character, never "", "." or "..", no leading '.', at most 200 bytes
+//      '\\', no control character, never "", "." or "..", no leading '.', at most 255 bytes
 //      (cut before a UTF-8 continuation byte). A name that already is one is returned as is.
 //  (2) DefaultOutDir returns "out/" + SafeComponent(component) and, when that differs from
 //      `component`, prints one note on stderr naming both.

@@ -73,8 +73,8 @@ std::string StageFile(const fs::path& dir, const fs::path& staging,
                       const experiments::OutputFile& file) {
   const fs::path path = staging / file.name;
   int fd = -1;
-  int error = Step([&] { return fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                                          0666); });
+  int error =
+      Step([&] { return fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); });
   if (error != 0) return Why("cannot write", dir / file.name, error);
   error = WriteAll(fd, file.text);
   if (error == 0) error = Step([&] { return fsync(fd); });
@@ -164,8 +164,7 @@ std::string SwitchAll(const fs::path& dir, const fs::path& staging,
   }
   if (error.empty()) return "";
   if (!Rollback(dir, staging, done)) {
-    return error + "; restoring the earlier files failed too: they are kept in " +
-           old_dir.string();
+    return error + "; restoring the earlier files failed too: they are kept in " + old_dir.string();
   }
   return error;
 }
