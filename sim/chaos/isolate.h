@@ -13,7 +13,11 @@
 //      whatever order the children finish in: the output of a swarm does not depend on jobs.
 //  (2) A child that dies of a signal without a "C" record, exits nonzero, or ends without a
 //      verdict is a crash; with timeout_s > 0 a child still running after that many seconds
-//      of wall clock is killed (SIGALRM) and reported as a crash that says so.
+//      of wall clock is killed (SIGALRM) and gets the verdict kTimeout, which says so.
+//  (4) No child outlives the swarm: SIGINT, SIGTERM or SIGHUP to the parent while RunIsolated
+//      runs kills (SIGKILL) and reaps every running child, then the parent dies of that
+//      signal as it would have; a parent killed outright (SIGKILL) takes its children along
+//      (Linux: PR_SET_PDEATHSIG). The parent's handlers are restored when RunIsolated returns.
 //  (3) An operating error (pipe or fork fails) stops the start of new children; the running
 //      ones are waited for and reported, and the error is returned. "" otherwise.
 //
@@ -29,9 +33,11 @@
 
 namespace drainsim::chaos {
 
+inline constexpr int kIsolationJobsMax = 256;
+
 struct IsolationOptions {
-  int jobs = 1;         // children running at once, >= 1
-  int timeout_s = 600;  // wall-clock seconds per seed; 0: no limit
+  int jobs = 1;            // children running at once, 1..kIsolationJobsMax
+  double timeout_s = 600;  // wall-clock seconds per seed; 0: no limit
 };
 
 // REQUIRES: count >= 1 and first_seed + count - 1 does not overflow.

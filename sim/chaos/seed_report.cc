@@ -18,6 +18,8 @@ const char* VerdictName(Verdict verdict) {
   switch (verdict) {
     case Verdict::kPass:
       return "pass";
+    case Verdict::kTimeout:
+      return "timeout";
     case Verdict::kLiveness:
       return "liveness";
     case Verdict::kCorrectness:

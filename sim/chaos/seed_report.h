@@ -1,7 +1,8 @@
 // What the swarm found for one seed, and how a forked child hands it to its parent.
 //
 // Verdicts are ordered by severity: a seed (and a whole swarm) is reported with the worst it
-// met, crash > correctness > liveness > pass.
+// met, crash > correctness > liveness > timeout > pass. A timeout is the least of the failures:
+// it found nothing wrong, it only could not finish checking.
 //
 // Contract:
 //  (1) DecodeSeedReport(EncodeSeedReport(r)) == r for every report whose texts hold no '\n'
@@ -23,13 +24,14 @@ namespace drainsim::chaos {
 
 enum class Verdict : uint8_t {
   kPass,
+  kTimeout,      // the seed was still running at its wall-clock limit (--seed-timeout-s)
   kLiveness,     // some message had not come to rest by the end of the liveness phase
   kCorrectness,  // conservation, determinism, an invalid variant, or a failed internal check
-  kCrash,        // the child died: a signal (not a failed check), an exception, a timeout
+  kCrash,        // the child died: a signal (not a failed check or the timeout), an exception
 };
-inline constexpr int kVerdictCount = 4;
+inline constexpr int kVerdictCount = 5;
 
-// "pass", "liveness", "correctness", "crash".
+// "pass", "timeout", "liveness", "correctness", "crash".
 const char* VerdictName(Verdict verdict);
 
 struct SeedReport {

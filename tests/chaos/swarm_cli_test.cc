@@ -1,5 +1,9 @@
 // `drainsim swarm` as a user runs it: hundreds of seeds over shipped scenarios pass; a bound too
 // short fails liveness with a reproduce line that fails the same way; bad input is exit 2.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
@@ -80,7 +84,7 @@ TEST_CASE("swarm: a liveness bound too short exits 4 and its reproduce line fail
   CHECK(r.exit_code == 4);
   CHECK(r.stdout_text.find("liveness bound 1 s") != std::string::npos);
   CHECK(r.stdout_text.find("swarm: 3 seeds run, 0 passed, 3 failed (0 crash, 0 correctness, "
-                           "3 liveness)") != std::string::npos);
+                           "3 liveness, 0 timeout)") != std::string::npos);
   const std::vector<std::string> failures = LinesWith(r.stdout_text, "FAIL liveness");
   const std::vector<std::string> problems = LinesWith(r.stdout_text, "liveness: ");
   const std::vector<std::string> reproduce = LinesWith(r.stdout_text, "reproduce: ");
@@ -153,6 +157,7 @@ TEST_CASE("swarm: bad input and bad usage exit 2", "[chaos][swarm][cli]") {
            {"swarm", good, "--safety-s", "0"},
            {"swarm", good, "--safety-s", "nan"},
            {"swarm", good, "--jobs", "0"},
+           {"swarm", good, "--seed-timeout-s", "-1"},
            {"swarm", good, "--first-seed", "18446744073709551615", "--seeds", "2"},
            {"swarm", good, "--no-such-option"}}) {
     INFO(args.back());
@@ -168,9 +173,73 @@ TEST_CASE("swarm --help names the exit codes", "[chaos][swarm][cli]") {
   CHECK(r.stdout_text.find("3 a correctness failure") != std::string::npos);
   CHECK(r.stdout_text.find("4 a liveness") != std::string::npos);
   CHECK(r.stdout_text.find("5 a crash") != std::string::npos);
+  CHECK(r.stdout_text.find("6 a timeout") != std::string::npos);
   CHECK(r.stdout_text.find("--liveness-s") != std::string::npos);
   const ProcessResult top = RunDrainsim({"--help"});
   CHECK(top.stdout_text.find("swarm") != std::string::npos);
+}
+
+// The pids whose parent is `parent` (from /proc), zombies left out.
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream stat(ReadFile(entry.path().string() + "/stat"));
+    std::string pid, command, state;
+    pid_t ppid = 0;
+    // "PID (COMMAND) STATE PPID": drainsim's command has no space or parenthesis.
+    if (stat >> pid >> command >> state >> ppid && ppid == parent && state != "Z") {
+      children.push_back(static_cast<pid_t>(std::stol(pid)));
+    }
+  }
+  return children;
+}
+
+// A live process, not a zombie waiting for a parent to reap it.
+bool Alive(pid_t pid) {
+  std::istringstream stat(ReadFile("/proc/" + std::to_string(pid) + "/stat"));
+  std::string id, command, state;
+  return stat >> id >> command >> state && state != "Z";
+}
+
+TEST_CASE("swarm: SIGTERM to the swarm leaves no child running", "[chaos][swarm][cli]") {
+  // Full-length rehearsal seeds: each child runs for many seconds when nothing stops it.
+  Spawned swarm = Spawn(DRAINSIM_BINARY, {"swarm", Scenario("monthly-rehearsal.json"), "--seeds",
+                                          "100", "--jobs", "2"});
+  REQUIRE(swarm.pid > 0);
+  std::vector<pid_t> children;
+  for (int i = 0; i < 200 && children.size() < 2; ++i) {
+    usleep(20'000);
+    children = ChildrenOf(swarm.pid);
+  }
+  REQUIRE(!children.empty());
+  kill(swarm.pid, SIGTERM);
+  const ProcessResult r = Wait(swarm);
+  CHECK(r.signal == SIGTERM);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {  // within 2 s
+    gone = std::none_of(children.begin(), children.end(), Alive);
+    if (!gone) usleep(20'000);
+  }
+  CHECK(gone);
+  for (pid_t child : children) {
+    if (Alive(child)) kill(child, SIGKILL);  // leave nothing behind, even on failure
+  }
+}
+
+TEST_CASE("swarm: a seed past --seed-timeout-s gets the timeout verdict and exit 6",
+          "[chaos][swarm][cli]") {
+  // The full-length rehearsal: its audited run takes far longer than 0.05 s.
+  const ProcessResult r = RunDrainsim(
+      {"swarm", Scenario("monthly-rehearsal.json"), "--seed", "7", "--seed-timeout-s", "0.05"});
+  INFO(r.stdout_text);
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 6);
+  CHECK(r.stdout_text.find("seed 7: FAIL timeout") != std::string::npos);
+  CHECK(r.stdout_text.find("timeout: still running after 0.05 s of wall clock") !=
+        std::string::npos);
+  CHECK(r.stdout_text.find("(0 crash, 0 correctness, 0 liveness, 1 timeout)") != std::string::npos);
 }
 
 }  // namespace

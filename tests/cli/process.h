@@ -2,6 +2,8 @@
 // stdout and stderr captured separately.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -17,6 +19,24 @@ struct ProcessResult {
 // Runs DRAINSIM_BINARY with `args` (no shell involved: arguments are passed as they are), in
 // `working_dir` when not empty.
 ProcessResult RunDrainsim(const std::vector<std::string>& args, const std::string& working_dir = "");
+
+// Runs `binary` (a drainsim build, e.g. the output-fault test binary) with `args`, and `env`
+// ("NAME=VALUE") added to the environment.
+ProcessResult RunBinary(const std::string& binary, const std::vector<std::string>& args,
+                        const std::vector<std::string>& env, const std::string& working_dir = "");
+
+// A process started without waiting: its stdout goes to /dev/null, its stderr to a pipe.
+struct Spawned {
+  pid_t pid = -1;
+  int stderr_fd = -1;  // the read end
+};
+Spawned Spawn(const std::string& binary, const std::vector<std::string>& args,
+              const std::vector<std::string>& env = {});
+// Reads the child's stderr until `text` appears (true) or it ends or `timeout_ms` pass (false).
+bool WaitForStderr(Spawned& child, const std::string& text, int timeout_ms);
+// Waits for the child to end (its stderr must fit the pipe: 64 KiB); what its stderr holds
+// then goes to stderr_text.
+ProcessResult Wait(Spawned& child);
 
 // Reads a whole file; "" when it cannot.
 std::string ReadFile(const std::string& path);

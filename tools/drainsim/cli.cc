@@ -41,7 +41,7 @@ void PrintUsage(std::FILE* out) {
   }
   std::fprintf(out,
                "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage;\n"
-               "swarm only: 3 correctness failure, 4 liveness failure, 5 crash\n");
+               "swarm only: 3 correctness failure, 4 liveness failure, 5 crash, 6 timeout\n");
 }
 
 }  // namespace

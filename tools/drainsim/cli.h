@@ -3,8 +3,8 @@
 // Contract:
 //  (1) Exit codes: kExitOk (0) success; kExitExpectationFailed (1) a scenario ran but one of its
 //      expectations failed; kExitBadInput (2) bad input or bad usage. Nothing else is returned
-//      on an operating error; a crash is a bug. `swarm` alone adds 3, 4 and 5 (below) for what
-//      its seeds found.
+//      on an operating error; a crash is a bug. `swarm` alone adds 3, 4, 5 and 6 (below) for
+//      what its seeds found.
 //  (2) Every subcommand answers --help on stdout with exit 0.
 //  (3) Bad input is reported on stderr, one line per problem, "FILE: /pointer: message".
 #pragma once
@@ -18,10 +18,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitExpectationFailed = 1;
 inline constexpr int kExitBadInput = 2;
 // `drainsim swarm` (docs/SWARM.md) exits with the worst its seeds found: crash > correctness >
-// liveness.
+// liveness > timeout.
 inline constexpr int kExitSwarmCorrectness = 3;  // conservation, determinism, invalid variant
 inline constexpr int kExitSwarmLiveness = 4;     // a message not at rest after the liveness phase
 inline constexpr int kExitSwarmCrash = 5;        // a seed's child process died
+inline constexpr int kExitSwarmTimeout = 6;      // a seed still running at --seed-timeout-s
 
 // A subcommand receives the arguments after its name.
 using Args = std::vector<std::string>;

@@ -3,7 +3,6 @@
 // (experiments/compare.h); a table on stdout, compare.json and compare.md in --out DIR.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
 #include "experiments/compare.h"
 #include "experiments/replicate.h"
@@ -12,8 +11,6 @@
 namespace drainsim::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int64_t kReplicationsMax = 1'000'000;
 
@@ -109,6 +106,10 @@ int RunCompare(const Args& args) {
   c.independent = vm["independent"].as<bool>();
   c.metrics = Columns(*metrics);
 
+  const std::optional<std::string> out_dir =
+      OutDirFor("compare", vm, "compare-" + c.a.name + "-vs-" + c.b.name);
+  if (!out_dir) return kExitBadInput;
+
   // One task list, A's replications then B's, so both sides share the threads.
   std::vector<experiments::Task> tasks;
   for (int side = 0; side < 2; ++side) {
@@ -124,10 +125,7 @@ int RunCompare(const Args& args) {
   const std::vector<experiments::RunRecord> runs_a(records.begin(), records.begin() + replications);
   const std::vector<experiments::RunRecord> runs_b(records.begin() + replications, records.end());
 
-  const std::string out_dir =
-      vm.count("out") ? vm["out"].as<std::string>()
-                      : (fs::path("out") / ("compare-" + c.a.name + "-vs-" + c.b.name)).string();
-  return Emit("compare", experiments::RenderComparison(c, runs_a, runs_b), out_dir);
+  return Emit("compare", experiments::RenderComparison(c, runs_a, runs_b), *out_dir);
 }
 
 }  // namespace drainsim::cli

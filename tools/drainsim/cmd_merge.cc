@@ -72,13 +72,13 @@ int RunMerge(const Args& args) {
   }
   const experiments::Experiment& e = merged->experiment;
   const bool sweep = e.command == "sweep";
-  const std::string out_dir =
-      vm.count("out") ? vm["out"].as<std::string>()
-                      : (fs::path("out") / (e.scenario_name + (sweep ? "-sweep" : ""))).string();
+  const std::optional<std::string> out_dir =
+      OutDirFor("merge", vm, e.scenario_name + (sweep ? "-sweep" : ""));
+  if (!out_dir) return kExitBadInput;
   return Emit("merge",
               sweep ? experiments::RenderSweep(e, merged->records)
                     : experiments::RenderReplications(e, merged->records),
-              out_dir);
+              *out_dir);
 }
 
 }  // namespace drainsim::cli

@@ -1,13 +1,13 @@
 // `drainsim run`: load, simulate, judge the expectations, write the reports, print a summary.
 //
-// Outputs are atomic as a set: every requested file is rendered in memory and written to a
-// temporary file first; only when all are written are they renamed into place. Bad input (exit
-// 2) writes nothing; a failed expectation (exit 1) still writes every requested file, since CI
-// needs the JUnit and the summary most when something failed.
+// Outputs are atomic as a set (tools/drainsim/output_set.h): every requested file is rendered
+// in memory, then all of them replace their earlier versions together, or none does. Bad input
+// (exit 2) writes nothing, and an unusable --out is found before the simulation; a failed
+// expectation (exit 1) still writes every requested file, since CI needs the JUnit and the
+// summary most when something failed.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +20,7 @@
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/output_set.h"
 #include "tools/drainsim/run_watch.h"
 #include "tools/drainsim/summary.h"
 #include "tools/drainsim/version.h"
@@ -30,37 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Output {
-  fs::path path;
-  std::string text;
-};
-
-// Writes each output to PATH.tmp, then renames them all into place, so a reader never sees a
-// half-written file and a failure leaves none of the new files behind. Returns an error
-// message, or "" on success.
-std::string WriteAllAtomically(const std::vector<Output>& outputs) {
-  std::vector<fs::path> written;
-  auto fail = [&](const std::string& message) {
-    std::error_code ignored;
-    for (const fs::path& tmp : written) fs::remove(tmp, ignored);
-    return message;
-  };
-  for (const Output& output : outputs) {
-    const fs::path tmp = output.path.string() + ".tmp";
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return fail("cannot write " + tmp.string());
-    written.push_back(tmp);
-    out << output.text;
-    if (!out.flush()) return fail("cannot write " + tmp.string());
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::error_code ec;
-    fs::rename(written[i], outputs[i].path, ec);
-    if (ec) return fail("cannot rename " + written[i].string() + ": " + ec.message());
-  }
-  return "";
-}
-
 // The --help paragraph: what run does, its exit codes, and one line per format.
 std::string Description() {
   std::string text =
@@ -69,7 +39,9 @@ std::string Description() {
       "byte-identical files.\n"
       "Exit code 0 when every expectation passed (or there are none), 1 when any failed (the\n"
       "files are still written, and the command that reproduces the run is printed), 2 on bad\n"
-      "input or usage (nothing is written).\n\n"
+      "input or usage (nothing is written), or when DIR cannot be written (checked before the\n"
+      "run; a write that fails later leaves DIR's earlier files as they were).\n"
+      "The files are one set: all replaced, or none (a Ctrl-C takes effect after the set).\n\n"
       "formats (--format, comma-separated; each writes one file into DIR):";
   for (const reports::Format& format : reports::Formats()) {
     char line[200];
@@ -122,8 +94,8 @@ int RunRun(const Args& args) {
   if (!loaded.ok()) return kExitBadInput;
   const scenario::Scenario& scenario = *loaded.scenario;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;
-  const fs::path out_dir =
-      vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("out") / scenario.name;
+  const std::optional<std::string> out_dir = OutDirFor("run", vm, scenario.name);
+  if (!out_dir) return kExitBadInput;
 
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
@@ -146,19 +118,11 @@ int RunRun(const Args& args) {
   const reports::ReportInput input{results, context, verdicts,
                                    reports::ReproduceCommand(path, seed),
                                    trace_log ? &*trace_log : nullptr};
-  std::vector<Output> outputs;
+  std::vector<experiments::OutputFile> outputs;
   for (const reports::Format* format : formats) {
-    outputs.push_back({out_dir / std::string(format->file_name), format->write(input)});
+    outputs.push_back({std::string(format->file_name), format->write(input)});
   }
-
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) {
-    std::fprintf(stderr, "drainsim run: cannot create %s: %s\n", out_dir.c_str(),
-                 ec.message().c_str());
-    return kExitBadInput;
-  }
-  if (const std::string error = WriteAllAtomically(outputs); !error.empty()) {
+  if (const std::string error = WriteOutputSet(*out_dir, outputs); !error.empty()) {
     std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
     return kExitBadInput;
   }
@@ -174,7 +138,9 @@ int RunRun(const Args& args) {
     std::printf("expectations: %zu passed, %zu failed\n", verdicts.size() - failed, failed);
     for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
   }
-  for (const Output& output : outputs) std::printf("report: %s\n", output.path.c_str());
+  for (const experiments::OutputFile& output : outputs) {
+    std::printf("report: %s\n", (fs::path(*out_dir) / output.name).c_str());
+  }
   std::printf("reproduce: %s\n", input.reproduce.c_str());
   return failed > 0 ? kExitExpectationFailed : kExitOk;
 }

@@ -95,8 +95,9 @@ int RunReplicated(const po::variables_map& vm) {
   for (const scenario::Expectation& x : loaded->scenario.expect) {
     e.expectations.push_back(reports::ExpectationText(x));
   }
-  const std::string out_dir =
-      vm.count("out") ? vm["out"].as<std::string>() : (fs::path("out") / e.scenario_name).string();
+  const std::optional<std::string> out = OutDirFor("run", vm, e.scenario_name);
+  if (!out) return kExitBadInput;
+  const std::string& out_dir = *out;
   ProgressLine progress(ProgressWanted(vm));
   const experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs, &progress);
 

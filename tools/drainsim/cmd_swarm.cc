@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -14,6 +14,7 @@
 #include "sim/chaos/variant.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
@@ -22,7 +23,6 @@ namespace {
 using chaos::Verdict;
 
 constexpr uint64_t kSeedsDefault = 100;
-constexpr int kJobsMax = 256;
 
 const char kDescription[] =
     "Runs the scenario once per seed with a random set of faults drawn from the seed (each\n"
@@ -36,15 +36,19 @@ const char kDescription[] =
     "                lot, acked and expired are resting states), and run.events_max not hit\n"
     "Each failure is printed with the command that reproduces it; stdout does not depend on\n"
     "the wall clock or on --jobs.\n\n"
+    "SIGINT or SIGTERM to the swarm kills every child it started before it ends.\n\n"
     "exit codes: 0 every seed passed; 2 bad input or usage; 3 a correctness failure\n"
     "(conservation, determinism, invalid variant, failed internal check); 4 a liveness\n"
-    "failure; 5 a crash (signal, exception, --seed-timeout-s). With several failures, the\n"
-    "most severe wins: crash > correctness > liveness.";
+    "failure; 5 a crash (signal, exception); 6 a timeout (a seed still running after\n"
+    "--seed-timeout-s: nothing found wrong, but not checked to the end). With several\n"
+    "failures, the most severe wins: crash > correctness > liveness > timeout.";
 
 int ExitCode(Verdict worst) {
   switch (worst) {
     case Verdict::kPass:
       return kExitOk;
+    case Verdict::kTimeout:
+      return kExitSwarmTimeout;
     case Verdict::kLiveness:
       return kExitSwarmLiveness;
     case Verdict::kCorrectness:
@@ -106,12 +110,13 @@ int RunSwarm(const Args& args) {
       "liveness bound L, in s: every message must rest by T + L (default: a bound derived from "
       "the retry policy and timeouts, printed in the header)")(
       "jobs", po::value<int>()->default_value(1), "seeds run at once, each in its own process")(
-      "seed-timeout-s", po::value<int>()->default_value(600),
-      "wall-clock limit per seed; a seed still running is killed and reported as a crash "
-      "(0: none)")("dump-variant", po::value<std::string>(),
-                   "with --seed: write the variant scenario to FILE (`drainsim run FILE` replays "
-                   "the run)")("verbose", po::bool_switch(),
-                               "print every seed: its faults and its run's figures");
+      "seed-timeout-s", po::value<double>()->default_value(600),
+      "wall-clock limit per seed, in s (fractions allowed); a seed still running is killed and "
+      "gets the verdict timeout, exit code 6 (0: none)")(
+      "dump-variant", po::value<std::string>(),
+      "with --seed: write the variant scenario to FILE (`drainsim run FILE` replays "
+      "the run)")("verbose", po::bool_switch(),
+                  "print every seed: its faults and its run's figures");
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -133,9 +138,11 @@ int RunSwarm(const Args& args) {
   if (count == 0) return usage_error("--seeds must be at least 1");
   if (first_seed + (count - 1) < first_seed) return usage_error("the seed range overflows");
   const int jobs = vm["jobs"].as<int>();
-  if (jobs < 1 || jobs > kJobsMax) return usage_error("--jobs must be in 1..256");
-  const int timeout_s = vm["seed-timeout-s"].as<int>();
-  if (timeout_s < 0) return usage_error("--seed-timeout-s must be >= 0");
+  if (jobs < 1 || jobs > chaos::kIsolationJobsMax) return usage_error("--jobs must be in 1..256");
+  const double timeout_s = vm["seed-timeout-s"].as<double>();
+  if (!(timeout_s >= 0 && timeout_s <= 1e6)) {
+    return usage_error("--seed-timeout-s must be in 0..1000000");
+  }
   const auto safety = SecondsOption(vm, "safety-s");
   const auto liveness = SecondsOption(vm, "liveness-s");
   if (!safety || !liveness) return kExitBadInput;
@@ -164,10 +171,13 @@ int RunSwarm(const Args& args) {
 
   if (vm.count("dump-variant")) {
     const std::string out_path = vm["dump-variant"].as<std::string>();
-    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-    out << scenario::DumpCanonical(chaos::MakeVariant(plan, first_seed));
-    if (!out.flush()) {
-      std::fprintf(stderr, "drainsim swarm: cannot write %s\n", out_path.c_str());
+    const std::filesystem::path where(out_path);
+    const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
+    const std::string error =
+        WriteOutputSet(dir, {{where.filename().string(),
+                              scenario::DumpCanonical(chaos::MakeVariant(plan, first_seed))}});
+    if (!error.empty()) {
+      std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", error.c_str());
       return kExitBadInput;
     }
     std::printf("variant: %s (drainsim run %s replays the run)\n", out_path.c_str(),
@@ -203,13 +213,14 @@ int RunSwarm(const Args& args) {
   const auto& v = tally.by_verdict;
   std::printf(
       "swarm: %llu seeds run, %llu passed, %llu failed (%llu crash, %llu correctness, "
-      "%llu liveness)\n",
+      "%llu liveness, %llu timeout)\n",
       static_cast<unsigned long long>(tally.run),
       static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kPass)]),
       static_cast<unsigned long long>(tally.run - v[static_cast<size_t>(Verdict::kPass)]),
       static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCrash)]),
       static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kCorrectness)]),
-      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kLiveness)]));
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kLiveness)]),
+      static_cast<unsigned long long>(v[static_cast<size_t>(Verdict::kTimeout)]));
   if (!error.empty()) {
     std::fprintf(stderr, "drainsim swarm: %s; %llu of %llu seeds run\n", error.c_str(),
                  static_cast<unsigned long long>(tally.run),

@@ -76,6 +76,13 @@ int RunSweep(const Args& args) {
     std::string error;
     std::optional<experiments::Axis> axis = experiments::ParseVary(text, &error);
     if (!axis) return UsageError("--vary " + error);
+    for (const experiments::Axis& earlier : axes) {
+      // Two axes on one field would label every row with a value the run did not use.
+      if (earlier.pointer == axis->pointer) {
+        return UsageError("--vary " + axis->pointer +
+                          " is given twice; list all its values in one --vary");
+      }
+    }
     axes.push_back(std::move(*axis));
   }
 
@@ -99,6 +106,10 @@ int RunSweep(const Args& args) {
   e.axes = std::move(axes);
   if (e.RunCount() > kRunsMax) return UsageError("more than 10000000 runs");
 
+  const std::optional<std::string> out = OutDirFor("sweep", vm, e.scenario_name + "-sweep");
+  if (!out) return kExitBadInput;
+  const std::string& out_dir = *out;
+
   std::vector<int64_t> indices;
   std::vector<experiments::Task> tasks;
   for (int64_t k = 0; k < e.RunCount(); ++k) {
@@ -114,9 +125,6 @@ int RunSweep(const Args& args) {
   progress.Finish();
   // A sweep reports metrics only; verdicts of the points' `expect` blocks are not kept.
   for (experiments::RunRecord& record : records) record.passed.clear();
-  const std::string out_dir = vm.count("out")
-                                  ? vm["out"].as<std::string>()
-                                  : (fs::path("out") / (e.scenario_name + "-sweep")).string();
   if (!shard) return Emit("sweep", experiments::RenderSweep(e, records), out_dir);
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "experiments/scenario_edit.h"
 #include "experiments/tune.h"
@@ -15,8 +14,6 @@
 namespace drainsim::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 const char* kDescription =
     "Finds the largest (--maximize) or smallest (--minimize) value of the field at --param for\n"
@@ -157,6 +154,8 @@ int RunTune(const Args& args) {
     }
     return std::move(*result.scenario);
   };
+  const std::optional<std::string> out_dir = OutDirFor("tune", vm, loaded->scenario.name + "-tune");
+  if (!out_dir) return kExitBadInput;
   // Both ends must be valid scenarios before anything runs.
   for (double end : {spec.low, spec.high}) {
     std::string error;
@@ -192,10 +191,7 @@ int RunTune(const Args& args) {
     return kExitBadInput;
   }
   const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash, VersionText()};
-  const std::string out_dir = vm.count("out")
-                                  ? vm["out"].as<std::string>()
-                                  : (fs::path("out") / (loaded->scenario.name + "-tune")).string();
-  return Emit("tune", experiments::RenderTune(spec, *result, context), out_dir);
+  return Emit("tune", experiments::RenderTune(spec, *result, context), *out_dir);
 }
 
 }  // namespace drainsim::cli

@@ -9,6 +9,8 @@
 #include "experiments/scenario_edit.h"
 #include "reports/json_report.h"
 #include "sim/scenario/load.h"
+#include "tools/drainsim/out_dir.h"
+#include "tools/drainsim/output_set.h"
 #include "tools/drainsim/version.h"
 
 namespace drainsim::cli {
@@ -146,30 +148,20 @@ experiments::Experiment ExperimentFor(const char* command, const LoadedScenario&
   return e;
 }
 
+std::optional<std::string> OutDirFor(const char* command, const po::variables_map& vm,
+                                     const std::string& default_component) {
+  const std::string dir =
+      vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir(command, default_component);
+  if (const std::string error = CheckOutDir(dir); !error.empty()) {
+    std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
+    return std::nullopt;
+  }
+  return dir;
+}
+
 std::string WriteOutputs(const std::string& dir,
                          const std::vector<experiments::OutputFile>& files) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return "cannot create " + dir + ": " + ec.message();
-  std::vector<fs::path> written;
-  auto fail = [&](const std::string& message) {
-    std::error_code ignored;
-    for (const fs::path& tmp : written) fs::remove(tmp, ignored);
-    return message;
-  };
-  for (const experiments::OutputFile& file : files) {
-    const fs::path tmp = fs::path(dir) / (file.name + ".tmp");
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return fail("cannot write " + tmp.string());
-    written.push_back(tmp);
-    out << file.text;
-    if (!out.flush()) return fail("cannot write " + tmp.string());
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
-    fs::rename(written[i], fs::path(dir) / files[i].name, ec);
-    if (ec) return fail("cannot rename " + written[i].string() + ": " + ec.message());
-  }
-  return "";
+  return WriteOutputSet(dir, files);
 }
 
 int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir) {

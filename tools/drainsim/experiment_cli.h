@@ -67,8 +67,14 @@ experiments::Experiment ExperimentFor(const char* command, const LoadedScenario&
                                       double confidence,
                                       const std::vector<experiments::MetricSpec>& metrics);
 
-// Writes every file into `dir` (created if missing): each to NAME.tmp first, then all renamed
-// into place, so a failure leaves none of them. Returns "" or the error.
+// The output directory: --out, else out/ + the safe form of `default_component`
+// (tools/drainsim/out_dir.h). Checked before anything is simulated: nullopt, with the reason
+// printed as "drainsim COMMAND: ...", when it is not a directory that can be written.
+std::optional<std::string> OutDirFor(const char* command, const po::variables_map& vm,
+                                     const std::string& default_component);
+
+// Writes every file into `dir` (created if missing) as one output set
+// (tools/drainsim/output_set.h): all of them, or none. Returns "" or the error.
 std::string WriteOutputs(const std::string& dir, const std::vector<experiments::OutputFile>& files);
 
 // Prints rendered.text, writes its files into `dir` and lists them ("report: DIR/FILE").
