@@ -144,6 +144,16 @@ int RunLive(const Args& args) {
     std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
     return kExitBadInput;
   }
+  if (const live::PrivateRabbitMq* mq = services->rabbit()) {
+    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d (ready in %.1f s)\n",
+                mq->pid(), mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
+                services->rabbit_ready_s());
+  }
+  if (const live::PrivatePostgres* pg = services->postgres()) {
+    std::printf("postgres: pid %d port %d (ready in %.1f s)\n", pg->pid(), pg->port(),
+                services->postgres_ready_s());
+  }
+  std::fflush(stdout);
   {
     auto probe = live::AmqpConnection::Open(services->amqp_url(), "drainsim live: version", &error);
     if (!probe) {
