@@ -100,6 +100,7 @@ void Inspect(RunState& state, AmqpConnection& c, int64_t confirmed, LiveResult* 
     where[id] = place_code;
     std::string detail = m.death_reason.empty() ? "" : "reason=" + m.death_reason;
     if (m.death_count > 0) detail += " x-death-count=" + std::to_string(m.death_count);
+    if (m.death_time_s > 0) detail += " x-death-time=" + std::to_string(m.death_time_s);
     state.log->Write(event, static_cast<uint64_t>(id), -1, -1, detail);
     if (place_code == 2) ++r->dlq_by_reason[m.death_reason.empty() ? "?" : m.death_reason];
   };
