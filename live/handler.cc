@@ -1,8 +1,10 @@
 #include "live/handler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "live/stop_signal.h"
 #include "sim/engine/rng.h"
 #include "sim/model/durations.h"
 #include "sim/scenario/enum_names.h"
@@ -13,8 +15,15 @@ namespace {
 
 using scenario::ErrorClass;
 
+// In 50 ms steps, so that a stop (Ctrl-C, SIGTERM) is not held up by a long fail_after.
 void SleepMicros(int64_t us) {
-  if (us > 0) std::this_thread::sleep_for(std::chrono::microseconds(us));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (!StopRequested()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return;
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
+  }
 }
 
 // Real CPU: the scenario's cpu_ms is work, not waiting.

@@ -86,6 +86,7 @@ std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, 
   init.env.push_back("HOME=" + home);
   init.run_as_user = user;
   init.log_path = pg->log_path_;
+  init.cwd = home;
   init.death_signal = SIGKILL;
   const int init_code = RunToCompletion(init, std::chrono::seconds(60), error);
   if (init_code != 0) {
@@ -119,6 +120,7 @@ std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, 
   server.env.push_back("HOME=" + home);
   server.run_as_user = user;
   server.log_path = pg->log_path_;
+  server.cwd = home;
   server.death_signal = SIGINT;  // fast shutdown: roll back open transactions, then exit
   pg->server_ = Child::Spawn(server, error);
   if (pg->server_.pid() < 0) return nullptr;

@@ -74,6 +74,7 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
   epmd_spec.env = env;
   epmd_spec.run_as_user = user;
   epmd_spec.log_path = mq->log_path_;
+  epmd_spec.cwd = home;
   mq->epmd_ = Child::Spawn(epmd_spec, error);
   if (mq->epmd_.pid() < 0) return nullptr;
   // The node must find our epmd listening: with -start_epmd false it never starts one of its
@@ -106,6 +107,7 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
   }
   server.run_as_user = user;
   server.log_path = mq->log_path_;
+  server.cwd = home;
   server.death_signal = SIGTERM;  // the script's trap stops beam.smp gracefully
   mq->server_ = Child::Spawn(server, error);
   if (mq->server_.pid() < 0) return nullptr;

@@ -22,6 +22,7 @@ using Clock = std::chrono::steady_clock;
 struct PreparedExec {
   std::vector<char*> argv;
   std::vector<char*> envp;
+  const char* cwd = nullptr;
   bool switch_user = false;
   uid_t uid = 0;
   gid_t gid = 0;
@@ -36,6 +37,7 @@ bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
   out->argv.push_back(nullptr);
   for (const std::string& var : spec.env) out->envp.push_back(const_cast<char*>(var.c_str()));
   out->envp.push_back(nullptr);
+  if (!spec.cwd.empty()) out->cwd = spec.cwd.c_str();
   if (!spec.run_as_user.empty()) {
     const passwd* pw = getpwnam(spec.run_as_user.c_str());
     if (pw == nullptr) {
@@ -72,6 +74,7 @@ bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
   if (prep.switch_user) {
     if (setgroups(1, &prep.gid) != 0 || setgid(prep.gid) != 0 || setuid(prep.uid) != 0) _exit(126);
   }
+  if (prep.cwd != nullptr && chdir(prep.cwd) != 0) _exit(124);
   // After the user switch: a credential change clears the parent-death signal (prctl(2)).
   prctl(PR_SET_PDEATHSIG, death_signal);
   if (getppid() != parent) _exit(125);  // drainsim died before prctl took effect

@@ -29,7 +29,8 @@ struct ChildSpec {
   std::vector<std::string> env;   // the whole environment, "NAME=value"; nothing is inherited
   std::string run_as_user;        // empty: the current user; otherwise switch (needs root)
   std::string log_path;           // stdout and stderr, appended; stdin is /dev/null
-  int death_signal = 15;          // sent to the child when drainsim dies
+  std::string cwd;        // empty: drainsim's (which the other user may not be allowed into)
+  int death_signal = 15;  // sent to the child when drainsim dies
 };
 
 class Child {
