@@ -2,8 +2,10 @@
 // (private ones started for the run, or --amqp / --postgres), compared with the simulation of
 // the same seed on the counts that must agree exactly. live/ does the work; this file is the
 // command line: options, the support check, the broker-version check, the outputs, exit codes.
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "live/amqp_connection.h"
@@ -75,6 +77,66 @@ int CheckServices(const live::ServiceOptions& options) {
   return live::StopRequested() ? kExitBadInput : kExitOk;
 }
 
+// Loads SCENARIO and checks that drainsim live can run it; every problem on stderr.
+std::optional<scenario::Scenario> LoadForLive(const std::string& path) {
+  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
+  std::vector<scenario::Problem> problems = std::move(loaded.problems);
+  if (loaded.ok()) problems = live::CheckLiveSupport(*loaded.scenario);
+  for (const scenario::Problem& p : problems) {
+    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
+  }
+  if (!loaded.ok() || !problems.empty()) return std::nullopt;
+  if (!loaded.scenario->expect.empty()) {
+    std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");
+  }
+  return std::move(loaded.scenario);
+}
+
+// The pids and ports of the private services, as soon as they are up (the tests read them).
+void PrintServices(const live::Services& services) {
+  if (const live::PrivateRabbitMq* mq = services.rabbit()) {
+    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d (ready in %.1f s)\n",
+                mq->pid(), mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
+                services.rabbit_ready_s());
+  }
+  if (const live::PrivatePostgres* pg = services.postgres()) {
+    std::printf("postgres: pid %d port %d (ready in %.1f s)\n", pg->pid(), pg->port(),
+                services.postgres_ready_s());
+  }
+  std::fflush(stdout);
+}
+
+// The scenario's delivery-limit counting must be the broker's (read from its server-properties):
+// "" when it is, else the problem at /broker/version.
+std::string BrokerVersionProblem(const scenario::Scenario& s, const std::string& amqp_url) {
+  std::string error;
+  auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
+  if (!probe) return "cannot reach the broker: " + error;
+  const bool scenario_counts_all = std::all_of(
+      s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
+  const bool broker_counts_all = CountsEveryReturn(probe->server_version());
+  if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return "";
+  return "/broker/version: the scenario's delivery limit counts " +
+         std::string(scenario_counts_all ? "every return" : "basic.reject only") +
+         ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
+         (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)");
+}
+
+int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
+  if (result.interrupted) {
+    std::fprintf(stderr, "drainsim live: interrupted (signal %d); services stopped\n",
+                 live::StopSignal());
+    return kExitBadInput;
+  }
+  if (!result.error.empty()) {
+    std::fprintf(stderr, "drainsim live: error: %s\n", result.error.c_str());
+    return kExitBadInput;
+  }
+  const bool agree =
+      std::all_of(checks.begin(), checks.end(), [](const live::Check& c) { return c.passed(); });
+  return agree && result.lost == 0 && result.unfinished == 0 ? kExitOk : kExitExpectationFailed;
+}
+
 }  // namespace
 
 int RunLive(const Args& args) {
@@ -110,29 +172,11 @@ int RunLive(const Args& args) {
   }
 
   const std::string path = vm["scenario"].as<std::string>();
-  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
-  for (const scenario::Problem& p : loaded.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
-  }
-  if (!loaded.ok()) return kExitBadInput;
-  const scenario::Scenario& s = *loaded.scenario;
-  const std::vector<scenario::Problem> unsupported = live::CheckLiveSupport(s);
-  for (const scenario::Problem& p : unsupported) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
-  }
-  if (!unsupported.empty()) return kExitBadInput;
-  if (!s.expect.empty()) {
-    std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");
-  }
+  const std::optional<scenario::Scenario> loaded = LoadForLive(path);
+  if (!loaded) return kExitBadInput;
+  const scenario::Scenario& s = *loaded;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
   const std::string out_dir = vm.count("out") ? vm["out"].as<std::string>() : "out/live-" + s.name;
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", out_dir.c_str(),
-                 ec.message().c_str());
-    return kExitBadInput;
-  }
 
   const live::Plan plan = live::MakePlan(s, seed);
   if (!s.database) service_options.postgres_url = "-";
@@ -144,36 +188,17 @@ int RunLive(const Args& args) {
     std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
     return kExitBadInput;
   }
-  if (const live::PrivateRabbitMq* mq = services->rabbit()) {
-    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d (ready in %.1f s)\n",
-                mq->pid(), mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
-                services->rabbit_ready_s());
+  PrintServices(*services);
+  if (const std::string problem = BrokerVersionProblem(s, services->amqp_url()); !problem.empty()) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), problem.c_str());
+    return kExitBadInput;
   }
-  if (const live::PrivatePostgres* pg = services->postgres()) {
-    std::printf("postgres: pid %d port %d (ready in %.1f s)\n", pg->pid(), pg->port(),
-                services->postgres_ready_s());
-  }
-  std::fflush(stdout);
-  {
-    auto probe = live::AmqpConnection::Open(services->amqp_url(), "drainsim live: version", &error);
-    if (!probe) {
-      std::fprintf(stderr, "drainsim live: cannot reach the broker: %s\n", error.c_str());
-      return kExitBadInput;
-    }
-    const bool scenario_counts_all =
-        std::all_of(s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(),
-                    [](bool b) { return b; });
-    if (s.broker.delivery_limit &&
-        scenario_counts_all != CountsEveryReturn(probe->server_version())) {
-      std::fprintf(stderr,
-                   "%s: /broker/version: the scenario's delivery limit counts %s, but the broker "
-                   "is RabbitMQ %s, which counts %s\n",
-                   path.c_str(), scenario_counts_all ? "every return" : "basic.reject only",
-                   probe->server_version().c_str(),
-                   CountsEveryReturn(probe->server_version()) ? "every return (before 4.3)"
-                                                              : "basic.reject only (4.3+)");
-      return kExitBadInput;
-    }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", out_dir.c_str(),
+                 ec.message().c_str());
+    return kExitBadInput;
   }
   live::LiveOptions options;
   options.amqp_url = services->amqp_url();
@@ -198,18 +223,7 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
   std::printf("events: %s\nreport: %s/live.json\n", options.events_path.c_str(), out_dir.c_str());
-  if (result.interrupted) {
-    std::fprintf(stderr, "drainsim live: interrupted (signal %d); services stopped\n",
-                 live::StopSignal());
-    return kExitBadInput;
-  }
-  if (!result.error.empty()) {
-    std::fprintf(stderr, "drainsim live: error: %s\n", result.error.c_str());
-    return kExitBadInput;
-  }
-  const bool agree =
-      std::all_of(checks.begin(), checks.end(), [](const live::Check& c) { return c.passed(); });
-  return agree && result.lost == 0 && result.unfinished == 0 ? kExitOk : kExitExpectationFailed;
+  return ExitCode(result, checks);
 }
 
 }  // namespace drainsim::cli
