@@ -54,23 +54,22 @@ void Undeclare(const std::string& url, const Topology& t) {
   c->DeleteExchange(t.dlx);
 }
 
-// Waits until nothing is ready in the main queue and nothing is in flight, twice 100 ms apart.
+// Waits until nothing is ready in the main queue, nothing is in flight and nothing has moved for
+// kQuietUs, on three polls in a row; returns the time of the last movement (the last settle).
 std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector,
                                 Clock::time_point until) {
+  constexpr int64_t kQuietUs = 300'000;
   int quiet = 0;
-  double first_quiet_s = 0;
   while (Clock::now() < until && !StopRequested() && !state.failed) {
     const std::optional<int64_t> ready = inspector.ReadyCount(state.topology.main_queue);
     if (!ready) {
       state.Fail("inspector: " + inspector.error());
       return std::nullopt;
     }
-    if (*ready == 0 && state.in_flight == 0) {
-      if (quiet++ == 0) first_quiet_s = state.log->Now();
-      if (quiet == 2) return first_quiet_s;
-    } else {
-      quiet = 0;
-    }
+    const int64_t now_us = static_cast<int64_t>(state.log->Now() * 1e6);
+    const bool still = now_us - state.last_activity_us >= kQuietUs;
+    quiet = (*ready == 0 && state.in_flight == 0 && still) ? quiet + 1 : 0;
+    if (quiet == 3) return static_cast<double>(state.last_activity_us) / 1e6;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return std::nullopt;

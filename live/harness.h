@@ -63,7 +63,8 @@ struct LiveResult {
   int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
   int64_t fated = 0;  // messages the plan fated to fail
   int64_t fated_deliveries_min = 0, fated_deliveries_max = 0;
-  std::optional<double> time_to_empty_s;  // run start -> main queue empty, nothing in flight
+  // Run start -> the last settle before the main queue stayed empty with nothing in flight.
+  std::optional<double> time_to_empty_s;
   double last_publish_s = 0;
   double throughput_per_s = 0;  // (acked + dead-lettered + parked) / time_to_empty_s
   bool interrupted = false;     // Ctrl-C / SIGTERM

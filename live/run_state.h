@@ -51,6 +51,11 @@ struct RunState {
   std::vector<std::atomic<int32_t>> deliveries;
   std::vector<std::atomic<bool>> acked;
   std::atomic<int64_t> in_flight{0};
+  // Wall microseconds (EventLog::Now) of the last delivery received or settled: the run is empty
+  // only once nothing has moved for a while, so that a delivery still in a client's socket
+  // buffer (neither ready nor counted in flight) is not mistaken for an empty queue.
+  std::atomic<int64_t> last_activity_us{0};
+  void Touch() { last_activity_us = static_cast<int64_t>(log->Now() * 1e6); }
   std::atomic<int64_t> attempts{0};
   std::atomic<int64_t> failures{0};
   std::atomic<int64_t> commits{0};

@@ -99,6 +99,7 @@ void Worker::Receive(AmqpMessage message) {
   }
   job.attempt = ++state_.deliveries[job.id];
   ++state_.in_flight;
+  state_.Touch();
   const int64_t broker_count = HeaderInt(message.headers, "x-delivery-count", 0);
   state_.log->Write("delivery", job.id, index_, job.attempt,
                     "x-delivery-count=" + std::to_string(broker_count) +
@@ -155,6 +156,7 @@ bool Worker::Settle(const Done& done) {
       break;
   }
   --state_.in_flight;
+  state_.Touch();
   return ok;
 }
 
