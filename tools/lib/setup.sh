@@ -8,6 +8,7 @@ DRAINSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DRAINSIM_PACKAGES=(
   g++ cmake ninja-build git
   libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2 python3-simpy3
+  pkg-config librabbitmq-dev libpq-dev
 )
 
 # Optional packages: tools/test installs them apart and carries on without them. `chromium` (large:
@@ -71,5 +72,52 @@ drainsim_ensure_optional_packages() {
   drainsim_log "optional: installing ${missing[*]} for the browser test of report.html (large; set DRAINSIM_NO_OPTIONAL_PACKAGES=1 to skip)"
   drainsim_ensure_packages "${missing[@]}" ||
     drainsim_log "optional: could not install ${missing[*]}; the browser tests will report themselves skipped"
+  return 0
+}
+
+# The servers `drainsim live` starts privately (live/, README "Rehearsing for real"): tools/test
+# installs them so that the live tests (ctest -L live) run, but a machine that cannot install them
+# only loses those tests, which then report themselves skipped. Debian's postinst scripts would
+# start the system-wide rabbitmq-server and postgresql services; drainsim never uses those and
+# must not leave them running, so a policy-rc.d that refuses every start is in place during the
+# install (invoke-rc.d and deb-systemd-invoke honour it: exit 101 = action forbidden), and any
+# service process that appeared all the same is stopped afterwards. An existing policy-rc.d (a
+# Docker image's) is left as it is.
+DRAINSIM_SERVICE_PACKAGES=(rabbitmq-server postgresql)
+
+drainsim_service_pids() { pgrep -x 'beam.smp|epmd|postgres' 2>/dev/null | sort; }
+
+drainsim_ensure_service_packages() {
+  [ "${DRAINSIM_NO_SERVICE_PACKAGES:-0}" = 1 ] && return 0
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local policy=/usr/sbin/policy-rc.d ours=0 before
+  before=$(drainsim_service_pids)
+  if [ ! -e "$policy" ] && [ "$(id -u)" -eq 0 ]; then
+    printf '#!/bin/sh\n# drainsim set-up: no service starts during this install\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    ours=1
+  fi
+  drainsim_log "services: installing ${missing[*]} for the live tests (their system services are not started)"
+  drainsim_ensure_packages "${missing[@]}" ||
+    drainsim_log "services: could not install ${missing[*]}; the live tests will report themselves skipped"
+  [ "$ours" = 1 ] && rm -f "$policy"
+  # Whatever started anyway (a systemd socket unit, a postinst that ignores the policy): stop it.
+  local after
+  after=$(drainsim_service_pids)
+  if [ "$after" != "$before" ]; then
+    drainsim_log "services: stopping what the install started"
+    command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ] &&
+      systemctl stop rabbitmq-server postgresql epmd.socket epmd.service >/dev/null 2>&1
+    service rabbitmq-server stop >/dev/null 2>&1
+    service postgresql stop >/dev/null 2>&1
+    local pid
+    for pid in $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after")); do
+      kill "$pid" 2>/dev/null
+    done
+  fi
   return 0
 }

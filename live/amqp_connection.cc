@@ -1,0 +1,381 @@
+#include "live/amqp_connection.h"
+
+#include <amqp_tcp_socket.h>
+#include <sys/time.h>
+
+#include <cstring>
+#include <vector>
+
+namespace drainsim::live {
+
+namespace {
+
+constexpr amqp_channel_t kChannel = 1;
+
+std::string BytesToString(amqp_bytes_t bytes) {
+  return std::string(static_cast<const char*>(bytes.bytes), bytes.len);
+}
+
+amqp_bytes_t Bytes(const std::string& text) {
+  return amqp_bytes_t{text.size(), const_cast<char*>(text.data())};
+}
+
+timeval ToTimeval(std::chrono::milliseconds timeout) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+  return tv;
+}
+
+// An amqp_table_t view of AmqpHeaders; valid while both live.
+class TableView {
+ public:
+  explicit TableView(const AmqpHeaders& headers) {
+    entries_.reserve(headers.size());
+    for (const auto& [key, value] : headers) {
+      amqp_table_entry_t entry{};
+      entry.key = Bytes(key);
+      if (const auto* text = std::get_if<std::string>(&value)) {
+        entry.value.kind = AMQP_FIELD_KIND_UTF8;
+        entry.value.value.bytes = Bytes(*text);
+      } else {
+        entry.value.kind = AMQP_FIELD_KIND_I64;
+        entry.value.value.i64 = std::get<int64_t>(value);
+      }
+      entries_.push_back(entry);
+    }
+  }
+  amqp_table_t table() {
+    return amqp_table_t{static_cast<int>(entries_.size()),
+                        entries_.empty() ? nullptr : entries_.data()};
+  }
+
+ private:
+  std::vector<amqp_table_entry_t> entries_;
+};
+
+std::optional<int64_t> IntValue(const amqp_field_value_t& v) {
+  switch (v.kind) {
+    case AMQP_FIELD_KIND_I8:
+      return v.value.i8;
+    case AMQP_FIELD_KIND_U8:
+      return v.value.u8;
+    case AMQP_FIELD_KIND_I16:
+      return v.value.i16;
+    case AMQP_FIELD_KIND_U16:
+      return v.value.u16;
+    case AMQP_FIELD_KIND_I32:
+      return v.value.i32;
+    case AMQP_FIELD_KIND_U32:
+      return v.value.u32;
+    case AMQP_FIELD_KIND_I64:
+      return v.value.i64;
+    case AMQP_FIELD_KIND_U64:
+    case AMQP_FIELD_KIND_TIMESTAMP:
+      return static_cast<int64_t>(v.value.u64);
+    default:
+      return std::nullopt;
+  }
+}
+
+// x-death: an array of tables, newest first (RabbitMQ "Dead Letter Exchanges", "Dead-Lettered
+// Messages", https://www.rabbitmq.com/docs/dlx#effects).
+void ReadDeath(const amqp_field_value_t& value, AmqpMessage* out) {
+  if (value.kind != AMQP_FIELD_KIND_ARRAY || value.value.array.num_entries < 1) return;
+  const amqp_field_value_t& first = value.value.array.entries[0];
+  if (first.kind != AMQP_FIELD_KIND_TABLE) return;
+  const amqp_table_t& table = first.value.table;
+  for (int i = 0; i < table.num_entries; ++i) {
+    const std::string key = BytesToString(table.entries[i].key);
+    const amqp_field_value_t& v = table.entries[i].value;
+    if (key == "reason" && (v.kind == AMQP_FIELD_KIND_UTF8 || v.kind == AMQP_FIELD_KIND_BYTES)) {
+      out->death_reason = BytesToString(v.value.bytes);
+    } else if (key == "count") {
+      out->death_count = IntValue(v).value_or(0);
+    } else if (key == "time") {
+      out->death_time_s = IntValue(v).value_or(0);
+    }
+  }
+}
+
+void ReadProperties(const amqp_basic_properties_t& props, AmqpMessage* out) {
+  if (props._flags & AMQP_BASIC_MESSAGE_ID_FLAG) out->message_id = BytesToString(props.message_id);
+  if (!(props._flags & AMQP_BASIC_HEADERS_FLAG)) return;
+  for (int i = 0; i < props.headers.num_entries; ++i) {
+    const std::string key = BytesToString(props.headers.entries[i].key);
+    const amqp_field_value_t& v = props.headers.entries[i].value;
+    if (key == "x-death") {
+      ReadDeath(v, out);
+    } else if (v.kind == AMQP_FIELD_KIND_UTF8 || v.kind == AMQP_FIELD_KIND_BYTES) {
+      out->headers[key] = BytesToString(v.value.bytes);
+    } else if (auto n = IntValue(v)) {
+      out->headers[key] = *n;
+    }
+  }
+}
+
+std::string ServerProperty(amqp_connection_state_t conn, const char* name) {
+  const amqp_table_t* props = amqp_get_server_properties(conn);
+  if (props == nullptr) return "";
+  for (int i = 0; i < props->num_entries; ++i) {
+    if (BytesToString(props->entries[i].key) == name &&
+        props->entries[i].value.kind == AMQP_FIELD_KIND_UTF8) {
+      return BytesToString(props->entries[i].value.value.bytes);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<AmqpConnection> AmqpConnection::Open(const std::string& url,
+                                                     const std::string& name, std::string* error) {
+  std::vector<char> url_copy(url.begin(), url.end());
+  url_copy.push_back('\0');
+  amqp_connection_info info{};
+  amqp_default_connection_info(&info);
+  if (amqp_parse_url(url_copy.data(), &info) != AMQP_STATUS_OK) {
+    *error = "not an AMQP URL: " + url;
+    return nullptr;
+  }
+  std::unique_ptr<AmqpConnection> c(new AmqpConnection());
+  c->conn_ = amqp_new_connection();
+  amqp_socket_t* socket = amqp_tcp_socket_new(c->conn_);
+  if (socket == nullptr) {
+    *error = "cannot create a socket";
+    return nullptr;
+  }
+  timeval connect_timeout = ToTimeval(std::chrono::seconds(5));
+  int status = amqp_socket_open_noblock(socket, info.host, info.port, &connect_timeout);
+  if (status != AMQP_STATUS_OK) {
+    *error = std::string("cannot connect to ") + info.host + ":" + std::to_string(info.port) +
+             ": " + amqp_error_string2(status);
+    return nullptr;
+  }
+  timeval rpc_timeout = ToTimeval(std::chrono::seconds(30));
+  amqp_set_rpc_timeout(c->conn_, &rpc_timeout);
+  amqp_table_entry_t client_entry{};
+  client_entry.key = amqp_cstring_bytes("connection_name");
+  client_entry.value.kind = AMQP_FIELD_KIND_UTF8;
+  client_entry.value.value.bytes = Bytes(name);
+  amqp_table_t client_properties{1, &client_entry};
+  if (!c->Check(amqp_login_with_properties(c->conn_, info.vhost, 0, 131072, 0, &client_properties,
+                                           AMQP_SASL_METHOD_PLAIN, info.user, info.password),
+                "login") ||
+      (amqp_channel_open(c->conn_, kChannel),
+       !c->Check(amqp_get_rpc_reply(c->conn_), "channel.open"))) {
+    *error = c->error_;
+    return nullptr;
+  }
+  c->product_ = ServerProperty(c->conn_, "product");
+  c->version_ = ServerProperty(c->conn_, "version");
+  return c;
+}
+
+AmqpConnection::~AmqpConnection() {
+  if (conn_ == nullptr) return;
+  if (Ok()) {
+    amqp_channel_close(conn_, kChannel, AMQP_REPLY_SUCCESS);
+    amqp_connection_close(conn_, AMQP_REPLY_SUCCESS);
+  }
+  amqp_destroy_connection(conn_);
+}
+
+bool AmqpConnection::Check(amqp_rpc_reply_t reply, const char* what) {
+  if (reply.reply_type == AMQP_RESPONSE_NORMAL) return true;
+  std::string why;
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION) {
+    why = amqp_error_string2(reply.library_error);
+  } else if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION) {
+    if (reply.reply.id == AMQP_CONNECTION_CLOSE_METHOD) {
+      auto* m = static_cast<amqp_connection_close_t*>(reply.reply.decoded);
+      why = "connection closed by the broker: " + BytesToString(m->reply_text);
+    } else if (reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD) {
+      auto* m = static_cast<amqp_channel_close_t*>(reply.reply.decoded);
+      why = "channel closed by the broker: " + BytesToString(m->reply_text);
+    } else {
+      why = "unexpected server reply";
+    }
+  } else {
+    why = "no reply";
+  }
+  error_ = std::string(what) + ": " + why;
+  return false;
+}
+
+bool AmqpConnection::CheckStatus(int status, const char* what) {
+  if (status == AMQP_STATUS_OK) return true;
+  error_ = std::string(what) + ": " + amqp_error_string2(status);
+  return false;
+}
+
+bool AmqpConnection::DeclareExchange(const std::string& name, const std::string& type) {
+  amqp_exchange_declare(conn_, kChannel, Bytes(name), Bytes(type), 0, 1, 0, 0, amqp_empty_table);
+  return Check(amqp_get_rpc_reply(conn_), "exchange.declare");
+}
+
+bool AmqpConnection::DeleteExchange(const std::string& name) {
+  amqp_exchange_delete(conn_, kChannel, Bytes(name), 0);
+  return Check(amqp_get_rpc_reply(conn_), "exchange.delete");
+}
+
+bool AmqpConnection::DeclareQueue(const std::string& name, const AmqpHeaders& arguments) {
+  TableView args(arguments);
+  amqp_queue_declare(conn_, kChannel, Bytes(name), 0, 1, 0, 0, args.table());
+  return Check(amqp_get_rpc_reply(conn_), "queue.declare");
+}
+
+bool AmqpConnection::BindQueue(const std::string& queue, const std::string& exchange,
+                               const std::string& key) {
+  amqp_queue_bind(conn_, kChannel, Bytes(queue), Bytes(exchange), Bytes(key), amqp_empty_table);
+  return Check(amqp_get_rpc_reply(conn_), "queue.bind");
+}
+
+bool AmqpConnection::DeleteQueue(const std::string& name) {
+  amqp_queue_delete(conn_, kChannel, Bytes(name), 0, 0);
+  return Check(amqp_get_rpc_reply(conn_), "queue.delete");
+}
+
+std::optional<int64_t> AmqpConnection::ReadyCount(const std::string& name) {
+  amqp_queue_declare_ok_t* ok =
+      amqp_queue_declare(conn_, kChannel, Bytes(name), 1, 0, 0, 0, amqp_empty_table);
+  if (!Check(amqp_get_rpc_reply(conn_), "queue.declare (passive)") || ok == nullptr) {
+    return std::nullopt;
+  }
+  return ok->message_count;
+}
+
+bool AmqpConnection::ConfirmSelect() {
+  amqp_confirm_select(conn_, kChannel);
+  confirming_ = Check(amqp_get_rpc_reply(conn_), "confirm.select");
+  return confirming_;
+}
+
+bool AmqpConnection::Publish(const std::string& queue, const std::string& message_id,
+                             const AmqpHeaders& headers, const std::string& body) {
+  TableView table(headers);
+  amqp_basic_properties_t props{};
+  props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG |
+                 AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_CONTENT_TYPE_FLAG;
+  props.delivery_mode = 2;  // persistent
+  props.message_id = Bytes(message_id);
+  props.content_type = amqp_cstring_bytes("application/json");
+  props.headers = table.table();
+  const int status = amqp_basic_publish(conn_, kChannel, amqp_empty_bytes, Bytes(queue), 0, 0,
+                                        &props, Bytes(body));
+  if (!CheckStatus(status, "basic.publish")) return false;
+  if (confirming_) ++next_publish_seq_;
+  return true;
+}
+
+bool AmqpConnection::WaitConfirms(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (confirmed_ < published()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    timeval tv = ToTimeval(std::max(left, std::chrono::milliseconds(0)));
+    amqp_frame_t frame{};
+    const int status = amqp_simple_wait_frame_noblock(conn_, &frame, &tv);
+    if (status == AMQP_STATUS_TIMEOUT) return true;  // not all yet; the caller checks confirmed()
+    if (!CheckStatus(status, "waiting for publisher confirms")) return false;
+    if (frame.frame_type != AMQP_FRAME_METHOD) continue;
+    if (frame.payload.method.id == AMQP_BASIC_ACK_METHOD) {
+      auto* ack = static_cast<amqp_basic_ack_t*>(frame.payload.method.decoded);
+      if (ack->multiple || ack->delivery_tag > confirmed_) {
+        confirmed_ = std::max<uint64_t>(confirmed_, ack->delivery_tag);
+      }
+    } else if (frame.payload.method.id == AMQP_BASIC_NACK_METHOD) {
+      error_ = "the broker refused a publish (basic.nack)";
+      return false;
+    } else if (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD ||
+               frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD) {
+      error_ = "the broker closed the publishing channel";
+      return false;
+    }
+    amqp_maybe_release_buffers(conn_);
+  }
+  return true;
+}
+
+bool AmqpConnection::Qos(int prefetch) {
+  amqp_basic_qos(conn_, kChannel, 0, static_cast<uint16_t>(prefetch), 0);
+  return Check(amqp_get_rpc_reply(conn_), "basic.qos");
+}
+
+bool AmqpConnection::Consume(const std::string& queue) {
+  amqp_basic_consume(conn_, kChannel, Bytes(queue), amqp_empty_bytes, 0, 0, 0, amqp_empty_table);
+  return Check(amqp_get_rpc_reply(conn_), "basic.consume");
+}
+
+std::optional<AmqpMessage> AmqpConnection::NextDelivery(std::chrono::milliseconds timeout) {
+  amqp_maybe_release_buffers(conn_);
+  amqp_envelope_t envelope{};
+  timeval tv = ToTimeval(timeout);
+  const amqp_rpc_reply_t reply = amqp_consume_message(conn_, &envelope, &tv, 0);
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
+      reply.library_error == AMQP_STATUS_TIMEOUT) {
+    return std::nullopt;
+  }
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
+      reply.library_error == AMQP_STATUS_UNEXPECTED_STATE) {
+    amqp_frame_t frame{};
+    if (amqp_simple_wait_frame(conn_, &frame) == AMQP_STATUS_OK &&
+        frame.frame_type == AMQP_FRAME_METHOD &&
+        (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD ||
+         frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD)) {
+      error_ = "the broker closed the consuming channel";
+    }
+    return std::nullopt;  // another method (e.g. basic.cancel-ok): not a delivery
+  }
+  if (!Check(reply, "basic.consume (delivery)")) return std::nullopt;
+  AmqpMessage message;
+  message.delivery_tag = envelope.delivery_tag;
+  message.redelivered = envelope.redelivered != 0;
+  ReadProperties(envelope.message.properties, &message);
+  amqp_destroy_envelope(&envelope);
+  return message;
+}
+
+bool AmqpConnection::Ack(uint64_t delivery_tag) {
+  return CheckStatus(amqp_basic_ack(conn_, kChannel, delivery_tag, 0), "basic.ack");
+}
+
+bool AmqpConnection::Reject(uint64_t delivery_tag, bool requeue, bool nack) {
+  const int status = nack ? amqp_basic_nack(conn_, kChannel, delivery_tag, 0, requeue ? 1 : 0)
+                          : amqp_basic_reject(conn_, kChannel, delivery_tag, requeue ? 1 : 0);
+  return CheckStatus(status, nack ? "basic.nack" : "basic.reject");
+}
+
+std::optional<AmqpMessage> AmqpConnection::Get(const std::string& queue) {
+  amqp_maybe_release_buffers(conn_);
+  const amqp_rpc_reply_t reply = amqp_basic_get(conn_, kChannel, Bytes(queue), 1);
+  if (!Check(reply, "basic.get")) return std::nullopt;
+  if (reply.reply.id == AMQP_BASIC_GET_EMPTY_METHOD) return std::nullopt;
+  amqp_message_t raw{};
+  if (!Check(amqp_read_message(conn_, kChannel, &raw, 0), "basic.get (message)")) {
+    return std::nullopt;
+  }
+  AmqpMessage message;
+  ReadProperties(raw.properties, &message);
+  amqp_destroy_message(&raw);
+  return message;
+}
+
+std::string HeaderString(const AmqpHeaders& headers, const std::string& name) {
+  auto it = headers.find(name);
+  if (it == headers.end()) return "";
+  if (const auto* text = std::get_if<std::string>(&it->second)) return *text;
+  return std::to_string(std::get<int64_t>(it->second));
+}
+
+int64_t HeaderInt(const AmqpHeaders& headers, const std::string& name, int64_t fallback) {
+  auto it = headers.find(name);
+  if (it == headers.end()) return fallback;
+  if (const auto* n = std::get_if<int64_t>(&it->second)) return *n;
+  const std::string& text = std::get<std::string>(it->second);
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  return (end != nullptr && *end == '\0' && !text.empty()) ? v : fallback;
+}
+
+}  // namespace drainsim::live

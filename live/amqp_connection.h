@@ -1,0 +1,109 @@
+// One AMQP 0-9-1 connection (rabbitmq-c, Debian's librabbitmq) with the few operations
+// `drainsim live` needs: topology, publishing with publisher confirms, consuming with
+// basic.qos, ack/reject/nack, basic.get for inspecting a queue at the end.
+//
+// Contract:
+//  (1) Errors are values: every operation returns false (or nullopt) and sets error() to what
+//      the broker or the library said; the connection is then unusable (Ok() false) except for
+//      destruction. Nothing throws.
+//  (2) Channel 1 is opened by Open(); everything happens on it.
+//  (3) Publish() assigns publish sequence numbers 1, 2, ... once ConfirmSelect() is on;
+//      WaitConfirms() reads basic.ack/basic.nack until every number so far is confirmed (or the
+//      timeout), so a caller knows which publishes the broker took responsibility for.
+//  (4) Every wait is bounded (a timeout argument, at most one RPC timeout of 30 s otherwise).
+//
+// Thread-safety: none; one thread uses a connection (rabbitmq-c's own rule).
+#pragma once
+
+#include <amqp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace drainsim::live {
+
+using AmqpValue = std::variant<std::string, int64_t>;
+using AmqpHeaders = std::map<std::string, AmqpValue>;
+
+struct AmqpMessage {
+  uint64_t delivery_tag = 0;
+  bool redelivered = false;
+  std::string message_id;
+  AmqpHeaders headers;  // strings and integers only; others are left out
+  // From x-death (dead-lettered messages): the first entry's reason and count, and its time.
+  std::string death_reason;
+  int64_t death_count = 0;
+  int64_t death_time_s = 0;  // Unix seconds, as the broker stamps it
+};
+
+class AmqpConnection {
+ public:
+  // Parses `url` (amqp://user:pass@host:port/vhost), connects, logs in, opens channel 1.
+  static std::unique_ptr<AmqpConnection> Open(const std::string& url, const std::string& name,
+                                              std::string* error);
+  ~AmqpConnection();
+  AmqpConnection(const AmqpConnection&) = delete;
+  AmqpConnection& operator=(const AmqpConnection&) = delete;
+
+  bool Ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  // The broker's server-properties at connection: "product" and "version" ("3.10.8").
+  const std::string& server_product() const { return product_; }
+  const std::string& server_version() const { return version_; }
+
+  bool DeclareExchange(const std::string& name, const std::string& type);
+  bool DeleteExchange(const std::string& name);
+  bool DeclareQueue(const std::string& name, const AmqpHeaders& arguments);
+  bool BindQueue(const std::string& queue, const std::string& exchange, const std::string& key);
+  bool DeleteQueue(const std::string& name);
+  // Ready messages in `name` (passive declare), or nullopt.
+  std::optional<int64_t> ReadyCount(const std::string& name);
+
+  bool ConfirmSelect();
+  // Publishes to the default exchange with routing key `queue`, persistent.
+  bool Publish(const std::string& queue, const std::string& message_id, const AmqpHeaders& headers,
+               const std::string& body);
+  uint64_t published() const { return next_publish_seq_ - 1; }
+  uint64_t confirmed() const { return confirmed_; }
+  // Reads confirms until confirmed() == published() or `timeout`; false on a nack or an error.
+  bool WaitConfirms(std::chrono::milliseconds timeout);
+  // Reads the confirms that have already arrived, without waiting.
+  bool PollConfirms() { return WaitConfirms(std::chrono::milliseconds(0)); }
+
+  bool Qos(int prefetch);
+  bool Consume(const std::string& queue);
+  // The next delivery within `timeout`: a message, nullopt on timeout (Ok() true), or nullopt
+  // with Ok() false on an error (the channel or connection was closed by the broker).
+  std::optional<AmqpMessage> NextDelivery(std::chrono::milliseconds timeout);
+  bool Ack(uint64_t delivery_tag);
+  // basic.reject (nack == false) or basic.nack (nack == true) with `requeue`.
+  bool Reject(uint64_t delivery_tag, bool requeue, bool nack);
+  // basic.get with auto-ack: the next message of `queue`, nullopt when empty or on error.
+  std::optional<AmqpMessage> Get(const std::string& queue);
+
+ private:
+  AmqpConnection() = default;
+  bool Check(amqp_rpc_reply_t reply, const char* what);
+  bool CheckStatus(int status, const char* what);
+
+  amqp_connection_state_t conn_ = nullptr;
+  std::string error_;
+  std::string product_;
+  std::string version_;
+  uint64_t next_publish_seq_ = 1;
+  uint64_t confirmed_ = 0;
+  bool confirming_ = false;
+};
+
+// The string value of a header, or "".
+std::string HeaderString(const AmqpHeaders& headers, const std::string& name);
+// The integer value of a header (an integer, or a string of digits), or `fallback`.
+int64_t HeaderInt(const AmqpHeaders& headers, const std::string& name, int64_t fallback);
+
+}  // namespace drainsim::live

@@ -1,0 +1,41 @@
+// live-events.jsonl: every publish, confirm, delivery, attempt, commit, ack, reject, park and
+// dead letter of a live run, one JSON object per line, with its wall time.
+//
+// Contract:
+//  (1) One line per Write(), written whole (a mutex), in the order the writes happened.
+//  (2) `t_s` is seconds since the run's start on the monotonic clock, microsecond resolution;
+//      the start's UTC time is in live.json (`started_at_utc`). Wall time never reaches sim/ or
+//      reports/: it lives in these files only.
+//  (3) Fields: {"t_s", "event", "id"} always; "worker", "attempt", "detail" when given.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace drainsim::live {
+
+class EventLog {
+ public:
+  // Opens `path` for writing; ok() false if it cannot.
+  explicit EventLog(const std::string& path);
+  ~EventLog();
+  EventLog(const EventLog&) = delete;
+  EventLog& operator=(const EventLog&) = delete;
+
+  bool ok() const { return file_ != nullptr; }
+  double Now() const;  // seconds since construction
+  // worker/attempt < 0: not written. `detail` must be plain ASCII without quotes or backslashes.
+  void Write(const char* event, uint64_t id, int worker = -1, int attempt = -1,
+             const std::string& detail = "");
+  void Flush();
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace drainsim::live

@@ -1,0 +1,173 @@
+#include "live/handler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "live/stop_signal.h"
+#include "sim/engine/rng.h"
+#include "sim/model/durations.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using scenario::ErrorClass;
+
+// In 50 ms steps, so that a stop (Ctrl-C, SIGTERM) is not held up by a long fail_after.
+void SleepMicros(int64_t us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (!StopRequested()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return;
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
+  }
+}
+
+// Real CPU: the scenario's cpu_ms is work, not waiting.
+void SpinMicros(int64_t us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  volatile uint64_t sink = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    for (int i = 0; i < 1000; ++i) sink = sink + static_cast<uint64_t>(i);
+  }
+}
+
+std::string Quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  return out + "'";
+}
+
+Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const std::string& why) {
+  const scenario::ClassPolicy& policy = s.retry.classes.For(error);
+  const std::string detail = "failed:" + std::string(scenario::NameOf(error)) + " (" + why + ")";
+  switch (policy.action) {
+    case scenario::ClassAction::kRetry:
+      if (attempt < policy.attempts_max) return {Action::kRequeue, detail};
+      return {Action::kDeadLetter, detail + "; attempts_max reached"};
+    case scenario::ClassAction::kDeadLetter:
+      return {Action::kDeadLetter, detail};
+    case scenario::ClassAction::kPark:
+      return {Action::kPark, detail};
+  }
+  return {Action::kDeadLetter, detail};
+}
+
+struct DbOutcome {
+  bool ok = false;
+  bool suppressed = false;
+  bool timed_out = false;
+  std::string error;
+};
+
+DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessage& m, int attempt,
+                 int worker, engine::Rng& rng) {
+  DbOutcome out;
+  const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
+  PGconn* conn = state.pool->Acquire(std::chrono::milliseconds(timeout_ms));
+  if (conn == nullptr) {
+    out.timed_out = true;
+    out.error = "no database connection free within timeout_ms";
+    return out;
+  }
+  auto fail = [&](const std::string& error) {
+    std::string ignored;
+    PgExec(conn, "ROLLBACK", &ignored);
+    state.pool->Release(conn);
+    out.timed_out = PgTimedOut(error);
+    out.error = error;
+    return out;
+  };
+  std::string error;
+  if (!PgExec(conn, "BEGIN", &error)) return fail(error);
+  if (kind.idempotency == scenario::Idempotency::kClaim) {
+    int64_t rows = 0;
+    if (!PgExec(conn,
+                "INSERT INTO " + state.pool->claims_table() + " (key, message_id) VALUES (" +
+                    Quote(m.key) + ", " + std::to_string(m.id) + ") ON CONFLICT DO NOTHING",
+                &error, &rows)) {
+      return fail(error);
+    }
+    if (rows == 0) {
+      out.suppressed = true;
+      if (!PgExec(conn, "COMMIT", &error)) return fail(error);
+      state.pool->Release(conn);
+      out.ok = true;
+      return out;
+    }
+  }
+  if (kind.handler.db_ops > 0) {
+    const model::DurationSampler op(*kind.handler.db_op_ms, 1000.0);
+    for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
+      const double seconds = static_cast<double>(op.Sample(rng).micros()) / 1e6;
+      char sql[64];
+      std::snprintf(sql, sizeof sql, "SELECT pg_sleep(%.6f)", seconds);
+      if (!PgExec(conn, sql, &error)) return fail(error);
+    }
+  }
+  SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
+  if (!PgExec(conn,
+              "INSERT INTO " + state.pool->executions_table() +
+                  " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
+                  std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
+                  std::to_string(worker) + ")",
+              &error) ||
+      !PgExec(conn, "COMMIT", &error)) {
+    return fail(error);
+  }
+  state.pool->Release(conn);
+  out.ok = true;
+  return out;
+}
+
+}  // namespace
+
+Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,
+                   int worker) {
+  const PlannedMessage& m = state.plan.messages.at(id);
+  const scenario::Kind& kind = state.scenario.kinds.at(m.kind);
+  ++state.attempts;
+  state.log->Write("attempt", id, worker, attempt);
+  engine::Rng rng = engine::Rng::ForStream(state.plan.seed, engine::StreamId("live-handler"),
+                                           static_cast<uint64_t>(id) * 1024 + attempt);
+  SleepMicros(model::DurationSampler(kind.handler.validate_ms, 1000.0).Sample(rng).micros());
+
+  const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
+  if (!fail.empty()) {
+    SleepMicros(HeaderInt(message.headers, "x-drainsim-fail-after-us", 0));
+    const ErrorClass error = scenario::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
+    ++state.failures;
+    return Route(state.scenario, error, attempt,
+                 "injected by fault " + HeaderString(message.headers, "x-drainsim-fault"));
+  }
+  if (state.pool != nullptr) {
+    const DbOutcome db = DbWork(state, kind, m, attempt, worker, rng);
+    if (!db.ok) {
+      ++state.failures;
+      if (db.timed_out) ++state.db_timeouts;
+      // The simulation's class for a database timeout or refusal: transient.
+      return Route(state.scenario, ErrorClass::kTransient, attempt,
+                   db.timed_out ? "database timeout" : "database error");
+    }
+    if (db.suppressed) {
+      ++state.suppressed;
+      state.log->Write("suppressed", id, worker, attempt, "claim row exists");
+      return {Action::kAck, "suppressed"};
+    }
+    ++state.commits;
+    state.log->Write("commit", id, worker, attempt);
+    return {Action::kAck, "committed"};
+  }
+  SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
+  ++state.commits;
+  state.log->Write("commit", id, worker, attempt, "no database");
+  return {Action::kAck, "done"};
+}
+
+}  // namespace drainsim::live

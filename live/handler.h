@@ -1,0 +1,30 @@
+// The handler a live worker runs for one delivery (see worker.h for the steps), and the retry
+// classes' verdict on a failure.
+//
+// Contract:
+//  (1) Durations are drawn from the scenario's distributions with the project's generator, on
+//      the stream (seed, "live-handler", id * 1024 + attempt): the same for the same run, but not
+//      the simulation's own draws (those are interleaved with its event order).
+//  (2) A failure never leaves a transaction open: it rolls back and returns the connection.
+//  (3) Every wait inside is bounded: validate/cpu/fail_after by the scenario, the pool wait and
+//      each statement by database.timeout_ms.
+#pragma once
+
+#include <string>
+
+#include "live/amqp_connection.h"
+#include "live/run_state.h"
+
+namespace drainsim::live {
+
+enum class Action { kAck, kRequeue, kDeadLetter, kPark };
+
+struct Verdict {
+  Action action = Action::kAck;
+  std::string detail;  // "committed", "suppressed", "failed:unknown (injected)", ...
+};
+
+Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,
+                   int worker);
+
+}  // namespace drainsim::live

@@ -1,0 +1,228 @@
+#include "live/harness.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "live/amqp_connection.h"
+#include "live/producer.h"
+#include "live/stop_signal.h"
+#include "live/worker.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Topology MakeTopology(const scenario::Scenario& s) {
+  Topology t;
+  char hex[32];
+  std::snprintf(
+      hex, sizeof hex, "%llx",
+      static_cast<unsigned long long>(std::chrono::system_clock::now().time_since_epoch().count()));
+  t.run_id = "drainsim_live_" + std::to_string(getpid()) + "_" + hex;
+  t.main_queue = t.run_id + ".main";
+  t.dlq = t.run_id + ".dlq";
+  t.parking_queue = t.run_id + ".parked";
+  t.dlx = t.run_id + ".dlx";
+  t.delivery_limit = s.broker.delivery_limit;
+  t.quorum = s.broker.delivery_limit.has_value() ||
+             s.broker.preset == scenario::BrokerPreset::kRabbitmqQuorum;
+  return t;
+}
+
+bool Declare(AmqpConnection& c, const Topology& t) {
+  AmqpHeaders main_args = {{"x-queue-type", std::string(t.quorum ? "quorum" : "classic")},
+                           {"x-dead-letter-exchange", t.dlx}};
+  if (t.delivery_limit) main_args["x-delivery-limit"] = *t.delivery_limit;
+  return c.DeclareExchange(t.dlx, "fanout") && c.DeclareQueue(t.dlq, {}) &&
+         c.BindQueue(t.dlq, t.dlx, "") && c.DeclareQueue(t.parking_queue, {}) &&
+         c.DeclareQueue(t.main_queue, main_args);
+}
+
+void Undeclare(const std::string& url, const Topology& t) {
+  std::string error;
+  auto c = AmqpConnection::Open(url, "drainsim live: teardown", &error);
+  if (!c) return;
+  for (const std::string& q : {t.main_queue, t.dlq, t.parking_queue}) {
+    if (!c->DeleteQueue(q)) return;
+  }
+  c->DeleteExchange(t.dlx);
+}
+
+// Waits until nothing is ready in the main queue, nothing is in flight and nothing has moved for
+// kQuietUs, on three polls in a row; returns the time of the last movement (the last settle).
+std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector,
+                                Clock::time_point until) {
+  constexpr int64_t kQuietUs = 300'000;
+  int quiet = 0;
+  while (Clock::now() < until && !StopRequested() && !state.failed) {
+    const std::optional<int64_t> ready = inspector.ReadyCount(state.topology.main_queue);
+    if (!ready) {
+      state.Fail("inspector: " + inspector.error());
+      return std::nullopt;
+    }
+    const int64_t now_us = static_cast<int64_t>(state.log->Now() * 1e6);
+    const bool still = now_us - state.last_activity_us >= kQuietUs;
+    quiet = (*ready == 0 && state.in_flight == 0 && still) ? quiet + 1 : 0;
+    if (quiet == 3) return static_cast<double>(state.last_activity_us) / 1e6;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return std::nullopt;
+}
+
+// Takes every message of `queue` (basic.get, auto-ack; bounded by `limit`) and calls `f`.
+template <typename F>
+bool Drain(AmqpConnection& c, const std::string& queue, size_t limit, F f) {
+  for (size_t i = 0; i <= limit; ++i) {
+    std::optional<AmqpMessage> m = c.Get(queue);
+    if (!m) return c.Ok();
+    f(*m);
+  }
+  return c.Ok();
+}
+
+void Inspect(RunState& state, AmqpConnection& c, int64_t confirmed, LiveResult* r) {
+  const size_t n = state.plan.messages.size();
+  std::vector<uint8_t> where(n, 0);  // 0 none, 1 acked, 2 dlq, 3 parked, 4 unfinished
+  for (size_t id = 0; id < n; ++id) {
+    if (state.acked[id]) where[id] = 1;
+  }
+  auto place = [&](const AmqpMessage& m, uint8_t place_code, const char* event) {
+    const int64_t id = HeaderInt(m.headers, "x-drainsim-id", -1);
+    if (id < 0 || static_cast<size_t>(id) >= n) return;
+    if (where[id] != 0) r->double_ids.push_back(static_cast<uint64_t>(id));
+    where[id] = place_code;
+    std::string detail = m.death_reason.empty() ? "" : "reason=" + m.death_reason;
+    if (m.death_count > 0) detail += " x-death-count=" + std::to_string(m.death_count);
+    if (m.death_time_s > 0) detail += " x-death-time=" + std::to_string(m.death_time_s);
+    state.log->Write(event, static_cast<uint64_t>(id), -1, -1, detail);
+    if (place_code == 2) ++r->dlq_by_reason[m.death_reason.empty() ? "?" : m.death_reason];
+  };
+  const bool ok =
+      Drain(c, state.topology.dlq, n, [&](const AmqpMessage& m) { place(m, 2, "dead_letter"); }) &&
+      Drain(c, state.topology.parking_queue, n,
+            [&](const AmqpMessage& m) { place(m, 3, "parked_found"); }) &&
+      Drain(c, state.topology.main_queue, n,
+            [&](const AmqpMessage& m) { place(m, 4, "unfinished"); });
+  if (!ok) state.Fail("inspector: " + c.error());
+  for (int64_t id = 0; id < confirmed; ++id) {
+    switch (where[id]) {
+      case 1:
+        ++r->acked;
+        break;
+      case 2:
+        ++r->dead_lettered;
+        break;
+      case 3:
+        ++r->parked;
+        break;
+      case 4:
+        ++r->unfinished;
+        break;
+      default:
+        r->lost_ids.push_back(static_cast<uint64_t>(id));
+    }
+  }
+  r->lost = static_cast<int64_t>(r->lost_ids.size());
+}
+
+void Tally(RunState& state, LiveResult* r) {
+  r->attempts = state.attempts;
+  r->failures = state.failures;
+  r->commits = state.commits;
+  r->suppressed = state.suppressed;
+  r->db_timeouts = state.db_timeouts;
+  bool first = true;
+  for (size_t id = 0; id < state.plan.messages.size(); ++id) {
+    const int32_t d = state.deliveries[id];
+    r->deliveries += d;
+    if (!state.plan.messages[id].fate) continue;
+    ++r->fated;
+    r->fated_deliveries_min = first ? d : std::min<int64_t>(r->fated_deliveries_min, d);
+    r->fated_deliveries_max = first ? d : std::max<int64_t>(r->fated_deliveries_max, d);
+    first = false;
+  }
+}
+
+}  // namespace
+
+LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
+                   const LiveOptions& options) {
+  LiveResult r;
+  const Topology topology = MakeTopology(scenario);
+  r.run_id = topology.run_id;
+  r.quorum = topology.quorum;
+  r.delivery_limit = topology.delivery_limit;
+  r.planned = static_cast<int64_t>(plan.messages.size());
+  EventLog log(options.events_path);
+  if (!log.ok()) {
+    r.error = "cannot write " + options.events_path;
+    return r;
+  }
+  RunState state(scenario, plan, topology, &log, options.amqp_url);
+  std::string error;
+  auto inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
+  if (!inspector) {
+    r.error = error;
+    return r;
+  }
+  r.broker_product = inspector->server_product();
+  r.broker_version = inspector->server_version();
+  std::unique_ptr<PgPool> pool;
+  if (!options.postgres_url.empty()) {
+    pool = PgPool::Open(options.postgres_url, static_cast<int>(scenario.database->connections),
+                        scenario.database->timeout.micros() / 1000, topology.run_id, &error);
+    if (!pool || !pool->CreateTables(&error)) {
+      r.error = error;
+      return r;
+    }
+    r.postgres_version = pool->server_version();
+    state.pool = pool.get();
+  }
+  if (!Declare(*inspector, topology)) {
+    r.error = inspector->error();
+    Undeclare(options.amqp_url, topology);
+    if (pool) pool->DropTables(&error);
+    return r;
+  }
+
+  const auto start = Clock::now();
+  const auto wall_deadline =
+      start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
+  std::vector<std::thread> workers;
+  for (int64_t w = 0; w < scenario.workers.count; ++w) {
+    workers.emplace_back([&state, w] { RunWorker(state, static_cast<int>(w)); });
+  }
+  const ProducerResult produced = RunProducer(state, start, wall_deadline);
+  r.published = static_cast<int64_t>(produced.confirmed);
+  r.last_publish_s = produced.last_publish_s;
+  const auto settle_deadline = std::min(
+      wall_deadline,
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(options.settle_max_s * 1000)));
+  r.time_to_empty_s = WaitEmpty(state, *inspector, settle_deadline);
+  state.workers_done = true;
+  for (std::thread& w : workers) w.join();
+  r.interrupted = StopRequested();
+
+  if (inspector->Ok()) Inspect(state, *inspector, r.published, &r);
+  Tally(state, &r);
+  if (pool) {
+    pool->CountDuplicates(&r.duplicate_keys, &r.duplicate_executions, &r.executions, &error);
+    pool->DropTables(&error);
+  }
+  Undeclare(options.amqp_url, topology);
+  if (r.time_to_empty_s && *r.time_to_empty_s > 0) {
+    r.throughput_per_s =
+        static_cast<double>(r.acked + r.dead_lettered + r.parked) / *r.time_to_empty_s;
+  }
+  if (state.failed) r.error = state.first_error;
+  log.Flush();
+  return r;
+}
+
+}  // namespace drainsim::live

@@ -1,0 +1,77 @@
+// One live run: declare the run's topology and tables, start the workers, publish the plan,
+// wait until the main queue is empty, stop the workers, inspect the DLQ and the parking queue,
+// check conservation, delete what it declared.
+//
+// Topology (names carry the run id, so that a shared broker never mixes runs):
+//   RUN.main    classic, or quorum (x-queue-type) when broker.delivery_limit is set or the
+//               preset is rabbitmq-quorum, with x-delivery-limit = broker.delivery_limit; its
+//               dead letters go to the exchange RUN.dlx (x-dead-letter-exchange)
+//   RUN.dlx     fanout exchange -> RUN.dlq
+//   RUN.parked  the parking queue (retry classes with action park)
+// RabbitMQ 3.10 quorum queues count every return (reject, nack, a closed channel) towards
+// x-delivery-limit and dead-letter a message whose return makes the count exceed the limit: it
+// runs limit + 1 times ("Quorum Queues", poison message handling,
+// https://www.rabbitmq.com/docs/3.13/quorum-queues#poison-message-handling). 4.3 and later count
+// basic.reject only; the run reports the broker's version, and the command refuses a scenario
+// whose counting differs from the broker's.
+//
+// Contract:
+//  (1) Conservation: every confirmed publish ends in exactly one of acked, dead_lettered (found
+//      in the DLQ), parked (found in the parking queue), unfinished (still in the main queue
+//      when the wait ran out), or it is lost and listed in lost_ids. An id found in two places
+//      is listed in double_ids (a broker or harness bug; expected empty).
+//  (2) Every loop is bounded: publishing by the plan's length and options.wall_max_s, the wait
+//      for the queue to empty by options.settle_max_s, the inspection by the queues' lengths.
+//  (3) The run's queues, exchange and tables are deleted at the end, also after an error or a
+//      stop, as long as the broker and the database still answer.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "live/plan.h"
+
+namespace drainsim::live {
+
+struct LiveOptions {
+  std::string amqp_url;
+  std::string postgres_url;   // "" when no kind touches the database
+  std::string events_path;    // live-events.jsonl
+  double wall_max_s = 600;    // the whole run (publishing + waiting), wall seconds
+  double settle_max_s = 120;  // after the last publish: the wait for the main queue to empty
+};
+
+struct LiveResult {
+  std::string run_id;
+  std::string broker_product, broker_version, postgres_version;
+  bool quorum = false;
+  std::optional<int64_t> delivery_limit;
+  int64_t planned = 0;
+  int64_t published = 0;  // confirmed by the broker
+  int64_t acked = 0;
+  int64_t dead_lettered = 0;  // in the DLQ at the end
+  int64_t parked = 0;
+  int64_t unfinished = 0;  // still in the main queue
+  int64_t lost = 0;
+  std::vector<uint64_t> lost_ids;
+  std::vector<uint64_t> double_ids;
+  std::map<std::string, int64_t> dlq_by_reason;  // x-death reason
+  int64_t deliveries = 0, attempts = 0, failures = 0, commits = 0, suppressed = 0;
+  int64_t db_timeouts = 0;
+  int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
+  int64_t fated = 0;  // messages the plan fated to fail
+  int64_t fated_deliveries_min = 0, fated_deliveries_max = 0;
+  // Run start -> the last settle before the main queue stayed empty with nothing in flight.
+  std::optional<double> time_to_empty_s;
+  double last_publish_s = 0;
+  double throughput_per_s = 0;  // (acked + dead-lettered + parked) / time_to_empty_s
+  bool interrupted = false;     // Ctrl-C / SIGTERM
+  std::string error;            // an operating error (the run is not valid)
+};
+
+LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
+                   const LiveOptions& options);
+
+}  // namespace drainsim::live

@@ -1,0 +1,162 @@
+#include "live/live_report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario/json_integers.h"
+
+namespace drainsim::live {
+
+std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
+  const model::Results& sim = plan.simulated;
+  return {{"published", live.published, sim.published},
+          {"human_needed", live.dead_lettered + live.parked, sim.human_needed},
+          {"dlq_end", live.dead_lettered, sim.dlq_end},
+          {"parked", live.parked, sim.parked},
+          {"lost", live.lost, sim.lost}};
+}
+
+void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& r,
+                  const Plan& plan, const ServiceFigures& services,
+                  const std::vector<Check>& checks) {
+  std::fprintf(out, "live %s  seed %llu  run %s\n", scenario_name.c_str(),
+               static_cast<unsigned long long>(plan.seed), r.run_id.c_str());
+  std::fprintf(
+      out, "broker: %s %s (%s queue%s)%s\n", r.broker_product.c_str(), r.broker_version.c_str(),
+      r.quorum ? "quorum" : "classic",
+      r.delivery_limit ? (", x-delivery-limit " + std::to_string(*r.delivery_limit)).c_str() : "",
+      services.private_rabbitmq ? ", private" : ", given by --amqp");
+  if (!r.postgres_version.empty()) {
+    std::fprintf(out, "database: PostgreSQL %s%s\n", r.postgres_version.c_str(),
+                 services.private_postgres ? ", private" : ", given by --postgres");
+  }
+  if (services.private_rabbitmq || services.private_postgres) {
+    std::fprintf(out, "services ready in %.1f s (RabbitMQ %.1f s, PostgreSQL %.1f s)\n",
+                 services.start_s, services.rabbitmq_ready_s, services.postgres_ready_s);
+  }
+  std::fprintf(out,
+               "messages: %lld planned, %lld published, %lld acked, %lld dead-lettered, %lld "
+               "parked, %lld unfinished, %lld lost\n",
+               static_cast<long long>(r.planned), static_cast<long long>(r.published),
+               static_cast<long long>(r.acked), static_cast<long long>(r.dead_lettered),
+               static_cast<long long>(r.parked), static_cast<long long>(r.unfinished),
+               static_cast<long long>(r.lost));
+  std::fprintf(out,
+               "deliveries: %lld; attempts %lld, failures %lld, commits %lld, suppressed %lld\n",
+               static_cast<long long>(r.deliveries), static_cast<long long>(r.attempts),
+               static_cast<long long>(r.failures), static_cast<long long>(r.commits),
+               static_cast<long long>(r.suppressed));
+  if (r.fated > 0) {
+    std::fprintf(out, "fated to fail: %lld messages, delivered %lld to %lld times each\n",
+                 static_cast<long long>(r.fated), static_cast<long long>(r.fated_deliveries_min),
+                 static_cast<long long>(r.fated_deliveries_max));
+  }
+  std::fprintf(
+      out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
+      static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
+  std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
+  for (const auto& [reason, n] : r.dlq_by_reason) {
+    std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
+  }
+  if (r.parked > 0) std::fprintf(out, "  parked=%lld", static_cast<long long>(r.parked));
+  std::fprintf(out, "\n");
+  if (r.time_to_empty_s) {
+    std::fprintf(out,
+                 "time to empty: %.3f s wall (last publish at %.3f s); %.0f messages/s settled\n",
+                 *r.time_to_empty_s, r.last_publish_s, r.throughput_per_s);
+  } else {
+    std::fprintf(out, "time to empty: never (the main queue did not empty in time)\n");
+  }
+  if (!r.lost_ids.empty()) {
+    std::fprintf(out, "LOST:");
+    for (size_t i = 0; i < r.lost_ids.size() && i < 50; ++i) {
+      std::fprintf(out, " %llu", static_cast<unsigned long long>(r.lost_ids[i]));
+    }
+    std::fprintf(out, r.lost_ids.size() > 50 ? " ...\n" : "\n");
+  }
+  std::fprintf(out,
+               "simulated (same seed, one run): %lld published, %lld acked, %lld in the DLQ, %lld "
+               "parked, human needed %lld\n",
+               static_cast<long long>(plan.simulated.published),
+               static_cast<long long>(plan.simulated.acked),
+               static_cast<long long>(plan.simulated.dlq_end),
+               static_cast<long long>(plan.simulated.parked),
+               static_cast<long long>(plan.simulated.human_needed));
+  for (const Check& c : checks) {
+    std::fprintf(out, "  %s  %s: live %lld, simulated %lld\n", c.passed() ? "SAME" : "DIFF",
+                 c.name.c_str(), static_cast<long long>(c.live),
+                 static_cast<long long>(c.simulated));
+  }
+}
+
+std::string LiveJson(const std::string& scenario_name, const std::string& scenario_path,
+                     const std::string& started_at_utc, const LiveResult& r, const Plan& plan,
+                     const ServiceFigures& services, const std::vector<Check>& checks) {
+  nlohmann::json j;
+  j["live_version"] = 1;
+  j["scenario"] = {{"name", scenario_name}, {"path", scenario_path}};
+  j["seed"] = scenario::Uint64Json(plan.seed);
+  j["run_id"] = r.run_id;
+  j["started_at_utc"] = started_at_utc;
+  j["services"] = {{"private_rabbitmq", services.private_rabbitmq},
+                   {"private_postgres", services.private_postgres},
+                   {"start_s", services.start_s},
+                   {"rabbitmq_ready_s", services.rabbitmq_ready_s},
+                   {"postgres_ready_s", services.postgres_ready_s},
+                   {"stop_s", services.stop_s}};
+  j["broker"] = {
+      {"product", r.broker_product},
+      {"version", r.broker_version},
+      {"queue_type", r.quorum ? "quorum" : "classic"},
+      {"delivery_limit", r.delivery_limit ? nlohmann::json(*r.delivery_limit) : nlohmann::json()}};
+  j["postgres_version"] = r.postgres_version;
+  for (const auto& [k, v] : std::initializer_list<std::pair<const char*, int64_t>>{
+           {"planned", r.planned},
+           {"published", r.published},
+           {"acked", r.acked},
+           {"dead_lettered", r.dead_lettered},
+           {"parked", r.parked},
+           {"unfinished", r.unfinished},
+           {"lost", r.lost},
+           {"human_needed", r.dead_lettered + r.parked},
+           {"deliveries", r.deliveries},
+           {"attempts", r.attempts},
+           {"failures", r.failures},
+           {"commits", r.commits},
+           {"suppressed", r.suppressed},
+           {"db_timeouts", r.db_timeouts},
+           {"duplicate_keys", r.duplicate_keys},
+           {"duplicate_executions", r.duplicate_executions},
+           {"executions", r.executions}}) {
+    j[k] = v;
+  }
+  j["lost_ids"] = r.lost_ids;
+  j["double_ids"] = r.double_ids;
+  j["dlq_by_reason"] = r.dlq_by_reason;
+  j["fated"] = {{"count", r.fated},
+                {"deliveries_min", r.fated_deliveries_min},
+                {"deliveries_max", r.fated_deliveries_max}};
+  j["time_to_empty_s"] = r.time_to_empty_s ? nlohmann::json(*r.time_to_empty_s) : nlohmann::json();
+  j["last_publish_s"] = r.last_publish_s;
+  j["throughput_per_s"] = r.throughput_per_s;
+  j["interrupted"] = r.interrupted;
+  j["error"] = r.error;
+  const model::Results& sim = plan.simulated;
+  j["simulated"] = {{"published", sim.published},
+                    {"acked", sim.acked},
+                    {"dlq_end", sim.dlq_end},
+                    {"parked", sim.parked},
+                    {"human_needed", sim.human_needed},
+                    {"lost", sim.lost},
+                    {"duplicate_executions", sim.duplicate_executions}};
+  nlohmann::json jc = nlohmann::json::array();
+  for (const Check& c : checks) {
+    jc.push_back(
+        {{"name", c.name}, {"live", c.live}, {"simulated", c.simulated}, {"passed", c.passed()}});
+  }
+  j["checks"] = jc;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace drainsim::live

@@ -1,0 +1,54 @@
+// What `drainsim live` prints and writes: the summary on stdout and live.json.
+//
+// live.json (sorted keys, one object; wall-clock figures live here and never in report.json):
+//   live_version, scenario {name, path}, seed, run_id, started_at_utc,
+//   services {private_rabbitmq, private_postgres, start_s, rabbitmq_ready_s, postgres_ready_s,
+//             stop_s},
+//   broker {product, version, queue_type, delivery_limit}, postgres_version,
+//   planned, published, acked, dead_lettered, parked, unfinished, lost, lost_ids, double_ids,
+//   human_needed (dead_lettered + parked), dlq_by_reason, deliveries, attempts, failures,
+//   commits, suppressed, db_timeouts, duplicate_keys, duplicate_executions, executions,
+//   fated {count, deliveries_min, deliveries_max}, time_to_empty_s, last_publish_s,
+//   throughput_per_s, interrupted, error,
+//   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions},
+//   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "live/harness.h"
+#include "live/plan.h"
+
+namespace drainsim::live {
+
+struct ServiceFigures {
+  bool private_rabbitmq = false;
+  bool private_postgres = false;
+  double start_s = 0;
+  double rabbitmq_ready_s = 0;
+  double postgres_ready_s = 0;
+  double stop_s = 0;
+};
+
+struct Check {
+  std::string name;
+  int64_t live = 0;
+  int64_t simulated = 0;
+  bool passed() const { return live == simulated; }
+};
+
+// The counts the simulation and the broker must agree on exactly for a run that finished.
+std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan);
+
+void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& live,
+                  const Plan& plan, const ServiceFigures& services,
+                  const std::vector<Check>& checks);
+
+// The text of live.json (the caller writes it, as one output set).
+std::string LiveJson(const std::string& scenario_name, const std::string& scenario_path,
+                     const std::string& started_at_utc, const LiveResult& live, const Plan& plan,
+                     const ServiceFigures& services, const std::vector<Check>& checks);
+
+}  // namespace drainsim::live

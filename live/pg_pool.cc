@@ -1,0 +1,136 @@
+#include "live/pg_pool.h"
+
+#include <cstdlib>
+
+namespace drainsim::live {
+
+namespace {
+
+PGconn* Connect(const std::string& conninfo, int64_t timeout_ms, std::string* error) {
+  // statement_timeout for every statement of this connection (PostgreSQL 15 "Client Connection
+  // Defaults", https://www.postgresql.org/docs/15/runtime-config-client.html), set as a startup
+  // option so that no statement runs without it.
+  const std::string ms = std::to_string(timeout_ms);
+  const bool url = conninfo.rfind("postgres://", 0) == 0 || conninfo.rfind("postgresql://", 0) == 0;
+  const std::string full = url ? conninfo + (conninfo.find('?') == std::string::npos ? "?" : "&") +
+                                     "options=-c%20statement_timeout%3D" + ms
+                               : conninfo + " options='-c statement_timeout=" + ms + "'";
+  PGconn* conn = PQconnectdb(full.c_str());
+  if (PQstatus(conn) != CONNECTION_OK) {
+    *error = std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(conn);
+    PQfinish(conn);
+    return nullptr;
+  }
+  return conn;
+}
+
+}  // namespace
+
+bool PgExec(PGconn* conn, const std::string& sql, std::string* error, int64_t* rows) {
+  PGresult* res = PQexec(conn, sql.c_str());
+  const ExecStatusType status = PQresultStatus(res);
+  const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+  if (!ok) {
+    const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    *error = std::string(state != nullptr ? state : "?????") + " " + PQerrorMessage(conn);
+    while (!error->empty() && (error->back() == '\n' || error->back() == ' ')) error->pop_back();
+  } else if (rows != nullptr) {
+    const char* tuples = PQcmdTuples(res);
+    *rows = (tuples != nullptr && *tuples != '\0') ? std::atoll(tuples) : PQntuples(res);
+  }
+  PQclear(res);
+  return ok;
+}
+
+bool PgTimedOut(const std::string& error) { return error.rfind("57014", 0) == 0; }
+
+std::unique_ptr<PgPool> PgPool::Open(const std::string& conninfo, int size, int64_t timeout_ms,
+                                     const std::string& run_id, std::string* error) {
+  std::unique_ptr<PgPool> pool(new PgPool());
+  pool->conninfo_ = conninfo;
+  pool->claims_ = run_id + "_claims";
+  pool->executions_ = run_id + "_executions";
+  for (int i = 0; i < size; ++i) {
+    PGconn* conn = Connect(conninfo, timeout_ms, error);
+    if (conn == nullptr) return nullptr;
+    pool->all_.push_back(conn);
+    pool->free_.push_back(conn);
+  }
+  if (!pool->all_.empty()) {
+    const char* v = PQparameterStatus(pool->all_.front(), "server_version");
+    pool->version_ = v != nullptr ? v : "";
+  }
+  return pool;
+}
+
+PgPool::~PgPool() {
+  for (PGconn* conn : all_) PQfinish(conn);
+}
+
+PGconn* PgPool::Acquire(std::chrono::milliseconds wait) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!cv_.wait_for(lock, wait, [this] { return !free_.empty(); })) return nullptr;
+  PGconn* conn = free_.back();
+  free_.pop_back();
+  return conn;
+}
+
+void PgPool::Release(PGconn* conn) {
+  if (PQstatus(conn) != CONNECTION_OK) PQreset(conn);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(conn);
+  }
+  cv_.notify_one();
+}
+
+bool PgPool::Exec(const std::string& sql, std::string* error) {
+  PGconn* conn = Acquire(std::chrono::seconds(30));
+  if (conn == nullptr) {
+    *error = "no database connection free in 30 s";
+    return false;
+  }
+  const bool ok = PgExec(conn, sql, error);
+  Release(conn);
+  return ok;
+}
+
+bool PgPool::CreateTables(std::string* error) {
+  return Exec("CREATE TABLE " + claims_ + " (key text PRIMARY KEY, message_id bigint NOT NULL)",
+              error) &&
+         Exec("CREATE TABLE " + executions_ +
+                  " (key text NOT NULL, message_id bigint NOT NULL, attempt int NOT NULL, worker "
+                  "int NOT NULL, committed_at timestamptz NOT NULL DEFAULT clock_timestamp())",
+              error);
+}
+
+bool PgPool::DropTables(std::string* error) {
+  return Exec("DROP TABLE IF EXISTS " + claims_ + ", " + executions_, error);
+}
+
+bool PgPool::CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,
+                             std::string* error) {
+  PGconn* conn = Acquire(std::chrono::seconds(30));
+  if (conn == nullptr) {
+    *error = "no database connection free in 30 s";
+    return false;
+  }
+  const std::string sql =
+      "SELECT count(*) FILTER (WHERE n > 1), coalesce(sum(n - 1), 0), "
+      "coalesce(sum(n), 0) FROM (SELECT count(*) AS n FROM " +
+      executions_ + " GROUP BY key) AS per_key";
+  PGresult* res = PQexec(conn, sql.c_str());
+  const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  if (ok) {
+    *keys = std::atoll(PQgetvalue(res, 0, 0));
+    *extra_executions = std::atoll(PQgetvalue(res, 0, 1));
+    *executions = std::atoll(PQgetvalue(res, 0, 2));
+  } else {
+    *error = PQerrorMessage(conn);
+  }
+  PQclear(res);
+  Release(conn);
+  return ok;
+}
+
+}  // namespace drainsim::live

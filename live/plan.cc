@@ -1,0 +1,160 @@
+#include "live/plan.h"
+
+#include <map>
+
+#include "sim/model/simulation.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using scenario::Problem;
+
+std::string NotYet(std::string_view what) {
+  return std::string(what) + " is not supported by drainsim live yet";
+}
+
+void CheckBroker(const scenario::Broker& b, std::vector<Problem>* out) {
+  if (b.preset && *b.preset != scenario::BrokerPreset::kRabbitmqQuorum) {
+    out->push_back(
+        {"/broker/preset", "preset " + std::string(scenario::NameOf(*b.preset)) +
+                               ": drainsim live runs RabbitMQ; use no preset or rabbitmq-quorum"});
+  }
+  auto refuse = [&](bool bad, const char* pointer, const char* what) {
+    if (bad) out->push_back({pointer, NotYet(what)});
+  };
+  refuse(b.receive_count_max.has_value(), "/broker/receive_count_max", "receive_count_max");
+  refuse(b.max_length.has_value(), "/broker/max_length", "max_length");
+  refuse(b.retention.has_value(), "/broker/retention_s", "main-queue retention");
+  refuse(b.redelivery_backoff.has_value(), "/broker/redelivery_backoff", "redelivery_backoff");
+  refuse(!b.dead_letter_queue, "/broker/dead_letter_queue", "a broker without a DLQ");
+  refuse(b.dlq_max_length.has_value(), "/broker/dlq_max_length", "dlq_max_length");
+  refuse(b.dead_letter_duplicate_probability > 0, "/broker/dead_letter_duplicate_probability",
+         "best-effort dead-lettering");
+  refuse(b.lock_renewal, "/broker/lock_renewal", "lock renewal");
+  refuse(b.stalled_count_max.has_value(), "/broker/stalled_count_max", "stalled_count_max");
+  refuse(b.requeue_on_crash != scenario::RequeueOnCrash::kImmediate, "/broker/requeue_on_crash",
+         "requeue_on_crash other than immediate (AMQP requeues at once)");
+  refuse(b.redrive_rate_max_per_s.has_value(), "/broker/redrive_rate_max_per_s",
+         "redrive_rate_max_per_s");
+}
+
+void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
+  for (const auto& [name, kind] : s.kinds) {
+    if (kind.handler.downstream_calls > 0) {
+      out->push_back({"/kinds/" + name + "/handler/downstream_calls", NotYet("a downstream API")});
+    }
+  }
+  for (size_t i = 0; i < s.backlog.size(); ++i) {
+    if (s.backlog[i].where != scenario::BacklogWhere::kMain) {
+      out->push_back({"/backlog/" + std::to_string(i) + "/where",
+                      NotYet("a backlog in the DLQ or the delay queue")});
+    }
+  }
+  if (s.database && s.database->live_traffic) {
+    out->push_back({"/database/live_traffic", NotYet("live traffic")});
+  }
+  if (s.downstream) out->push_back({"/downstream", NotYet("a downstream API")});
+  for (size_t i = 0; i < s.faults.size(); ++i) {
+    const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
+    if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures) {
+      out->push_back(
+          {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(scenario::NameOf(type)))});
+    }
+  }
+  for (size_t i = 0; i < s.drains.size(); ++i) {
+    out->push_back({"/drains/" + std::to_string(i), NotYet("a drain plan")});
+  }
+}
+
+void CheckRetry(const scenario::RetryPolicy& r, std::vector<Problem>* out) {
+  if (r.delivery != scenario::RetryDelivery::kRequeue) {
+    out->push_back({"/retry/delivery", "delivery " + std::string(scenario::NameOf(r.delivery)) +
+                                           " is not supported by drainsim live yet (only "
+                                           "requeue: the broker redelivers at once)"});
+  }
+  if (r.budget) out->push_back({"/retry/budget", NotYet("a retry budget")});
+  if (r.circuit_breaker) out->push_back({"/retry/circuit_breaker", NotYet("a circuit breaker")});
+}
+
+Fate FateOf(const scenario::Fault& fault, int index) {
+  Fate fate;
+  fate.fault_index = index;
+  std::optional<engine::Duration> after;
+  if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+    fate.error = p->error;
+    after = p->fail_after;
+  } else if (const auto* f = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    fate.error = f->error;
+    after = f->fail_after;
+  }
+  if (after) fate.fail_after_ms = static_cast<double>(after->micros()) / 1000.0;
+  return fate;
+}
+
+// Records publishes (with keys) and injected failures.
+class PlanRecorder : public model::RunObserver {
+ public:
+  explicit PlanRecorder(Plan* plan) : plan_(plan) {}
+  bool WantsKeys() const override { return true; }
+  void OnPublish(const model::PublishInfo& info) override {
+    if (info.message_id != plan_->messages.size()) return;  // a republish: not a new message
+    PlannedMessage m;
+    m.id = info.message_id;
+    m.kind_index = info.kind_index;
+    m.kind = plan_->kind_names.at(info.kind_index);
+    m.key = std::string(info.key);
+    m.publish_at_s = static_cast<double>(info.at.micros()) / 1e6;
+    plan_->messages.push_back(std::move(m));
+  }
+  void OnAttemptEnd(const model::AttemptEndInfo& info) override {
+    if (info.outcome == model::AttemptOutcome::kFailed &&
+        info.failure == model::FailureCause::kInjected && info.fault >= 0) {
+      injected_.emplace(info.message_id, info.fault);
+    }
+  }
+  const std::map<uint64_t, int>& injected() const { return injected_; }
+
+ private:
+  Plan* plan_;
+  std::map<uint64_t, int> injected_;
+};
+
+}  // namespace
+
+std::vector<Problem> CheckLiveSupport(const scenario::Scenario& s) {
+  std::vector<Problem> out;
+  CheckBroker(s.broker, &out);
+  CheckWork(s, &out);
+  CheckRetry(s.retry, &out);
+  return out;
+}
+
+Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
+  Plan plan;
+  plan.seed = seed;
+  for (const auto& entry : s.kinds) plan.kind_names.push_back(entry.first);
+  PlanRecorder recorder(&plan);
+  model::RunOptions options;
+  options.observer = &recorder;
+  plan.simulated = model::RunSimulation(s, seed, options);
+  for (const auto& [id, fault] : recorder.injected()) {
+    if (id < plan.messages.size()) plan.messages[id].fate = FateOf(s.faults.at(fault), fault);
+  }
+  for (size_t f = 0; f < s.faults.size(); ++f) {
+    const auto* poison = std::get_if<scenario::PoisonFault>(&s.faults[f]);
+    if (poison == nullptr || !poison->count) continue;
+    int64_t left = *poison->count;
+    const double from_s = static_cast<double>(poison->from.micros()) / 1e6;
+    for (PlannedMessage& m : plan.messages) {
+      if (left == 0) break;
+      if (m.kind != poison->kind || m.publish_at_s < from_s) continue;
+      if (!m.fate) m.fate = FateOf(s.faults[f], static_cast<int>(f));
+      --left;
+    }
+  }
+  return plan;
+}
+
+}  // namespace drainsim::live

@@ -1,0 +1,56 @@
+// What a live run publishes and which messages are fated to fail, taken from the simulation of
+// the same scenario and seed, so that the live run meets the same luck: the same publish
+// instants, the same ids and keys, the same poison messages. And which scenarios it can run.
+//
+// Contract:
+//  (1) CheckLiveSupport() returns one Problem per scenario feature that `drainsim live` does not
+//      run for real yet, at its JSON pointer ("/faults/2/type: db_slowdown is not supported by
+//      drainsim live yet"); MakePlan() REQUIRES that it returned none.
+//  (2) MakePlan() runs the simulation once (model::RunSimulation with an observer, which never
+//      changes a run) and keeps its publishes in id order; publish_at_s never decreases.
+//  (3) A message is fated to fail (fate set) iff the simulation failed one of its attempts by an
+//      injected fault (poison, synthetic_failures), or it is among the `count` first messages of
+//      a poison fault's kind published at or after its `from_s` (so that a poison pill the
+//      simulation never got to attempt is still poison live).
+//  (4) The simulation's own figures for the run are kept (`simulated`) for the side-by-side.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/model/results.h"
+#include "sim/scenario/load.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::live {
+
+struct Fate {
+  int fault_index = -1;
+  scenario::ErrorClass error = scenario::ErrorClass::kPermanent;
+  std::optional<double> fail_after_ms;  // null: right after validation
+};
+
+struct PlannedMessage {
+  uint64_t id = 0;
+  uint32_t kind_index = 0;  // the scenario's kinds in name order
+  std::string kind;
+  std::string key;
+  double publish_at_s = 0;
+  std::optional<Fate> fate;
+};
+
+struct Plan {
+  std::vector<PlannedMessage> messages;  // by id (= publish order)
+  std::vector<std::string> kind_names;   // by kind_index
+  model::Results simulated;
+  uint64_t seed = 0;
+};
+
+std::vector<scenario::Problem> CheckLiveSupport(const scenario::Scenario& scenario);
+
+// REQUIRES: CheckLiveSupport(scenario) is empty.
+Plan MakePlan(const scenario::Scenario& scenario, uint64_t seed);
+
+}  // namespace drainsim::live

@@ -1,0 +1,155 @@
+#include "live/private_postgres.h"
+
+#include <libpq-fe.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "live/stop_signal.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> BaseEnv() {
+  return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "LC_ALL=C", "TZ=UTC"};
+}
+
+// The user the server runs as: `postgres` when we are root (see the header), else ourselves.
+std::string ServerUser() { return geteuid() == 0 ? "postgres" : ""; }
+
+std::string ReadVersion(const std::string& bindir) {
+  // The bin directory's name carries the major version; the exact one is in the log's first
+  // line, which we do not parse: "15" plus libpq's view of the server once connected is enough.
+  const std::string parent = std::filesystem::path(bindir).parent_path().filename().string();
+  return parent;
+}
+
+}  // namespace
+
+std::string PostgresBinDir() {
+  if (const char* env = std::getenv("DRAINSIM_PG_BINDIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::string best;
+  int best_major = -1;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/usr/lib/postgresql", ec)) {
+    const std::string name = entry.path().filename().string();
+    const int major = std::atoi(name.c_str());
+    if (major > best_major && std::filesystem::exists(entry.path() / "bin" / "postgres", ec)) {
+      best_major = major;
+      best = (entry.path() / "bin").string();
+    }
+  }
+  return best;
+}
+
+std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, int max_connections,
+                                                         std::string* error) {
+  const std::string bindir = PostgresBinDir();
+  if (bindir.empty()) {
+    *error =
+        "PostgreSQL server not installed (no /usr/lib/postgresql/*/bin/postgres; Debian: "
+        "apt-get install postgresql)";
+    return nullptr;
+  }
+  const std::string user = ServerUser();
+  if (!dir.MakeSubdir("pg", user, error)) return nullptr;
+  std::unique_ptr<PrivatePostgres> pg(new PrivatePostgres());
+  const std::string home = dir.path() + "/pg";
+  const std::string data = home + "/data";
+  pg->log_path_ = dir.path() + "/postgres.log";
+  pg->version_ = ReadVersion(bindir);
+
+  ChildSpec init;
+  init.argv = {bindir + "/initdb",
+               "-D",
+               data,
+               "-U",
+               "drainsim",
+               "-A",
+               "trust",
+               "-E",
+               "UTF8",
+               "--locale=C",
+               "--no-sync",
+               "--no-instructions"};
+  init.env = BaseEnv();
+  init.env.push_back("HOME=" + home);
+  init.run_as_user = user;
+  init.log_path = pg->log_path_;
+  init.cwd = home;
+  init.death_signal = SIGKILL;
+  const int init_code = RunToCompletion(init, std::chrono::seconds(60), error);
+  if (init_code != 0) {
+    if (init_code > 0)
+      *error = "initdb failed (exit " + std::to_string(init_code) + "); see its log";
+    return nullptr;
+  }
+
+  pg->port_ = FreeLoopbackPort();
+  ChildSpec server;
+  server.argv = {bindir + "/postgres",
+                 "-D",
+                 data,
+                 "-p",
+                 std::to_string(pg->port_),
+                 "-c",
+                 "listen_addresses=127.0.0.1",
+                 "-c",
+                 "unix_socket_directories=" + home,
+                 "-c",
+                 "max_connections=" + std::to_string(std::max(max_connections + 10, 20)),
+                 "-c",
+                 "fsync=off",
+                 "-c",
+                 "full_page_writes=off",
+                 "-c",
+                 "synchronous_commit=off",
+                 "-c",
+                 "logging_collector=off"};
+  server.env = BaseEnv();
+  server.env.push_back("HOME=" + home);
+  server.run_as_user = user;
+  server.log_path = pg->log_path_;
+  server.cwd = home;
+  server.death_signal = SIGINT;  // fast shutdown: roll back open transactions, then exit
+  pg->server_ = Child::Spawn(server, error);
+  if (pg->server_.pid() < 0) return nullptr;
+
+  pg->conninfo_ = "host=127.0.0.1 port=" + std::to_string(pg->port_) +
+                  " user=drainsim dbname=postgres connect_timeout=5";
+  return pg;
+}
+
+bool PrivatePostgres::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
+  const auto deadline = Clock::now() + timeout;
+  while (PQping(conninfo_.c_str()) != PQPING_OK) {
+    if (!server_.Running()) {
+      *error = "postgres exited during start-up; see " + log_path_;
+      return false;
+    }
+    if (StopRequested()) {
+      *error = "interrupted while PostgreSQL was starting";
+      return false;
+    }
+    if (Clock::now() >= deadline) {
+      *error = "PostgreSQL not ready after " + std::to_string(timeout.count()) + " ms";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+void PrivatePostgres::Stop() { server_.Stop(SIGINT, std::chrono::seconds(20)); }
+
+}  // namespace drainsim::live

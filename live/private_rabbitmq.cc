@@ -1,0 +1,148 @@
+#include "live/private_rabbitmq.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "live/amqp_connection.h"
+#include "live/stop_signal.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ServerUser() { return geteuid() == 0 ? "rabbitmq" : ""; }
+
+std::string FindEpmd() {
+  for (const char* path : {"/usr/bin/epmd", "/usr/lib/erlang/bin/epmd"}) {
+    if (access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string RabbitMqServerScript() {
+  if (const char* env = std::getenv("DRAINSIM_RABBITMQ_SERVER"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  const char* debian = "/usr/lib/rabbitmq/bin/rabbitmq-server";
+  return access(debian, X_OK) == 0 ? debian : "";
+}
+
+std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
+                                                         std::string* error) {
+  const std::string script = RabbitMqServerScript();
+  const std::string epmd = FindEpmd();
+  if (script.empty() || epmd.empty()) {
+    *error =
+        "RabbitMQ not installed (no /usr/lib/rabbitmq/bin/rabbitmq-server or epmd; Debian: "
+        "apt-get install rabbitmq-server)";
+    return nullptr;
+  }
+  const std::string user = ServerUser();
+  if (!dir.MakeSubdir("rabbitmq", user, error)) return nullptr;
+  std::unique_ptr<PrivateRabbitMq> mq(new PrivateRabbitMq());
+  const std::string home = dir.path() + "/rabbitmq";
+  mq->log_path_ = dir.path() + "/rabbitmq.log";
+  mq->port_ = FreeLoopbackPort();
+  mq->dist_port_ = FreeLoopbackPort();
+  mq->epmd_port_ = FreeLoopbackPort();
+  mq->node_name_ =
+      "drainsim-" + std::to_string(getpid()) + "-" + std::to_string(mq->port_) + "@localhost";
+  if (!dir.WriteFile("rabbitmq/rabbitmq.conf",
+                     "listeners.tcp.default = 127.0.0.1:" + std::to_string(mq->port_) + "\n", user,
+                     error) ||
+      !dir.WriteFile("rabbitmq/enabled_plugins", "[].\n", user, error) ||
+      !dir.WriteFile("rabbitmq/rabbitmq-env.conf", "", user, error)) {
+    return nullptr;
+  }
+  std::vector<std::string> env = {"PATH=/usr/sbin:/usr/bin:/bin",
+                                  "LANG=C.UTF-8",
+                                  "LC_ALL=C.UTF-8",
+                                  "HOME=" + home,
+                                  "ERL_EPMD_PORT=" + std::to_string(mq->epmd_port_),
+                                  "ERL_EPMD_ADDRESS=127.0.0.1"};
+
+  ChildSpec epmd_spec;
+  epmd_spec.argv = {epmd, "-port", std::to_string(mq->epmd_port_), "-address", "127.0.0.1"};
+  epmd_spec.env = env;
+  epmd_spec.run_as_user = user;
+  epmd_spec.log_path = mq->log_path_;
+  epmd_spec.cwd = home;
+  mq->epmd_ = Child::Spawn(epmd_spec, error);
+  if (mq->epmd_.pid() < 0) return nullptr;
+  // The node must find our epmd listening: with -start_epmd false it never starts one of its
+  // own (which would daemonize out of our process group and outlive the run).
+  for (int i = 0; !LoopbackPortOpen(mq->epmd_port_, std::chrono::milliseconds(100)); ++i) {
+    if (i == 100 || !mq->epmd_.Running()) {
+      *error = "epmd did not listen on port " + std::to_string(mq->epmd_port_);
+      return nullptr;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  ChildSpec server;
+  server.argv = {script};
+  server.env = env;
+  for (const std::string& var : std::vector<std::string>{
+           "RABBITMQ_NODENAME=" + mq->node_name_, std::string("RABBITMQ_NODE_IP_ADDRESS=127.0.0.1"),
+           "RABBITMQ_NODE_PORT=" + std::to_string(mq->port_),
+           "RABBITMQ_DIST_PORT=" + std::to_string(mq->dist_port_),
+           "RABBITMQ_MNESIA_BASE=" + home + "/mnesia", "RABBITMQ_LOG_BASE=" + home + "/log",
+           "RABBITMQ_CONFIG_FILE=" + home + "/rabbitmq.conf",
+           "RABBITMQ_ADVANCED_CONFIG_FILE=" + home + "/advanced.config",
+           "RABBITMQ_CONF_ENV_FILE=" + home + "/rabbitmq-env.conf",
+           "RABBITMQ_ENABLED_PLUGINS_FILE=" + home + "/enabled_plugins",
+           "RABBITMQ_PLUGINS_EXPAND_DIR=" + home + "/plugins-expand",
+           "RABBITMQ_PID_FILE=" + home + "/rabbitmq.pid",
+           std::string("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=-start_epmd false -kernel "
+                       "inet_dist_use_interface {127,0,0,1}")}) {
+    server.env.push_back(var);
+  }
+  server.run_as_user = user;
+  server.log_path = mq->log_path_;
+  server.cwd = home;
+  server.death_signal = SIGTERM;  // the script's trap stops beam.smp gracefully
+  mq->server_ = Child::Spawn(server, error);
+  if (mq->server_.pid() < 0) return nullptr;
+
+  mq->url_ = "amqp://guest:guest@127.0.0.1:" + std::to_string(mq->port_);  // no path: vhost "/"
+  return mq;
+}
+
+bool PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
+  const auto deadline = Clock::now() + timeout;
+  while (true) {
+    if (LoopbackPortOpen(port_, std::chrono::milliseconds(200))) {
+      std::string probe_error;
+      if (AmqpConnection::Open(url_, "drainsim live: readiness probe", &probe_error)) break;
+    }
+    if (!server_.Running()) {
+      *error = "rabbitmq-server exited during start-up; see " + log_path_;
+      return false;
+    }
+    if (StopRequested()) {
+      *error = "interrupted while RabbitMQ was starting";
+      return false;
+    }
+    if (Clock::now() >= deadline) {
+      *error = "RabbitMQ not ready after " + std::to_string(timeout.count()) + " ms";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
+void PrivateRabbitMq::Stop() {
+  server_.Stop(SIGTERM, std::chrono::seconds(20));
+  epmd_.Stop(SIGTERM, std::chrono::seconds(5));
+}
+
+}  // namespace drainsim::live

@@ -1,0 +1,77 @@
+// What the threads of one live run share: the scenario and plan (read-only), the topology's
+// names, the event log, the database pool, and per-message counters.
+//
+// Invariants:
+//  (1) deliveries[id] counts the deliveries of message `id` the workers received (the harness's
+//      own count, so attempts are counted the same on classic and quorum queues).
+//  (2) in_flight = deliveries received - deliveries settled (acked, rejected, nacked, parked);
+//      the run is empty when it is 0 and the main queue has no ready message.
+//  (3) acked[id] is set once its ack was sent after a commit (or a claim row that showed the
+//      work already done).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "live/event_log.h"
+#include "live/pg_pool.h"
+#include "live/plan.h"
+#include "sim/scenario/scenario.h"
+
+namespace drainsim::live {
+
+struct Topology {
+  std::string run_id;  // drainsim_live_PID_HEX: lower case, a valid SQL identifier too
+  std::string main_queue, dlq, parking_queue, dlx;
+  bool quorum = false;
+  std::optional<int64_t> delivery_limit;
+};
+
+struct RunState {
+  RunState(const scenario::Scenario& s, const Plan& p, const Topology& t, EventLog* l,
+           const std::string& url)
+      : scenario(s),
+        plan(p),
+        topology(t),
+        log(l),
+        amqp_url(url),
+        deliveries(p.messages.size()),
+        acked(p.messages.size()) {}
+
+  const scenario::Scenario& scenario;
+  const Plan& plan;
+  const Topology& topology;
+  EventLog* log;
+  std::string amqp_url;
+  PgPool* pool = nullptr;  // null: no kind touches the database
+
+  std::vector<std::atomic<int32_t>> deliveries;
+  std::vector<std::atomic<bool>> acked;
+  std::atomic<int64_t> in_flight{0};
+  // Wall microseconds (EventLog::Now) of the last delivery received or settled: the run is empty
+  // only once nothing has moved for a while, so that a delivery still in a client's socket
+  // buffer (neither ready nor counted in flight) is not mistaken for an empty queue.
+  std::atomic<int64_t> last_activity_us{0};
+  void Touch() { last_activity_us = static_cast<int64_t>(log->Now() * 1e6); }
+  std::atomic<int64_t> attempts{0};
+  std::atomic<int64_t> failures{0};
+  std::atomic<int64_t> commits{0};
+  std::atomic<int64_t> suppressed{0};
+  std::atomic<int64_t> db_timeouts{0};
+  std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
+  std::atomic<bool> workers_done{false};       // set by the harness: finish and disconnect
+  std::atomic<bool> failed{false};             // a thread hit an operating error
+  std::string first_error;                     // guarded by error_mu
+  std::mutex error_mu;
+
+  void Fail(const std::string& error) {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (first_error.empty()) first_error = error;
+    failed = true;
+  }
+};
+
+}  // namespace drainsim::live

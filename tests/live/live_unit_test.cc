@@ -1,0 +1,127 @@
+// The parts of drainsim live that need no broker: which scenarios it refuses and where, the
+// publish plan and its fates, and the process groups that make the teardown reliable.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "live/local_ports.h"
+#include "live/plan.h"
+#include "live/process.h"
+#include "sim/scenario/load.h"
+
+namespace {
+
+using drainsim::live::Child;
+using drainsim::live::ChildSpec;
+
+drainsim::scenario::Scenario Load(const std::string& name) {
+  auto loaded =
+      drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
+  REQUIRE(loaded.ok());
+  return *loaded.scenario;
+}
+
+bool HasProblem(const std::vector<drainsim::scenario::Problem>& problems,
+                const std::string& pointer, const std::string& text) {
+  for (const auto& p : problems) {
+    if (p.pointer == pointer && p.message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("live: the live scenarios are supported, the monthly rehearsal is refused by pointer",
+          "[live]") {
+  CHECK(drainsim::live::CheckLiveSupport(Load("live-poison.json")).empty());
+  CHECK(drainsim::live::CheckLiveSupport(Load("live-throughput.json")).empty());
+  const auto problems = drainsim::live::CheckLiveSupport(Load("monthly-rehearsal.json"));
+  CHECK(
+      HasProblem(problems, "/faults/1/type", "db_slowdown is not supported by drainsim live yet"));
+  CHECK(HasProblem(problems, "/faults/3/type", "ack_loss is not supported"));
+  CHECK(HasProblem(problems, "/drains/0", "a drain plan"));
+  CHECK(HasProblem(problems, "/retry/delivery", "republish"));
+  CHECK(HasProblem(problems, "/database/live_traffic", "live traffic"));
+  CHECK_FALSE(HasProblem(problems, "/faults/0/type", ""));  // synthetic_failures is supported
+}
+
+TEST_CASE("live: the plan publishes what the simulation publishes, with its poison messages",
+          "[live]") {
+  const auto scenario = Load("live-poison.json");
+  const drainsim::live::Plan plan = drainsim::live::MakePlan(scenario, scenario.seed);
+  REQUIRE(plan.messages.size() == 2000);
+  CHECK(plan.simulated.published == 2000);
+  CHECK(plan.simulated.dlq_end == 10);
+  int fated = 0;
+  double previous_s = 0;
+  for (const auto& m : plan.messages) {
+    CHECK(m.publish_at_s >= previous_s);
+    previous_s = m.publish_at_s;
+    CHECK(m.key == "order:" + std::to_string(m.id));
+    if (!m.fate) continue;
+    ++fated;
+    CHECK(m.publish_at_s >= 2.0);  // the fault's from_s
+    CHECK(m.fate->fault_index == 0);
+    REQUIRE(m.fate->fail_after_ms);
+    CHECK(*m.fate->fail_after_ms == 50.0);
+  }
+  CHECK(fated == 10);
+  // The first ten orders published at or after 2 s, and no other.
+  size_t first = 0;
+  while (plan.messages[first].publish_at_s < 2.0) ++first;
+  for (size_t i = first; i < first + 10; ++i) CHECK(plan.messages[i].fate.has_value());
+  // Same scenario, same seed: the same plan.
+  const drainsim::live::Plan again = drainsim::live::MakePlan(scenario, scenario.seed);
+  CHECK(again.simulated.fingerprint == plan.simulated.fingerprint);
+}
+
+TEST_CASE("live: stopping a child ends its whole process group, grandchildren included", "[live]") {
+  const std::string pid_file =
+      (std::filesystem::temp_directory_path() / ("drainsim-live-test-" + std::to_string(getpid())))
+          .string();
+  ChildSpec spec;
+  // A shell that ignores SIGTERM and leaves a grandchild behind: only a group kill ends both.
+  spec.argv = {"/bin/sh", "-c", "trap '' TERM; sleep 300 & echo $! > " + pid_file + "; wait"};
+  spec.env = {"PATH=/usr/bin:/bin"};
+  std::string error;
+  Child child = Child::Spawn(spec, &error);
+  REQUIRE(child.pid() > 0);
+  pid_t grandchild = 0;
+  for (int i = 0; i < 100 && grandchild == 0; ++i) {
+    std::ifstream in(pid_file);
+    in >> grandchild;
+    if (grandchild == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(grandchild > 0);
+  CHECK(getpgid(grandchild) == child.pid());
+  const pid_t leader = child.pid();
+  CHECK_FALSE(child.Stop(SIGTERM, std::chrono::milliseconds(300)));  // needed SIGKILL
+  CHECK_FALSE(drainsim::live::GroupAlive(leader));
+  CHECK(kill(grandchild, 0) != 0);
+  std::filesystem::remove(pid_file);
+}
+
+TEST_CASE("live: a free loopback port is free, and open once something listens", "[live]") {
+  const int port = drainsim::live::FreeLoopbackPort();
+  REQUIRE(port > 0);
+  CHECK_FALSE(drainsim::live::LoopbackPortOpen(port, std::chrono::milliseconds(200)));
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(listen(fd, 1) == 0);
+  CHECK(drainsim::live::LoopbackPortOpen(port, std::chrono::milliseconds(200)));
+  close(fd);
+}

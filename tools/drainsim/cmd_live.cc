@@ -1,0 +1,239 @@
+// `drainsim live SCENARIO`: the scenario run for real on a loopback RabbitMQ and PostgreSQL
+// (private ones started for the run, or --amqp / --postgres), compared with the simulation of
+// the same seed on the counts that must agree exactly. live/ does the work; this file is the
+// command line: options, the support check, the broker-version check, the outputs, exit codes.
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "live/amqp_connection.h"
+#include "live/harness.h"
+#include "live/live_report.h"
+#include "live/plan.h"
+#include "live/services.h"
+#include "live/stop_signal.h"
+#include "sim/scenario/load.h"
+#include "tools/drainsim/options.h"
+#include "tools/drainsim/out_dir.h"
+#include "tools/drainsim/output_set.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+constexpr const char* kDescription =
+    "Runs the scenario for real: a private RabbitMQ and PostgreSQL on 127.0.0.1 (started in a\n"
+    "temporary directory on free ports, stopped and deleted at the end, also on Ctrl-C), or the\n"
+    "ones given by --amqp / --postgres (then only the run's own uniquely named queues and tables\n"
+    "are declared and deleted). Publishes what the simulation of the same seed publishes, when\n"
+    "it publishes it, with the same poison messages; workers run the handlers against the\n"
+    "database; at the end the DLQ and the parking queue are inspected and every published id is\n"
+    "accounted for. Writes live-events.jsonl and live.json into --out.\n"
+    "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
+    "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison and\n"
+    "synthetic_failures faults. Anything else is refused at its JSON pointer (exit 2).\n"
+    "--check-services starts the private services, prints their ports and start time, and\n"
+    "stops them (no scenario needed).\n"
+    "Exit code 0: conservation holds and the exact counts agree with the simulation; 1: they do\n"
+    "not (or messages were lost); 2: bad input, an unsupported field, services that cannot\n"
+    "start, an operating error or an interrupted run.";
+
+std::string UtcNow() {
+  char buf[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// "3.10.8" -> true when the broker counts every return towards x-delivery-limit (before 4.3).
+bool CountsEveryReturn(const std::string& version) {
+  int major = 0, minor = 0;
+  std::sscanf(version.c_str(), "%d.%d", &major, &minor);
+  return major < 4 || (major == 4 && minor < 3);
+}
+
+int CheckServices(const live::ServiceOptions& options) {
+  std::string error;
+  auto services = live::Services::Start(options, &error);
+  if (!services) {
+    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const live::PrivateRabbitMq* mq = services->rabbit();
+  const live::PrivatePostgres* pg = services->postgres();
+  std::printf("services ready in %.3f s (RabbitMQ %.3f s, PostgreSQL %.3f s)\n",
+              services->start_s(), services->rabbit_ready_s(), services->postgres_ready_s());
+  if (mq) {
+    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d node %s\n", mq->pid(),
+                mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
+                mq->node_name().c_str());
+  }
+  if (pg) std::printf("postgres: pid %d port %d\n", pg->pid(), pg->port());
+  std::printf("scratch: %s\n", services->scratch().c_str());
+  std::fflush(stdout);
+  std::printf("services stopped in %.3f s\n", services->Stop());
+  return live::StopRequested() ? kExitBadInput : kExitOk;
+}
+
+// Loads SCENARIO and checks that drainsim live can run it; every problem on stderr.
+std::optional<scenario::Scenario> LoadForLive(const std::string& path) {
+  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
+  std::vector<scenario::Problem> problems = std::move(loaded.problems);
+  if (loaded.ok()) problems = live::CheckLiveSupport(*loaded.scenario);
+  for (const scenario::Problem& p : problems) {
+    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
+  }
+  if (!loaded.ok() || !problems.empty()) return std::nullopt;
+  if (!loaded.scenario->expect.empty()) {
+    std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");
+  }
+  return std::move(loaded.scenario);
+}
+
+// The pids and ports of the private services, as soon as they are up (the tests read them).
+void PrintServices(const live::Services& services) {
+  if (const live::PrivateRabbitMq* mq = services.rabbit()) {
+    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d (ready in %.1f s)\n",
+                mq->pid(), mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
+                services.rabbit_ready_s());
+  }
+  if (const live::PrivatePostgres* pg = services.postgres()) {
+    std::printf("postgres: pid %d port %d (ready in %.1f s)\n", pg->pid(), pg->port(),
+                services.postgres_ready_s());
+  }
+  std::fflush(stdout);
+}
+
+// The scenario's delivery-limit counting must be the broker's (read from its server-properties):
+// "" when it is, else the problem at /broker/version.
+std::string BrokerVersionProblem(const scenario::Scenario& s, const std::string& amqp_url) {
+  std::string error;
+  auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
+  if (!probe) return "cannot reach the broker: " + error;
+  const bool scenario_counts_all = std::all_of(
+      s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
+  const bool broker_counts_all = CountsEveryReturn(probe->server_version());
+  if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return "";
+  return "/broker/version: the scenario's delivery limit counts " +
+         std::string(scenario_counts_all ? "every return" : "basic.reject only") +
+         ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
+         (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)");
+}
+
+int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
+  if (result.interrupted) {
+    std::fprintf(stderr, "drainsim live: interrupted (signal %d); services stopped\n",
+                 live::StopSignal());
+    return kExitBadInput;
+  }
+  if (!result.error.empty()) {
+    std::fprintf(stderr, "drainsim live: error: %s\n", result.error.c_str());
+    return kExitBadInput;
+  }
+  const bool agree =
+      std::all_of(checks.begin(), checks.end(), [](const live::Check& c) { return c.passed(); });
+  return agree && result.lost == 0 && result.unfinished == 0 ? kExitOk : kExitExpectationFailed;
+}
+
+}  // namespace
+
+int RunLive(const Args& args) {
+  CommandLine line("live",
+                   "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
+                   "[--wall-max-s S] [--settle-max-s S] | live --check-services",
+                   kDescription);
+  line.options.add_options()("scenario", po::value<std::string>(), "scenario JSON file")(
+      "seed", po::value<uint64_t>(), "seed (default: the scenario's `seed`)")(
+      "out", po::value<std::string>(), "output directory (default: out/live-SCENARIO-NAME)")(
+      "amqp", po::value<std::string>(), "an existing broker: amqp://user:pass@host:port/vhost")(
+      "postgres", po::value<std::string>(),
+      "an existing database: a libpq connection string or URL")(
+      "wall-max-s", po::value<double>()->default_value(600),
+      "bound on the whole run, wall seconds")(
+      "settle-max-s", po::value<double>()->default_value(120),
+      "after the last publish, how long to wait for the main queue to empty")(
+      "check-services", po::bool_switch(), "start the private services, report, stop them")(
+      "keep-data", po::bool_switch(), "keep the services' scratch directory (debugging)");
+  line.positional.add("scenario", 1);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  live::InstallStopHandlers();
+
+  live::ServiceOptions service_options;
+  if (vm.count("amqp")) service_options.amqp_url = vm["amqp"].as<std::string>();
+  if (vm.count("postgres")) service_options.postgres_url = vm["postgres"].as<std::string>();
+  service_options.keep_data = vm["keep-data"].as<bool>();
+  if (vm["check-services"].as<bool>()) return CheckServices(service_options);
+  if (!vm.count("scenario")) {
+    std::fprintf(stderr, "drainsim live: give a SCENARIO (or --check-services)\n");
+    return kExitBadInput;
+  }
+
+  const std::string path = vm["scenario"].as<std::string>();
+  const std::optional<scenario::Scenario> loaded = LoadForLive(path);
+  if (!loaded) return kExitBadInput;
+  const scenario::Scenario& s = *loaded;
+  const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
+  const std::string out_dir =
+      vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir("live", "live-" + s.name);
+  if (const std::string problem = CheckOutDir(out_dir); !problem.empty()) {
+    std::fprintf(stderr, "drainsim live: --out: %s\n", problem.c_str());
+    return kExitBadInput;
+  }
+
+  const live::Plan plan = live::MakePlan(s, seed);
+  if (!s.database) service_options.postgres_url = "-";
+  service_options.max_connections = s.database ? static_cast<int>(s.database->connections) : 10;
+  const std::string started_at = UtcNow();
+  std::string error;
+  auto services = live::Services::Start(service_options, &error);
+  if (!services) {
+    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  PrintServices(*services);
+  if (const std::string problem = BrokerVersionProblem(s, services->amqp_url()); !problem.empty()) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), problem.c_str());
+    return kExitBadInput;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", out_dir.c_str(),
+                 ec.message().c_str());
+    return kExitBadInput;
+  }
+  live::LiveOptions options;
+  options.amqp_url = services->amqp_url();
+  options.postgres_url = s.database ? services->postgres_url() : "";
+  options.events_path = out_dir + "/live-events.jsonl";
+  options.wall_max_s = vm["wall-max-s"].as<double>();
+  options.settle_max_s = vm["settle-max-s"].as<double>();
+  const live::LiveResult result = live::RunLive(s, plan, options);
+
+  live::ServiceFigures figures;
+  figures.private_rabbitmq = services->private_rabbitmq();
+  figures.private_postgres = services->private_postgres();
+  figures.start_s = services->start_s();
+  figures.rabbitmq_ready_s = services->rabbit_ready_s();
+  figures.postgres_ready_s = services->postgres_ready_s();
+  figures.stop_s = services->Stop();
+  const std::vector<live::Check> checks = live::ExactChecks(result, plan);
+  live::PrintSummary(stdout, s.name, result, plan, figures, checks);
+  // live-events.jsonl is streamed while the run goes on (a log, written as it happens);
+  // live.json is the run's one report, written whole or not at all.
+  const std::string json = live::LiveJson(s.name, path, started_at, result, plan, figures, checks);
+  if (const std::string problem = WriteOutputSet(out_dir, {{"live.json", json}});
+      !problem.empty()) {
+    std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
+    return kExitBadInput;
+  }
+  std::printf("events: %s\nreport: %s/live.json\n", options.events_path.c_str(), out_dir.c_str());
+  return ExitCode(result, checks);
+}
+
+}  // namespace drainsim::cli
