@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/headline.h"
 #include "reports/html_charts.h"
 #include "reports/metrics.h"
 #include "reports/svg_chart.h"
@@ -92,8 +93,12 @@ void Headline(std::string& out, const ReportInput& input) {
   Card(out, "expectations", verdict_word,
        verdict_class.empty() ? "the scenario states none" : VerdictText(input.verdicts),
        verdict_class);
-  Card(out, "time to empty", r.time_to_empty_s ? Seconds(*r.time_to_empty_s) : "never",
-       r.drains.empty() ? "no drain in the scenario" : "from the first drain's start");
+  const std::string detail = TimeToEmptyDetail(r);
+  Card(out, "time to empty", TimeToEmptyValue(r),
+       !detail.empty()     ? detail
+       : r.time_to_empty_s ? "from the first drain's start"
+                           : "",
+       detail.empty() ? "" : "fail");
   Card(out, "duplicate executions", Count(r.duplicate_executions),
        Count(r.visible_duplicates) + " visible; " + Count(r.duplicates_suppressed) +
            " more stopped by claim rows");
@@ -103,6 +108,17 @@ void Headline(std::string& out, const ReportInput& input) {
   }
   Card(out, "human needed", Count(r.human_needed),
        by_reason.empty() ? "parked or left in the DLQ: none" : by_reason);
+  const std::vector<AlertPhrase> alerts = AlertPhrases(r);
+  if (!alerts.empty()) {
+    size_t fired = 0;
+    std::string lines;
+    for (const AlertPhrase& alert : alerts) {
+      fired += alert.fired ? 1 : 0;
+      lines += (lines.empty() ? "" : "; ") + alert.name + ": " + alert.value;
+    }
+    Card(out, "alerts fired", std::to_string(fired) + " of " + std::to_string(alerts.size()),
+         lines);
+  }
   Card(out, "lost", Count(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
   Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));
   out += "</section>\n";
@@ -165,8 +181,9 @@ void Charts(std::string& out, const ReportInput& input, size_t max_points) {
 void Drains(std::string& out, const model::Results& r) {
   if (r.drains.empty()) return;
   out += "<h2>Drains</h2>\n<table>\n";
-  std::vector<std::string> header = {"drain",    "started",  "ended",  "replayed",
-                                     "achieved", "refilled", "parked", "left"};
+  std::vector<std::string> header = {"drain",    "started", "ended",
+                                     "replayed", "pace",    "over its active time",
+                                     "refilled", "parked",  "left"};
   if (r.has_database) header.push_back("DB utilisation");
   if (r.has_live_traffic) header.push_back("live p99");
   Row(out, header, true);
@@ -177,7 +194,8 @@ void Drains(std::string& out, const model::Results& r) {
         d.started_at_s ? Seconds(*d.started_at_s) : "never",
         d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
         Count(d.replayed),
-        Decimal(d.achieved_rate_per_s, 1) + "/s",
+        Text(DrainReplayPace(d)),
+        d.started_at_s ? Decimal(d.achieved_rate_per_s, 1) + "/s" : "-",
         Count(d.refilled),
         Count(d.parked),
         Count(d.left)};

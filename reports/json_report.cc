@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "reports/headline.h"
 #include "reports/metrics.h"
+#include "sim/scenario/json_integers.h"
 
 namespace drainsim::reports {
 
@@ -116,7 +118,7 @@ std::string JsonReport(const ReportInput& input) {
        {{"name", r.scenario_name},
         {"path", context.scenario_path},
         {"hash", context.scenario_hash}}},
-      {"seed", r.seed},
+      {"seed", scenario::Uint64Json(r.seed)},
       {"fingerprint", Hex16(r.fingerprint)},
       {"run",
        {{"events", r.events},
@@ -175,7 +177,9 @@ std::string JsonReport(const ReportInput& input) {
                   {"parked", d.parked},
                   {"refilled", d.refilled},
                   {"left", d.left},
-                  {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)}};
+                  {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)},
+                  {"last_replay_at_s", Optional(d.last_replay_at_s)},
+                  {"replay_rate_per_s", Optional(ReplayRatePerS(d))}};
     if (r.has_database) drain["db_utilisation"] = Fixed(d.db_utilisation);
     if (r.has_live_traffic) drain["live_latency_ms"] = Distribution(d.live_latency_us, 1e3);
     drains.push_back(drain);

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/headline.h"
 #include "reports/metrics.h"
 
 namespace drainsim::reports {
@@ -59,7 +60,9 @@ std::string Latency(const model::Histogram& h_us, double scale, std::string (*un
 
 void Headline(std::string& out, const model::Results& r) {
   std::vector<std::vector<std::string>> rows = {
-      {"time to empty", Seconds(r.time_to_empty_s, "never")},
+      {"time to empty",
+       TimeToEmptyValue(r) +
+           (TimeToEmptyDetail(r).empty() ? "" : " (" + TimeToEmptyDetail(r) + ")")},
       {"time to quiet", Seconds(r.time_to_quiet_s, "never")},
       {"duplicate executions", Count(r.duplicate_executions) + " (" + Count(r.visible_duplicates) +
                                    " visible; " + Count(r.duplicates_suppressed) +
@@ -78,6 +81,9 @@ void Headline(std::string& out, const model::Results& r) {
       {"DLQ traffic", Count(r.dlq_inflow) + " in, " + Count(r.dlq_outflow) + " out, " +
                           Count(r.replays) + " replayed, " + Count(r.refilled) + " refilled"},
   };
+  for (const AlertPhrase& alert : AlertPhrases(r)) {
+    rows.push_back({alert.name + " alert", alert.value});
+  }
   if (r.has_database) {
     rows.push_back({"database", "utilisation " + Percent(r.db_utilisation) + ", queue max " +
                                     Count(r.db_queue_max) + ", " + Count(r.db_timeouts) +
@@ -145,7 +151,8 @@ void Drains(std::string& out, const model::Results& r) {
         Seconds(d.started_at_s, "never"),
         d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
         Count(d.replayed),
-        Decimal(d.achieved_rate_per_s, 1) + "/s",
+        DrainReplayPace(d),
+        d.started_at_s ? Decimal(d.achieved_rate_per_s, 1) + "/s" : "-",
         Count(d.refilled),
         Count(d.parked),
         Count(d.left)};
@@ -157,8 +164,9 @@ void Drains(std::string& out, const model::Results& r) {
     }
     rows.push_back(row);
   }
-  std::vector<std::string> header = {"drain",    "started",  "ended",  "replayed",
-                                     "achieved", "refilled", "parked", "left"};
+  std::vector<std::string> header = {"drain",    "started", "ended",
+                                     "replayed", "pace",    "over its active time",
+                                     "refilled", "parked",  "left"};
   if (r.has_database) header.push_back("DB utilisation");
   if (r.has_live_traffic) header.push_back("live p99");
   Table(out, header, rows);

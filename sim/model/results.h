@@ -1,4 +1,4 @@
-// What a run produced: the figures DESIGN.md defines ("What drainsim reports"), per kind
+// What a run produced: the figures docs/METRICS.md defines, per kind
 // where it matters, and the sampled time series. Reports read this and nothing else.
 //
 // Units are in the names; instants are seconds from the start of the run. Optional figures
@@ -38,7 +38,8 @@ struct KindResults {
   Histogram message_latency_us;  // first publish -> final ack
 };
 
-// One row of the time series, taken every run.sample_every.
+// One row of the time series, taken every run.sample_every from 0, and one more at the instant
+// the run ended (unless it ended on a sampling instant): the last row is the end state.
 struct Sample {
   double t_s = 0;
   int64_t depth = 0;          // ready in the main queue
@@ -72,9 +73,13 @@ struct DrainResults {
   int64_t parked = 0;            // unselected DLQ messages parked when it started ("others": park)
   int64_t refilled = 0;          // its replays that were dead-lettered again
   int64_t left = 0;              // selected messages it had not replayed when it ended (its limit)
-  Histogram live_latency_us{5};  // live queries completed while it was active
+  // Live queries completed while it was active, at the same precision as the run's figures
+  // (Results::live_latency_during_drains_us): with one drain both hold the same queries and
+  // must print the same quantiles.
+  Histogram live_latency_us;
   double db_utilisation = 0;     // while it was active
-  double achieved_rate_per_s = 0;  // replayed / active time
+  double achieved_rate_per_s = 0;  // replayed / active time (replaying and settling)
+  std::optional<double> last_replay_at_s;  // null: it replayed nothing
 };
 
 // Dead-letter metadata of one DLQ message, as the inspector samples it at the end.
@@ -144,6 +149,11 @@ struct Results {
   std::map<std::string, KindResults> kinds;
 
   double oldest_age_max_s = 0;
+  // Which alerts the scenario configured: an alert that is off never fires, and reports leave
+  // it out rather than print "never".
+  bool age_alert_on = false;
+  bool depth_alert_on = false;
+  bool dlq_depth_alert_on = false;
   std::optional<double> age_alert_first_s;
   std::optional<double> depth_alert_first_s;
   std::optional<double> dlq_depth_alert_first_s;
@@ -167,13 +177,9 @@ struct Results {
   std::map<std::string, int64_t> dlq_by_reason_error;
   std::map<std::string, int64_t> dlq_by_kind;
   std::vector<DlqSample> dlq_sample;
-  Histogram live_latency_before_drains_us{5};
+  Histogram live_latency_before_drains_us;
 
   std::vector<Sample> series;
-
-  double attempts_per_success() const {
-    return successes == 0 ? 0.0 : static_cast<double>(attempts) / static_cast<double>(successes);
-  }
 };
 
 }  // namespace drainsim::model

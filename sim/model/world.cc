@@ -191,6 +191,7 @@ Results World::Run() {
       break;
     }
   }
+  TakeFinalSample();
   Audit();
   return Collect();
 }

@@ -249,7 +249,11 @@ class World final : public Scheduler {
   // world_metrics.cc
   void InspectDlq(const Message& message, int delta);
   void InspectDlqAtEnd(Results& results);
-  void TakeSample();
+  // A row of the series at now_. kPeriodic rows schedule the next one every run.sample_every;
+  // the row at the run's end (TakeFinalSample) schedules nothing.
+  enum class SampleWhen : uint8_t { kPeriodic, kAtEnd };
+  void TakeSample(SampleWhen when = SampleWhen::kPeriodic);
+  void TakeFinalSample();
   void LiveQuery();
   void RecordLive(const QueryCompletion& completion);
   Results Collect();
@@ -366,6 +370,7 @@ class World final : public Scheduler {
     std::deque<DlqEntry> pending;
     int64_t pending_count = 0;  // live entries of `pending` (some may have expired)
     int64_t replayed = 0;
+    engine::Instant last_replay_at;     // meaningful iff replayed > 0
     std::optional<TokenBucket> bucket;  // null: bulk
     double rate_per_s = 0;              // adaptive: the current rate
     bool due = false;                   // its start time has come
@@ -390,6 +395,7 @@ class World final : public Scheduler {
   int64_t live_errors_interval_ = 0;
   int64_t dlq_inflow_interval_ = 0;
   int64_t dlq_outflow_interval_ = 0;
+  engine::Instant last_sample_at_ = engine::Instant::Zero();
   double db_busy_at_last_sample_ = 0;
   double db_capacity_at_last_sample_ = 0;
   std::optional<engine::Instant> quiet_since_;

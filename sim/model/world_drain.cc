@@ -140,6 +140,7 @@ void World::DrainTick(uint32_t d) {
     --state.pending_count;
     m.replayed_by_drain = static_cast<int32_t>(d);
     ++state.replayed;
+    state.last_replay_at = now_;
     Replay(entry.ref, m);
   }
   if (limit && state.replayed >= *limit) EndDrain(d);
@@ -198,6 +199,7 @@ void World::FillDrainResults(uint32_t d, DrainResults& out) const {
   out.left = state.pending_count;
   const double active_s = (now_ - state.started_at).seconds();
   out.achieved_rate_per_s = active_s > 0 ? static_cast<double>(state.replayed) / active_s : 0;
+  if (state.replayed > 0) out.last_replay_at_s = state.last_replay_at.seconds();
   if (database_) {
     const double capacity = database_->capacity_connection_seconds() - state.db_capacity_at_start;
     out.db_utilisation =

@@ -91,8 +91,11 @@ void World::InspectDlqAtEnd(Results& r) {
   }
 }
 
-void World::TakeSample() {
-  const double interval_s = scenario_.run.sample_every.seconds();
+void World::TakeSample(SampleWhen when) {
+  // Rates are over the interval since the previous row: run.sample_every for the periodic
+  // rows, shorter for the row at the run's end.
+  const double interval_s = results_.series.empty() ? 0 : (now_ - last_sample_at_).seconds();
+  last_sample_at_ = now_;
   Sample s;
   s.t_s = now_.seconds();
   s.depth = ledger_.count(MessageState::kReady);
@@ -102,7 +105,7 @@ void World::TakeSample() {
   s.in_flight = ledger_.count(MessageState::kInFlight);
   s.oldest_age_s = OldestAgeSeconds();
   s.workers_busy = busy_slots_;
-  if (now_ > engine::Instant::Zero()) {
+  if (interval_s > 0) {
     s.dlq_inflow_per_s = static_cast<double>(dlq_inflow_interval_) / interval_s;
     s.dlq_outflow_per_s = static_cast<double>(dlq_outflow_interval_) / interval_s;
     s.live_errors_per_s = static_cast<double>(live_errors_interval_) / interval_s;
@@ -127,8 +130,7 @@ void World::TakeSample() {
     }
   }
   s.drain_active = active_drain_ >= 0;
-  s.drain_rate_per_s =
-      now_ > engine::Instant::Zero() ? static_cast<double>(replays_interval_) / interval_s : 0;
+  s.drain_rate_per_s = interval_s > 0 ? static_cast<double>(replays_interval_) / interval_s : 0;
   replays_interval_ = 0;
   s.fault_active =
       std::find(fault_active_.begin(), fault_active_.end(), true) != fault_active_.end();
@@ -161,8 +163,17 @@ void World::TakeSample() {
       messages_.slot_count() * samples <= static_cast<size_t>(events_processed_)) {
     Audit();
   }
+  if (when == SampleWhen::kAtEnd) return;
   const engine::Instant next = now_ + scenario_.run.sample_every;
   if (next < until_) At(next, Event{EventType::kSample});
+}
+
+void World::TakeFinalSample() {
+  // The series ends with the run: its last row shows the state the report's end figures count
+  // (dlq_end, parked, ...), and alerts and `always`/`sometimes` see it. A run that ended on a
+  // sampling instant already has that row.
+  if (!results_.series.empty() && last_sample_at_ >= now_) return;
+  TakeSample(SampleWhen::kAtEnd);
 }
 
 void World::LiveQuery() {
@@ -230,6 +241,9 @@ Results World::Collect() {
     r.has_live_traffic = scenario_.database->live_traffic.has_value();
   }
   if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
+  r.age_alert_on = scenario_.alerts.oldest_age.has_value();
+  r.depth_alert_on = scenario_.alerts.depth.has_value();
+  r.dlq_depth_alert_on = scenario_.alerts.dlq_depth.has_value();
   InspectDlqAtEnd(r);
   for (uint32_t d = 0; d < drains_.size(); ++d) {
     // A drain still active at the end: its figures up to now.

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "sim/scenario/dump_json.h"
+#include "sim/scenario/json_integers.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::scenario {
@@ -204,7 +205,7 @@ std::string DumpCanonical(const Scenario& s) {
       {"format_version", kFormatVersion},
       {"name", s.name},
       {"description", s.description},
-      {"seed", s.seed},
+      {"seed", Uint64Json(s.seed)},
       {"run",
        {{"until_s", SecondsJson(s.run.until)},
         {"sample_every_s", SecondsJson(s.run.sample_every)},

@@ -10,6 +10,28 @@ namespace {
 
 constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53
 
+// The decimal-string form of a 64-bit integer (sim/scenario/json_integers.h): digits only, no
+// sign or leading zero, below 2^64.
+std::optional<uint64_t> ReadUint64Digits(const Node& node) {
+  const std::string& text = node.json().get_ref<const std::string&>();
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      text.find_first_not_of("0123456789") == std::string::npos &&
+                      (text == "0" || text[0] != '0');
+  uint64_t value = 0;
+  bool fits = digits;
+  for (size_t i = 0; fits && i < text.size(); ++i) {
+    const uint64_t digit = static_cast<uint64_t>(text[i] - '0');
+    fits = value <= (UINT64_MAX - digit) / 10;
+    value = value * 10 + digit;
+  }
+  if (!fits) {
+    node.Error("must be an integer in [0, 2^64), as a number or a string of decimal digits (got " +
+               Describe(node.json()) + ")");
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<engine::Duration> ReadSpan(const Node& node, const Range& range,
                                          double micros_per_unit) {
   auto value = ReadNumber(node, range);
@@ -89,6 +111,7 @@ std::optional<uint64_t> ReadUint64(const Node& node) {
   if (!node.present()) return std::nullopt;
   const Json& json = node.json();
   if (json.is_number_unsigned()) return json.get<uint64_t>();
+  if (json.is_string()) return ReadUint64Digits(node);
   if (json.is_number_integer()) {
     node.Error("must be >= 0 (got " + Describe(json) + ")");
     return std::nullopt;

@@ -103,7 +103,7 @@ Scenario ReadScenario(Json& document, Problems& problems) {
   ReadFaults(o.Optional("faults"), c, &s.faults);
   ReadDrains(o.Optional("drains"), c, &s.drains);
   ReadAlerts(o.Optional("alerts"), c, &s.alerts);
-  ReadExpect(o.Optional("expect"), c, s, &s.expect);
+  ReadExpect(o.Optional("expect"), c, &s.expect);
   o.Finish();
   CheckScenario(s, c);
   CheckBrokerLimits(s, c);

@@ -213,6 +213,7 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
 }  // namespace
 
 void ReadDrains(const Node& node, Context& c, std::vector<Drain>* drains) {
+  c.has_drains = node.given() && !(node.json().is_array() && node.json().empty());
   size_t index = 0;
   for (const Node& item : ArrayItems(node, 0, kDrainsMax)) ReadDrain(item, index++, c, drains);
 }

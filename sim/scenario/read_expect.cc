@@ -48,11 +48,11 @@ bool IsWindowable(RunMetric m) {
 }
 
 // The section a metric reads, or nullptr if it needs none.
-const char* MissingSection(RunMetric m, const Scenario& s, const Context& c) {
+const char* MissingSection(RunMetric m, const Context& c) {
   switch (m) {
     case RunMetric::kTimeToEmpty:
-      return s.drains.empty() ? "a drain (time_to_empty_s counts from the first drain's start)"
-                              : nullptr;
+      return c.has_drains ? nullptr
+                          : "a drain (time_to_empty_s counts from the first drain's start)";
     case RunMetric::kDbUtilisation:
     case RunMetric::kDbTimeouts:
     case RunMetric::kDbQueueMax:
@@ -62,11 +62,11 @@ const char* MissingSection(RunMetric m, const Scenario& s, const Context& c) {
     case RunMetric::kLiveErrors:
       return c.has_live_traffic ? nullptr : "database.live_traffic";
     case RunMetric::kAgeAlertFirst:
-      return s.alerts.oldest_age ? nullptr : "alerts.oldest_age_s";
+      return c.has_age_alert ? nullptr : "alerts.oldest_age_s";
     case RunMetric::kDepthAlertFirst:
-      return s.alerts.depth ? nullptr : "alerts.depth";
+      return c.has_depth_alert ? nullptr : "alerts.depth";
     case RunMetric::kDlqDepthAlertFirst:
-      return s.alerts.dlq_depth ? nullptr : "alerts.dlq_depth";
+      return c.has_dlq_depth_alert ? nullptr : "alerts.dlq_depth";
     default:
       return nullptr;
   }
@@ -113,12 +113,12 @@ bool ReadBounds(ObjectReader& o, Bounds* bounds) {
   return true;
 }
 
-bool ReadDuring(ObjectReader& o, const Scenario& s, const Context& c, During* during) {
+bool ReadDuring(ObjectReader& o, const Context& c, During* during) {
   const Node node = o.Optional("during");
   if (!node.present()) return true;
   auto value = ReadEnum<During>(node);
   if (!value) return false;
-  if (*value == During::kDrains && s.drains.empty()) {
+  if (*value == During::kDrains && !c.has_drains) {
     node.Error("'drains' needs at least one drain in /drains");
     return false;
   }
@@ -133,8 +133,7 @@ bool ReadDuring(ObjectReader& o, const Scenario& s, const Context& c, During* du
 // The fields of a metric expectation after its metric: kind, during and the bounds. `metric`
 // is empty when it could not be read; `metric_node` is where problems with it are reported.
 std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetric> metric,
-                                          const Node& metric_node, const Scenario& s,
-                                          const Context& c) {
+                                          const Node& metric_node, const Context& c) {
   bool ok = true;
   MetricExpectation e;
   const Node kind_node = NullAsAbsent(o.Optional("kind"));
@@ -146,12 +145,12 @@ std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetr
       ok = false;
     }
   }
-  ok = ReadDuring(o, s, c, &e.during) && ok;
+  ok = ReadDuring(o, c, &e.during) && ok;
   ok = ReadBounds(o, &e.bounds) && ok;
   o.Finish("for a metric expectation");
   if (!metric) return std::nullopt;
   e.metric = *metric;
-  if (const char* missing = MissingSection(*metric, s, c)) {
+  if (const char* missing = MissingSection(*metric, c)) {
     metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
     ok = false;
   }
@@ -165,7 +164,7 @@ std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetr
 }
 
 // One item of the array form: {"metric": ...}, {"always": ...} or {"sometimes": ...}.
-std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, const Context& c) {
+std::optional<Expectation> ReadExpectation(const Node& node, const Context& c) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -181,14 +180,14 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, 
   }
   if (o.Has("metric")) {
     const Node metric_node = o.Optional("metric");
-    return ReadMetricBody(o, ReadEnum<RunMetric>(metric_node), metric_node, s, c);
+    return ReadMetricBody(o, ReadEnum<RunMetric>(metric_node), metric_node, c);
   }
   bool ok = true;
   PropertyExpectation e;
   e.quantifier = o.Has("always") ? Quantifier::kAlways : Quantifier::kSometimes;
   const Node metric_node = o.Optional(NameOf(e.quantifier));
   auto metric = ReadEnum<SeriesMetric>(metric_node);
-  ok = ReadDuring(o, s, c, &e.during) && ok;
+  ok = ReadDuring(o, c, &e.during) && ok;
   ok = ReadBounds(o, &e.bounds) && ok;
   o.Finish("for an '" + std::string(NameOf(e.quantifier)) + "' expectation");
   if (!metric) return std::nullopt;
@@ -204,7 +203,7 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Scenario& s, 
 // One member of the object form (SCENARIO.md's shorthand): "time_to_empty_s": {"max": 1800}.
 // The key is a run metric; the value holds what an array item holds besides "metric".
 std::optional<Expectation> ReadMetricMember(const std::string& name, const Node& node,
-                                            const Scenario& s, const Context& c) {
+                                            const Context& c) {
   std::optional<RunMetric> metric = FromName<RunMetric>(name);
   if (!metric) {
     const std::vector<std::string_view> names = NamesOf<RunMetric>();
@@ -225,30 +224,32 @@ std::optional<Expectation> ReadMetricMember(const std::string& name, const Node&
     if (node.is_null()) node.TypeError("an object");
     return std::nullopt;
   }
-  return ReadMetricBody(o, metric, node, s, c);
+  return ReadMetricBody(o, metric, node, c);
 }
 
 }  // namespace
 
-void ReadAlerts(const Node& node, Context& /*c*/, Alerts* alerts) {
+void ReadAlerts(const Node& node, Context& c, Alerts* alerts) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
+  c.has_age_alert = NullAsAbsent(o.Optional("oldest_age_s")).present();
+  c.has_depth_alert = NullAsAbsent(o.Optional("depth")).present();
+  c.has_dlq_depth_alert = NullAsAbsent(o.Optional("dlq_depth")).present();
   alerts->oldest_age = ReadSeconds(NullAsAbsent(o.Optional("oldest_age_s")), Range::Above(0));
   alerts->depth = ReadInt(NullAsAbsent(o.Optional("depth")), Range::Closed(0, kDepthMax));
   alerts->dlq_depth = ReadInt(NullAsAbsent(o.Optional("dlq_depth")), Range::Closed(0, kDepthMax));
   o.Finish();
 }
 
-void ReadExpect(const Node& node, Context& c, const Scenario& scenario,
-                std::vector<Expectation>* expect) {
+void ReadExpect(const Node& node, Context& c, std::vector<Expectation>* expect) {
   if (node.given() && node.json().is_object()) {
     // Members come in nlohmann's (sorted) key order, so the order of the expectations, and
     // of the JUnit cases they become, does not depend on how the file was written.
     for (const auto& [name, value] : MapEntries(node, 0, kExpectMax)) {
-      if (auto e = ReadMetricMember(name, value, scenario, c)) expect->push_back(std::move(*e));
+      if (auto e = ReadMetricMember(name, value, c)) expect->push_back(std::move(*e));
     }
     return;
   }
@@ -257,7 +258,7 @@ void ReadExpect(const Node& node, Context& c, const Scenario& scenario,
     return;
   }
   for (const Node& item : ArrayItems(node, 0, kExpectMax)) {
-    if (auto e = ReadExpectation(item, scenario, c)) expect->push_back(std::move(*e));
+    if (auto e = ReadExpectation(item, c)) expect->push_back(std::move(*e));
   }
 }
 

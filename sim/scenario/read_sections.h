@@ -33,6 +33,13 @@ struct Context {
   bool has_database = false;
   bool has_live_traffic = false;
   bool has_downstream = false;
+  // /drains lists at least one drain, and which alerts are set: expectations that need them
+  // are checked against what the file gives, so that a bad drain or alert is reported once,
+  // not again at every expectation that reads it.
+  bool has_drains = false;
+  bool has_age_alert = false;
+  bool has_depth_alert = false;
+  bool has_dlq_depth_alert = false;
   std::optional<int64_t> workers_count;
   // For each producer / backlog entry that was read: its index in the JSON array, and whether
   // its `fields` were read without problems (the key_pattern check skips the others rather
@@ -89,8 +96,8 @@ void ReadRetry(const Node& node, Context& context, RetryPolicy* retry);
 void ReadFaults(const Node& node, Context& context, std::vector<Fault>* faults);
 void ReadDrains(const Node& node, Context& context, std::vector<Drain>* drains);
 void ReadAlerts(const Node& node, Context& context, Alerts* alerts);
-void ReadExpect(const Node& node, Context& context, const Scenario& scenario,
-                std::vector<Expectation>* expect);
+// After ReadDrains and ReadAlerts: expectations are checked against what they found.
+void ReadExpect(const Node& node, Context& context, std::vector<Expectation>* expect);
 
 // Checks that need the whole scenario: key_pattern placeholders, sections that kinds and
 // faults rely on, that something is published, and the size estimate.

@@ -191,7 +191,7 @@ enum class Quantifier : uint8_t {
   kSometimes,
 };
 
-// Figures of a finished run (DESIGN.md, "What drainsim reports"), for `metric` expectations.
+// Figures of a finished run (docs/METRICS.md), for `metric` expectations.
 enum class RunMetric : uint8_t {
   kTimeToEmpty,           // "time_to_empty_s"
   kTimeToQuiet,           // "time_to_quiet_s"

@@ -78,7 +78,7 @@ struct ClassPolicy {
   bool operator==(const ClassPolicy&) const = default;
 };
 
-// Defaults follow the table in DESIGN.md: honour 429s, retry transient errors, dead-letter
+// Defaults (the original design's table): honour 429s, retry transient errors, dead-letter
 // permanent ones at once, give unknown ones a second chance.
 struct RetryClasses {
   ClassPolicy rate_limited{ClassAction::kRetry, 10, true, std::nullopt};

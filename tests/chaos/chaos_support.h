@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,22 @@ inline scenario::Scenario LoadShipped(const std::string& name) {
   }
   REQUIRE(loaded.ok());
   return *loaded.scenario;
+}
+
+// The text of scenarios/NAME.
+inline std::string ReadShippedText(const std::string& name) {
+  std::ifstream in(kSource + "/scenarios/" + name, std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Sets the member at JSON `pointer` of the scenario text to `value_json`.
+inline void SetJson(std::string& text, const std::string& pointer, const std::string& value_json) {
+  nlohmann::json doc = nlohmann::json::parse(text);
+  doc[nlohmann::json::json_pointer(pointer)] = nlohmann::json::parse(value_json);
+  text = doc.dump();
 }
 
 // Every scenario file in scenarios/ (schema.json is not one), sorted.

@@ -165,7 +165,7 @@ TEST_CASE("run: series.csv has a header and one row per sample of report.json",
   const nlohmann::json report =
       nlohmann::json::parse(ReadFile((dir / "out" / "report.json").string()));
   const size_t samples = report["series"]["t_s"].size();
-  CHECK(samples == 60);  // every 10 s (the default) over 600 s
+  CHECK(samples == 61);  // every 10 s (the default) over 600 s, and the end at 600 s
   const std::string csv = ReadFile((dir / "out" / "series.csv").string());
   std::vector<std::string> rows;
   for (std::string line : Lines(csv)) {

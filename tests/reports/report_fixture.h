@@ -77,6 +77,7 @@ inline model::Results FixtureResults() {
   drain.started_at_s = 35;
   drain.ended_at_s = 65;
   drain.replayed = 7;
+  drain.last_replay_at_s = 49;
   drain.parked = 4;
   drain.refilled = 1;
   drain.db_utilisation = 0.5;

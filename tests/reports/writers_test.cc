@@ -194,7 +194,10 @@ TEST_CASE("markdown: verdict, headline figures, expectation table, DLQ and drain
   INFO(md);
   CHECK(md.rfind("## drainsim: night\\|shift\\_\\*x\\* — ❌ 1 of 3 expectations failed\n", 0) == 0);
   CHECK(Contains(md, "Reproduce: `drainsim run scenarios/fixture.json --seed 42`"));
-  CHECK(Contains(md, "| time to empty | 24.95 s |"));
+  // The DLQ emptied, then held 6 again by the end: the headline says both.
+  CHECK(Contains(md,
+                 "| time to empty | 24.95 s (the DLQ emptied 24.95 s after the first drain "
+                 "started; 6 in it again by the end (1 replay died again)) |"));
   CHECK(Contains(md, "| live traffic, during drains | p50 4 ms, p99 33 ms, max 33 ms |"));
   CHECK(Contains(md,
                  "| result | expectation | measured | bound | reason |\n|---|---|---|---|---|\n"));
@@ -203,7 +206,8 @@ TEST_CASE("markdown: verdict, headline figures, expectation table, DLQ and drain
                  "| ❌ FAIL | `duplicate_executions for kind email <= 0` | 3 | `<= 0` | 3 \\> 0 |"));
   CHECK(Contains(md, "| `max_attempts/transient` | 6 |"));
   CHECK(Contains(md, "| `parked:drain` | 4 |"));
-  CHECK(Contains(md, "| 0 | 35 s | 65 s | 7 | 0.2/s | 1 | 4 | 0 | 50 % | 33 ms |"));
+  CHECK(
+      Contains(md, "| 0 | 35 s | 65 s | 7 | in 14 s (0.5/s) | 0.2/s | 1 | 4 | 0 | 50 % | 33 ms |"));
   // Every table row has as many cells as its header.
   std::istringstream lines(md);
   std::string line;
@@ -253,6 +257,14 @@ TEST_CASE("csv: a header with units, one row per sample, RFC 4180", "[reports][c
   CHECK(reports::CsvField("a,b") == "\"a,b\"");
   CHECK(reports::CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
   CHECK(reports::CsvField("plain") == "plain");
+}
+
+// Regression: a bare 10903086657810375724 is 10903086657810377000 to jq and JavaScript.
+TEST_CASE("json: a seed above 2^53 is written as a string, below as a number", "[reports][json]") {
+  Rendered r;
+  CHECK(nlohmann::json::parse(reports::JsonReport(r.Input()))["seed"] == 42);
+  r.results.seed = 10903086657810375724ULL;
+  CHECK(nlohmann::json::parse(reports::JsonReport(r.Input()))["seed"] == "10903086657810375724");
 }
 
 TEST_CASE("json: the verdicts, and the series columns as before", "[reports][json]") {

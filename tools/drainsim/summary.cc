@@ -3,6 +3,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "reports/headline.h"
+
 namespace drainsim::cli {
 
 namespace {
@@ -43,13 +45,15 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
          static_cast<long long>(r.lost));
   if (r.dlq_trimmed > 0 || r.retention_expired > 0) {
-    Append(out, "expired: %lld trimmed from a full DLQ (broker.dlq_max_length), %lld past main-queue "
-                "retention (broker.retention_s)\n",
+    Append(out,
+           "expired: %lld trimmed from a full DLQ (broker.dlq_max_length), %lld past main-queue "
+           "retention (broker.retention_s)\n",
            static_cast<long long>(r.dlq_trimmed), static_cast<long long>(r.retention_expired));
   }
   if (r.dlq_duplicates > 0) {
-    Append(out, "dead-lettered twice: %lld second copies (best-effort dead-lettering), counted as "
-                "published\n",
+    Append(out,
+           "dead-lettered twice: %lld second copies (best-effort dead-lettering), counted as "
+           "published\n",
            static_cast<long long>(r.dlq_duplicates));
   }
   if (r.rejected > 0) {
@@ -76,10 +80,14 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
            static_cast<double>(r.message_latency_us.Quantile(0.99)) / 1e6,
            static_cast<double>(r.message_latency_us.max()) / 1e6);
   }
-  Append(out, "oldest message age: max %.1f s; age alert %s; depth alert %s\n", r.oldest_age_max_s,
-         Seconds(r.age_alert_first_s).c_str(), Seconds(r.depth_alert_first_s).c_str());
-  Append(out, "time to empty: %s; time to quiet: %s\n", Seconds(r.time_to_empty_s).c_str(),
-         Seconds(r.time_to_quiet_s).c_str());
+  Append(out, "oldest message age: max %.1f s", r.oldest_age_max_s);
+  for (const reports::AlertPhrase& alert : reports::AlertPhrases(r)) {
+    Append(out, "; %s alert %s", alert.name.c_str(), alert.value.c_str());
+  }
+  out += "\n";
+  const std::string detail = reports::TimeToEmptyDetail(r);
+  Append(out, "time to empty: %s%s%s; time to quiet: %s\n", reports::TimeToEmptyValue(r).c_str(),
+         detail.empty() ? "" : " — ", detail.c_str(), Seconds(r.time_to_quiet_s).c_str());
   if (r.downstream_calls > 0) {
     Append(out, "downstream: %lld calls, %lld answered 429, %lld made before their Retry-After\n",
            static_cast<long long>(r.downstream_calls), static_cast<long long>(r.downstream_429s),
@@ -92,12 +100,10 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
         Append(out, "drain %zu: never started\n", d);
         continue;
       }
-      Append(out,
-             "drain %zu: from %.1f s, %lld replayed at %.1f/s, %lld refilled, %lld parked, %lld "
-             "left\n",
-             d, *drain.started_at_s, static_cast<long long>(drain.replayed),
-             drain.achieved_rate_per_s, static_cast<long long>(drain.refilled),
-             static_cast<long long>(drain.parked), static_cast<long long>(drain.left));
+      Append(out, "drain %zu: from %.1f s, %s, %lld refilled, %lld parked, %lld left\n", d,
+             *drain.started_at_s, reports::DrainReplayPhrase(drain).c_str(),
+             static_cast<long long>(drain.refilled), static_cast<long long>(drain.parked),
+             static_cast<long long>(drain.left));
     }
   }
   if (r.has_database) {
