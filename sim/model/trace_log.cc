@@ -325,6 +325,10 @@ TraceLog TraceRecorder::Finish(engine::Instant end) {
   });
   std::stable_sort(log_.marks.begin(), log_.marks.end(),
                    [](const RunMark& a, const RunMark& b) { return a.at < b.at; });
+  // A run stopped early (run.events_max) never reached the scenario's later marks.
+  log_.marks.erase(std::find_if(log_.marks.begin(), log_.marks.end(),
+                                [end](const RunMark& m) { return m.at > end; }),
+                   log_.marks.end());
   return std::move(log_);
 }
 
