@@ -148,8 +148,11 @@ std::string AttemptEndText(const LifeEvent& e, const model::TraceLog& log) {
   return text;
 }
 
-bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type) {
-  return i + 1 < events.size() && events[i + 1].type == type && events[i + 1].at == events[i].at;
+// events[i + 1] is of `type`, at the same instant, and recorded right after events[i] (not
+// across the life's gap, `gap`: MessageLife::gap_at, or 0 for none).
+bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type, size_t gap) {
+  return i + 1 < events.size() && i + 1 != gap && events[i + 1].type == type &&
+         events[i + 1].at == events[i].at;
 }
 
 std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log,
@@ -158,8 +161,13 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
   const std::vector<LifeEvent>& events = life.events;
   const LifeEvent* delivered = nullptr;  // the latest delivery, for the wait in a worker's buffer
   bool committed = false;                // the running attempt committed before it ended
+  const size_t gap = life.events_left_out > 0 ? life.gap_at : 0;
   for (size_t i = 0; i < events.size(); ++i) {
     const LifeEvent& e = events[i];
+    if (gap > 0 && i == gap) {
+      out += Line(events[i - 1].at, "... " + LifeGapText(life, log.life_events_max));
+      delivered = nullptr;
+    }
     if (e.type == Type::kTransition && e.cause == model::TransitionCause::kDelivered) {
       delivered = &e;
     }
@@ -171,11 +179,11 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
       case Type::kTransition:
         // An ack is said by the attempt that sent it (the next event, at the same instant).
         if (e.cause == model::TransitionCause::kAcked &&
-            SameInstant(events, i, Type::kAttemptEnd)) {
+            SameInstant(events, i, Type::kAttemptEnd, gap)) {
           break;
         }
         if (e.cause == model::TransitionCause::kDelivered &&
-            SameInstant(events, i, Type::kAttemptStart) && events[i + 1].worker == e.worker) {
+            SameInstant(events, i, Type::kAttemptStart, gap) && events[i + 1].worker == e.worker) {
           out += Line(e.at, TransitionText(e, scenario) + ", attempt " +
                                 std::to_string(events[i + 1].attempt) + " started");
           ++i;
@@ -289,6 +297,7 @@ std::string DeathHistory(const model::MessageLife& life, const scenario::Scenari
     it->last = e.at;
   }
   if (deaths.empty()) return "";
+  if (life.events_left_out > 0) first += " (counted over the recorded events only)";
   std::sort(deaths.begin(), deaths.end(),
             [](const Death& a, const Death& b) { return a.last > b.last; });
   std::string text;
@@ -314,6 +323,7 @@ std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& s
   std::string out;
   int64_t commits = 0;
   int64_t duplicates = 0;
+  int64_t left_out = 0;  // events not recorded, over all lives
   for (const model::MessageLife& life : log.lives) {
     if (!out.empty()) out += "\n";
     out += Header(life, log);
@@ -322,6 +332,7 @@ std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& s
       out += Wrap("x-death: ", deaths);
     }
     out += Wrap("why: ", WhyParagraph(life, log, scenario));
+    left_out += life.events_left_out;
     for (const LifeEvent& e : life.events) {
       if (e.type != Type::kCommit) continue;
       ++commits;
@@ -332,7 +343,8 @@ std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& s
     out += "\n" + Wrap("key " + log.lives.front().key + ": ",
                        std::to_string(log.lives.size()) +
                            " messages carry it; their work committed " + std::to_string(commits) +
-                           " times (" + std::to_string(duplicates) + " duplicate executions).");
+                           " times (" + std::to_string(duplicates) + " duplicate executions)" +
+                           (left_out > 0 ? ", counted over the recorded events only." : "."));
   }
   return out;
 }

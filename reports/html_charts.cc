@@ -66,6 +66,8 @@ bool CoversRun(double from_s, double until_s, double x_max) {
 void FaultsFromScenario(const ScenarioMarks& marks, Decorations& d) {
   for (const FaultSpan& f : marks.faults) {
     const std::string name = f.type + (f.detail.empty() ? "" : " (" + f.detail + ")");
+    // The run may stop (run.events_max) before a fault's time comes: nothing to draw then.
+    if (f.from_s > d.x_max || (f.until_s && f.from_s == d.x_max)) continue;
     if (!f.until_s) {
       d.markers.push_back({f.from_s, f.type, name + " at " + Seconds(f.from_s), kFault});
     } else if (CoversRun(f.from_s, *f.until_s, d.x_max)) {
@@ -105,7 +107,8 @@ void Drains(const model::Results& r, Decorations& d) {
   for (size_t i = 0; i < r.drains.size(); ++i) {
     const model::DrainResults& drain = r.drains[i];
     if (!drain.started_at_s) continue;
-    const double until = drain.ended_at_s.value_or(d.x_max);
+    if (*drain.started_at_s > d.x_max) continue;
+    const double until = std::min(drain.ended_at_s.value_or(d.x_max), d.x_max);
     d.bands.push_back({*drain.started_at_s, std::max(*drain.started_at_s, until),
                        "drain " + std::to_string(i) + ": " + std::to_string(drain.replayed) +
                            " replayed at " + Decimal(drain.achieved_rate_per_s, 1) + "/s, from " +

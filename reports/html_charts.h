@@ -16,7 +16,9 @@
 //      live latencies are gaps where no live query completed (the series holds 0 there).
 //  (3) Fault windows come from ReportContext::marks when it is from the scenario, else from the
 //      samples' fault_active flags. A window that covers the whole run is not shaded (it would
-//      tint everything) but named in `notes`.
+//      tint everything) but named in `notes`. Fault windows, fault instants and drains are
+//      clipped to the run, which may end before run.until_s (run.events_max): one that starts
+//      after the run's end is not drawn, one that straddles it is shaded up to it.
 #pragma once
 
 #include <cstddef>

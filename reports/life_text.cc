@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "sim/engine/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {
@@ -114,6 +115,17 @@ std::string Seconds3(engine::Instant at) {
   char buffer[40];
   std::snprintf(buffer, sizeof(buffer), "%.3f", at.seconds());
   return buffer;
+}
+
+std::string LifeGapText(const model::MessageLife& life, size_t life_events_max) {
+  DRAINSIM_CHECK(life.events_left_out > 0 && life.gap_at > 0 && life.gap_at < life.events.size());
+  const model::LifeEvent& before = life.events[life.gap_at - 1];
+  const model::LifeEvent& after = life.events[life.gap_at];
+  const size_t head = life.gap_at;
+  return std::to_string(life.events_left_out) + " events not recorded (attempts " +
+         std::to_string(before.attempt) + " to " + std::to_string(after.attempt) + ", up to " +
+         Seconds3(after.at) + " s): a life keeps its first " + std::to_string(head) +
+         " and latest " + std::to_string(life_events_max - head) + " events";
 }
 
 }  // namespace drainsim::reports

@@ -34,6 +34,11 @@ std::string_view DuplicateCauseText(model::DuplicateCause cause);
 // Why the broker handed a message out again, as a clause: "its ack was lost".
 std::string_view RedeliveryText(model::RedeliveryCause cause);
 
+// A life's gap (MessageLife::events_left_out > 0) in words: "3,948 events not recorded (attempts
+// 8 to 994, up to 12.480 s): a life keeps its first 16 and latest 48 events".
+// REQUIRES: life.events_left_out > 0, 0 < life.gap_at < life.events.size()
+std::string LifeGapText(const model::MessageLife& life, size_t life_events_max);
+
 // Seconds with 3 decimals: "612.400".
 std::string Seconds3(engine::Instant at);
 

@@ -121,8 +121,9 @@ std::string PathData(const Plot& plot, const Points& points) {
 void Bands(std::string& out, const LineChart& chart, const Plot& plot) {
   for (const Band& band : chart.bands) {
     DRAINSIM_CHECK(band.from <= band.until);
-    const double x = plot.X(band.from);
-    const double width = std::max(kBandWidthMin, plot.X(band.until) - x);
+    if (band.until < chart.x_min || band.from > chart.x_max) continue;  // contract (6)
+    const double x = plot.X(std::max(band.from, chart.x_min));
+    const double width = std::max(kBandWidthMin, plot.X(std::min(band.until, chart.x_max)) - x);
     out += "<rect" + Attr("class", band.css_class) + Attr("x", Px(x)) + Attr("y", Px(plot.top())) +
            Attr("width", Px(width)) + Attr("height", Px(plot.bottom() - plot.top())) +
            Attr("fill", band.colour) + " fill-opacity=\"0.16\"><title>" + XmlEscape(band.title) +
@@ -172,6 +173,7 @@ void Grid(std::string& out, const LineChart& chart, const Plot& plot, double y_t
 
 void Markers(std::string& out, const LineChart& chart, const Plot& plot) {
   for (const Marker& marker : chart.markers) {
+    if (marker.x < chart.x_min || marker.x > chart.x_max) continue;  // contract (6)
     const std::string x = Px(plot.X(marker.x));
     out += "<line class=\"marker\" x1=\"" + x + "\" y1=\"" + Px(plot.top()) + "\" x2=\"" + x +
            "\" y2=\"" + Px(plot.bottom()) + "\"" + Attr("stroke", marker.colour) +

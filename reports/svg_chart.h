@@ -16,6 +16,8 @@
 //      down-sampled (DownsampleBy: the minimum and the maximum of each bucket, in order).
 //  (4) Every text that came from outside (labels, titles) is XML-escaped.
 //  (5) The y-range always holds the threshold, so its line is always drawn.
+//  (6) Bands and markers are clipped to [x_min, x_max]: one wholly outside is not drawn, a band
+//      straddling an edge is drawn up to it.
 // Thread-safety: none needed; no state.
 #pragma once
 

@@ -253,6 +253,23 @@ std::string LifeInstantName(const model::LifeEvent& e, const model::TraceLog& lo
   return "";  // transitions are spans; terminal ones are named by their state
 }
 
+// Where a life's middle was not recorded (TraceOptions::life_events_max): an instant at the
+// last event before the gap saying how many events, and which attempts, are missing.
+void WriteLifeGap(const model::MessageLife& life, int64_t tid, const model::TraceLog& log,
+                  Writer& w) {
+  const model::LifeEvent& before = life.events[life.gap_at - 1];
+  const model::LifeEvent& after = life.events[life.gap_at];
+  w.Add(Event{"i", kPidMessages, tid, before.at, engine::Duration::Micros(-1),
+              LifeGapText(life, log.life_events_max), "message", "grey", "t",
+              Args()
+                  .Int("message", static_cast<int64_t>(life.id))
+                  .Int("events_left_out", life.events_left_out)
+                  .Int("from_attempt", before.attempt)
+                  .Int("until_attempt", after.attempt)
+                  .Raw("until_ts", std::to_string(after.at.micros()))
+                  .Text()});
+}
+
 void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLog& log, Writer& w) {
   std::string name = "message " + std::to_string(life.id);
   if (life.kind_index < log.kinds.size()) name += " " + log.kinds[life.kind_index];
@@ -285,6 +302,7 @@ void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLo
                 "t", Args().Int("message", id).Int("worker", e.worker).Text()});
   }
   end_state(log.ended_at);
+  if (life.events_left_out > 0) WriteLifeGap(life, tid, log, w);
 }
 
 std::string OtherData(const ReportInput& input) {
@@ -311,6 +329,21 @@ std::string OtherData(const ReportInput& input) {
   data.Int("messages_published", log->published);
   data.Int("message_tracks", static_cast<int64_t>(log->lives.size()));
   data.Int("message_tracks_left_out", log->lives_dropped);
+  // What the recorder's memory bounds (sim/model/trace_log.h, contract (2)) left out.
+  data.Int("messages_not_recorded", log->lives_not_recorded);
+  data.Int("messages_recorded_at_once_max", static_cast<int64_t>(log->lives_alive_max));
+  data.Int("message_track_events_max", static_cast<int64_t>(log->life_events_max));
+  data.Int("message_track_events_left_out", log->life_events_left_out);
+  data.Int("worker_marks_max", static_cast<int64_t>(log->marks_max));
+  data.Int("worker_marks_left_out", log->marks_left_out);
+  if (log->lives_not_recorded > 0 || log->life_events_left_out > 0 || log->marks_left_out > 0) {
+    data.Str("memory_bound_note",
+             "the recorder's memory is bounded: messages published while "
+             "messages_recorded_at_once_max lives were being recorded have no track; a track "
+             "keeps its first and latest events (message_track_events_max in all; an instant "
+             "marks each gap); worker crashes, restarts and fault strikes beyond worker_marks_max "
+             "are not drawn. The counters cover the whole run.");
+  }
   data.Str("message_sample",
            "ids below " + std::to_string(log->lives_first) +
                ", and every message dead-lettered, parked, expired, or whose work ran or tried "

@@ -11,24 +11,24 @@ namespace drainsim::model {
 
 namespace {
 
-// Worth showing in the sample: it needed the DLQ or a human, or its work ran (or tried to run)
-// more than once.
-bool Interesting(const MessageLife& life) {
-  int commits = 0;
-  for (const LifeEvent& e : life.events) {
-    if (e.type == LifeEvent::Type::kTransition &&
-        (e.to == MessageState::kDeadLettered || e.to == MessageState::kParked ||
-         e.to == MessageState::kExpired)) {
-      return true;
-    }
-    if (e.type == LifeEvent::Type::kPublish && e.to == MessageState::kDeadLettered) return true;
-    if (e.type == LifeEvent::Type::kAttemptEnd && e.outcome == AttemptOutcome::kSuppressed) {
-      return true;
-    }
-    if (e.type == LifeEvent::Type::kCommit && (e.duplicate || ++commits > 1)) return true;
+// Whether `e` makes its life worth showing in the sample: the message needed the DLQ or a
+// human, or its work ran (or tried to run) more than once. `commits` counts the life's commits
+// so far; every event of the life passes through here, recorded or not.
+bool MakesInteresting(const LifeEvent& e, int& commits) {
+  if (e.type == LifeEvent::Type::kTransition &&
+      (e.to == MessageState::kDeadLettered || e.to == MessageState::kParked ||
+       e.to == MessageState::kExpired)) {
+    return true;
   }
-  return false;
+  if (e.type == LifeEvent::Type::kPublish && e.to == MessageState::kDeadLettered) return true;
+  if (e.type == LifeEvent::Type::kAttemptEnd && e.outcome == AttemptOutcome::kSuppressed) {
+    return true;
+  }
+  return e.type == LifeEvent::Type::kCommit && (e.duplicate || ++commits > 1);
 }
+
+// The events a full life keeps from its start; the rest of life_events_max hold the latest.
+size_t HeadOf(size_t life_events_max) { return life_events_max / 4; }
 
 // When a per-message fault starts to apply (and a bug's fix): they have no window the run
 // opens, so the recorder marks them from the scenario.
@@ -68,6 +68,10 @@ TraceRecorder::TraceRecorder(const scenario::Scenario& scenario, TraceOptions op
   log_.spans_max = options_.spans ? options_.spans_max : 0;
   log_.lives_first = options_.lives_first;
   log_.lives_max = options_.lives_max;
+  log_.lives_alive_max = options_.lives_alive_max;
+  log_.life_events_max = options_.life_events_max;
+  log_.marks_max = options_.marks_max;
+  DRAINSIM_CHECK(options_.life_events_max >= 2);
   lanes_busy_.resize(static_cast<size_t>(scenario.workers.count));
   AddScenarioMarks(scenario, log_.marks);
 }
@@ -105,18 +109,53 @@ void TraceRecorder::CloseSpan(Slot& slot, engine::Instant end) {
   log_.spans.push_back(slot.span);
 }
 
-MessageLife* TraceRecorder::LifeOf(uint64_t message_id) {
+TraceRecorder::Recording* TraceRecorder::LifeOf(uint64_t message_id) {
   const auto it = alive_.find(message_id);
   return it == alive_.end() ? nullptr : &it->second;
 }
 
-void TraceRecorder::Keep(MessageLife&& life) {
+void TraceRecorder::Record(Recording& r, const LifeEvent& e) {
+  if (MakesInteresting(e, r.commits)) r.interesting = true;
+  std::vector<LifeEvent>& events = r.life.events;
+  const size_t max = options_.life_events_max;
+  if (events.size() < max) {
+    events.push_back(e);
+    return;
+  }
+  // Full: the tail is a ring; `e` replaces its oldest event.
+  const size_t head = HeadOf(max);
+  events[head + r.tail_next] = e;
+  r.tail_next = (r.tail_next + 1) % (max - head);
+  ++r.life.events_left_out;
+}
+
+void TraceRecorder::AddMark(const RunMark& mark) {
+  const bool windowed = mark.type == RunMark::Type::kDrainStart ||
+                        mark.type == RunMark::Type::kDrainEnd ||
+                        (mark.type == RunMark::Type::kFault && mark.edge != FaultEdge::kStrike);
+  if (!windowed && log_.marks.size() >= options_.marks_max) {
+    ++log_.marks_left_out;
+    return;
+  }
+  log_.marks.push_back(mark);
+}
+
+void TraceRecorder::Keep(Recording&& r) {
   if (Sampling()) {
-    if (life.id >= options_.lives_first && !Interesting(life)) return;
+    if (r.life.id >= options_.lives_first && !r.interesting) return;
   }
   if (log_.lives.size() >= options_.lives_max) {
     ++log_.lives_dropped;
     return;
+  }
+  MessageLife& life = r.life;
+  if (life.events_left_out > 0) {  // the ring's oldest event first
+    const size_t head = HeadOf(options_.life_events_max);
+    std::rotate(life.events.begin() + static_cast<std::ptrdiff_t>(head),
+                life.events.begin() + static_cast<std::ptrdiff_t>(head + r.tail_next),
+                life.events.end());
+    life.gap_at = head;
+    log_.life_events_left_out += life.events_left_out;
   }
   log_.lives.push_back(std::move(life));
 }
@@ -132,7 +171,12 @@ void TraceRecorder::OnPublish(const PublishInfo& info) {
     }
     return;
   }
-  MessageLife& life = alive_[info.message_id];
+  if (alive_.size() >= options_.lives_alive_max) {
+    ++log_.lives_not_recorded;
+    return;
+  }
+  Recording& r = alive_[info.message_id];
+  MessageLife& life = r.life;
   life.id = info.message_id;
   life.kind_index = info.kind_index;
   life.source_index = info.source_index;
@@ -143,12 +187,12 @@ void TraceRecorder::OnPublish(const PublishInfo& info) {
   e.type = LifeEvent::Type::kPublish;
   e.at = info.at;
   e.to = info.state;
-  life.events.push_back(e);
+  Record(r, e);
 }
 
 void TraceRecorder::OnTransition(const TransitionInfo& info) {
-  MessageLife* life = LifeOf(info.message_id);
-  if (life == nullptr) return;
+  Recording* r = LifeOf(info.message_id);
+  if (r == nullptr) return;
   LifeEvent e;
   e.type = LifeEvent::Type::kTransition;
   e.at = info.at;
@@ -162,7 +206,7 @@ void TraceRecorder::OnTransition(const TransitionInfo& info) {
   e.drain = info.drain;
   e.worker = info.worker;
   e.attempt = info.attempts;
-  life->events.push_back(e);
+  Record(*r, e);
 }
 
 void TraceRecorder::OnAttemptStart(const AttemptInfo& info) {
@@ -180,14 +224,14 @@ void TraceRecorder::OnAttemptStart(const AttemptInfo& info) {
   span.worker = info.worker;
   span.attempt = info.attempt;
   OpenSpan(slot, span);
-  if (MessageLife* life = LifeOf(info.message_id)) {
+  if (Recording* r = LifeOf(info.message_id)) {
     LifeEvent e;
     e.type = LifeEvent::Type::kAttemptStart;
     e.at = info.at;
     e.worker = static_cast<int32_t>(info.worker);
     e.attempt = info.attempt;
     e.execution = info.execution;
-    life->events.push_back(e);
+    Record(*r, e);
   }
 }
 
@@ -209,7 +253,7 @@ void TraceRecorder::OnAttemptEnd(const AttemptEndInfo& info) {
   }
   slot.busy = false;
   slot.sleeping = false;
-  if (MessageLife* life = LifeOf(info.message_id)) {
+  if (Recording* r = LifeOf(info.message_id)) {
     LifeEvent e;
     e.type = LifeEvent::Type::kAttemptEnd;
     e.at = info.at;
@@ -222,7 +266,7 @@ void TraceRecorder::OnAttemptEnd(const AttemptEndInfo& info) {
     e.fault = info.fault;
     e.current = info.current;
     e.during_sleep = during_sleep;
-    life->events.push_back(e);
+    Record(*r, e);
   }
 }
 
@@ -233,7 +277,7 @@ void TraceRecorder::OnCommit(const CommitInfo& info) {
     slot.span.duplicate = info.duplicate;
     slot.span.duplicate_cause = info.duplicate_cause;
   }
-  if (MessageLife* life = LifeOf(info.message_id)) {
+  if (Recording* r = LifeOf(info.message_id)) {
     LifeEvent e;
     e.type = LifeEvent::Type::kCommit;
     e.at = info.at;
@@ -242,7 +286,7 @@ void TraceRecorder::OnCommit(const CommitInfo& info) {
     e.duplicate = info.duplicate;
     e.duplicate_cause = info.duplicate_cause;
     e.visible = info.visible;
-    life->events.push_back(e);
+    Record(*r, e);
   }
 }
 
@@ -258,49 +302,46 @@ void TraceRecorder::OnSleep(const SleepInfo& info) {
   span.worker = info.worker;
   span.attempt = slot.attempt;
   span.sleep = true;
-  if (const MessageLife* life = LifeOf(info.message_id)) span.kind_index = life->kind_index;
+  if (const Recording* r = LifeOf(info.message_id)) span.kind_index = r->life.kind_index;
   OpenSpan(slot, span);
-  if (MessageLife* life = LifeOf(info.message_id)) {
+  if (Recording* r = LifeOf(info.message_id)) {
     LifeEvent e;
     e.type = LifeEvent::Type::kSleep;
     e.at = info.at;
     e.worker = static_cast<int32_t>(info.worker);
     e.attempt = slot.attempt;
     e.until = info.until;
-    life->events.push_back(e);
+    Record(*r, e);
   }
 }
 
 void TraceRecorder::OnReleased(uint64_t message_id, engine::Instant) {
   const auto it = alive_.find(message_id);
   if (it == alive_.end()) return;
-  MessageLife life = std::move(it->second);
+  Recording r = std::move(it->second);
   alive_.erase(it);
-  Keep(std::move(life));
+  Keep(std::move(r));
 }
 
 void TraceRecorder::OnFaultEdge(uint32_t fault, FaultEdge edge, engine::Instant at) {
-  log_.marks.push_back(RunMark{at, RunMark::Type::kFault, fault, edge, false, false});
+  AddMark(RunMark{at, RunMark::Type::kFault, fault, edge, false, false});
 }
 
 void TraceRecorder::OnWorkerCrash(uint32_t worker, bool after_commit, engine::Instant at) {
-  log_.marks.push_back(
+  AddMark(
       RunMark{at, RunMark::Type::kWorkerCrash, worker, FaultEdge::kStrike, after_commit, false});
 }
 
 void TraceRecorder::OnWorkerRestart(uint32_t worker, engine::Instant at) {
-  log_.marks.push_back(
-      RunMark{at, RunMark::Type::kWorkerRestart, worker, FaultEdge::kStrike, false, false});
+  AddMark(RunMark{at, RunMark::Type::kWorkerRestart, worker, FaultEdge::kStrike, false, false});
 }
 
 void TraceRecorder::OnDrainStart(uint32_t drain, engine::Instant at) {
-  log_.marks.push_back(
-      RunMark{at, RunMark::Type::kDrainStart, drain, FaultEdge::kOpen, false, false});
+  AddMark(RunMark{at, RunMark::Type::kDrainStart, drain, FaultEdge::kOpen, false, false});
 }
 
 void TraceRecorder::OnDrainEnd(uint32_t drain, engine::Instant at) {
-  log_.marks.push_back(
-      RunMark{at, RunMark::Type::kDrainEnd, drain, FaultEdge::kClose, false, false});
+  AddMark(RunMark{at, RunMark::Type::kDrainEnd, drain, FaultEdge::kClose, false, false});
 }
 
 TraceLog TraceRecorder::Finish(engine::Instant end) {
@@ -325,6 +366,10 @@ TraceLog TraceRecorder::Finish(engine::Instant end) {
   });
   std::stable_sort(log_.marks.begin(), log_.marks.end(),
                    [](const RunMark& a, const RunMark& b) { return a.at < b.at; });
+  // A run stopped early (run.events_max) never reached the scenario's later marks.
+  log_.marks.erase(std::find_if(log_.marks.begin(), log_.marks.end(),
+                                [end](const RunMark& m) { return m.at > end; }),
+                   log_.marks.end());
   return std::move(log_);
 }
 

@@ -9,10 +9,20 @@
 //
 // Contract:
 //  (1) Deterministic: the same run gives the same TraceLog, field for field.
-//  (2) Bounded: at most spans_max spans (the first to start; spans_left_out counts the rest)
-//      and lives_max lives (first come first kept; lives_dropped counts the rest). A message's
-//      life is held while the model holds the message's record (until OnReleased), then kept
-//      or dropped: memory follows the messages alive, as the model's does.
+//  (2) Bounded, whatever the run does (a message that fails a million times, a crash a
+//      second): at most spans_max spans (the first to start; spans_left_out counts the rest);
+//      at most life_events_max events per life (the first quarter and the latest ones;
+//      MessageLife::events_left_out counts those between); at most lives_alive_max lives being
+//      recorded at once (a message published while that many are is not recorded at all:
+//      lives_not_recorded); at most lives_max lives kept (first come first kept;
+//      lives_dropped counts the rest); at most marks_max worker crashes, restarts and fault
+//      strikes (marks_left_out; fault windows and drains, bounded by the scenario, are always
+//      kept). So the recorder holds at most about
+//      (lives_alive_max + lives_max) * life_events_max * sizeof(LifeEvent) + spans_max *
+//      sizeof(AttemptSpan) + marks_max * sizeof(RunMark) bytes, plus the keys: about 110 MB
+//      with the defaults (tests/cli/memory_test.cc measures a retry storm).
+//      A life is held while the model holds the message's record (until OnReleased), then kept
+//      or dropped.
 //  (3) It only listens: see sim/model/observer.h (1).
 //
 // Thread-safety: one recorder per run, used by the thread running it.
@@ -98,7 +108,11 @@ struct MessageLife {
   bool from_backlog = false;
   engine::Instant published_at;
   std::string key;
-  std::vector<LifeEvent> events;  // in the order they happened
+  std::vector<LifeEvent> events;  // in the order they happened, with at most one gap:
+  // events_left_out events were not recorded between events[gap_at - 1] and events[gap_at]
+  // (TraceOptions::life_events_max). The attempts they covered are those numbered between.
+  int64_t events_left_out = 0;
+  size_t gap_at = 0;
 };
 
 struct TraceLog {
@@ -111,12 +125,18 @@ struct TraceLog {
   std::vector<AttemptSpan> spans;  // by (start, worker, lane)
   int64_t attempts_seen = 0;       // attempts started in the run
   size_t spans_max = 0;
-  int64_t spans_left_out = 0;      // attempts and sleeps not drawn: spans_max was reached
-  std::vector<RunMark> marks;      // in time order
+  int64_t spans_left_out = 0;  // attempts and sleeps not drawn: spans_max was reached
+  std::vector<RunMark> marks;  // in time order
+  size_t marks_max = 0;
+  int64_t marks_left_out = 0;      // crashes, restarts and strikes over marks_max
   std::vector<MessageLife> lives;  // by id
   int64_t lives_dropped = 0;       // qualified for the sample but over lives_max
   uint64_t lives_first = 0;
   size_t lives_max = 0;
+  size_t lives_alive_max = 0;
+  int64_t lives_not_recorded = 0;  // published while lives_alive_max lives were being recorded
+  size_t life_events_max = 0;
+  int64_t life_events_left_out = 0;  // over the lives kept: the sum of their events_left_out
   int64_t published = 0;
   // Explain by key when no key matched: up to 5 keys containing the one asked for.
   std::vector<std::string> similar_keys;
@@ -127,6 +147,11 @@ struct TraceOptions {
   size_t spans_max = 200'000;
   uint64_t lives_first = 200;
   size_t lives_max = 2000;
+  // The memory bounds of contract (2). A life of 64 events shows a message's first attempts
+  // and its last dozen: what explain and the trace need to say why it ended where it did.
+  size_t life_events_max = 64;
+  size_t lives_alive_max = 20'000;
+  size_t marks_max = 100'000;  // REQUIRES: life_events_max >= 2
   // Record only the life of the message with this id, or of every message with this key.
   std::optional<uint64_t> only_id;
   std::optional<std::string> only_key;
@@ -167,8 +192,18 @@ class TraceRecorder final : public RunObserver {
   Slot& SlotAt(uint32_t slot);
   void OpenSpan(Slot& slot, const AttemptSpan& span);
   void CloseSpan(Slot& slot, engine::Instant end);
-  MessageLife* LifeOf(uint64_t message_id);
-  void Keep(MessageLife&& life);
+  // A life being recorded: its events (see MessageLife::gap_at) and what the sample needs to
+  // know of those left out.
+  struct Recording {
+    MessageLife life;
+    size_t tail_next = 0;  // once full: where the next event overwrites the oldest of the tail
+    int commits = 0;
+    bool interesting = false;  // see Interesting() in trace_log.cc
+  };
+  Recording* LifeOf(uint64_t message_id);
+  void Record(Recording& r, const LifeEvent& e);
+  void AddMark(const RunMark& mark);
+  void Keep(Recording&& r);
   bool Sampling() const { return !options_.only_id && !options_.only_key; }
 
   const TraceOptions options_;
@@ -176,7 +211,7 @@ class TraceRecorder final : public RunObserver {
   std::vector<Slot> slots_;
   std::vector<std::vector<bool>> lanes_busy_;  // [worker][lane]
   size_t spans_opened_ = 0;
-  std::unordered_map<uint64_t, MessageLife> alive_;  // lives being recorded, by id
+  std::unordered_map<uint64_t, Recording> alive_;  // lives being recorded, by id
 };
 
 }  // namespace drainsim::model

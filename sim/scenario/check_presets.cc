@@ -3,6 +3,7 @@
 // The presets' own defaults satisfy every limit (presets_test.cc), so only overrides trip these.
 #include <limits>
 
+#include "sim/scenario/enum_names.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/read_sections.h"
 
@@ -147,6 +148,19 @@ void CheckRabbitmqQuorum(const Limits& l) {
   }
 }
 
+// Brokers that learn of a dead consumer only when its lease runs out: nothing hands its
+// messages back at once (requeue_on_crash immediate) or fails them (fail), as a closed AMQP
+// channel or Celery's worker does. `rule` names what the broker does instead and its source
+// (the URLs are in scenarios/presets/README.md, the preset's "crashed consumer" row).
+void CrashOnlyByTimeout(const Limits& l, std::string_view broker, std::string_view rule) {
+  const RequeueOnCrash value = l.s.broker.requeue_on_crash;
+  if (value == RequeueOnCrash::kAfterVisibilityTimeout) return;
+  l.c.problems.Add("/broker/requeue_on_crash",
+                   Quote(NameOf(value)) + " is not something " + std::string(broker) +
+                       " can do: " + std::string(rule) +
+                       "; only \"after_visibility_timeout\" models it" + l.Tail());
+}
+
 }  // namespace
 
 void CheckBrokerLimits(const Scenario& s, Context& c) {
@@ -156,19 +170,36 @@ void CheckBrokerLimits(const Scenario& s, Context& c) {
   switch (*s.broker.preset) {
     case BrokerPreset::kSqs:
       CheckSqs(limits);
+      // https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+      CrashOnlyByTimeout(limits, "SQS",
+                         "a received message stays invisible until its visibility timeout ends, "
+                         "whatever became of the consumer (VisibilityTimeout)");
       break;
     case BrokerPreset::kPubsub:
       CheckPubsub(limits);
+      // https://cloud.google.com/pubsub/docs/subscription-properties
+      CrashOnlyByTimeout(limits, "Pub/Sub",
+                         "an unacknowledged message is redelivered when its ack deadline "
+                         "expires (ackDeadlineSeconds)");
       break;
     case BrokerPreset::kAzureServiceBus:
       CheckAzureServiceBus(limits);
+      // https://learn.microsoft.com/azure/service-bus-messaging/message-transfers-locks-settlement
+      CrashOnlyByTimeout(limits, "Service Bus",
+                         "a crashed receiver's message becomes available again when its lock "
+                         "expires (LockDuration)");
       break;
     case BrokerPreset::kRabbitmqQuorum:
       CheckRabbitmqQuorum(limits);
       break;
+    case BrokerPreset::kBullmq:
+      // https://docs.bullmq.io/guide/workers/stalled-jobs
+      CrashOnlyByTimeout(limits, "BullMQ",
+                         "a crashed worker's job stays active until its lock expires and the "
+                         "stalled-job check moves it back to wait (lockDuration)");
+      break;
     case BrokerPreset::kSidekiq:
     case BrokerPreset::kCelery:
-    case BrokerPreset::kBullmq:
       break;
   }
 }

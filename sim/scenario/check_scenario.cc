@@ -4,21 +4,23 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/scenario/memory_estimate.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
 
 namespace {
 
-// Limits on what one run may publish. A pending message costs the model about 160 bytes;
-// with everything pending at once (workers stuck all night), 16 GiB holds about 1.07e8.
+// Limits on what one run may publish. What a pending message costs is measured
+// (memory_estimate.h); with everything pending at once (workers stuck all night), 16 GiB holds
+// about 8.2e7 backlog messages.
 constexpr double kMessagesMax = 1e9;
-constexpr double kBytesPerMessage = 160;
 constexpr double kPendingBytesMax = 16.0 * (1ull << 30);
 
 struct Contribution {
   double messages = 0;
   std::string pointer;
+  double bytes_per_message = kBytesPerPublishedMessage;
 };
 
 double Seconds(Duration d) { return d.seconds(); }
@@ -54,8 +56,10 @@ std::vector<Contribution> Contributions(const Scenario& s, const Context& c) {
     }
   }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
+    const bool delayed = s.backlog[i].where == BacklogWhere::kDelayed;
     out.push_back({static_cast<double>(s.backlog[i].count),
-                   "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count"});
+                   "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count",
+                   kBytesPerPendingMessage + (delayed ? kBytesPerPendingEvent : 0)});
   }
   return out;
 }
@@ -88,21 +92,22 @@ void CheckEstimate(const Scenario& s, Context& c) {
   if (!c.run_until) return;
   const std::vector<Contribution> parts = Contributions(s, c);
   double total = 0;
+  double bytes = 0;
   const Contribution* biggest = nullptr;
   for (const Contribution& part : parts) {
     total += part.messages;
+    bytes += part.messages * part.bytes_per_message;
     if (biggest == nullptr || part.messages > biggest->messages) biggest = &part;
   }
   if (biggest == nullptr) return;
-  const double bytes = total * kBytesPerMessage;
   const std::string estimate = "scenario would publish about " + Scientific(total) +
                                " messages (~" + Bytes(bytes) + " if all pending at once)";
   if (total > kMessagesMax) {
     c.problems.Add(biggest->pointer, estimate + "; at most 1e9 are supported");
   } else if (bytes > kPendingBytesMax) {
     c.problems.Add(biggest->pointer, estimate + "; at most 16 GiB of pending messages (about " +
-                                         Scientific(kPendingBytesMax / kBytesPerMessage) +
-                                         ") is supported");
+                                         Scientific(kPendingBytesMax / (bytes / total)) +
+                                         " of these) is supported");
   }
 }
 

@@ -215,6 +215,13 @@ std::optional<Json> ParseDocument(std::string_view text, Problems& problems) {
                          LineColumn(text, *bad) + "; scenarios must be UTF-8 text");
     return std::nullopt;
   }
+  // nlohmann's lexer takes a NUL for the end of input (a C string's end): whatever follows one
+  // would be silently ignored. NUL is valid UTF-8 but never valid in JSON text.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    problems.Add("", "a NUL byte (0x00) at byte offset " + std::to_string(nul) + ", " +
+                         LineColumn(text, nul) + "; scenarios are JSON text, which has none");
+    return std::nullopt;
+  }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     problems.Add("", "input is empty: expected a JSON object with \"format_version\": 1");
     return std::nullopt;

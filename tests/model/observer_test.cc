@@ -3,7 +3,10 @@
 #include "sim/model/observer.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "reports/json_report.h"
@@ -13,6 +16,13 @@
 
 namespace drainsim::model {
 namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 scenario::Scenario LoadShipped(const std::string& name) {
   const std::string path = std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name;
@@ -148,6 +158,60 @@ TEST_CASE("observer: the recorder's memory bounds hold and say what they left ou
   // First come first kept: the first ids are in, and the lives are sorted by id.
   CHECK(log.lives.front().id == 0);
   for (size_t i = 1; i < log.lives.size(); ++i) CHECK(log.lives[i - 1].id < log.lives[i].id);
+}
+
+// Issue 20, defect 3: a retry storm (every attempt fails and is retried at once, 1000 times)
+// with a worker crash every few milliseconds, under small limits.
+TEST_CASE("observer: every life, the lives recorded at once and the worker marks are bounded",
+          "[model][observer]") {
+  nlohmann::json s = nlohmann::json::parse(
+      ReadText(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/monthly-rehearsal.json"));
+  s["run"]["events_max"] = 150'000;
+  s["retry"]["backoff"] = {{"kind", "constant"}, {"delay_s", 0}};
+  s["retry"]["classes"]["transient"]["attempts_max"] = 1000;
+  s["faults"].push_back({{"type", "errors"}, {"probability", 1}, {"error", "transient"}});
+  s["faults"].push_back({{"type", "worker_crash"}, {"rate_per_h", 1e6}, {"point", "anywhere"}});
+  s["workers"]["restart_s"] = 0;
+  const scenario::LoadResult loaded = scenario::LoadScenarioText(s.dump());
+  REQUIRE(loaded.ok());
+  const scenario::Scenario& scenario = *loaded.scenario;
+  TraceOptions small;
+  small.life_events_max = 8;
+  small.lives_alive_max = 50;
+  small.marks_max = 30;
+  TraceRecorder recorder(scenario, small);
+  RunOptions options;
+  options.observer = &recorder;
+  const Results results = RunSimulation(scenario, scenario.seed, options);
+  const TraceLog log = recorder.Finish(
+      engine::Instant::Micros(static_cast<int64_t>(results.ended_at_s * 1e6 + 0.5)));
+  REQUIRE(!log.lives.empty());
+  int64_t left_out = 0;
+  int64_t gaps = 0;
+  for (const MessageLife& life : log.lives) {
+    REQUIRE(life.events.size() <= 8);
+    left_out += life.events_left_out;
+    if (life.events_left_out == 0) continue;
+    ++gaps;
+    // The first quarter, then the latest: still in time order across the gap.
+    CHECK(life.gap_at == 2);
+    CHECK(life.events.front().type == LifeEvent::Type::kPublish);
+    for (size_t i = 1; i < life.events.size(); ++i) {
+      CHECK(life.events[i - 1].at <= life.events[i].at);
+    }
+  }
+  CHECK(gaps > 0);
+  CHECK(left_out == log.life_events_left_out);
+  CHECK(log.lives_not_recorded > 0);  // more than 50 messages alive at once
+  CHECK(log.marks_left_out > 0);
+  int64_t worker_marks = 0;
+  for (const RunMark& m : log.marks) {
+    if (m.type == RunMark::Type::kWorkerCrash || m.type == RunMark::Type::kWorkerRestart ||
+        (m.type == RunMark::Type::kFault && m.edge == FaultEdge::kStrike)) {
+      ++worker_marks;
+    }
+  }
+  CHECK(worker_marks <= 30);
 }
 
 TEST_CASE("observer: a recorder that wants no messages still sees progress and faults",

@@ -258,12 +258,12 @@ TEST_CASE("absurd sizes are refused with the estimate", "[rules][size]") {
                            Json::parse(R"({"at_s": 0, "count": 1000000000, "every_s": 1})"));
   const LoadResult huge = Load(With(fanout, "/run/until_s", 5000));
   CHECK_PROBLEM(huge, "/producers/0/fanout/count",
-                "scenario would publish about 5.0e12 messages (~800 TB if all pending at once); "
+                "scenario would publish about 5.0e12 messages (~2 PB if all pending at once); "
                 "at most 1e9 are supported");
   const LoadResult memory = Load(With(BaseScenario(), "/producers/0/poisson/rate_per_s", 100000));
   CHECK_PROBLEM(memory, "/producers/0/poisson/rate_per_s",
-                "scenario would publish about 3.6e8 messages (~58 GB if all pending at once); "
-                "at most 16 GiB of pending messages (about 1.1e8) is supported");
+                "scenario would publish about 3.6e8 messages (~139 GB if all pending at once); "
+                "at most 16 GiB of pending messages (about 4.5e7 of these) is supported");
   const LoadResult backlog = Load(With(BaseScenario(), "/backlog",
                                        Json::parse(
                                            R"([{"where": "dlq", "kind": "job", "count": 1000000000},

@@ -59,7 +59,11 @@ int RunExplain(const Args& args) {
 
   model::TraceOptions trace_options;
   trace_options.spans = false;
-  if (vm.count("message")) trace_options.only_id = vm["message"].as<uint64_t>();
+  if (vm.count("message")) {
+    trace_options.only_id = vm["message"].as<uint64_t>();
+    // One life: it may keep more of its events (about 300 KB) than the sample's 64 each.
+    trace_options.life_events_max = 4096;
+  }
   if (vm.count("key")) trace_options.only_key = vm["key"].as<std::string>();
   RunWatch watch(scenario, trace_options, !vm["quiet"].as<bool>());
   model::RunOptions options;

@@ -1,12 +1,53 @@
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <new>
 
 #include "tools/drainsim/cli.h"
+
+namespace {
+
+// The process's peak resident memory in kB (VmHWM in /proc/self/status), or -1. Read with
+// plain system calls into a stack buffer: it runs right after an allocation failed.
+long PeakResidentKb() {
+  const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[4096];
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  const char* line = std::strstr(text, "VmHWM:");
+  return line == nullptr ? -1 : std::strtol(line + 6, nullptr, 10);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   drainsim::cli::Args args(argv + 1, argv + argc);
   try {
     return drainsim::cli::Main(args);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out: the run, its recording or its reports wanted more than the machine (or
+    // the process's ulimit / cgroup) gives. The stack is unwound, so what it held is free again;
+    // the message uses only fixed buffers all the same.
+    const long peak_kb = PeakResidentKb();
+    char peak[64] = "";
+    if (peak_kb > 0) {
+      std::snprintf(peak, sizeof peak, " (peak resident memory %.1f MB)", peak_kb / 1024.0);
+    }
+    std::fprintf(stderr,
+                 "drainsim: error: out of memory%s: the run needed more memory than this "
+                 "process may use (std::bad_alloc). Make the run smaller: lower run.events_max "
+                 "or run.until_s, a smaller backlog or fewer producers; ask for fewer --format "
+                 "outputs (trace and html hold the most); or raise the memory limit (ulimit -v, "
+                 "the container's limit)\n",
+                 peak);
+    return drainsim::cli::kExitBadInput;
   } catch (const std::exception& e) {
     // Operating errors are handled where they arise; reaching here is an input the code did
     // not anticipate. Report it as bad input rather than crash, and make it findable.
