@@ -43,7 +43,9 @@ std::string BytesForSeed(uint64_t seed) {
 namespace internal {
 
 double InstantIn(Choices& in, const GenContext& c) {
-  return std::min(in.RealIn(0, c.until_s), std::nextafter(c.until_s, 0.0));
+  // 1 ms short of the end at most: the loader reads whole microseconds, and the largest double
+  // below until_s rounds up to it.
+  return std::min(in.RealIn(0, c.until_s), c.until_s - 0.001);
 }
 
 std::pair<double, double> WindowIn(Choices& in, const GenContext& c) {
