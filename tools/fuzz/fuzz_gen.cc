@@ -24,9 +24,13 @@ int Scan(uint64_t first_seed, int64_t count) {
   using namespace drainsim::fuzz;
   int64_t failed = 0;
   int64_t known = 0;
+  int64_t quiescent = 0;
+  int64_t stopped = 0;
   for (uint64_t seed = first_seed; seed < first_seed + static_cast<uint64_t>(count); ++seed) {
     const PipelineOutcome outcome = CheckPipeline(GenerateScenarioJson(BytesForSeed(seed)),
                                                   kBreakerCrashStall | kHtmlFaultAfterEnd);
+    quiescent += outcome.quiescent ? 1 : 0;
+    stopped += outcome.events_max_reached ? 1 : 0;
     if (outcome.known != 0) {
       ++known;
       std::printf("seed %llu: known issue%s%s\n", static_cast<unsigned long long>(seed),
@@ -40,9 +44,11 @@ int Scan(uint64_t first_seed, int64_t count) {
     }
     std::fflush(stdout);
   }
-  std::printf("%lld seeds: %lld failed, %lld matched a known issue\n",
-              static_cast<long long>(count), static_cast<long long>(failed),
-              static_cast<long long>(known));
+  std::printf(
+      "%lld seeds: %lld failed, %lld matched a known issue; %lld quiescent, %lld stopped "
+      "by events_max\n",
+      static_cast<long long>(count), static_cast<long long>(failed), static_cast<long long>(known),
+      static_cast<long long>(quiescent), static_cast<long long>(stopped));
   return failed == 0 ? 0 : 1;
 }
 
