@@ -28,7 +28,8 @@ struct Rendered {
   std::vector<std::string> files;  // one per format of reports::Formats(), "" when skipped
 };
 
-// One run with a trace recorder, every format rendered (the HTML left out when `skip_html`).
+// One run with a trace recorder, every format rendered: the HTML is left out when `skip` asks
+// for it and the run matches kHtmlFaultAfterEnd (the matches are added to `*known`).
 Rendered RunAndRender(const scenario::Scenario& s, bool audit, uint32_t skip, uint32_t* known) {
   model::TraceRecorder recorder(s, model::TraceOptions{});
   model::RunOptions options;
