@@ -10,6 +10,10 @@ namespace {
 
 using nlohmann::json;
 
+// As `drainsim run --replications` and `drainsim sweep` allow.
+constexpr int64_t kReplicationsMax = 1'000'000;
+constexpr int64_t kRunsMax = 10'000'000;
+
 std::optional<Better> BetterFromName(const std::string& name) {
   for (Better b : {Better::kLower, Better::kHigher, Better::kNone}) {
     if (BetterName(b) == name) return b;
@@ -97,9 +101,25 @@ std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) 
       e.stop = CiStop{stop.at("width").get<double>(), stop.at("replications_max").get<int64_t>(),
                       stop.at("met").get<bool>()};
     }
-    if (e.replications < 1 || !(e.confidence > 0 && e.confidence < 1)) {
-      *error = "replications must be >= 1 and the confidence in (0, 1)";
+    // The command line's own limits: a part file is input too, and whatever it says is
+    // allocated (a record per run) and rendered (a replicated run has no grid).
+    if (e.replications < 1 || e.replications > kReplicationsMax ||
+        !(e.confidence >= 0.5 && e.confidence < 1)) {
+      *error = "replications must be in 1..1000000 and the confidence in [0.5, 1)";
       return std::nullopt;
+    }
+    if (e.command == "run" && !e.axes.empty()) {
+      *error = "a replicated run has no grid, and this one varies " + e.axes.front().pointer;
+      return std::nullopt;
+    }
+    int64_t runs = e.replications;
+    for (const Axis& axis : e.axes) {
+      const auto size = static_cast<int64_t>(axis.values.size());
+      if (size > kRunsMax / runs) {
+        *error = "more than 10000000 runs";
+        return std::nullopt;
+      }
+      runs *= size;
     }
     return e;
   } catch (const json::exception& ex) {

@@ -70,7 +70,9 @@ std::optional<Partial> ReadPartial(const std::string& text, std::string* error) 
     p.experiment = std::move(*experiment);
     p.shard.index = document.at("shard").at("index").get<int64_t>();
     p.shard.count = document.at("shard").at("count").get<int64_t>();
-    if (p.shard.count < 1 || p.shard.index < 0 || p.shard.index >= p.shard.count) {
+    // --shard's own limit (ParseShard): Merge makes a slot per shard.
+    if (p.shard.count < 1 || p.shard.count > 1'000'000 || p.shard.index < 0 ||
+        p.shard.index >= p.shard.count) {
       *error = "bad shard " + document.at("shard").dump();
       return std::nullopt;
     }

@@ -288,10 +288,12 @@ void World::Commit(uint32_t slot) {
 }
 
 void World::Succeed(uint32_t slot, bool suppressed) {
-  Attempt& a = attempts_[slot];
   ++results_.successes;
+  // Before taking a reference into attempts_: a success that closes a half-open breaker starts
+  // attempts (RecordOutcome -> StartAttempts), which may grow the table and move it.
   RecordOutcome(true);
   if (scenario_.retry.budget) budget_successes_.push_back(now_);
+  Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   // The ack of a copy whose visibility timeout ran out still acks the message while another
   // worker holds it: an SQS delete with an earlier receipt handle usually succeeds. Without

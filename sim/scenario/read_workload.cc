@@ -1,4 +1,6 @@
 // Readers for the work: kinds (with handlers and key patterns), producers and the backlog.
+#include <cmath>
+
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
@@ -88,6 +90,17 @@ std::optional<Producer::Schedule> ReadSchedule(ProducerShape shape, const Node& 
       auto rate = ReadNumber(rate_node, Range::AboveAtMost(0, kRateMax));
       const Node every_node = o.Optional("every_s");
       auto every = ReadEvery(every_node);
+      // A trigger fires again only once its previous fan-out has published everything: the
+      // model keeps one loop per producer (a shorter period made it schedule into the past).
+      if (count && rate && every) {
+        const double publishing_s = static_cast<double>(*count - 1) / *rate;
+        if (every->micros() < static_cast<int64_t>(std::nearbyint(publishing_s * 1e6))) {
+          every_node.Error("must be at least the time one fan-out takes to publish, (count - 1) / "
+                           "publish_rate_per_s = " + FormatNumber(publishing_s) + " s (got " +
+                           FormatNumber(every->seconds()) + ")");
+          every.reset();
+        }
+      }
       if (at && count && (rate || !rate_node.present()) && (every || !every_node.given())) {
         out = FanoutSchedule{*at, *count, rate, every};
       }

@@ -1,0 +1,67 @@
+#include "tools/fuzz/merge_check.h"
+
+#include <optional>
+#include <vector>
+
+#include "experiments/partial.h"
+#include "experiments/replications_report.h"
+#include "experiments/sweep_report.h"
+
+namespace drainsim::fuzz {
+
+namespace {
+
+constexpr size_t kPartsMax = 8;
+
+std::vector<std::string> SplitParts(std::string_view bytes) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (parts.size() < kPartsMax) {
+    const size_t end = bytes.find('\f', start);
+    parts.emplace_back(bytes.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::string CheckMergeBytes(std::string_view bytes) {
+  std::vector<experiments::Partial> parts;
+  std::vector<std::string> names;
+  for (const std::string& text : SplitParts(bytes)) {
+    std::string error;
+    std::optional<experiments::Partial> part = experiments::ReadPartial(text, &error);
+    if (part.has_value() == !error.empty()) {
+      return part ? "ReadPartial gave a partial and an error" : "ReadPartial gave neither";
+    }
+    if (!part) continue;
+    const std::string written = experiments::PartialText(*part);
+    std::string again_error;
+    const std::optional<experiments::Partial> again =
+        experiments::ReadPartial(written, &again_error);
+    if (!again) return "a partial's own text does not read back: " + again_error;
+    if (experiments::PartialText(*again) != written) return "PartialText is not a fixed point";
+    names.push_back("part" + std::to_string(names.size()));
+    parts.push_back(std::move(*part));
+  }
+  if (parts.empty()) return "";
+  std::string error;
+  const std::optional<experiments::Merged> merged = experiments::Merge(parts, names, &error);
+  if (merged.has_value() == !error.empty()) {
+    return merged ? "Merge gave a merge and an error" : "Merge gave neither";
+  }
+  if (!merged) return "";
+  if (static_cast<int64_t>(merged->records.size()) != merged->experiment.RunCount()) {
+    return "a merge without a record for every run";
+  }
+  const experiments::Rendered rendered =
+      merged->experiment.command == "sweep"
+          ? experiments::RenderSweep(merged->experiment, merged->records)
+          : experiments::RenderReplications(merged->experiment, merged->records);
+  if (rendered.text.empty()) return "a merge rendered to nothing";
+  return "";
+}
+
+}  // namespace drainsim::fuzz

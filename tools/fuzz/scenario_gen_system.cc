@@ -1,0 +1,176 @@
+// The generator's system sections: database, downstream, workers, broker (with its presets'
+// hard limits respected), and the retry policy.
+#include <algorithm>
+
+#include "tools/fuzz/scenario_gen_parts.h"
+
+namespace drainsim::fuzz::internal {
+
+Json Database(Choices& in, GenContext& c) {
+  if (!in.Chance(50)) return nullptr;
+  c.has_database = true;
+  Json db = {{"connections", in.IntIn(1, 6)}};
+  if (in.Chance(60)) db["timeout_ms"] = in.RealIn(1, 30000);
+  if (in.Chance(40)) db["overload_factor"] = in.RealIn(0, 5);
+  if (in.Chance(40)) {
+    c.has_live_traffic = true;
+    // At most about 2000 live queries in the run.
+    db["live_traffic"] = {{"rate_per_s", std::max(0.001, in.RealIn(1, 2000) / c.until_s)},
+                          {"query_ms", Distribution(in, 20)}};
+  }
+  return db;
+}
+
+Json Downstream(Choices& in, GenContext& c) {
+  static const char* const kRetryAfter[] = {"seconds", "http_date", "none"};
+  if (!in.Chance(40)) return nullptr;
+  c.has_downstream = true;
+  Json api = {{"call_ms", Distribution(in, 30)}};
+  if (in.Chance(60)) api["rate_limit_per_s"] = in.RealIn(0.01, 50);
+  if (in.Chance(40)) api["burst"] = in.IntIn(1, 20);
+  if (in.Chance(60)) api["retry_after"] = in.Pick(kRetryAfter);
+  if (in.Chance(40)) api["clock_skew_s"] = in.RealIn(-30, 30);
+  return api;
+}
+
+Json Workers(Choices& in, GenContext& c) {
+  c.workers = in.IntIn(1, 6);
+  const int64_t prefetch = in.IntIn(1, 8);
+  Json workers = {{"count", c.workers}, {"prefetch", prefetch}};
+  if (in.Chance(50)) workers["concurrency"] = in.IntIn(1, prefetch);
+  if (in.Chance(50)) workers["restart_s"] = in.RealIn(0, 60);
+  return workers;
+}
+
+Json Backoff(Choices& in, bool for_pubsub) {
+  static const char* const kKinds[] = {"exponential", "constant", "linear", "sidekiq"};
+  static const char* const kJitters[] = {"none",         "full",         "equal",
+                                         "decorrelated", "proportional", "full_whole_seconds"};
+  // Pub/Sub's redelivery backoff is at most 600 s and never sidekiq's (no maximum).
+  const double longest_s = for_pubsub ? 600 : 3600;
+  const std::string kind = kKinds[in.Below(for_pubsub ? 3 : 4)];
+  Json backoff = {{"kind", kind}};
+  if (kind == "constant") backoff["delay_s"] = in.RealIn(0, 30);
+  if (kind == "linear" || kind == "exponential") {
+    const double base_s = in.RealIn(0.001, 20);
+    backoff["base_s"] = base_s;
+    backoff["cap_s"] = std::min(longest_s, base_s + in.RealIn(0, 300));
+    if (kind == "linear") backoff["step_s"] = in.RealIn(0, 30);
+    if (kind == "exponential" && in.Chance(50)) backoff["factor"] = in.RealIn(1, 5);
+  }
+  if (in.Chance(60)) {
+    std::string jitter = in.Pick(kJitters);
+    if (jitter == "decorrelated" && kind != "exponential") jitter = "equal";
+    Json j = {{"kind", jitter}};
+    if (jitter == "proportional") {
+      const double low = in.RealIn(0, 2);
+      j["low"] = low;
+      j["high"] = low + in.RealIn(0, 2);
+    }
+    backoff["jitter"] = j;
+  }
+  return backoff;
+}
+
+namespace {
+
+void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
+  static const char* const kOnTimeout[] = {"redeliver", "close_channel"};
+  static const char* const kOnCrash[] = {"immediate", "after_visibility_timeout", "fail"};
+  // 10..300 s satisfies every preset (SQS <= 43200, Pub/Sub 10..600, Service Bus 5..300); a
+  // short one makes handlers with slow faults overrun it.
+  if (in.Chance(60)) b["visibility_timeout_s"] = in.RealIn(10, 300);
+  if (in.Chance(30)) b["on_visibility_timeout"] = in.Pick(kOnTimeout);
+  if (in.Chance(20)) b["lock_renewal"] = in.Chance(50);
+  if (in.Chance(20)) b["stalled_check_s"] = in.RealIn(0.5, 60);
+  if (in.Chance(20)) b["stalled_count_max"] = in.IntIn(0, 3);
+  if (in.Chance(40)) b["requeue_on_crash"] = in.Pick(kOnCrash);
+  if (in.Chance(30)) b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
+  if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
+}
+
+void BrokerLimits(Choices& in, GenContext& c, Json& b) {
+  static const char* const kReturns[] = {"nack", "reject", "crash", "consumer_timeout"};
+  if (in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
+  if (in.Chance(20)) {
+    Json counted = Json::array();
+    for (const char* kind : kReturns) {
+      if (in.Chance(50)) counted.push_back(kind);
+    }
+    b["delivery_counted"] = counted;
+  }
+  if (in.Chance(20)) b["max_length"] = in.IntIn(0, 30);
+  if (in.Chance(20)) b["overflow"] = in.Chance(50) ? "drop_head" : "reject_publish";
+  // SQS keeps messages 60 s..14 days; 60..3600 s fits every preset.
+  if (in.Chance(20)) b["retention_s"] = in.RealIn(60, 3600);
+  if (in.Chance(20)) b["redelivery_backoff"] = Backoff(in, c.preset == "pubsub");
+  if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
+  if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
+  if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
+  if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);
+  if (in.Chance(15)) b["dead_letter_duplicate_probability"] = in.RealIn(0, 1);
+  if (in.Chance(20)) {
+    const double cap = in.RealIn(0.01, 500);
+    b["redrive_rate_max_per_s"] = cap;
+    c.drain_rate_max_per_s = std::min(c.drain_rate_max_per_s, cap);
+  }
+  if (in.Chance(20)) b["redrive_attempts"] = in.Chance(50) ? "reset" : "keep";
+}
+
+}  // namespace
+
+Json Broker(Choices& in, GenContext& c) {
+  static const char* const kPresets[] = {"sqs",    "rabbitmq-quorum", "sidekiq",          "celery",
+                                         "bullmq", "pubsub",          "azure-service-bus"};
+  static const char* const kVersions[] = {"4.0", "4.2", "4.3", "5.1"};
+  Json b = Json::object();
+  if (in.Chance(50)) {
+    c.preset = in.Pick(kPresets);
+    b["preset"] = *c.preset;
+    if (*c.preset == "sqs") c.drain_rate_max_per_s = 500;
+    if (*c.preset == "rabbitmq-quorum" && in.Chance(50)) b["version"] = in.Pick(kVersions);
+  }
+  BrokerTimeouts(in, c, b);
+  BrokerLimits(in, c, b);
+  return b;
+}
+
+Json Retry(Choices& in) {
+  static const char* const kDelivery[] = {"republish", "sleep_in_consumer", "requeue",
+                                          "visibility_timeout", "eta_in_consumer"};
+  static const char* const kClasses[] = {"rate_limited", "transient", "permanent", "unknown"};
+  static const char* const kActions[] = {"retry", "dead_letter", "park"};
+  Json retry = Json::object();
+  if (in.Chance(60)) retry["delivery"] = in.Pick(kDelivery);
+  if (in.Chance(20)) retry["requeue_with"] = in.Chance(50) ? "reject" : "nack";
+  if (in.Chance(50)) retry["backoff"] = Backoff(in, false);
+  Json classes = Json::object();
+  for (const char* name : kClasses) {
+    if (!in.Chance(40)) continue;
+    const std::string action = in.Pick(kActions);
+    Json route = {{"action", action}};
+    if (action == "retry") {
+      if (in.Chance(60)) route["attempts_max"] = in.IntIn(1, 6);
+      if (in.Chance(30)) route["backoff"] = Backoff(in, false);
+    }
+    if (std::string(name) == "rate_limited" && in.Chance(30)) {
+      route["honor_retry_after"] = in.Chance(50);
+    }
+    classes[name] = route;
+  }
+  if (!classes.empty()) retry["classes"] = classes;
+  if (in.Chance(25)) {
+    retry["budget"] = {
+        {"ratio", in.RealIn(0, 1)}, {"burst", in.IntIn(0, 10)}, {"window_s", in.RealIn(0.1, 60)}};
+  }
+  if (in.Chance(30)) {
+    retry["circuit_breaker"] = {{"error_rate_open", in.RealIn(0.01, 1)},
+                                {"window_s", in.RealIn(0.1, 60)},
+                                {"open_s", in.RealIn(0.1, 60)},
+                                {"half_open_probes", in.IntIn(1, 5)},
+                                {"attempts_min", in.IntIn(1, 20)}};
+  }
+  return retry;
+}
+
+}  // namespace drainsim::fuzz::internal
