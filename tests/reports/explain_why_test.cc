@@ -287,5 +287,97 @@ TEST_CASE("explain why: a duplicate execution says what its kind's idempotency m
   }
 }
 
+// Runs `s` as `drainsim explain --key key` does: every life with the key.
+std::string ExplainKey(const scenario::Scenario& s, const std::string& key) {
+  model::TraceOptions options;
+  options.spans = false;
+  options.only_key = key;
+  model::TraceRecorder recorder(s, options);
+  model::RunOptions run_options;
+  run_options.observer = &recorder;
+  const model::Results results = model::RunSimulation(s, s.seed, run_options);
+  const model::TraceLog log =
+      recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
+  REQUIRE(!log.lives.empty());
+  return ExplainLives(log, s);
+}
+
+TEST_CASE("explain why: a suppressed duplicate names how it came back", "[reports][explain]") {
+  SECTION("its ack was lost: the visibility timeout") {
+    const Explained e =
+        Explain(LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 100},
+          "kinds": {"job": {"idempotency": "claim", "handler": {"db_ops": 1,
+                    "db_op_ms": {"constant": 10}, "cpu_ms": {"constant": 100}}}},
+          "backlog": [{"where": "main", "kind": "job", "count": 1}],
+          "database": {"connections": 1},
+          "broker": {"visibility_timeout_s": 30},
+          "workers": {"count": 1, "prefetch": 1},
+          "faults": [{"type": "ack_loss", "probability": 1}]})"),
+                0);
+    INFO(e.all);
+    CHECK(Has(e.all, "but its ack was lost (ack_loss)"));
+    CHECK(Has(e.why,
+              "it came back (the visibility timeout ran out; its ack was lost), found the "
+              "claim row and stopped there: the work did not run twice."));
+  }
+}
+
+TEST_CASE(
+    "explain: the lines for a delayed backlog, a sleeping consumer and a main-queue "
+    "retention",
+    "[reports][explain]") {
+  SECTION("a backlog message waiting in the delay queue, then due") {
+    const Explained e =
+        Explain(LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 100},
+          "kinds": {"job": {"handler": {"cpu_ms": {"constant": 100}}}},
+          "backlog": [{"where": "delayed", "kind": "job", "count": 1, "error": "transient",
+                       "due_in_s": 30}],
+          "workers": {"count": 1}})"),
+                0);
+    INFO(e.all);
+    CHECK(Has(e.all, "in backlog entry 0 at the start, waiting in the delay queue"));
+    CHECK(Has(e.all, "retry due: back in the main queue"));
+  }
+  SECTION("a retry that sleeps in the consumer holds its slot") {
+    const Explained e = Explain(
+        OneJob(kPoisonTransient, std::string(R"(, "retry": {"delivery": "sleep_in_consumer", )") +
+                                     kConstantBackoff +
+                                     R"(, "classes": {"transient": {"attempts_max": 2}}})"),
+        0);
+    INFO(e.all);
+    CHECK(Has(e.all, "sleeping in the consumer until 1.100 s (backoff 1.000 s), holding its slot"));
+  }
+  SECTION("main-queue retention deletes a message before any worker takes it") {
+    const Explained e =
+        Explain(LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 1000},
+          "kinds": {"job": {"handler": {"cpu_ms": {"constant": 60000}}}},
+          "backlog": [{"where": "main", "kind": "job", "count": 2}],
+          "broker": {"retention_s": 10},
+          "workers": {"count": 1, "prefetch": 1}})"),
+                1);
+    INFO(e.all);
+    CHECK(Has(e.all, "deleted by main-queue retention before delivery: lost"));
+    // It never was in the DLQ (the paragraph used to say "It expired in the DLQ").
+    CHECK(e.why ==
+          "It expired in the main queue (broker.retention_s) at 60.000 s after 0 "
+          "attempts: its work is lost.");
+  }
+}
+
+TEST_CASE("explain: a key several messages carry gets a closing paragraph", "[reports][explain]") {
+  const std::string text =
+      ExplainKey(LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 100},
+        "kinds": {"job": {"idempotency": "claim", "key_pattern": "{kind}",
+                  "handler": {"db_ops": 1, "db_op_ms": {"constant": 10}}}},
+        "backlog": [{"where": "main", "kind": "job", "count": 2}],
+        "database": {"connections": 1},
+        "workers": {"count": 1, "prefetch": 1}})"),
+                 "job");
+  INFO(text);
+  CHECK(Has(text, "message 0 (kind job, key job)"));
+  CHECK(Has(text, "message 1 (kind job, key job)"));
+  CHECK(Has(text, "2 messages carry it; their work committed 1 times (0 duplicate executions)."));
+}
+
 }  // namespace
 }  // namespace drainsim::reports
