@@ -33,7 +33,7 @@ def main(path):
         total = sum(f["line_total"] for f in mine)
         pct = percent(covered, total)
         verdict = "" if floor is None else ("ok" if pct >= floor else "BELOW %.0f%%" % floor)
-        print("  %-16s %6d / %6d lines  %5.1f%%  %s" % (folder, covered, total, pct, verdict))
+        print(("  %-16s %6d / %6d lines  %5.1f%%  %s" % (folder, covered, total, pct, verdict)).rstrip())
         if floor is not None:
             if pct < floor:
                 below_floor.append(folder)
