@@ -80,6 +80,11 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
     case model::MessageState::kParked:
       return "It was parked at " + at + after + ": it needs a human.";
     case model::MessageState::kExpired:
+      // Main-queue retention expires messages too, not only the DLQ's.
+      if (last->cause == model::TransitionCause::kRetentionExpired) {
+        return "It expired in the main queue (broker.retention_s) at " + at + after +
+               ": its work is lost.";
+      }
       return "It expired in the DLQ at " + at + after + ": its work is lost.";
     case model::MessageState::kRejected:
       return "It was refused at publish (" + at + ") by a full queue and never ran.";

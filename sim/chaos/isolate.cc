@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sim/engine/check.h"
+#include "sim/engine/coverage.h"
 
 namespace drainsim::chaos {
 
@@ -143,6 +144,7 @@ void WriteCheckRecord(const char* file, int line, const char* condition) {
   }
   const std::string text = EncodeSeedReport(report);
   WriteAll(fd, text.data(), text.size());
+  engine::FlushCoverage();  // _exit runs no atexit handler
   _exit(0);
 }
 

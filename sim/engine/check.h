@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/engine/coverage.h"
+
 namespace drainsim::engine {
 
 // Called by a failed check after its message is printed and before the abort, so that a
@@ -24,6 +26,7 @@ inline CheckFailureHandler check_failure_handler = nullptr;
 [[noreturn]] inline void CheckFailed(const char* file, int line, const char* condition) {
   std::fprintf(stderr, "drainsim: internal check failed at %s:%d: %s\n", file, line, condition);
   if (check_failure_handler != nullptr) check_failure_handler(file, line, condition);
+  FlushCoverage();  // the abort runs no atexit handler
   std::abort();
 }
 }  // namespace internal

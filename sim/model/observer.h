@@ -82,10 +82,7 @@ enum class TransitionCause : uint8_t {
 // broker restart).
 enum class FaultEdge : uint8_t { kOpen, kClose, kStrike };
 
-std::string_view AttemptOutcomeName(AttemptOutcome outcome);
-std::string_view AckFateName(AckFate fate);
-std::string_view FailureCauseName(FailureCause cause);
-std::string_view TransitionCauseName(TransitionCause cause);
+// "opens", "closes", "strikes": how the trace names a fault's edge.
 std::string_view FaultEdgeName(FaultEdge edge);
 
 struct PublishInfo {

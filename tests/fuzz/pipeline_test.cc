@@ -22,25 +22,6 @@
 namespace drainsim::fuzz {
 namespace {
 
-// Seeds that hit a defect being fixed on another branch (issue 20). TO BE REMOVED by the lead
-// once the `memory` fix is merged: empty the list (and drop the KnownIssue signatures in
-// pipeline_check.h); the test then checks these seeds in full.
-// Measured with `build/tools/fuzz/fuzz_gen --seed 1 --scan 2000`, then `--check` per seed: these
-// 40 fail svg_chart.cc:123 (band.from <= band.until) in report.html when the run ends (events_max
-// or quiescence) before a fault window starts; for them the HTML is not rendered. No seed of
-// 1..2000 hits the breaker stall of defect 1 (kBreakerCrashStall), so none is listed for it.
-constexpr uint64_t kHtmlFaultAfterEndSeeds[] = {
-    3,    26,   34,   45,   61,   68,   120,  231,  234,  320,  394,  541,  551,  556,
-    576,  660,  669,  740,  761,  952,  953,  998,  1014, 1064, 1167, 1243, 1289, 1361,
-    1517, 1540, 1577, 1612, 1661, 1672, 1674, 1889, 1937, 1960, 1977, 1984};
-
-uint32_t SkipFor(uint64_t seed) {
-  for (const uint64_t known : kHtmlFaultAfterEndSeeds) {
-    if (known == seed) return kHtmlFaultAfterEnd;
-  }
-  return kNoKnownIssue;
-}
-
 // What the abort handler prints: the case being checked, formatted before it runs.
 char g_current_case[512] = "";
 
@@ -64,15 +45,11 @@ TEST_CASE("generated scenarios keep every pipeline property", "[fuzz][pipeline]"
                   "\nfuzz pipeline: aborted in the case of seed %llu; reproduce:\n  %s\n",
                   static_cast<unsigned long long>(seed), ReproduceSeedCommand(seed).c_str());
     const std::string text = GenerateScenarioJson(BytesForSeed(seed));
-    const uint32_t skip = SkipFor(seed);
-    const PipelineOutcome outcome = CheckPipeline(text, skip);
+    const PipelineOutcome outcome = CheckPipeline(text);
     refused += outcome.refused ? 1 : 0;
     quiescent += outcome.quiescent ? 1 : 0;
     stopped += outcome.events_max_reached ? 1 : 0;
     reached_until += !outcome.quiescent && !outcome.events_max_reached ? 1 : 0;
-    if (skip != kNoKnownIssue && (outcome.known & skip) == 0) {
-      WARN("seed " << seed << " no longer matches its known issue: remove it from the list");
-    }
     if (!outcome.failure.empty()) {
       ++failed;
       FAIL_CHECK("seed " << seed << ": " << outcome.failure

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "reports/json_report.h"
 #include "sim/model/simulation.h"
@@ -249,6 +250,95 @@ TEST_CASE("observer: explain's recorder keeps exactly the messages asked for",
   CHECK(log.kinds.at(log.lives[0].kind_index) == "purge-90k");
   CHECK(log.spans.empty());
   CHECK(log.lives[0].events.front().type == LifeEvent::Type::kPublish);
+}
+
+// Writes down every callback it gets, as "name:argument".
+class LoggingObserver final : public RunObserver {
+ public:
+  LoggingObserver(bool messages, bool keys) : messages_(messages), keys_(keys) {}
+  bool WantsMessages() const override { return messages_; }
+  bool WantsKeys() const override { return keys_; }
+  void OnPublish(const PublishInfo& i) override { Log("publish", i.message_id); }
+  void OnTransition(const TransitionInfo& i) override { Log("transition", i.message_id); }
+  void OnAttemptStart(const AttemptInfo& i) override { Log("start", i.message_id); }
+  void OnAttemptEnd(const AttemptEndInfo& i) override { Log("end", i.message_id); }
+  void OnCommit(const CommitInfo& i) override { Log("commit", i.message_id); }
+  void OnSleep(const SleepInfo& i) override { Log("sleep", i.message_id); }
+  void OnReleased(uint64_t id, engine::Instant) override { Log("released", id); }
+  void OnFaultEdge(uint32_t fault, FaultEdge edge, engine::Instant) override {
+    Log(std::string("fault_") + std::string(FaultEdgeName(edge)), fault);
+  }
+  void OnWorkerCrash(uint32_t worker, bool after_commit, engine::Instant) override {
+    Log(after_commit ? "crash_after_commit" : "crash", worker);
+  }
+  void OnWorkerRestart(uint32_t worker, engine::Instant) override { Log("restart", worker); }
+  void OnDrainStart(uint32_t drain, engine::Instant) override { Log("drain_start", drain); }
+  void OnDrainEnd(uint32_t drain, engine::Instant) override { Log("drain_end", drain); }
+  void OnProgress(engine::Instant, engine::Instant, int64_t events) override {
+    Log("progress", static_cast<uint64_t>(events));
+  }
+  std::vector<std::string> log;
+
+ private:
+  void Log(const std::string& name, uint64_t argument) {
+    log.push_back(name + ":" + std::to_string(argument));
+  }
+  bool messages_;
+  bool keys_;
+};
+
+TEST_CASE(
+    "observer: a tee forwards each callback in order, per-message ones only to those that "
+    "want them",
+    "[model][observer]") {
+  LoggingObserver everything(true, false);
+  LoggingObserver run_only(false, true);  // wants keys, but no messages: keys are not wanted
+  ObserverTee tee({&everything, &run_only});
+  CHECK(tee.WantsMessages());
+  CHECK(!tee.WantsKeys());
+  const engine::Instant t = engine::Instant::Zero();
+  PublishInfo publish;
+  publish.message_id = 1;
+  tee.OnPublish(publish);
+  TransitionInfo transition;
+  transition.message_id = 2;
+  tee.OnTransition(transition);
+  AttemptInfo start;
+  start.message_id = 3;
+  tee.OnAttemptStart(start);
+  AttemptEndInfo end;
+  end.message_id = 4;
+  tee.OnAttemptEnd(end);
+  CommitInfo commit;
+  commit.message_id = 5;
+  tee.OnCommit(commit);
+  SleepInfo sleep;
+  sleep.message_id = 6;
+  tee.OnSleep(sleep);
+  tee.OnReleased(7, t);
+  tee.OnFaultEdge(8, FaultEdge::kOpen, t);
+  tee.OnFaultEdge(8, FaultEdge::kClose, t);
+  tee.OnFaultEdge(9, FaultEdge::kStrike, t);
+  tee.OnWorkerCrash(10, true, t);
+  tee.OnWorkerCrash(11, false, t);
+  tee.OnWorkerRestart(12, t);
+  tee.OnDrainStart(13, t);
+  tee.OnDrainEnd(14, t);
+  tee.OnProgress(t, t, 65536);
+  const std::vector<std::string> per_run = {
+      "fault_opens:8", "fault_closes:8", "fault_strikes:9", "crash_after_commit:10", "crash:11",
+      "restart:12",    "drain_start:13", "drain_end:14",    "progress:65536"};
+  std::vector<std::string> all = {"publish:1", "transition:2", "start:3",   "end:4",
+                                  "commit:5",  "sleep:6",      "released:7"};
+  all.insert(all.end(), per_run.begin(), per_run.end());
+  CHECK(everything.log == all);
+  CHECK(run_only.log == per_run);
+
+  LoggingObserver keys(true, true);
+  CHECK(ObserverTee({&run_only, &keys}).WantsKeys());
+  const ObserverTee none({&run_only});
+  CHECK(!none.WantsMessages());
+  CHECK(!none.WantsKeys());
 }
 
 }  // namespace

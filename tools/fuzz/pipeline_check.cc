@@ -25,12 +25,11 @@ constexpr const char* kScenarioPath = "gen.json";
 
 struct Rendered {
   model::Results results;
-  std::vector<std::string> files;  // one per format of reports::Formats(), "" when skipped
+  std::vector<std::string> files;  // one per format of reports::Formats()
 };
 
-// One run with a trace recorder, every format rendered: the HTML is left out when `skip` asks
-// for it and the run matches kHtmlFaultAfterEnd (the matches are added to `*known`).
-Rendered RunAndRender(const scenario::Scenario& s, bool audit, uint32_t skip, uint32_t* known) {
+// One run with a trace recorder, every format rendered.
+Rendered RunAndRender(const scenario::Scenario& s, bool audit) {
   model::TraceRecorder recorder(s, model::TraceOptions{});
   model::RunOptions options;
   options.audit_every_event = audit;
@@ -45,15 +44,9 @@ Rendered RunAndRender(const scenario::Scenario& s, bool audit, uint32_t skip, ui
   context.scenario_hash = reports::HashHex(scenario::DumpCanonical(s));
   context.drainsim_version = "fuzz";
   context.marks = reports::ScenarioMarksOf(s);
-  for (const reports::FaultSpan& fault : context.marks.faults) {
-    if (fault.from_s > r.ended_at_s) *known |= kHtmlFaultAfterEnd;
-  }
   const reports::ReportInput input{r, context, verdicts,
                                    reports::ReproduceCommand(kScenarioPath, s.seed), &log};
-  for (const reports::Format& format : reports::Formats()) {
-    const bool skipped = format.name == "html" && (skip & *known & kHtmlFaultAfterEnd);
-    out.files.push_back(skipped ? std::string() : format.write(input));
-  }
+  for (const reports::Format& format : reports::Formats()) out.files.push_back(format.write(input));
   return out;
 }
 
@@ -87,15 +80,6 @@ std::string CheckConservation(const model::Results& r) {
     return Fmt("conservation: the kinds acked %lld, the run %lld", kinds_acked, r.acked);
   }
   return "";
-}
-
-bool BreakerCrashSignature(const scenario::Scenario& s) {
-  if (!s.retry.circuit_breaker) return false;
-  for (const scenario::Fault& fault : s.faults) {
-    const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault);
-    if (crash && crash->point == scenario::CrashPoint::kBetweenCommitAndAck) return true;
-  }
-  return false;
 }
 
 bool JsonParses(const std::string& text) {
@@ -142,7 +126,7 @@ std::string CheckParses(std::string_view name, const std::string& text) {
 
 }  // namespace
 
-PipelineOutcome CheckPipeline(std::string_view scenario_json, uint32_t skip) {
+PipelineOutcome CheckPipeline(std::string_view scenario_json) {
   PipelineOutcome outcome;
   const scenario::LoadResult loaded = scenario::LoadScenarioText(scenario_json);
   if (!loaded.ok()) {
@@ -156,21 +140,16 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json, uint32_t skip) {
     return outcome;
   }
   const scenario::Scenario& s = *loaded.scenario;
-  uint32_t known = 0;
-  const Rendered first = RunAndRender(s, /*audit=*/true, skip, &known);
+  const Rendered first = RunAndRender(s, /*audit=*/true);
   const model::Results& r = first.results;
   outcome.events = r.events;
   outcome.events_max_reached = r.events_max_reached;
   outcome.quiescent = !r.reached_until && !r.events_max_reached;
-  if (outcome.quiescent && r.not_terminal_end != 0 && BreakerCrashSignature(s)) {
-    known |= kBreakerCrashStall;
-  }
-  outcome.known = known;
   if (std::string failure = CheckConservation(r); !failure.empty()) {
     outcome.failure = failure;
     return outcome;
   }
-  if (outcome.quiescent && r.not_terminal_end != 0 && !(skip & known & kBreakerCrashStall)) {
+  if (outcome.quiescent && r.not_terminal_end != 0) {
     outcome.failure =
         Fmt("quiescence: the run ended at nothing left to happen with %lld "
             "messages unfinished (events %lld)",
@@ -179,14 +158,12 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json, uint32_t skip) {
   }
   const auto formats = reports::Formats();
   for (size_t i = 0; i < formats.size(); ++i) {
-    if (first.files[i].empty() && formats[i].name == "html") continue;  // skipped, known issue
     if (std::string failure = CheckParses(formats[i].name, first.files[i]); !failure.empty()) {
       outcome.failure = failure;
       return outcome;
     }
   }
-  uint32_t known_again = 0;
-  const Rendered second = RunAndRender(s, /*audit=*/false, skip, &known_again);
+  const Rendered second = RunAndRender(s, /*audit=*/false);
   if (second.results.fingerprint != r.fingerprint) {
     outcome.failure = "determinism: the second run has another fingerprint";
     return outcome;

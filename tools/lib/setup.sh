@@ -16,6 +16,9 @@ DRAINSIM_PACKAGES=(
 # which reports itself skipped where Chromium is absent. DRAINSIM_NO_OPTIONAL_PACKAGES=1 skips them.
 DRAINSIM_OPTIONAL_PACKAGES=(chromium)
 
+# Only for `tools/test --coverage`: gcovr reads the gcov counters into per-folder figures.
+DRAINSIM_COVERAGE_PACKAGES=(gcovr)
+
 drainsim_log() { printf 'drainsim-setup: %s\n' "$*" >&2; }
 
 # Installs whichever of the given packages are missing. apt-get update runs only when something
@@ -120,4 +123,22 @@ drainsim_ensure_service_packages() {
     done
   fi
   return 0
+}
+
+# drainsim_coverage_report BUILD_DIR: after a coverage build's tests ran, the line coverage of
+# the project's code (not the tests') per folder on stdout and the annotated HTML report in
+# BUILD_DIR/coverage/. Returns 1 when a folder is below its floor (tools/lib/coverage_summary.py).
+drainsim_coverage_report() {
+  local dir=$1 out="$1/coverage"
+  rm -rf "$out" && mkdir -p "$out"
+  ( cd "$DRAINSIM_ROOT" &&
+    gcovr --root . --object-directory "$dir" -j "$(nproc)" \
+      --filter 'sim/' --filter 'reports/' --filter 'experiments/' --filter 'tools/drainsim/' \
+      --json-summary "$out/summary.json" --html-details "$out/index.html" ) >"$out/gcovr.log" 2>&1 || {
+    tail -n 20 "$out/gcovr.log" >&2
+    drainsim_log "gcovr failed; full log: $out/gcovr.log"
+    return 2
+  }
+  printf 'HTML report: %s\n' "$out/index.html"
+  python3 "$DRAINSIM_ROOT/tools/lib/coverage_summary.py" "$out/summary.json" || return 1
 }
