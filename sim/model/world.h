@@ -134,6 +134,8 @@ class World final : public Scheduler {
   void Handle(const Event& event);
   void Audit() const;
   bool NothingLeftToHappen() const;
+  // Invariant (5) of simulation.h, checked once the loop has ended.
+  void CheckQuietEnd();
 
   // world_publish.cc
   void SchedulePublishers();

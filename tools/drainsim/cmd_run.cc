@@ -69,7 +69,12 @@ std::string Description() {
       "byte-identical files.\n"
       "Exit code 0 when every expectation passed (or there are none), 1 when any failed (the\n"
       "files are still written, and the command that reproduces the run is printed), 2 on bad\n"
-      "input or usage (nothing is written).\n\n"
+      "input or usage (nothing is written), 3 on a model error: the run broke one of the\n"
+      "model's invariants (e.g. it ended with nothing left to happen while messages were\n"
+      "still waiting), which is a drainsim bug, never the scenario's; what is stuck and the\n"
+      "command that reproduces it go to stderr and no file is written. With --replications,\n"
+      "and in compare, sweep and tune, a model error in any run stops the experiment the same\n"
+      "way.\n\n"
       "formats (--format, comma-separated; each writes one file into DIR):";
   for (const reports::Format& format : reports::Formats()) {
     char line[200];
@@ -127,6 +132,7 @@ int RunRun(const Args& args) {
 
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
+  options.test_stall_at = TestStallAt();
   const bool record = std::any_of(formats.begin(), formats.end(),
                                   [](const reports::Format* f) { return f->needs_trace_log; });
   RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,
@@ -134,6 +140,15 @@ int RunRun(const Args& args) {
   options.observer = watch.observer();
   const model::Results results = model::RunSimulation(scenario, seed, options);
   const std::optional<model::TraceLog> trace_log = watch.Finish(results);
+  if (results.model_error) {
+    // Figures of a run that broke an invariant are not to be trusted: no report is written.
+    std::fprintf(stderr,
+                 "drainsim run: model error (a drainsim bug, not the scenario's): invariant %s "
+                 "broken: %s\nreproduce: %s\n",
+                 results.model_error->invariant.c_str(), results.model_error->detail.c_str(),
+                 reports::ReproduceCommand(path, seed).c_str());
+    return kExitModelError;
+  }
   const std::vector<reports::Verdict> verdicts =
       reports::EvaluateExpectations(results, scenario.expect);
   const size_t failed = reports::CountFailed(verdicts);
