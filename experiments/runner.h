@@ -7,6 +7,9 @@
 //      the records are identical for every `jobs`; they are stored by index.
 //  (2) on_done, if set, is called once per finished run, under a lock, with the number of runs
 //      finished so far (a progress line; completion order, never used for results).
+//  (3) A run that broke a model invariant (Results::model_error, a drainsim bug) is never
+//      averaged over: once every run has finished, RunTasks throws ModelErrorInRun for the
+//      first such task (by index, so the same one whatever `jobs`).
 //
 // Thread-safety: RunTasks itself is called from one thread; the scenarios are shared read-only.
 #pragma once
@@ -14,6 +17,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "experiments/metric_spec.h"
@@ -28,6 +33,15 @@ struct RunRecord {
   std::vector<std::optional<double>> values;  // one per metric, in the experiment's order
   std::vector<bool> passed;                   // one per expectation of the scenario, in order
   bool operator==(const RunRecord&) const = default;
+};
+
+// Thrown by RunTasks (contract (3)); what() is one line naming the run and the invariant.
+class ModelErrorInRun : public std::runtime_error {
+ public:
+  ModelErrorInRun(const std::string& scenario_name, uint64_t seed, const model::ModelError& error);
+  std::string scenario_name;
+  uint64_t seed = 0;
+  model::ModelError error;
 };
 
 struct Task {

@@ -80,6 +80,16 @@ void CheckLiveness(const SwarmPlan& plan, const model::Results& r, SeedReport& r
 
 }  // namespace
 
+void JudgeEnd(const SwarmPlan& plan, const model::Results& results, SeedReport& report) {
+  if (results.model_error) {
+    // A stall of the model is its bug, not a slow recovery: a correctness failure.
+    report.Fail(Verdict::kCorrectness, "model error: invariant " + results.model_error->invariant +
+                                           " broken: " + results.model_error->detail);
+    return;
+  }
+  CheckLiveness(plan, results, report);
+}
+
 SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
   SeedReport report;
   report.seed = seed;
@@ -106,7 +116,7 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
     report.Fail(Verdict::kCorrectness, "determinism: the second run differs: " + Headline(second));
   }
 
-  CheckLiveness(plan, first, report);
+  JudgeEnd(plan, first, report);
   return report;
 }
 

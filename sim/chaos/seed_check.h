@@ -9,9 +9,12 @@
 //      not_terminal_end;
 //  (3) determinism: a second run, without the audit, gives the same fingerprint and headline
 //      figures (which also shows the audit only observes);
-//  (4) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or
-//      in flight when it ended (not_terminal_end == 0).
-// (2) and (3) fail kCorrectness, (4) kLiveness.
+//  (4) model invariants: the run reported no Results::model_error (e.g. "quiet_end": it ended
+//      with nothing left to happen while messages still waited, a stall of the model);
+//  (5) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or
+//      in flight when it ended (not_terminal_end == 0). Not judged after a model error, which
+//      already accounts for those messages.
+// (2), (3) and (4) fail kCorrectness, (5) kLiveness.
 //
 // Thread-safety: reentrant; each call runs its own simulations.
 #pragma once
@@ -20,9 +23,13 @@
 
 #include "sim/chaos/plan.h"
 #include "sim/chaos/seed_report.h"
+#include "sim/model/results.h"
 
 namespace drainsim::chaos {
 
 SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed);
+
+// Checks (4) and (5) on a finished run's results (CheckSeed's last step).
+void JudgeEnd(const SwarmPlan& plan, const model::Results& results, SeedReport& report);
 
 }  // namespace drainsim::chaos

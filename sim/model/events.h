@@ -34,6 +34,10 @@ enum class EventType : uint8_t {
   kLockExpired,        // a = message slot, b = (generation << 32) | delivery generation
   kStalledCheck,       // same payload as kLockExpired: the stalled-job check acts on it
   kStop,               // run.until reached
+  // Tests only (RunOptions::test_stall_at): the broker stops delivering for good, a stall on
+  // purpose for the tests of simulation.h's invariant (5). Last, so the other values (and so
+  // every fingerprint) stay as they were.
+  kTestStall,
 };
 
 struct Event {

@@ -99,6 +99,19 @@ struct DlqSample {
   double dead_lettered_at_s = 0;
 };
 
+// An invariant of the model that a run broke without stopping: a drainsim bug, never the
+// scenario's, and the run's figures are not to be trusted. `drainsim run` exits 3 on one, the
+// experiments refuse to average over it, the swarm counts it a correctness failure.
+struct ModelError {
+  // "quiet_end": the run ended because nothing was left to happen, before run.until_s, with
+  // messages not at rest (ready, delayed or in flight): nothing would ever move them again.
+  std::string invariant;
+  int64_t ready = 0;
+  int64_t delayed = 0;
+  int64_t in_flight = 0;
+  std::string detail;  // one line: what is stuck, when, and the workers' and breaker's state
+};
+
 struct Results {
   std::string scenario_name;
   uint64_t seed = 0;
@@ -119,6 +132,7 @@ struct Results {
   int64_t dlq_end = 0;
   int64_t lost = 0;
   int64_t not_terminal_end = 0;  // ready, delayed or in flight when the run stopped
+  std::optional<ModelError> model_error;  // set iff the run broke a model invariant
 
   int64_t attempts = 0;
   int64_t successes = 0;

@@ -15,6 +15,10 @@
 //      Results::events_max_reached set rather than running away.
 //  (4) Same scenario + same seed -> identical Results, fingerprint included, with or without
 //      an observer (RunOptions::observer).
+//  (5) A run that ends because nothing is left to happen, before run.until, leaves every
+//      message at rest: acked, parked, expired, rejected or in the DLQ. A message still ready,
+//      delayed or in flight then would never move again (a stall: issue 20); the run reports
+//      it as Results::model_error ("quiet_end") instead of passing for a finished run.
 //
 // Thread-safety: a Simulation is used by one thread; separate runs share nothing.
 #pragma once
@@ -22,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/engine/time.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/scenario/scenario.h"
@@ -36,6 +41,10 @@ struct RunOptions {
   // Not owned; it must outlive the run. Default null: no observer, and each hook costs one
   // well-predicted branch. An observer never changes the run's Results.
   RunObserver* observer = nullptr;
+  // Tests only: from this instant the broker delivers nothing more and never will, a stall
+  // made on purpose so that the tests can see invariant (5) reported through every command.
+  // Default never. (`drainsim` sets it from the environment variable DRAINSIM_TEST_STALL_AT_S.)
+  engine::Instant test_stall_at = engine::Instant::Never();
 };
 
 // Runs `scenario` with `seed` to completion (run.until, or earlier when nothing can happen

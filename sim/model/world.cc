@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cinttypes>
+#include <cstdio>
 #include <variant>
 
 #include "sim/engine/check.h"
@@ -140,6 +142,7 @@ Results World::Run() {
   At(engine::Instant::Zero(), Event{EventType::kSample});
   if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
+  if (options_.test_stall_at < until_) At(options_.test_stall_at, Event{EventType::kTestStall});
 
   running_ = true;
   while (!now_lane_.empty() || !events_.empty()) {
@@ -198,7 +201,35 @@ Results World::Run() {
   }
   TakeFinalSample();
   Audit();
+  CheckQuietEnd();
   return Collect();
+}
+
+void World::CheckQuietEnd() {
+  if (results_.reached_until || results_.events_max_reached) return;
+  ModelError error;
+  error.ready = ledger_.count(MessageState::kReady);
+  error.delayed = ledger_.count(MessageState::kDelayed);
+  error.in_flight = ledger_.count(MessageState::kInFlight);
+  const int64_t stuck = error.ready + error.delayed + error.in_flight;
+  if (stuck == 0) return;
+  int64_t alive = 0;
+  for (const Worker& worker : workers_) alive += worker.alive ? 1 : 0;
+  static constexpr const char* kBreakerNames[] = {"closed", "open", "half-open"};
+  char text[400];
+  std::snprintf(
+      text, sizeof text,
+      "%" PRId64 " messages not at rest (%" PRId64 " ready, %" PRId64 " delayed, %" PRId64
+      " in flight) when nothing was left to happen at %.6f s, "
+      "before run.until_s %.6f; %" PRId64 " of %zu workers alive, %" PRId64
+      " slots running; circuit breaker %s, %" PRId64 " probe permits left",
+      stuck, error.ready, error.delayed, error.in_flight, now_.seconds(), until_.seconds(), alive,
+      workers_.size(), busy_slots_,
+      scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_)] : "none",
+      breaker_probes_left_);
+  error.invariant = "quiet_end";
+  error.detail = text;
+  results_.model_error = std::move(error);
 }
 
 void World::Handle(const Event& event) {
@@ -266,6 +297,9 @@ void World::Handle(const Event& event) {
       break;
     case EventType::kStalledCheck:
       StalledCheck(event);
+      break;
+    case EventType::kTestStall:
+      broker_down_ = true;  // and no kBrokerResume: nothing is delivered again
       break;
     case EventType::kStop:
       break;

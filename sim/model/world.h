@@ -52,6 +52,7 @@ struct KindModel {
 struct Delivery {
   MessageRef message;
   uint32_t delivery_generation = 0;
+  bool operator==(const Delivery&) const = default;
 };
 
 // A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
@@ -133,6 +134,8 @@ class World final : public Scheduler {
   void Handle(const Event& event);
   void Audit() const;
   bool NothingLeftToHappen() const;
+  // Invariant (5) of simulation.h, checked once the loop has ended.
+  void CheckQuietEnd();
 
   // world_publish.cc
   void SchedulePublishers();
@@ -194,6 +197,10 @@ class World final : public Scheduler {
   void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
   void FreeAttempt(uint32_t attempt_slot);
   void BreakerHalfOpen();
+  // A half-open breaker's probe delivery vanished without an outcome (its worker crashed, its
+  // channel closed): its permit goes back, so that another delivery probes instead. True if
+  // `delivery` was such a probe; the caller then dispatches.
+  bool ProbeVanished(const Delivery& delivery);
   const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
   // The state of the message's idempotency key: its own, or the one shared by its key.
   KeyState& Key(Message& message) {
@@ -274,9 +281,9 @@ class World final : public Scheduler {
 
   const scenario::Scenario& scenario_;
   const uint64_t seed_;
-  const engine::Rng::Family attempt_streams_;      // ForStream(seed, kStreamAttempt, .)
+  const engine::Rng::Family attempt_streams_;        // ForStream(seed, kStreamAttempt, .)
   const engine::Rng::Family dlq_duplicate_streams_;  // ForStream(seed, kStreamDlqDuplicate, .)
-  std::vector<engine::Rng::Family> fault_streams_;  // ForStream(seed, kStreamFates + f, .)
+  std::vector<engine::Rng::Family> fault_streams_;   // ForStream(seed, kStreamFates + f, .)
   const RunOptions options_;
   // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), and the
   // same observer for the per-message ones only if it wants them; null when none is attached.
@@ -304,7 +311,7 @@ class World final : public Scheduler {
   std::vector<KindModel> kinds_;
   struct ProducerState {
     engine::Rng rng = engine::Rng::Unseeded();  // Poisson gaps
-    int64_t firing = 0;                          // how many times a fanout or burst has fired
+    int64_t firing = 0;                         // how many times a fanout or burst has fired
     int64_t index = 0;          // messages published in this firing (or overall, for streams)
     engine::Instant firing_at;  // start of the current firing (or of the stream)
   };
@@ -360,6 +367,10 @@ class World final : public Scheduler {
   engine::Instant breaker_open_until_;
   int64_t breaker_probes_left_ = 0;
   int64_t breaker_probe_successes_ = 0;
+  // The deliveries the current half-open period let through as probes (Dispatch), until they
+  // vanish without an outcome (ProbeVanished); cleared when the breaker leaves half-open. At
+  // most half_open_probes plus the permits given back, and searched only while half-open.
+  std::vector<Delivery> breaker_probes_;
 
   // Drains run one at a time, in order. The active one keeps the selected DLQ entries it has
   // not replayed yet, oldest first; each message is replayed at most once per drain.

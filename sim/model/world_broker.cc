@@ -93,7 +93,10 @@ void World::Dispatch() {
       // instead of delivering it again.
       DeadLetter(ref, m, scenario::DlqReason::kReceiveCountMax);
     } else {
-      if (breaker_ == BreakerState::kHalfOpen) --breaker_probes_left_;
+      if (breaker_ == BreakerState::kHalfOpen) {
+        --breaker_probes_left_;
+        breaker_probes_.push_back(Delivery{ref, m.delivery_generation + 1});  // Deliver's
+      }
       Deliver(w, ref, m);
     }
     AddToRing(w);
@@ -157,7 +160,8 @@ void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
-    results_.human_needed_by_reason[std::string("failed:") + std::string(scenario::NameOf(reason))]++;
+    results_
+        .human_needed_by_reason[std::string("failed:") + std::string(scenario::NameOf(reason))]++;
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
     return;
   }
@@ -331,6 +335,11 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     ReleaseIfDone(d.message);
   }
   At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, worker.generation});
+  // A probe that died with the worker recorded no outcome: without its permit back, a
+  // half-open breaker whose probes all died would wait for ever (issue 20).
+  bool permit_back = false;
+  for (const Delivery& d : held) permit_back = ProbeVanished(d) || permit_back;
+  if (permit_back) Dispatch();
 }
 
 void World::RestartWorker(const Event& event) {

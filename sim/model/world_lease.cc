@@ -70,8 +70,8 @@ void World::DropEtaHolds(uint32_t w, std::vector<Delivery>& held) {
 
 bool World::AckVoid(const Attempt& a, const Message& m) const {
   if (a.off_channel) return true;  // its channel closed: the delivery tag is gone
-  const bool current = m.state == MessageState::kInFlight &&
-                       m.delivery_generation == a.delivery.delivery_generation;
+  const bool current =
+      m.state == MessageState::kInFlight && m.delivery_generation == a.delivery.delivery_generation;
   // BullMQ: moving a job to completed needs its lock (token); a lapsed or replaced lock fails.
   if (scenario_.broker.lock_renewal &&
       (!current || m.lock_lost_generation == a.delivery.delivery_generation)) {
@@ -184,7 +184,9 @@ void World::CloseChannel(uint32_t w) {
     --worker.unacked;
     if (IsCurrent(a.delivery)) returned.push_back(a.delivery);
   }
+  bool permit_back = false;
   const auto drop = [&](const Delivery& d) {
+    permit_back = ProbeVanished(d) || permit_back;
     --worker.unacked;
     Message& m = messages_.Get(d.message);
     DRAINSIM_CHECK(m.copies_on_workers > 0);
@@ -212,6 +214,7 @@ void World::CloseChannel(uint32_t w) {
                   TransitionCause::kVisibilityTimeout);
   }
   StartAttempts(w);
+  if (permit_back) Dispatch();  // a dropped probe's permit came back (World::ProbeVanished)
 }
 
 }  // namespace drainsim::model

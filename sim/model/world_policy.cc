@@ -1,4 +1,6 @@
 // The retry policy's guards: the retry budget and the circuit breaker.
+#include <algorithm>
+
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -25,11 +27,13 @@ void World::RecordOutcome(bool success) {
   if (breaker_ == BreakerState::kHalfOpen) {
     if (!success) {
       breaker_ = BreakerState::kOpen;
+      breaker_probes_.clear();
       At(now_ + breaker.open, Event{EventType::kBreakerHalfOpen});
       return;
     }
     if (++breaker_probe_successes_ >= breaker.half_open_probes) {
       breaker_ = BreakerState::kClosed;
+      breaker_probes_.clear();
       breaker_outcomes_.clear();
       breaker_failures_ = 0;
       for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);
@@ -61,8 +65,21 @@ void World::BreakerHalfOpen() {
   breaker_ = BreakerState::kHalfOpen;
   breaker_probes_left_ = scenario_.retry.circuit_breaker->half_open_probes;
   breaker_probe_successes_ = 0;
+  breaker_probes_.clear();
   for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);  // the buffers go first
   Dispatch();
+}
+
+bool World::ProbeVanished(const Delivery& delivery) {
+  // Only probes of the current half-open period: the list is cleared when it ends. A probe
+  // whose copy became stale (redelivered elsewhere) still runs and records its outcome, so
+  // only a copy that disappears takes its permit back.
+  if (breaker_ != BreakerState::kHalfOpen) return false;
+  const auto it = std::find(breaker_probes_.begin(), breaker_probes_.end(), delivery);
+  if (it == breaker_probes_.end()) return false;
+  breaker_probes_.erase(it);
+  ++breaker_probes_left_;
+  return true;
 }
 
 bool World::BreakerAllowsDelivery() const {

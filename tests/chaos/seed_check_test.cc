@@ -119,5 +119,26 @@ TEST_CASE("swarm finding: a sleeping consumer's pill rests however long its back
   }
 }
 
+TEST_CASE("seed check: a run that stalls is a correctness failure, not a liveness one",
+          "[chaos][check]") {
+  // The model's stall (issue 20), made on purpose: the broker stops delivering at 100 s and the
+  // run ends with nothing left to happen while messages wait (simulation.h's invariant (5)).
+  const SwarmPlan plan = PlanOrFail(LoadTextOrFail(kSmall), {Duration::Seconds(200), std::nullopt});
+  model::RunOptions options;
+  options.test_stall_at = engine::Instant::Zero() + Duration::Seconds(100);
+  const model::Results stalled = model::RunSimulation(plan.skeleton, 1, options);
+  REQUIRE(stalled.model_error.has_value());
+  SeedReport report;
+  JudgeEnd(plan, stalled, report);
+  CHECK(report.verdict == Verdict::kCorrectness);
+  REQUIRE(report.problems.size() == 1);  // no liveness line on top: the same messages
+  CHECK(report.problems[0].rfind("model error: invariant quiet_end broken: ", 0) == 0);
+  CHECK(Has(report.problems, " ready, 0 delayed, 0 in flight) when nothing was left to happen"));
+  // The same plan's run without the stall passes.
+  SeedReport healthy;
+  JudgeEnd(plan, model::RunSimulation(plan.skeleton, 1), healthy);
+  CHECK(healthy.verdict == Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace drainsim::chaos::testing

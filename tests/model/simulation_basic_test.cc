@@ -23,6 +23,40 @@ std::string PureDrain(int backlog, int workers, double cpu_ms) {
     "workers": {"count": )" + std::to_string(workers) + R"(, "prefetch": 1, "concurrency": 1}})";
 }
 
+TEST_CASE("a run that ends quiet with messages not at rest reports a model error", "[model][sim]") {
+  const scenario::Scenario drain = LoadOrFail(PureDrain(100, 2, 1000));
+  // Finished: quiet before run.until with every message acked, and no error.
+  const Results done = RunAudited(drain);
+  CHECK_FALSE(done.reached_until);
+  CHECK_FALSE(done.model_error.has_value());
+  // Stalled on purpose at 10 s (RunOptions::test_stall_at, scheduled before any attempt's end
+  // at 10 s): 18 acked; the two finishing at 10 s find the broker stopped, their messages come
+  // back when their visibility timeout ends and wait with the 80 never delivered.
+  RunOptions options;
+  options.audit_every_event = true;
+  options.test_stall_at = engine::Instant::Micros(10'000'000);
+  const Results stalled = RunSimulation(drain, 1, options);
+  CheckConserved(stalled);
+  CHECK_FALSE(stalled.reached_until);
+  REQUIRE(stalled.model_error.has_value());
+  CHECK(stalled.model_error->invariant == "quiet_end");
+  CHECK(stalled.model_error->ready == stalled.not_terminal_end);
+  CHECK(stalled.model_error->delayed == 0);
+  CHECK(stalled.model_error->in_flight == 0);
+  CHECK(stalled.not_terminal_end == 82);
+  CHECK(stalled.acked == 18);
+  CHECK(stalled.model_error->detail.find(
+            "82 messages not at rest (82 ready, 0 delayed, 0 in flight)") == 0);
+  // Stopped by run.until with messages ready is no error: the run simply was not long enough.
+  options.test_stall_at = engine::Instant::Never();
+  scenario::Scenario short_run = drain;
+  short_run.run.until = engine::Instant::Micros(10'000'000);
+  const Results cut = RunSimulation(short_run, 1, options);
+  CHECK(cut.reached_until);
+  CHECK(cut.not_terminal_end > 0);
+  CHECK_FALSE(cut.model_error.has_value());
+}
+
 TEST_CASE("a pure drain of B messages on c workers takes exactly ceil(B/c) x D", "[model][sim]") {
   for (auto [backlog, workers, cpu_ms] : {std::tuple{100, 10, 250.0}, std::tuple{101, 10, 250.0},
                                           std::tuple{1, 3, 7.0}, std::tuple{997, 13, 33.0}}) {

@@ -41,11 +41,22 @@ void PrintUsage(std::FILE* out) {
     std::fprintf(out, "  %-10s %s\n", sub.name, sub.summary);
   }
   std::fprintf(out,
-               "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage;\n"
-               "swarm only: 3 correctness failure, 4 liveness failure, 5 crash, 6 timeout\n");
+               "\nexit codes: 0 ok, 1 an expectation failed, 2 bad input or usage, 3 a model\n"
+               "error (a drainsim bug); swarm: 3 correctness failure, 4 liveness failure, 5 crash,\n"
+               "6 timeout\n");
 }
 
 }  // namespace
+
+std::string ShellQuoted(const std::string& arg) {
+  const bool plain = !arg.empty() && arg.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_./=:,+@%-") == std::string::npos;
+  if (plain) return arg;
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
 
 int Main(const Args& args) {
   if (args.empty()) {

@@ -3,8 +3,9 @@
 // Contract:
 //  (1) Exit codes: kExitOk (0) success; kExitExpectationFailed (1) a scenario ran but one of its
 //      expectations failed; kExitBadInput (2) bad input or bad usage. Nothing else is returned
-//      on an operating error; a crash is a bug. `swarm` alone adds 3, 4, 5 and 6 (below) for
-//      what its seeds found.
+//      on an operating error; a crash is a bug. kExitModelError (3): a run broke a model
+//      invariant (Results::model_error, a drainsim bug): `run` and every experiment command.
+//      `swarm` adds 3, 4, 5 and 6 (below) for what its seeds found.
 //  (2) Every subcommand answers --help on stdout with exit 0.
 //  (3) Bad input is reported on stderr, one line per problem, "FILE: /pointer: message".
 #pragma once
@@ -17,6 +18,9 @@ namespace drainsim::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitExpectationFailed = 1;
 inline constexpr int kExitBadInput = 2;
+// A run broke a model invariant: a drainsim bug, reported with the command that reproduces it.
+// The same code as the swarm's correctness failure, which it is.
+inline constexpr int kExitModelError = 3;
 // `drainsim swarm` (docs/SWARM.md) exits with the worst its seeds found: crash > correctness >
 // liveness > timeout.
 inline constexpr int kExitSwarmCorrectness = 3;  // conservation, determinism, invalid variant
@@ -35,6 +39,10 @@ struct Subcommand {
 
 // Every subcommand, in the order `drainsim --help` lists them.
 const std::vector<Subcommand>& Subcommands();
+
+// `arg` as a POSIX shell word: unchanged when it is only letters, digits and _./=:,+@%-, else
+// in single quotes.
+std::string ShellQuoted(const std::string& arg);
 
 // Dispatches argv (without the program name) to a subcommand; handles --help and --version.
 int Main(const Args& args);

@@ -40,7 +40,12 @@ std::string Description() {
       "Exit code 0 when every expectation passed (or there are none), 1 when any failed (the\n"
       "files are still written, and the command that reproduces the run is printed), 2 on bad\n"
       "input or usage (nothing is written), or when DIR cannot be written (checked before the\n"
-      "run; a write that fails later leaves DIR's earlier files as they were).\n"
+      "run; a write that fails later leaves DIR's earlier files as they were), 3 on a model\n"
+      "error: the run broke one of the model's invariants (e.g. it ended with nothing left to\n"
+      "happen while messages were still waiting), which is a drainsim bug, never the\n"
+      "scenario's; what is stuck and the command that reproduces it go to stderr and no file is\n"
+      "written. With --replications, and in compare, sweep and tune, a model error in any run\n"
+      "stops the experiment the same way.\n"
       "The files are one set: all replaced, or none (a Ctrl-C takes effect after the set).\n\n"
       "formats (--format, comma-separated; each writes one file into DIR):";
   for (const reports::Format& format : reports::Formats()) {
@@ -99,6 +104,7 @@ int RunRun(const Args& args) {
 
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
+  options.test_stall_at = TestStallAt();
   const bool record = std::any_of(formats.begin(), formats.end(),
                                   [](const reports::Format* f) { return f->needs_trace_log; });
   RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,
@@ -106,6 +112,15 @@ int RunRun(const Args& args) {
   options.observer = watch.observer();
   const model::Results results = model::RunSimulation(scenario, seed, options);
   const std::optional<model::TraceLog> trace_log = watch.Finish(results);
+  if (results.model_error) {
+    // Figures of a run that broke an invariant are not to be trusted: no report is written.
+    std::fprintf(stderr,
+                 "drainsim run: model error (a drainsim bug, not the scenario's): invariant %s "
+                 "broken: %s\nreproduce: %s\n",
+                 results.model_error->invariant.c_str(), results.model_error->detail.c_str(),
+                 reports::ReproduceCommand(path, seed).c_str());
+    return kExitModelError;
+  }
   const std::vector<reports::Verdict> verdicts =
       reports::EvaluateExpectations(results, scenario.expect);
   const size_t failed = reports::CountFailed(verdicts);

@@ -1,7 +1,9 @@
 #include "tools/drainsim/experiment_cli.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -109,10 +111,22 @@ bool ProgressWanted(const po::variables_map& vm) {
   return !(vm.count("quiet") && vm["quiet"].as<bool>());
 }
 
+engine::Instant TestStallAt() {
+  const char* text = std::getenv("DRAINSIM_TEST_STALL_AT_S");
+  if (text == nullptr) return engine::Instant::Never();
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds >= 0) || seconds > 1e9) {
+    return engine::Instant::Never();
+  }
+  return engine::Instant::Micros(static_cast<int64_t>(std::llround(seconds * 1e6)));
+}
+
 experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs,
                                              ProgressLine* progress) {
   experiments::RunnerOptions options;
   options.jobs = jobs;
+  options.run.test_stall_at = TestStallAt();
   if (vm.count("audit")) options.run.audit_every_event = vm["audit"].as<bool>();
   if (progress != nullptr && progress->active()) {
     // Called under the runner's lock, one call at a time, as ProgressLine requires.

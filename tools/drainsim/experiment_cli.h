@@ -52,6 +52,10 @@ void AddQuietOption(po::options_description& options);
 // True unless --quiet was given (or the command has no such option).
 bool ProgressWanted(const po::variables_map& vm);
 
+// RunOptions::test_stall_at from the environment variable DRAINSIM_TEST_STALL_AT_S (seconds),
+// for the tests of exit code 3 only; unset or not a number >= 0: never. Not a user option.
+engine::Instant TestStallAt();
+
 // Runner options for --jobs (and --audit when the command has it). With `progress`, every
 // finished run updates it: "37%  run 37 of 100" (tools/drainsim/progress.h: drawn only on a
 // terminal, never part of a result).

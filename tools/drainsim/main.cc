@@ -6,7 +6,9 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
 
+#include "experiments/runner.h"
 #include "tools/drainsim/cli.h"
 
 namespace {
@@ -48,6 +50,13 @@ int main(int argc, char** argv) {
                  "the container's limit)\n",
                  peak);
     return drainsim::cli::kExitBadInput;
+  } catch (const drainsim::experiments::ModelErrorInRun& e) {
+    // An experiment met a run that broke a model invariant (experiments/runner.h): nothing was
+    // written, and the same command line replays it (runs are deterministic).
+    std::string command = "drainsim";
+    for (const std::string& arg : args) command += " " + drainsim::cli::ShellQuoted(arg);
+    std::fprintf(stderr, "drainsim: %s\nreproduce: %s\n", e.what(), command.c_str());
+    return drainsim::cli::kExitModelError;
   } catch (const std::exception& e) {
     // Operating errors are handled where they arise; reaching here is an input the code did
     // not anticipate. Report it as bad input rather than crash, and make it findable.
