@@ -261,6 +261,10 @@ class World final : public Scheduler {
   enum class SampleWhen : uint8_t { kPeriodic, kAtEnd };
   void TakeSample(SampleWhen when = SampleWhen::kPeriodic);
   void TakeFinalSample();
+  void FillInstantColumns(Sample& sample);  // the state at now_
+  // Adds the counts since the last row, as rates over `interval_s`, and restarts them.
+  void AddIntervalCounts(Sample& sample, double interval_s);
+  void NoteSample(const Sample& sample);  // alerts and maxima
   void LiveQuery();
   void RecordLive(const QueryCompletion& completion);
   Results Collect();

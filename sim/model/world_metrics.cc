@@ -91,13 +91,7 @@ void World::InspectDlqAtEnd(Results& r) {
   }
 }
 
-void World::TakeSample(SampleWhen when) {
-  // Rates are over the interval since the previous row: run.sample_every for the periodic
-  // rows, shorter for the row at the run's end.
-  const double interval_s = results_.series.empty() ? 0 : (now_ - last_sample_at_).seconds();
-  last_sample_at_ = now_;
-  Sample s;
-  s.t_s = now_.seconds();
+void World::FillInstantColumns(Sample& s) {
   s.depth = ledger_.count(MessageState::kReady);
   s.delayed_depth = ledger_.count(MessageState::kDelayed);
   s.dlq_depth = ledger_.count(MessageState::kDeadLettered);
@@ -105,24 +99,9 @@ void World::TakeSample(SampleWhen when) {
   s.in_flight = ledger_.count(MessageState::kInFlight);
   s.oldest_age_s = OldestAgeSeconds();
   s.workers_busy = busy_slots_;
-  if (interval_s > 0) {
-    s.dlq_inflow_per_s = static_cast<double>(dlq_inflow_interval_) / interval_s;
-    s.dlq_outflow_per_s = static_cast<double>(dlq_outflow_interval_) / interval_s;
-    s.live_errors_per_s = static_cast<double>(live_errors_interval_) / interval_s;
-  }
-  if (database_) {
-    const double busy = database_->busy_connection_seconds();
-    const double capacity = database_->capacity_connection_seconds();
-    const double capacity_delta = capacity - db_capacity_at_last_sample_;
-    s.db_utilisation = capacity_delta > 0 ? (busy - db_busy_at_last_sample_) / capacity_delta : 0;
-    db_busy_at_last_sample_ = busy;
-    db_capacity_at_last_sample_ = capacity;
-    s.db_queue = database_->waiting();
-  }
-  if (!live_interval_us_.empty()) {
-    s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
-    s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
-  }
+  if (database_) s.db_queue = database_->waiting();
+  s.dlq_by_reason = {};
+  s.dlq_by_error = {};
   for (size_t reason = 0; reason < scenario::kDlqReasonCount; ++reason) {
     for (size_t error = 0; error < 4; ++error) {
       s.dlq_by_reason[reason] += dlq_by_reason_error_[reason][error];
@@ -130,15 +109,24 @@ void World::TakeSample(SampleWhen when) {
     }
   }
   s.drain_active = active_drain_ >= 0;
-  s.drain_rate_per_s = interval_s > 0 ? static_cast<double>(replays_interval_) / interval_s : 0;
-  replays_interval_ = 0;
   s.fault_active =
       std::find(fault_active_.begin(), fault_active_.end(), true) != fault_active_.end();
-  live_interval_us_.Clear();
+}
+
+void World::AddIntervalCounts(Sample& s, double interval_s) {
+  if (interval_s > 0) {
+    s.dlq_inflow_per_s += static_cast<double>(dlq_inflow_interval_) / interval_s;
+    s.dlq_outflow_per_s += static_cast<double>(dlq_outflow_interval_) / interval_s;
+    s.live_errors_per_s += static_cast<double>(live_errors_interval_) / interval_s;
+    s.drain_rate_per_s += static_cast<double>(replays_interval_) / interval_s;
+  }
+  replays_interval_ = 0;
   live_errors_interval_ = 0;
   dlq_inflow_interval_ = 0;
   dlq_outflow_interval_ = 0;
+}
 
+void World::NoteSample(const Sample& s) {
   // Alerts fire on samples, as a monitoring system scraping at this period would see them.
   const scenario::Alerts& alerts = scenario_.alerts;
   if (alerts.oldest_age && !results_.age_alert_first_s &&
@@ -152,6 +140,31 @@ void World::TakeSample(SampleWhen when) {
     results_.dlq_depth_alert_first_s = s.t_s;
   }
   results_.oldest_age_max_s = std::max(results_.oldest_age_max_s, s.oldest_age_s);
+}
+
+void World::TakeSample(SampleWhen when) {
+  // Rates are over the interval since the previous row: run.sample_every for the periodic
+  // rows, shorter for the row at the run's end.
+  const double interval_s = results_.series.empty() ? 0 : (now_ - last_sample_at_).seconds();
+  last_sample_at_ = now_;
+  Sample s;
+  s.t_s = now_.seconds();
+  FillInstantColumns(s);
+  AddIntervalCounts(s, interval_s);
+  if (database_) {
+    const double busy = database_->busy_connection_seconds();
+    const double capacity = database_->capacity_connection_seconds();
+    const double capacity_delta = capacity - db_capacity_at_last_sample_;
+    s.db_utilisation = capacity_delta > 0 ? (busy - db_busy_at_last_sample_) / capacity_delta : 0;
+    db_busy_at_last_sample_ = busy;
+    db_capacity_at_last_sample_ = capacity;
+  }
+  if (!live_interval_us_.empty()) {
+    s.live_p50_ms = static_cast<double>(live_interval_us_.Quantile(0.5)) / 1e3;
+    s.live_p99_ms = static_cast<double>(live_interval_us_.Quantile(0.99)) / 1e3;
+  }
+  live_interval_us_.Clear();
+  NoteSample(s);
   results_.series.push_back(s);
   // The audit recounts every message slot. At every sample that would cost slots x samples,
   // which for a deep backlog dwarfs the run itself (1M messages, 125 samples: 70% of the
@@ -170,10 +183,20 @@ void World::TakeSample(SampleWhen when) {
 
 void World::TakeFinalSample() {
   // The series ends with the run: its last row shows the state the report's end figures count
-  // (dlq_end, parked, ...), and alerts and `always`/`sometimes` see it. A run that ended on a
-  // sampling instant already has that row.
-  if (!results_.series.empty() && last_sample_at_ >= now_) return;
-  TakeSample(SampleWhen::kAtEnd);
+  // (dlq_end, parked, ...), and alerts and `always`/`sometimes` see it.
+  if (results_.series.empty() || last_sample_at_ < now_) {
+    TakeSample(SampleWhen::kAtEnd);
+    return;
+  }
+  // A periodic row at this very instant ran before the instant's last events (same-instant
+  // events run in push order): bring its state up to the end, and add what those events counted
+  // to its interval's rates. (Live latency and utilisation over no time change nothing.)
+  std::vector<Sample>& series = results_.series;
+  Sample& row = series.back();
+  const double interval_s = series.size() >= 2 ? row.t_s - series[series.size() - 2].t_s : 0;
+  FillInstantColumns(row);
+  AddIntervalCounts(row, interval_s);
+  NoteSample(row);
 }
 
 void World::LiveQuery() {

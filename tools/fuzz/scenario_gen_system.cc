@@ -84,7 +84,14 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   if (in.Chance(20)) b["lock_renewal"] = in.Chance(50);
   if (in.Chance(20)) b["stalled_check_s"] = in.RealIn(0.5, 60);
   if (in.Chance(20)) b["stalled_count_max"] = in.IntIn(0, 3);
-  if (in.Chance(40)) b["requeue_on_crash"] = in.Pick(kOnCrash);
+  // Lease-based brokers redeliver a dead consumer's messages only when the lease runs out: any
+  // other value is a hard limit of their presets (sim/scenario/check_presets.cc).
+  const bool lease_only = c.preset == "sqs" || c.preset == "pubsub" ||
+                          c.preset == "azure-service-bus" || c.preset == "bullmq";
+  if (in.Chance(40)) {
+    const char* on_crash = in.Pick(kOnCrash);
+    b["requeue_on_crash"] = lease_only ? "after_visibility_timeout" : on_crash;
+  }
   if (in.Chance(30)) b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
   if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
 }
