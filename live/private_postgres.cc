@@ -8,15 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
-#include "live/stop_signal.h"
 
 namespace drainsim::live {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> BaseEnv() {
   return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "LC_ALL=C", "TZ=UTC"};
@@ -131,23 +126,9 @@ std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, 
 }
 
 bool PrivatePostgres::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
-  const auto deadline = Clock::now() + timeout;
-  while (PQping(conninfo_.c_str()) != PQPING_OK) {
-    if (!server_.Running()) {
-      *error = "postgres exited during start-up; see " + log_path_;
-      return false;
-    }
-    if (StopRequested()) {
-      *error = "interrupted while PostgreSQL was starting";
-      return false;
-    }
-    if (Clock::now() >= deadline) {
-      *error = "PostgreSQL not ready after " + std::to_string(timeout.count()) + " ms";
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return true;
+  return WaitUntilReady(
+      server_, "PostgreSQL", log_path_, timeout, std::chrono::milliseconds(50),
+      [&] { return PQping(conninfo_.c_str()) == PQPING_OK; }, error);
 }
 
 void PrivatePostgres::Stop() { server_.Stop(SIGINT, std::chrono::seconds(20)); }

@@ -8,13 +8,10 @@
 #include <thread>
 
 #include "live/amqp_connection.h"
-#include "live/stop_signal.h"
 
 namespace drainsim::live {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::string ServerUser() { return geteuid() == 0 ? "rabbitmq" : ""; }
 
@@ -117,27 +114,14 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
 }
 
 bool PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
-  const auto deadline = Clock::now() + timeout;
-  while (true) {
-    if (LoopbackPortOpen(port_, std::chrono::milliseconds(200))) {
-      std::string probe_error;
-      if (AmqpConnection::Open(url_, "drainsim live: readiness probe", &probe_error)) break;
-    }
-    if (!server_.Running()) {
-      *error = "rabbitmq-server exited during start-up; see " + log_path_;
-      return false;
-    }
-    if (StopRequested()) {
-      *error = "interrupted while RabbitMQ was starting";
-      return false;
-    }
-    if (Clock::now() >= deadline) {
-      *error = "RabbitMQ not ready after " + std::to_string(timeout.count()) + " ms";
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return true;
+  // The port opens before the node accepts AMQP: ready is a connection that opens.
+  auto ready = [&] {
+    if (!LoopbackPortOpen(port_, std::chrono::milliseconds(200))) return false;
+    std::string probe_error;
+    return AmqpConnection::Open(url_, "drainsim live: readiness probe", &probe_error) != nullptr;
+  };
+  return WaitUntilReady(server_, "RabbitMQ", log_path_, timeout, std::chrono::milliseconds(100),
+                        ready, error);
 }
 
 void PrivateRabbitMq::Stop() {

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <thread>
 
+#include "live/stop_signal.h"
+
 namespace drainsim::live {
 
 namespace {
@@ -189,6 +191,28 @@ int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, st
     return -1;
   }
   return WEXITSTATUS(status);
+}
+
+bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
+                    std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
+                    const std::function<bool()>& ready, std::string* error) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!ready()) {
+    if (!server.Running()) {
+      *error = what + " exited during start-up; see " + log_path;
+      return false;
+    }
+    if (StopRequested()) {
+      *error = "interrupted while " + what + " was starting";
+      return false;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      *error = what + " not ready after " + std::to_string(timeout.count()) + " ms";
+      return false;
+    }
+    std::this_thread::sleep_for(poll);
+  }
+  return true;
 }
 
 }  // namespace drainsim::live

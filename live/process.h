@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,5 +67,12 @@ bool GroupAlive(pid_t pgid);
 // Runs `spec` to completion (at most `timeout`, then the group is killed). Returns the exit
 // code, or -1 with *error set (could not start, killed by a signal, timed out).
 int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, std::string* error);
+
+// Polls `ready` every `poll` until it returns true, for a server `server` just started. False,
+// with *error, when the server exits (its log `log_path` named), a stop is requested
+// (stop_signal.h) or `timeout` passes; `what` names the server in the messages ("PostgreSQL").
+bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
+                    std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
+                    const std::function<bool()>& ready, std::string* error);
 
 }  // namespace drainsim::live
