@@ -9,19 +9,16 @@
 #include "sim/engine/distributions.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/time.h"
+#include "sim/scenario/engine_distribution.h"
 #include "sim/scenario/scenario_distribution.h"
 
 namespace drainsim::model {
-
-// The engine distribution equal to `spec` (values in the spec's own unit).
-// REQUIRES: `spec` passed the loader's checks.
-engine::Distribution ToDistribution(const scenario::DistributionSpec& spec);
 
 class DurationSampler {
  public:
   // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field.
   DurationSampler(const scenario::DistributionSpec& spec, double micros_per_unit)
-      : distribution_(ToDistribution(spec)), micros_per_unit_(micros_per_unit) {}
+      : distribution_(scenario::ToEngineDistribution(spec)), micros_per_unit_(micros_per_unit) {}
 
   // One draw, rounded to the microsecond, never negative, capped at 100 years.
   engine::Duration Sample(engine::Rng& rng) const;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/scenario/enum_names.h"
 #include "sim/scenario/memory_estimate.h"
 #include "sim/scenario/read_sections.h"
 
@@ -137,9 +138,29 @@ void CheckFields(const Scenario& s, const std::string& kind_name, const Fields& 
   }
 }
 
+// Without a dead-letter queue (Celery's preset) nothing can start in one or be replayed from
+// one; the model would otherwise invent the queue the broker does not have.
+void CheckNoDeadLetterQueue(const Scenario& s, Context& c) {
+  if (s.broker.dead_letter_queue) return;
+  const std::string why =
+      "broker.dead_letter_queue is false" +
+      (s.broker.preset ? " (preset \"" + std::string(NameOf(*s.broker.preset)) + "\")"
+                       : std::string()) +
+      ": failed messages are parked as failed:<reason>, there is no DLQ";
+  for (size_t i = 0; i < s.backlog.size(); ++i) {
+    if (s.backlog[i].where != BacklogWhere::kDlq) continue;
+    c.problems.Add("/backlog/" + std::to_string(c.backlog_origins[i].index) + "/where",
+                   "puts messages in the DLQ, but " + why);
+  }
+  for (size_t i = 0; i < s.drains.size(); ++i) {
+    c.problems.Add("/drains/" + std::to_string(c.drain_origins[i]), "replays the DLQ, but " + why);
+  }
+}
+
 }  // namespace
 
 void CheckScenario(const Scenario& s, Context& c) {
+  CheckNoDeadLetterQueue(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

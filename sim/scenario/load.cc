@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "sim/scenario/parse.h"
+#include "sim/scenario/plausibility.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/read_sections.h"
 
@@ -120,7 +121,10 @@ LoadResult LoadScenarioText(std::string_view text) {
   try {
     if (auto document = internal::ParseDocument(text, problems)) {
       Scenario scenario = internal::ReadScenario(*document, problems);
-      if (problems.empty()) result.scenario = std::move(scenario);
+      if (problems.empty()) {
+        result.warnings = PlausibilityWarnings(scenario);
+        result.scenario = std::move(scenario);
+      }
     }
   } catch (const std::exception& e) {
     // Nothing above throws on any input; this keeps contract (3) even on allocation failure.
@@ -195,6 +199,10 @@ std::string FormatProblem(std::string_view file, const Problem& problem) {
   }
   append(problem.message);
   return out;
+}
+
+std::string FormatWarning(std::string_view file, const Problem& warning) {
+  return FormatProblem(file, {warning.pointer, "warning: " + warning.message});
 }
 
 }  // namespace drainsim::scenario

@@ -8,6 +8,7 @@
 //      allocation (the loader is fuzzed).
 //  (4) DumpCanonical(s) loads back to a Scenario equal to s, and dumping that gives the same
 //      text (load -> dump -> load round-trips).
+//  (5) Warnings (plausibility.h) come only with a Scenario; they never stop a load.
 //
 // Thread-safety: the functions are reentrant; they share no state.
 #pragma once
@@ -32,6 +33,8 @@ struct Problem {
 struct LoadResult {
   std::optional<Scenario> scenario;
   std::vector<Problem> problems;
+  // Values that are legal but almost certainly a mistake (plausibility.h); empty unless ok().
+  std::vector<Problem> warnings;
   bool ok() const { return scenario.has_value(); }
 };
 
@@ -45,6 +48,8 @@ LoadResult LoadScenarioFile(const std::string& path);
 // "FILE: /pointer: message" (or "FILE: message" when the pointer is empty): the one format in
 // which drainsim reports bad input.
 std::string FormatProblem(std::string_view file, const Problem& problem);
+// "FILE: /pointer: warning: message".
+std::string FormatWarning(std::string_view file, const Problem& warning);
 
 // The canonical form: sorted keys, every default filled in, units as in the input vocabulary.
 std::string DumpCanonical(const Scenario& scenario);

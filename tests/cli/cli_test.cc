@@ -77,7 +77,12 @@ TEST_CASE("check accepts every shipped scenario", "[cli]") {
     INFO(entry.path().string());
     ProcessResult r = RunDrainsim({"check", entry.path().string()});
     CHECK(r.exit_code == 0);
-    CHECK(r.stderr_text.empty());
+    // Only preset-bullmq.json has a plausibility warning, on purpose (plausibility_test.cc).
+    if (entry.path().filename() == "preset-bullmq.json") {
+      CHECK(Contains(r.stderr_text, ": warning: "));
+    } else {
+      CHECK(r.stderr_text.empty());
+    }
     CHECK(Contains(r.stdout_text, ": ok"));
     ++count;
   }
@@ -99,10 +104,14 @@ TEST_CASE("check scenarios/*.json passes: the JSON Schema next to them is skippe
   ProcessResult r = RunDrainsim(args);
   INFO(r.stdout_text << r.stderr_text);
   CHECK(r.exit_code == 0);
-  CHECK(r.stderr_text.empty());
+  // The one warning line: preset-bullmq.json's lock, on purpose.
+  CHECK(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n') == 1);
+  CHECK(Contains(r.stderr_text, "preset-bullmq.json: /broker/visibility_timeout_s: warning: "));
   CHECK(Contains(r.stdout_text, schema + ": skipped (a JSON Schema document, not a scenario)\n"));
   for (const std::string& path : paths) {
-    if (path != schema) CHECK(Contains(r.stdout_text, path + ": ok\n"));
+    const bool warned = path.ends_with("/preset-bullmq.json");
+    if (path != schema)
+      CHECK(Contains(r.stdout_text, path + (warned ? ": ok (with warnings)\n" : ": ok\n")));
   }
 }
 
@@ -134,6 +143,32 @@ TEST_CASE("check reports each file: valid ones ok, the run fails if any is bad",
   CHECK(r.exit_code == 2);
   CHECK(Contains(r.stdout_text, good + ": ok"));
   CHECK(Contains(r.stderr_text, bad + ": "));
+}
+
+TEST_CASE("a plausibility warning: check passes, check --strict fails, run prints it once",
+          "[cli]") {
+  // preset-bullmq.json renders for up to 45 s under BullMQ's 30 s lock, on purpose.
+  const std::string path = kSource + "/scenarios/preset-bullmq.json";
+  const std::string warning = path + ": /broker/visibility_timeout_s: warning: 30 s is shorter";
+  ProcessResult check = RunDrainsim({"check", path});
+  CHECK(check.exit_code == 0);
+  CHECK(Contains(check.stdout_text, path + ": ok (with warnings)"));
+  CHECK(Contains(check.stderr_text, warning));
+  ProcessResult strict = RunDrainsim({"check", "--strict", path});
+  CHECK(strict.exit_code == 2);
+  CHECK_FALSE(Contains(strict.stdout_text, ": ok"));
+  CHECK(Contains(strict.stderr_text, warning));
+  ProcessResult run = RunDrainsim({"run", path, "--expect-only"});
+  INFO(run.stderr_text);
+  CHECK(run.exit_code == 0);
+  const size_t first = run.stderr_text.find(warning);
+  REQUIRE(first != std::string::npos);
+  CHECK(run.stderr_text.find(warning, first + 1) == std::string::npos);
+  // Without warnings, --strict changes nothing.
+  const std::string clean = kSource + "/scenarios/monthly-rehearsal.json";
+  ProcessResult plain = RunDrainsim({"check", "--strict", clean});
+  CHECK(plain.exit_code == 0);
+  CHECK(Contains(plain.stdout_text, clean + ": ok\n"));
 }
 
 TEST_CASE("dump prints a canonical form that checks and dumps to itself", "[cli]") {

@@ -11,6 +11,7 @@
 
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/scenario_input.h"
 
 namespace drainsim::cli {
 
@@ -18,19 +19,6 @@ namespace {
 
 // Larger files are not scenarios either; they fail to load and are reported as such.
 constexpr std::uintmax_t kSchemaBytesMax = std::uintmax_t{16} << 20;
-
-void Report(const std::string& path, const scenario::LoadResult& result) {
-  for (const scenario::Problem& problem : result.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
-  }
-}
-
-// Loads `path`, printing every problem to stderr. Returns the result either way.
-scenario::LoadResult LoadAndReport(const std::string& path) {
-  scenario::LoadResult result = scenario::LoadScenarioFile(path);
-  Report(path, result);
-  return result;
-}
 
 // True iff `path` is a JSON document whose top level is an object with a "$schema" string
 // naming json-schema.org: a JSON Schema such as scenarios/schema.json, which sits next to the
@@ -53,27 +41,32 @@ bool IsJsonSchemaDocument(const std::string& path) {
 }  // namespace
 
 int RunCheck(const Args& args) {
-  CommandLine line("check", "check SCENARIO...",
+  CommandLine line("check", "check [--strict] SCENARIO...",
                    "Validates each scenario without running it. Every problem is listed on stderr "
-                   "as FILE: /json/pointer: message.\nA JSON Schema document (a top-level "
-                   "\"$schema\" naming json-schema.org, such as scenarios/schema.json) is "
-                   "skipped.\nExit code 0 when all are valid or skipped, 2 when any is not.");
-  line.options.add_options()("scenario", po::value<std::vector<std::string>>()->required(),
-                             "scenario JSON files");
+                   "as FILE: /json/pointer: message, every plausibility warning (a legal value "
+                   "that is almost certainly a mistake, such as a timeout below the query time) "
+                   "as FILE: /json/pointer: warning: message.\nA JSON Schema document (a "
+                   "top-level \"$schema\" naming json-schema.org, such as scenarios/schema.json) "
+                   "is skipped.\nExit code 0 when all are valid or skipped, 2 when any is not "
+                   "(with --strict: or has a warning).");
+  line.options.add_options()("strict", po::bool_switch(), "treat warnings as errors (exit 2)")(
+      "scenario", po::value<std::vector<std::string>>()->required(), "scenario JSON files");
   line.positional.add("scenario", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  const bool strict = vm["strict"].as<bool>();
 
   int exit_code = kExitOk;
   for (const std::string& path : vm["scenario"].as<std::vector<std::string>>()) {
     const scenario::LoadResult result = scenario::LoadScenarioFile(path);
-    if (result.ok()) {
-      std::printf("%s: ok\n", path.c_str());
-    } else if (IsJsonSchemaDocument(path)) {
+    if (result.ok() && !(strict && !result.warnings.empty())) {
+      ReportLoad(path, result);
+      std::printf("%s: ok%s\n", path.c_str(), result.warnings.empty() ? "" : " (with warnings)");
+    } else if (!result.ok() && IsJsonSchemaDocument(path)) {
       // Only what fails to load as a scenario is examined, so a scenario is never skipped.
       std::printf("%s: skipped (a JSON Schema document, not a scenario)\n", path.c_str());
     } else {
-      Report(path, result);
+      ReportLoad(path, result);
       exit_code = kExitBadInput;
     }
   }

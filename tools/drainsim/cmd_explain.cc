@@ -11,6 +11,7 @@
 #include "sim/model/trace_log.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/run_watch.h"
 
 namespace drainsim::cli {
@@ -49,10 +50,7 @@ int RunExplain(const Args& args) {
   }
 
   const std::string path = vm["scenario"].as<std::string>();
-  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
-  for (const scenario::Problem& problem : loaded.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
-  }
+  scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
   const scenario::Scenario& scenario = *loaded.scenario;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;

@@ -87,6 +87,11 @@ std::optional<scenario::Scenario> LoadForLive(const std::string& path) {
   for (const scenario::Problem& p : problems) {
     std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
   }
+  if (problems.empty()) {
+    for (const scenario::Problem& w : loaded.warnings) {
+      std::fprintf(stderr, "%s\n", scenario::FormatWarning(path, w).c_str());
+    }
+  }
   if (!loaded.ok() || !problems.empty()) return std::nullopt;
   if (!loaded.scenario->expect.empty()) {
     std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");

@@ -20,6 +20,7 @@
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/run_watch.h"
 #include "tools/drainsim/summary.h"
@@ -92,10 +93,7 @@ int RunRun(const Args& args) {
   const bool expect_only = vm["expect-only"].as<bool>();
 
   const std::string path = vm["scenario"].as<std::string>();
-  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
-  for (const scenario::Problem& problem : loaded.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
-  }
+  scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
   const scenario::Scenario& scenario = *loaded.scenario;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;

@@ -14,6 +14,7 @@
 #include "sim/chaos/variant.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
+#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
@@ -148,10 +149,7 @@ int RunSwarm(const Args& args) {
   if (!safety || !liveness) return kExitBadInput;
 
   const std::string path = vm["scenario"].as<std::string>();
-  const scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
-  for (const scenario::Problem& problem : loaded.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
-  }
+  const scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
   const chaos::PlanOrError made = chaos::MakeSwarmPlan(*loaded.scenario, {*safety, *liveness});
   if (!made.plan) {

@@ -14,16 +14,14 @@
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/version.h"
+#include "tools/drainsim/scenario_input.h"
 
 namespace drainsim::cli {
 
 namespace fs = std::filesystem;
 
 std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
-  scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
-  for (const scenario::Problem& problem : loaded.problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
-  }
+  scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -197,7 +197,8 @@ Json Backlog(Choices& in, const GenContext& c) {
   const int64_t count = in.IntIn(0, 2);
   for (int64_t i = 0; i < count; ++i) {
     const GenKind& kind = c.kinds[in.Below(c.kinds.size())];
-    const std::string where = in.Pick(kWhere);
+    std::string where = in.Pick(kWhere);
+    if (where == "dlq" && c.no_dlq) where = "main";  // the loader refuses a DLQ the broker lacks
     Json entry = {{"where", where}, {"kind", kind.name}, {"count", in.IntIn(1, 30)}};
     if (in.Chance(40)) entry["age_s"] = in.RealIn(0, 200000);
     if (in.Chance(40)) entry["attempts"] = in.IntIn(where == "main" ? 0 : 1, 6);

@@ -159,7 +159,8 @@ Json Faults(Choices& in, GenContext& c) {
 
 Json Drains(Choices& in, GenContext& c) {
   Json drains = Json::array();
-  const int64_t count = in.IntIn(0, 3);
+  // Without a DLQ there is nothing to drain (the loader refuses a drain).
+  const int64_t count = c.no_dlq ? 0 : in.IntIn(0, 3);
   for (int64_t i = 0; i < count; ++i) drains.push_back(Drain(in, c));
   c.has_drain = count > 0;
   return drains;

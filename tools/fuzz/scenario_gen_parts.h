@@ -31,6 +31,8 @@ struct GenContext {
   std::optional<double> latest_fix_s;  // the latest fixed_at_s of the bug faults
   bool has_fault_window = false;
   bool has_drain = false;
+  // No dead-letter queue (celery, or dead_letter_queue false): no DLQ backlog, no drains.
+  bool no_dlq = false;
   bool alert_age = false;
   bool alert_depth = false;
   bool alert_dlq_depth = false;

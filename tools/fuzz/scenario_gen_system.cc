@@ -112,6 +112,8 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   if (in.Chance(20)) b["retention_s"] = in.RealIn(60, 3600);
   if (in.Chance(20)) b["redelivery_backoff"] = Backoff(in, c.preset == "pubsub");
   if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
+  c.no_dlq =
+      b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>() : c.preset == "celery";
   if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
   if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
   if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);

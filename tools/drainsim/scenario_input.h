@@ -1,0 +1,18 @@
+// How every subcommand reads a scenario file: load it, print each problem, and print each
+// plausibility warning once (sim/scenario/plausibility.h), all on stderr in the format
+// FILE: /pointer: [warning: ]message.
+#pragma once
+
+#include <string>
+
+#include "sim/scenario/load.h"
+
+namespace drainsim::cli {
+
+// Loads `path` and prints its problems and warnings. The caller stops with exit 2 unless ok().
+scenario::LoadResult LoadAndReport(const std::string& path);
+
+// Prints `result`'s problems and warnings for `path`.
+void ReportLoad(const std::string& path, const scenario::LoadResult& result);
+
+}  // namespace drainsim::cli
