@@ -65,6 +65,24 @@ std::string DrainReplayPhrase(const model::DrainResults& d) {
   return "replayed " + std::to_string(d.replayed) + " " + DrainReplayPace(d);
 }
 
+std::optional<double> RetryAmplification(const model::FaultWindowAttempts& w) {
+  if (w.first_attempts == 0) return std::nullopt;
+  return static_cast<double>(w.attempts) / static_cast<double>(w.first_attempts);
+}
+
+std::string RetryAmplificationText(const model::Results& r) {
+  if (!r.retry_amplification) return "no attempt";
+  std::string out = Decimal(*r.retry_amplification, 3) + " (" + std::to_string(r.attempts) +
+                    " attempts over " + std::to_string(r.first_attempts) + " first attempts)";
+  for (const model::FaultWindowAttempts& w : r.fault_windows) {
+    if (const std::optional<double> a = RetryAmplification(w)) {
+      out += "; " + w.type + " " + Decimal(w.from_s, 1) + "-" + Decimal(w.until_s, 1) +
+             " s: " + Decimal(*a, 3);
+    }
+  }
+  return out;
+}
+
 std::vector<AlertPhrase> AlertPhrases(const model::Results& r) {
   std::vector<AlertPhrase> phrases;
   auto add = [&](bool on, const char* name, const std::optional<double>& first_s) {

@@ -40,6 +40,12 @@ std::string DrainReplayPace(const model::DrainResults& d);
 // replayed fewer than two or all at one instant.
 std::optional<double> ReplayRatePerS(const model::DrainResults& d);
 
+// Attempts per first attempt while a fault window was open; null when none started in it.
+std::optional<double> RetryAmplification(const model::FaultWindowAttempts& w);
+// "1.967 (2400 attempts over 1220 first attempts)", then per fault window that saw a first
+// attempt "; db_slowdown 120-400 s: 3.412"; "no attempt" when nothing ran.
+std::string RetryAmplificationText(const model::Results& r);
+
 // One line per configured alert: "oldest age: first at 600 s", "DLQ depth: never fired".
 struct AlertPhrase {
   std::string name;   // "oldest age", "depth", "DLQ depth"

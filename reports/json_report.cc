@@ -59,6 +59,21 @@ json Bounds(const scenario::Bounds& b) {
   return bounds;
 }
 
+// Attempts per first attempt while each fault window was open (docs/METRICS.md).
+json FaultWindows(const std::vector<model::FaultWindowAttempts>& windows) {
+  json out = json::array();
+  for (const model::FaultWindowAttempts& w : windows) {
+    out.push_back({{"fault", w.fault},
+                   {"type", w.type},
+                   {"from_s", Fixed(w.from_s)},
+                   {"until_s", Fixed(w.until_s)},
+                   {"attempts", w.attempts},
+                   {"first_attempts", w.first_attempts},
+                   {"retry_amplification", Optional(RetryAmplification(w))}});
+  }
+  return out;
+}
+
 json Expectations(const std::vector<Verdict>& verdicts) {
   json list = json::array();
   for (const Verdict& v : verdicts) {
@@ -166,6 +181,10 @@ std::string JsonReport(const ReportInput& input) {
       {"dlq_depth_alert_first_s", Optional(r.dlq_depth_alert_first_s)},
       {"time_to_empty_s", Optional(r.time_to_empty_s)},
       {"time_to_quiet_s", Optional(r.time_to_quiet_s)},
+      {"backlog_cleared_s", Optional(r.backlog_cleared_s)},
+      {"first_attempts", r.first_attempts},
+      {"retry_amplification", Optional(r.retry_amplification)},
+      {"fault_windows", FaultWindows(r.fault_windows)},
       {"series", Series(r.series)},
       {"expectations", Expectations(input.verdicts)},
   };
@@ -179,7 +198,8 @@ std::string JsonReport(const ReportInput& input) {
                   {"left", d.left},
                   {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)},
                   {"last_replay_at_s", Optional(d.last_replay_at_s)},
-                  {"replay_rate_per_s", Optional(ReplayRatePerS(d))}};
+                  {"replay_rate_per_s", Optional(ReplayRatePerS(d))},
+                  {"backlog_cleared_s", Optional(d.backlog_cleared_s)}};
     if (r.has_database) drain["db_utilisation"] = Fixed(d.db_utilisation);
     if (r.has_live_traffic) drain["live_latency_ms"] = Distribution(d.live_latency_us, 1e3);
     drains.push_back(drain);

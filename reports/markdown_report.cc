@@ -75,6 +75,8 @@ void Headline(std::string& out, const model::Results& r) {
       {"attempts", Count(r.attempts) + " (" +
                        Decimal(AttemptsPerSuccess(r.attempts, r.acked).value_or(0), 3) +
                        " per acked message)"},
+      {"retry amplification", RetryAmplificationText(r)},
+      {"backlog cleared", Seconds(r.backlog_cleared_s, "never")},
       {"wasted worker time", Seconds(r.wasted_worker_s)},
       {"message latency", Latency(r.message_latency_us, 1e6, Seconds)},
       {"oldest message age, max", Seconds(r.oldest_age_max_s)},

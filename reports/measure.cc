@@ -125,6 +125,11 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
       return Maybe(r.depth_alert_first_s, "the depth alert never fired");
     case RunMetric::kDlqDepthAlertFirst:
       return Maybe(r.dlq_depth_alert_first_s, "the DLQ-depth alert never fired");
+    case RunMetric::kBacklogCleared:
+      return Maybe(r.backlog_cleared_s,
+                   "never reached: the main queue did not empty after it held a message");
+    case RunMetric::kRetryAmplification:
+      return Maybe(r.retry_amplification, "no attempt was made");
   }
   return NotMeasured("unknown metric");
 }

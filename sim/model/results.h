@@ -80,6 +80,20 @@ struct DrainResults {
   double db_utilisation = 0;     // while it was active
   double achieved_rate_per_s = 0;  // replayed / active time (replaying and settling)
   std::optional<double> last_replay_at_s;  // null: it replayed nothing
+  // Seconds from its start to the first instant the main queue (ready + delayed + in flight)
+  // was empty again, having held a message since the start: the catch-up time. Null: the
+  // main queue never held one after the start, or never emptied again before the end.
+  std::optional<double> backlog_cleared_s;
+};
+
+// Attempts started while one fault window was open (docs/METRICS.md, retry_amplification).
+struct FaultWindowAttempts {
+  uint32_t fault = 0;  // index in the scenario's faults
+  std::string type;    // the fault's type name, e.g. "db_slowdown"
+  double from_s = 0;
+  double until_s = 0;  // as the scenario gives it; may lie past the run's end
+  int64_t attempts = 0;
+  int64_t first_attempts = 0;  // a message's first execution ever
 };
 
 // Dead-letter metadata of one DLQ message, as the inspector samples it at the end.
@@ -135,6 +149,12 @@ struct Results {
   std::optional<ModelError> model_error;  // set iff the run broke a model invariant
 
   int64_t attempts = 0;
+  // Attempts that were a message's first execution ever (not a retry, redelivery or replay):
+  // retry_amplification = attempts / first_attempts (Brooker: N retries cost up to 1 + N times
+  // the work). Null iff first_attempts == 0.
+  int64_t first_attempts = 0;
+  std::optional<double> retry_amplification;
+  std::vector<FaultWindowAttempts> fault_windows;  // one per fault with a window, in order
   int64_t successes = 0;
   std::array<int64_t, 4> failures_by_class{};  // scenario::ErrorClass order
   std::array<int64_t, kDuplicateCauseCount> duplicates_by_cause{};
@@ -173,6 +193,10 @@ struct Results {
   std::optional<double> dlq_depth_alert_first_s;
   std::optional<double> time_to_empty_s;
   std::optional<double> time_to_quiet_s;
+  // The first instant the main queue (ready + delayed + in flight) was empty after it had held
+  // a message: the catch-up time from the run's start. Null: it never emptied (or never held
+  // a message).
+  std::optional<double> backlog_cleared_s;
 
   bool has_database = false;
   double db_utilisation = 0;

@@ -20,9 +20,9 @@ bool IsEssential(EventType type) {
   // (a worker's query belongs to an attempt, and an attempt to an in-flight delivery), and
   // NothingLeftToHappen counts in-flight messages instead; live traffic's queries would
   // otherwise keep a finished run going until run.until.
-  return type != EventType::kSample && type != EventType::kLiveQuery &&
-         type != EventType::kStop && type != EventType::kVisibilityExpired &&
-         type != EventType::kDbServiceEnd && type != EventType::kDbDeadline;
+  return type != EventType::kSample && type != EventType::kLiveQuery && type != EventType::kStop &&
+         type != EventType::kVisibilityExpired && type != EventType::kDbServiceEnd &&
+         type != EventType::kDbDeadline;
 }
 
 uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
@@ -39,7 +39,8 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
 uint64_t EventWord(engine::Instant at, const Event& event) {
   const uint64_t head = (static_cast<uint64_t>(event.type) << 32) | event.a;
   return static_cast<uint64_t>(at.micros()) * 0x9e3779b97f4a7c15ULL ^
-         std::rotl(head * 0xc2b2ae3d27d4eb4fULL, 21) ^ std::rotl(event.b * 0x165667b19e3779f9ULL, 42);
+         std::rotl(head * 0xc2b2ae3d27d4eb4fULL, 21) ^
+         std::rotl(event.b * 0x165667b19e3779f9ULL, 42);
 }
 
 }  // namespace
@@ -184,10 +185,11 @@ Results World::Run() {
     DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
     CheckEmpty();
     if (options_.audit_every_event) Audit();
-    const bool quiet = ledger_.count(MessageState::kReady) == 0 &&
-                       ledger_.count(MessageState::kDelayed) == 0 &&
-                       ledger_.count(MessageState::kInFlight) == 0 &&
-                       ledger_.count(MessageState::kDeadLettered) == 0;
+    const int64_t main_queue = ledger_.count(MessageState::kReady) +
+                               ledger_.count(MessageState::kDelayed) +
+                               ledger_.count(MessageState::kInFlight);
+    NoteBacklog(main_queue);
+    const bool quiet = main_queue == 0 && ledger_.count(MessageState::kDeadLettered) == 0;
     if (!quiet) {
       quiet_since_.reset();
     } else if (!quiet_since_) {

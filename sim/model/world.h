@@ -136,6 +136,9 @@ class World final : public Scheduler {
   bool NothingLeftToHappen() const;
   // Invariant (5) of simulation.h, checked once the loop has ended.
   void CheckQuietEnd();
+  // After each event: the first emptying of the main queue, for the run and each drain.
+  void NoteBacklog(int64_t main_queue);
+  void CountAttemptInWindows(bool first);
 
   // world_publish.cc
   void SchedulePublishers();
@@ -392,6 +395,8 @@ class World final : public Scheduler {
     bool tick_scheduled = false;
     double db_busy_at_start = 0;
     double db_capacity_at_start = 0;
+    bool main_held = false;  // the main queue held a message since it started
+    std::optional<engine::Instant> backlog_cleared_at;
   };
   std::vector<DrainState> drains_;
   int32_t active_drain_ = -1;
@@ -414,6 +419,10 @@ class World final : public Scheduler {
   double db_busy_at_last_sample_ = 0;
   double db_capacity_at_last_sample_ = 0;
   std::optional<engine::Instant> quiet_since_;
+  bool main_held_ = false;  // the main queue has held a message
+  std::optional<engine::Instant> backlog_cleared_at_;
+  int32_t open_fault_windows_ = 0;
+  std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
   double ready_area_us_ = 0;      // integral of the ready count over time
   double in_system_area_us_ = 0;  // integral of ready + in flight over time
 };

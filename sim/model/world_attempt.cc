@@ -59,8 +59,8 @@ void World::ScheduleStep(uint32_t slot, engine::Duration after) {
 void World::StartAttempts(uint32_t w) {
   Worker& worker = workers_[w];
   // An open breaker stops consumption: prefetched messages wait in the buffer too.
-  while (worker.alive && worker.running < scenario_.workers.concurrency &&
-         !worker.buffer.empty() && breaker_ != BreakerState::kOpen) {
+  while (worker.alive && worker.running < scenario_.workers.concurrency && !worker.buffer.empty() &&
+         breaker_ != BreakerState::kOpen) {
     const Delivery d = worker.buffer.front();
     worker.buffer.pop_front();
     StartAttempt(w, d);
@@ -79,6 +79,9 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   ++workers_[w].running;
   ++busy_slots_;
   ++results_.attempts;
+  const bool first = m.executions == 1;
+  results_.first_attempts += first ? 1 : 0;
+  if (open_fault_windows_ > 0) CountAttemptInWindows(first);
   const KindModel& kind = KindOf(m);
   ++kind_results_[m.kind_index].attempts;
   // One stream per execution of a message: its durations and fates do not depend on what

@@ -200,6 +200,9 @@ void World::FillDrainResults(uint32_t d, DrainResults& out) const {
   const double active_s = (now_ - state.started_at).seconds();
   out.achieved_rate_per_s = active_s > 0 ? static_cast<double>(state.replayed) / active_s : 0;
   if (state.replayed > 0) out.last_replay_at_s = state.last_replay_at.seconds();
+  if (state.backlog_cleared_at) {
+    out.backlog_cleared_s = (*state.backlog_cleared_at - state.started_at).seconds();
+  }
   if (database_) {
     const double capacity = database_->capacity_connection_seconds() - state.db_capacity_at_start;
     out.db_utilisation =

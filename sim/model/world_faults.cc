@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/model/world.h"
+#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -27,6 +28,7 @@ const scenario::Window* WindowOf(const scenario::Fault& fault) {
 
 void World::ScheduleFaults() {
   fault_count_left_.assign(scenario_.faults.size(), 0);
+  fault_window_slot_.clear();
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     const scenario::Fault& fault = scenario_.faults[f];
     if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
@@ -38,7 +40,12 @@ void World::ScheduleFaults() {
     } else if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
       if (crash->at) At(*crash->at, Event{EventType::kWorkerCrash, f});
     }
+    fault_window_slot_.push_back(-1);
     if (const scenario::Window* window = WindowOf(fault)) {
+      fault_window_slot_[f] = static_cast<int32_t>(results_.fault_windows.size());
+      results_.fault_windows.push_back(
+          FaultWindowAttempts{f, std::string(scenario::NameOf(scenario::TypeOf(fault))),
+                              window->from.seconds(), window->until.seconds(), 0, 0});
       // A window open from the start is open before anything else happens at time 0.
       if (window->from == engine::Instant::Zero()) {
         FaultEdge(Event{EventType::kFaultEdge, f, 1});
@@ -50,9 +57,19 @@ void World::ScheduleFaults() {
   }
 }
 
+void World::CountAttemptInWindows(bool first) {
+  for (uint32_t f = 0; f < fault_active_.size(); ++f) {
+    if (!fault_active_[f] || fault_window_slot_[f] < 0) continue;
+    FaultWindowAttempts& w = results_.fault_windows[static_cast<size_t>(fault_window_slot_[f])];
+    ++w.attempts;
+    w.first_attempts += first ? 1 : 0;
+  }
+}
+
 void World::FaultEdge(const Event& event) {
   const uint32_t f = event.a;
   const bool open = event.b == 1;
+  if (fault_window_slot_[f] >= 0 && fault_active_[f] != open) open_fault_windows_ += open ? 1 : -1;
   fault_active_[f] = open;
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(f, open ? FaultEdge::kOpen : FaultEdge::kClose, now_);

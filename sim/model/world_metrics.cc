@@ -230,6 +230,22 @@ void World::RecordLive(const QueryCompletion& done) {
   }
 }
 
+void World::NoteBacklog(int64_t main_queue) {
+  if (main_queue > 0) {
+    main_held_ = true;
+  } else if (main_held_ && !backlog_cleared_at_) {
+    backlog_cleared_at_ = now_;
+  }
+  for (DrainState& d : drains_) {
+    if (!d.started || d.backlog_cleared_at) continue;
+    if (main_queue > 0) {
+      d.main_held = true;
+    } else if (d.main_held) {
+      d.backlog_cleared_at = now_;
+    }
+  }
+}
+
 Results World::Collect() {
   Results r = std::move(results_);
   for (size_t k = 0; k < kinds_.size(); ++k) r.kinds[kinds_[k].name] = std::move(kind_results_[k]);
@@ -264,6 +280,10 @@ Results World::Collect() {
     r.has_live_traffic = scenario_.database->live_traffic.has_value();
   }
   if (quiet_since_) r.time_to_quiet_s = quiet_since_->seconds();
+  if (backlog_cleared_at_) r.backlog_cleared_s = backlog_cleared_at_->seconds();
+  if (r.first_attempts > 0) {
+    r.retry_amplification = static_cast<double>(r.attempts) / static_cast<double>(r.first_attempts);
+  }
   r.age_alert_on = scenario_.alerts.oldest_age.has_value();
   r.depth_alert_on = scenario_.alerts.depth.has_value();
   r.dlq_depth_alert_on = scenario_.alerts.dlq_depth.has_value();

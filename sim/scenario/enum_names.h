@@ -121,7 +121,9 @@ DRAINSIM_ENUM_TABLE(RunMetric, {RunMetric::kTimeToEmpty, "time_to_empty_s"},
                     {RunMetric::kLiveP99, "live_p99_ms"}, {RunMetric::kLiveErrors, "live_errors"},
                     {RunMetric::kAgeAlertFirst, "age_alert_first_s"},
                     {RunMetric::kDepthAlertFirst, "depth_alert_first_s"},
-                    {RunMetric::kDlqDepthAlertFirst, "dlq_depth_alert_first_s"})
+                    {RunMetric::kDlqDepthAlertFirst, "dlq_depth_alert_first_s"},
+                    {RunMetric::kBacklogCleared, "backlog_cleared_s"},
+                    {RunMetric::kRetryAmplification, "retry_amplification"})
 DRAINSIM_ENUM_TABLE(
     SeriesMetric, {SeriesMetric::kDepth, "depth"}, {SeriesMetric::kDelayedDepth, "delayed_depth"},
     {SeriesMetric::kDlqDepth, "dlq_depth"}, {SeriesMetric::kParked, "parked"},

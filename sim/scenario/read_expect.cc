@@ -24,6 +24,8 @@ bool IsPerKind(RunMetric m) {
     case RunMetric::kAgeAlertFirst:
     case RunMetric::kDepthAlertFirst:
     case RunMetric::kDlqDepthAlertFirst:
+    case RunMetric::kBacklogCleared:
+    case RunMetric::kRetryAmplification:
       return false;
     default:
       return true;
@@ -41,6 +43,8 @@ bool IsWindowable(RunMetric m) {
     case RunMetric::kAgeAlertFirst:
     case RunMetric::kDepthAlertFirst:
     case RunMetric::kDlqDepthAlertFirst:
+    case RunMetric::kBacklogCleared:
+    case RunMetric::kRetryAmplification:
       return false;
     default:
       return true;

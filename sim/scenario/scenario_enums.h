@@ -227,6 +227,8 @@ enum class RunMetric : uint8_t {
   kAgeAlertFirst,         // "age_alert_first_s"
   kDepthAlertFirst,       // "depth_alert_first_s"
   kDlqDepthAlertFirst,    // "dlq_depth_alert_first_s"
+  kBacklogCleared,        // "backlog_cleared_s"
+  kRetryAmplification,    // "retry_amplification"
 };
 
 // Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.

@@ -47,6 +47,9 @@ inline model::Results FixtureResults() {
   r.dlq_depth_alert_first_s = 30;
   r.time_to_empty_s = 24.95;
   r.time_to_quiet_s = 90;
+  r.backlog_cleared_s = 12;
+  r.first_attempts = 200;
+  r.retry_amplification = 1.25;  // attempts / first_attempts
   r.has_database = true;
   r.db_utilisation = 0.25;
   r.db_queue_max = 7;

@@ -2,10 +2,9 @@
 // drain.
 //
 // time_to_quiet_s is the instant after which the queues stay empty, not the first instant they
-// empty: with arrivals continuing it is reset by every later arrival. So the M/M/1 drain with
-// arrivals reads its first emptiness off the sampled series instead (the first sample with
-// nothing ready and nothing in flight), and the pure drains, where the two coincide, use
-// time_to_quiet_s.
+// empty: with arrivals continuing it is reset by every later arrival. So the M/M/1 drains with
+// arrivals check backlog_cleared_s (the first emptiness), and the pure drains, where the two
+// coincide, use time_to_quiet_s.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <sstream>
@@ -21,47 +20,57 @@ namespace {
 constexpr double kServiceMeanMs = 100;
 constexpr double kMuPerS = 1e3 / kServiceMeanMs;
 
-// M/M/1 from n = 2000 with lambda = 5, mu = 10 per s: mean n / (mu - lambda) = 400 s. The
-// first empty sample comes at most one sample period after the first emptiness, unless the
-// first idle period (mean 1 / lambda = 0.2 s) falls between two samples: with a period of
-// 0.02 s that happens with probability about lambda * period / 2 = 5% and then costs about one
-// more busy cycle (1 / (mu - lambda) + 1 / lambda = 0.4 s). The bias is therefore about
-// 0.01 + 0.05 * 0.4 = 0.03 s, 1e-4 of the mean, against a CI half-width of about 1.5%.
-void CheckMm1TimeToEmpty(int replications) {
-  constexpr int64_t kBacklog = 2000;
-  constexpr double kLambdaPerS = 5;
-  constexpr double kSampleEveryS = 0.02;
+// M/M/1 from n queued with arrivals at lambda and service at mu: the first time the queue is
+// empty has mean n / (mu - lambda) (a first passage of the birth-death chain from n to 0) and
+// variance n (mu + lambda) / (mu - lambda)^3. backlog_cleared_s is that instant, exactly.
+struct FirstEmptyCase {
+  int64_t backlog;
+  double lambda_per_s;
+  double service_mean_ms;
+};
+
+void CheckMm1FirstEmpty(const FirstEmptyCase& c, int replications) {
+  const double mu_per_s = 1e3 / c.service_mean_ms;
+  const double mean_s = Mm1MeanTimeToEmpty_s(c.backlog, c.lambda_per_s, mu_per_s);
+  const double sd_s = std::sqrt(static_cast<double>(c.backlog) * (mu_per_s + c.lambda_per_s) /
+                                std::pow(mu_per_s - c.lambda_per_s, 3));
   QueueScenario q;
-  q.name = "validation-mm1-time-to-empty";
-  q.lambda_per_s = kLambdaPerS;
-  q.service_mean_ms = kServiceMeanMs;
-  q.backlog = kBacklog;
-  // 520 s is the mean plus 7 standard deviations (sd about 15.5 s).
-  q.until_s = 520;
-  q.sample_every_s = kSampleEveryS;
+  q.name = "validation-mm1-backlog-cleared";
+  q.lambda_per_s = c.lambda_per_s;
+  q.service_mean_ms = c.service_mean_ms;
+  q.backlog = c.backlog;
+  // The mean plus 10 standard deviations: every replication clears well before the end.
+  q.until_s = mean_s + 10 * sd_s;
   const std::string json = ScenarioJson(q);
   const Eigen::MatrixXd values =
       Replicate(LoadOrFail(json), replications, {[](const model::Results& r) {
-                  for (const model::Sample& s : r.series) {
-                    if (s.t_s > 0 && s.depth == 0 && s.in_flight == 0) return s.t_s;
-                  }
-                  FAIL("the queue never emptied before run.until_s");
-                  return 0.0;
+                  REQUIRE(r.backlog_cleared_s.has_value());
+                  return *r.backlog_cleared_s;
                 }});
   std::ostringstream label;
-  label << "M/M/1 from n " << kBacklog << ", lambda " << kLambdaPerS << ", mu " << kMuPerS
-        << ": first empty (s) (R " << replications << ")";
-  CheckInsideCi(label.str(), Mm1MeanTimeToEmpty_s(kBacklog, kLambdaPerS, kMuPerS), values.col(0),
-                json);
+  label << "M/M/1 from n " << c.backlog << ", lambda " << c.lambda_per_s << ", mu " << mu_per_s
+        << ": backlog_cleared_s (R " << replications << ")";
+  CheckInsideCi(label.str(), mean_s, values.col(0), json);
 }
 
+// The case: n 40, lambda 0.6, mu 1: mean 100 s (sd 31.6 s).
+TEST_CASE("M/M/1 from 40 messages at rho 0.6 clears its backlog after 100 s on average",
+          "[validation][drain]") {
+  CheckMm1FirstEmpty({40, 0.6, 1000}, 40);
+}
+TEST_CASE("M/M/1 from 40 messages at rho 0.6 clears its backlog after 100 s on average, long",
+          "[validation][.long]") {
+  CheckMm1FirstEmpty({40, 0.6, 1000}, 400);
+}
+
+// n 2000, lambda 5, mu 10: mean 400 s (sd 15.5 s).
 TEST_CASE("M/M/1 from 2000 messages first empties after n over mu minus lambda",
           "[validation][drain]") {
-  CheckMm1TimeToEmpty(30);
+  CheckMm1FirstEmpty({2000, 5, kServiceMeanMs}, 30);
 }
 TEST_CASE("M/M/1 from 2000 messages first empties after n over mu minus lambda, long",
           "[validation][.long]") {
-  CheckMm1TimeToEmpty(200);
+  CheckMm1FirstEmpty({2000, 5, kServiceMeanMs}, 200);
 }
 
 void CheckPureDrain(int64_t backlog, int servers, int replications) {
