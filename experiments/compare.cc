@@ -78,10 +78,12 @@ constexpr std::string_view kNeverText =
     "McNemar's exact test; Wilcoxon's signed-rank test on B - A over every pair (never ranked\n"
     "last, zero differences dropped), which gives the verdict when some run never reached it";
 
-// kNeverText on one line, for Markdown.
+// kNeverText as a Markdown sentence: one line, capitalised.
 std::string OneLine(std::string_view text) {
   std::string line(text);
   std::replace(line.begin(), line.end(), '\n', ' ');
+  if (!line.empty() && line[0] >= 'a' && line[0] <= 'z')
+    line[0] = static_cast<char>(line[0] - 'a' + 'A');
   return line;
 }
 
