@@ -1,6 +1,7 @@
-// The statistics of outcomes a run may never reach (experiments/paired_tests.h) against
-// published values and values computed by hand. Where a figure needed more digits than a table
-// gives, it was computed offline with python3's standard library (scipy is not installed):
+// The statistics of outcomes a run may never reach (experiments/paired_tests.h) and compare's
+// verdicts on them (compare_censored.h, compare.h), against published values and values
+// computed by hand. Where a figure needed more digits than a table gives, it was computed
+// offline with python3's standard library (scipy is not installed):
 //   Wilson:   z = statistics.NormalDist().inv_cdf((1 + level) / 2), then the formula of
 //             paired_tests.h (1);
 //   McNemar:  2 * Fraction(sum(math.comb(n, i) for i in range(min(b, c) + 1)), 2**n);
@@ -14,7 +15,9 @@
 #include <limits>
 #include <vector>
 
+#include "experiments/compare.h"
 #include "experiments/compare_censored.h"
+#include "experiments/metric_spec.h"
 
 namespace drainsim::experiments {
 namespace {
@@ -155,6 +158,63 @@ TEST_CASE("CompareCensored: never ranks last, pairs counted once",
   CHECK(PValueText(0.00390625) == "0.00391");
   CHECK(PValueText(1) == "1");
   CHECK(PValueJson(0.056887933641) == 0.0568879);
+}
+
+TEST_CASE("UndefinedMeansNever: the instants a run may never reach, and only they",
+          "[experiments][censored]") {
+  for (const char* name : {"time_to_empty_s", "time_to_quiet_s", "age_alert_first_s",
+                           "depth_alert_first_s", "dlq_depth_alert_first_s"}) {
+    CHECK(UndefinedMeansNever(name));
+  }
+  for (const char* name : {"message_latency_p99_s", "attempts_per_success", "live_p99_ms@drains",
+                           "message_latency_mean_s:purge", "acked", "no_such_metric"}) {
+    CHECK_FALSE(UndefinedMeansNever(name));
+  }
+}
+
+// Records with one metric: `values[i]` is replication i's value (nullopt: never reached).
+std::vector<RunRecord> Records(const std::vector<std::optional<double>>& values) {
+  std::vector<RunRecord> records;
+  for (const std::optional<double>& v : values) records.push_back({0, 0, {v}, {}});
+  return records;
+}
+
+TEST_CASE("CompareMetric: never decides through the signed-rank test",
+          "[experiments][compare][censored]") {
+  using V = std::optional<double>;
+  const std::vector<RunRecord> fast = Records({10.0, 11.0, 12.0, 13.0, 14.0, 15.0});
+  const std::vector<RunRecord> never = Records({V(), V(), V(), V(), V(), 20.0});
+  // B never reaches it in 5 of 6 pairs and is later in the sixth: six positive differences,
+  // p = 2 / 2^6 < 0.05. B's mean (20, over 1 of 6) is not what decides.
+  MetricComparison lower = CompareMetric(fast, never, 0, Better::kLower, 0.95, true);
+  CHECK(lower.verdict == CompareVerdict::kABetter);
+  CHECK(lower.verdict_by == VerdictBasis::kSignedRank);
+  CHECK(lower.b.count == 1);
+  CHECK(lower.censored->a_only == 5);
+  CHECK(lower.censored->rank.p == Approx(1.0 / 32).epsilon(1e-12));
+  // Without a direction (the alerts): only "differs".
+  CHECK(CompareMetric(fast, never, 0, Better::kNone, 0.95, true).verdict ==
+        CompareVerdict::kDiffers);
+  // At 99% confidence 1/32 is not enough.
+  CHECK(CompareMetric(fast, never, 0, Better::kLower, 0.99, true).verdict ==
+        CompareVerdict::kNoDifference);
+  // The same values for a metric whose undefined means "no value": the old paired t over the
+  // one pair with both values, too few pairs.
+  const MetricComparison missing = CompareMetric(fast, never, 0, Better::kLower, 0.95, false);
+  CHECK_FALSE(missing.censored);
+  CHECK(missing.verdict == CompareVerdict::kTooFew);
+  CHECK(missing.verdict_by == VerdictBasis::kPairedT);
+  // Every run reached it: the paired t interval decides, the shares are 6 of 6.
+  const std::vector<RunRecord> slower = Records({12.0, 13.5, 14.0, 15.5, 16.0, 17.5});
+  const MetricComparison all = CompareMetric(fast, slower, 0, Better::kLower, 0.95, true);
+  CHECK(all.verdict == CompareVerdict::kABetter);
+  CHECK(all.verdict_by == VerdictBasis::kPairedT);
+  CHECK(all.censored->reached_b.k == 6);
+  // Nobody ever reaches it: no evidence either way, not "undefined".
+  const std::vector<RunRecord> none = Records({V(), V(), V()});
+  const MetricComparison nothing = CompareMetric(none, none, 0, Better::kLower, 0.95, true);
+  CHECK(nothing.verdict == CompareVerdict::kNoDifference);
+  CHECK(nothing.censored->rank.zeros == 3);
 }
 
 }  // namespace
