@@ -1,5 +1,7 @@
 // Paired comparison of two scenarios (`drainsim compare A.json B.json --replications N`):
-// common random numbers, paired differences with Student-t intervals, and a verdict per metric.
+// common random numbers, paired differences with Student-t intervals, and a verdict per metric;
+// for outcomes a run may never reach, the shares that reached them and rank tests
+// (compare_censored.h).
 //
 // Replication i of A and replication i of B run with the same seed, ReplicationSeed(base, i).
 // The model draws every fate from a stream of (seed, component, entity) — a message's arrival,
@@ -11,18 +13,27 @@
 // Contract:
 //  (1) The difference of a metric is over the replications where it has a value in both runs
 //      (the others are counted as undefined pairs); its interval is mean(d) +- t * sd(d) /
-//      sqrt(n), the paired-t interval.
-//  (2) Verdict: "no significant difference" iff the interval holds 0 (a self-comparison gives
-//      exactly 0 with an interval of width 0, hence this verdict). Otherwise, for a metric with a
-//      direction (metric_spec.h), "A better" or "B better"; for one without, "differs".
-//      "undefined" when no pair has a value, "too few pairs" with one pair.
-//  (3) A pure function of its inputs, like every experiment output: identical for every --jobs.
+//      sqrt(n), the paired-t interval. Means and percentiles are over the runs with a value, and
+//      every output says over how many ("1689.5 over 2 of 30").
+//  (2) Verdict, by the paired t interval ("paired t"): "no significant difference" iff the
+//      interval holds 0 (a self-comparison gives exactly 0 with an interval of width 0, hence
+//      this verdict). Otherwise, for a metric with a direction (metric_spec.h), "A better" or
+//      "B better"; for one without, "differs". "undefined" when no pair has a value, "too few
+//      pairs" with one pair.
+//  (3) A metric whose undefined value means "never" (metric_spec.h, UndefinedMeansNever) also
+//      gets the reached shares and paired tests of compare_censored.h, in every output. When
+//      some run of either side never reached it, a mean over the others is not the comparison,
+//      and the verdict is the signed-rank test's instead ("signed rank"): "no significant
+//      difference" iff p >= 1 - confidence; otherwise the side with the larger rank sum is the
+//      later one ("never" the latest of all), worse for a lower-is-better metric.
+//  (4) A pure function of its inputs, like every experiment output: identical for every --jobs.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "experiments/compare_censored.h"
 #include "experiments/experiment.h"
 #include "experiments/output.h"
 #include "experiments/runner.h"
@@ -60,17 +71,24 @@ enum class CompareVerdict : uint8_t {
 };
 std::string_view CompareVerdictName(CompareVerdict verdict);
 
+// What a verdict rests on (contract (2) and (3)); kNone with no verdict ("undefined").
+enum class VerdictBasis : uint8_t { kNone, kPairedT, kSignedRank };
+std::string_view VerdictBasisName(VerdictBasis basis);  // "-", "paired t", "signed rank"
+
 struct MetricComparison {
   Statistics a;
   Statistics b;
-  Statistics difference;                      // of b - a, paired
-  std::optional<double> unpaired_half_width;  // Welch, from a and b: what independent runs give
+  Statistics difference;                       // of b - a, paired
+  std::optional<double> unpaired_half_width;   // Welch, from a and b: what independent runs give
+  std::optional<CensoredComparison> censored;  // iff the metric's undefined means "never"
   CompareVerdict verdict = CompareVerdict::kUndefined;
+  VerdictBasis verdict_by = VerdictBasis::kNone;
 };
 
-// REQUIRES: a.size() == b.size(); every record has values for `metrics`
+// REQUIRES: a.size() == b.size() >= 1; every record has values for `metrics`
 MetricComparison CompareMetric(const std::vector<RunRecord>& a, const std::vector<RunRecord>& b,
-                               size_t metric, Better better, double confidence);
+                               size_t metric, Better better, double confidence,
+                               bool undefined_means_never);
 
 // REQUIRES: a.size() == b.size() == c.replications
 Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,

@@ -138,6 +138,25 @@ Better BetterOf(RunMetric metric) {
   }
 }
 
+bool UndefinedMeansNever(RunMetric metric) {
+  switch (metric) {
+    case RunMetric::kTimeToEmpty:
+    case RunMetric::kTimeToQuiet:
+    case RunMetric::kAgeAlertFirst:
+    case RunMetric::kDepthAlertFirst:
+    case RunMetric::kDlqDepthAlertFirst:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool UndefinedMeansNever(std::string_view canonical_name) {
+  const std::optional<RunMetric> metric =
+      scenario::FromName<RunMetric>(Split(canonical_name).metric);
+  return metric && UndefinedMeansNever(*metric);
+}
+
 std::optional<std::vector<MetricSpec>> ResolveMetrics(const json& scenario_json,
                                                       const std::vector<std::string>& names,
                                                       std::vector<std::string>* errors) {

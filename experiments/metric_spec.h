@@ -15,6 +15,10 @@
 //  (3) Better::kNone for metrics whose direction depends on the question (published,
 //      duplicates_suppressed, dlq_outflow, db_utilisation and the alert times): a comparison
 //      then says only whether they differ.
+//  (4) UndefinedMeansNever for the instants a run may never reach: time_to_empty_s,
+//      time_to_quiet_s and the alerts' first times. There "undefined" is the outcome "never",
+//      later than any instant (compare ranks it last: experiments/compare_censored.h); for every
+//      other metric it means there was nothing to measure (no message acked, no live query).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -41,6 +45,11 @@ struct MetricSpec {
 
 // Which way is better for `metric`.
 Better BetterOf(scenario::RunMetric metric);
+
+// Contract (4), for a metric, and for a canonical name NAME[:KIND][@WINDOW] (false for a name
+// that is not a metric's).
+bool UndefinedMeansNever(scenario::RunMetric metric);
+bool UndefinedMeansNever(std::string_view canonical_name);
 
 // The specs for `names`, checked against the scenario document `scenario_json` (a scenario
 // that loads). On failure: nullopt, and one message per bad name in *errors ("--metric

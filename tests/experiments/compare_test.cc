@@ -120,5 +120,62 @@ TEST_CASE("compare: a metric that one scenario cannot measure is refused",
   fs::remove_all(dir);
 }
 
+// Issue 13, defect 7: in bulk vs drip no bulk run ever goes quiet (its DLQ refills), so a
+// comparison of means had no pair and said "undefined". "Never" is the worst outcome: the
+// verdict comes from the signed-rank test with never ranked last, with the reached shares and
+// McNemar's test beside it, the same figures in every output.
+TEST_CASE("compare: bulk vs drip gives a verdict although bulk never goes quiet",
+          "[experiments][cli][compare][censored]") {
+  const fs::path dir = FreshDir("compare-censored");
+  const std::vector<std::string> args = {"compare",
+                                         DRAINSIM_SOURCE_DIR "/scenarios/bulk-vs-drip-bulk.json",
+                                         DRAINSIM_SOURCE_DIR "/scenarios/bulk-vs-drip-drip.json",
+                                         "--replications",
+                                         "7",
+                                         "--metric",
+                                         "time_to_empty_s,time_to_quiet_s",
+                                         "--jobs",
+                                         "2",
+                                         "--out",
+                                         (dir / "out").string()};
+  const ProcessResult r = RunDrainsim(args);
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  const json report = json::parse(ReadFile((dir / "out" / "compare.json").string()));
+
+  // Replication 3's drip run does not go quiet either (measured): 0 of 7 against 6 of 7.
+  const json& quiet = Metric(report, "time_to_quiet_s");
+  CHECK(quiet["undefined_means"] == "never");
+  CHECK(quiet["verdict"] == "B better");
+  CHECK(quiet["verdict_by"] == "signed rank");
+  CHECK(quiet["a"]["mean"].is_null());
+  CHECK(quiet["b"]["undefined"] == 1);
+  const json& never = quiet["never"];
+  CHECK(never["reached_a"]["reached"] == 0);
+  CHECK(never["reached_a"]["ci_low"] == 0);
+  CHECK(never["reached_b"]["reached"] == 6);
+  CHECK(never["pairs_reached_in_a_only"] == 0);
+  CHECK(never["pairs_reached_in_b_only"] == 6);
+  CHECK(never["mcnemar_exact_p"] == 0.03125);   // 2 P(X <= 0), X ~ Binomial(6, 1/2)
+  CHECK(never["signed_rank"]["p"] == 0.03125);  // 2 / 2^6: six tied infinite differences
+  CHECK(never["signed_rank"]["zeros"] == 1);
+
+  // Every run empties the DLQ (bulk refills it later): the paired t verdict, reached 7 of 7.
+  const json& empty = Metric(report, "time_to_empty_s");
+  CHECK(empty["verdict"] == "B better");
+  CHECK(empty["verdict_by"] == "paired t");
+  CHECK(empty["never"]["reached_a"]["reached"] == 7);
+
+  // The same figures in the table on stdout and in compare.md.
+  const std::string md = ReadFile((dir / "out" / "compare.md").string());
+  for (const std::string& text : {r.stdout_text, md}) {
+    CHECK(text.find("over 6 of 7") != std::string::npos);
+    CHECK(text.find("0.0312") != std::string::npos);
+    CHECK(text.find("signed rank") != std::string::npos);
+    CHECK(text.find("undefined") == std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace drainsim::testing

@@ -1,6 +1,8 @@
 // `drainsim compare A.json B.json --replications N`: both scenarios replicated with common
 // random numbers, the paired differences per metric with their intervals and a verdict
-// (experiments/compare.h); a table on stdout, compare.json and compare.md in --out DIR.
+// (experiments/compare.h), and for instants a run may never reach the reached shares and rank
+// tests (experiments/compare_censored.h); tables on stdout, compare.json and compare.md in --out
+// DIR.
 #include <algorithm>
 #include <cstdio>
 
@@ -22,6 +24,10 @@ const char* kDescription =
     "means, the mean difference with its Student-t interval, and a verdict - A better, B\n"
     "better, or no significant difference (metrics with no natural direction, such as\n"
     "published or db_utilisation, only say whether they differ).\n"
+    "Instants a run may never reach (time_to_empty_s, time_to_quiet_s, the alerts' first\n"
+    "times): the share of runs that reached them with a Wilson interval, McNemar's exact test\n"
+    "on the pairs where one side never did, and the signed-rank test on B - A with \"never\"\n"
+    "ranked last, which decides the verdict when some run never reached it (docs/METRICS.md).\n"
     "Exit code 0, or 2 on bad input or usage.";
 
 // Names valid in both scenarios, A's defaults first, then B's.
