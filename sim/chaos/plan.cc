@@ -7,6 +7,8 @@
 #include <variant>
 
 #include "sim/chaos/fault_draw.h"
+#include "sim/model/backoff.h"
+#include "sim/model/publish_spacing.h"
 
 namespace drainsim::chaos {
 
@@ -21,45 +23,71 @@ constexpr int64_t kRunMicrosMax = int64_t{100} * 86400 * 1'000'000;
 constexpr size_t kProducersMax = 1000;
 constexpr double kLivenessFloorS = 600;
 
-// The longest wait before retry n (attempts made so far) that `backoff` can produce, jitter
-// included.
+// The longest wait `backoff` can produce before retry n (attempts made so far), jitter
+// included: the model's own ceiling (sim/model/backoff.h) at Sidekiq's largest random term,
+// spread by the largest jitter factor.
 double DelayCeilingS(const scenario::Backoff& backoff, int64_t n) {
-  double delay_s = 0;
-  if (const auto* c = std::get_if<scenario::ConstantBackoff>(&backoff.curve)) {
-    delay_s = c->delay.seconds();
-  } else if (const auto* l = std::get_if<scenario::LinearBackoff>(&backoff.curve)) {
-    delay_s = std::min(l->cap.seconds(),
-                       l->base.seconds() + l->step.seconds() * static_cast<double>(n - 1));
-  } else if (const auto* e = std::get_if<scenario::ExponentialBackoff>(&backoff.curve)) {
-    delay_s = std::min(e->cap.seconds(),
-                       e->base.seconds() * std::pow(e->factor, static_cast<double>(n - 1)));
-    if (backoff.jitter.kind == scenario::JitterKind::kDecorrelated) return e->cap.seconds();
-  } else {
-    // Sidekiq; both readings of its formula in the docs are below this.
-    const double a = static_cast<double>(n);
-    delay_s = a * a * a * a + 15 + 9 * (a + 1);
+  constexpr int64_t kSidekiqRandMax = 9;
+  if (backoff.jitter.kind == scenario::JitterKind::kDecorrelated) {
+    // Decorrelated jitter ignores the curve and grows up to the exponential's cap.
+    if (const auto* e = std::get_if<scenario::ExponentialBackoff>(&backoff.curve)) {
+      return e->cap.seconds();
+    }
   }
+  double delay_s = model::BackoffCeiling(backoff.curve, n, kSidekiqRandMax).seconds();
   if (backoff.jitter.kind == scenario::JitterKind::kProportional) {
     delay_s *= std::max(1.0, backoff.jitter.high);
   }
   return delay_s;
 }
 
+// How many attempts a message that fails every time gets under `policy`: its attempts_max,
+// unless the broker dead-letters it first (receive_count_max counts every delivery;
+// delivery_limit counts the returns of delivery_counted, here the retry's own returns).
+int64_t AttemptsOf(const scenario::ClassPolicy& policy, const Scenario& s) {
+  int64_t attempts = policy.attempts_max;
+  if (s.broker.receive_count_max) attempts = std::min(attempts, *s.broker.receive_count_max);
+  const bool counted_requeue =
+      s.retry.delivery == scenario::RetryDelivery::kRequeue && s.broker.delivery_limit &&
+      s.broker.delivery_counted[static_cast<size_t>(
+          s.retry.requeue_with == scenario::RequeueWith::kNack ? scenario::ReturnKind::kNack
+                                                               : scenario::ReturnKind::kReject)];
+  if (counted_requeue) attempts = std::min(attempts, *s.broker.delivery_limit + 1);
+  return std::max<int64_t>(attempts, 1);
+}
+
+// The wait before retry n under the scenario's retry delivery: the class's backoff for the
+// deliveries that use it, the broker's redelivery backoff for "requeue", the visibility
+// timeout for "visibility_timeout".
+double RetryWaitS(const scenario::Backoff& backoff, const Scenario& s, int64_t n) {
+  switch (s.retry.delivery) {
+    case scenario::RetryDelivery::kRepublish:
+    case scenario::RetryDelivery::kSleepInConsumer:
+    case scenario::RetryDelivery::kEtaInConsumer:
+      return DelayCeilingS(backoff, n);
+    case scenario::RetryDelivery::kRequeue:
+      return s.broker.redelivery_backoff ? DelayCeilingS(*s.broker.redelivery_backoff, n) : 0;
+    case scenario::RetryDelivery::kVisibilityTimeout:
+      return s.broker.visibility_timeout.seconds();
+  }
+  return 0;
+}
+
 // Sum of the waits of a message that fails every attempt of `policy`.
-double RetryChainS(const scenario::ClassPolicy& policy, const scenario::Backoff& fallback) {
+double RetryChainS(const scenario::ClassPolicy& policy, const Scenario& s) {
   if (policy.action != scenario::ClassAction::kRetry) return 0;
-  const scenario::Backoff& backoff = policy.backoff ? *policy.backoff : fallback;
+  const scenario::Backoff& backoff = policy.backoff ? *policy.backoff : s.retry.backoff;
   double chain_s = 0;
-  for (int64_t n = 1; n < policy.attempts_max; ++n) chain_s += DelayCeilingS(backoff, n);
+  const int64_t attempts = AttemptsOf(policy, s);
+  for (int64_t n = 1; n < attempts; ++n) chain_s += RetryWaitS(backoff, s, n);
   return chain_s;
 }
 
 // How many publishes of a stream spaced at `rate_per_s` from `start` fall before `end`: the
-// model places publish k at start + round(k / rate) (world_publish.cc), and so does this.
+// model's own spacing (sim/model/publish_spacing.h).
 int64_t PublishesBefore(Instant start, int64_t count, double rate_per_s, Instant end) {
   const auto spaced_before_end = [&](int64_t k) {
-    const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
-    return offset_us < static_cast<double>((end - start).micros());
+    return model::Spaced(start, k, rate_per_s) < end;
   };
   int64_t low = 0;  // publish `low` is before end (start < end)
   int64_t high = count;
@@ -185,9 +213,9 @@ Duration DefaultLiveness(const Scenario& base) {
   double chain_s = 0;
   int64_t attempts_max = 1;
   for (const scenario::ClassPolicy* policy : classes) {
-    chain_s = std::max(chain_s, RetryChainS(*policy, retry.backoff));
+    chain_s = std::max(chain_s, RetryChainS(*policy, base));
     if (policy->action == scenario::ClassAction::kRetry) {
-      attempts_max = std::max(attempts_max, policy->attempts_max);
+      attempts_max = std::max(attempts_max, AttemptsOf(*policy, base));
     }
   }
   double handler_s = 0;
@@ -199,13 +227,21 @@ Duration DefaultLiveness(const Scenario& base) {
           std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());
     }
   }
+  // An open breaker holds every attempt back for open_s.
+  const double breaker_s = retry.circuit_breaker ? retry.circuit_breaker->open.seconds() : 0;
   const double attempt_s =
-      base.broker.visibility_timeout.seconds() + handler_s + FailAfterMax().seconds();
+      base.broker.visibility_timeout.seconds() + handler_s + FailAfterMax().seconds() + breaker_s;
   const double bound_s =
       kLivenessFloorS + 2 * (chain_s + static_cast<double>(attempts_max) * attempt_s +
                              base.workers.restart.seconds() + BrokerDowntimeMax().seconds());
   const double capped_s = std::min(std::ceil(bound_s), static_cast<double>(kRunMicrosMax) / 1e6);
   return Duration::Seconds(static_cast<int64_t>(capped_s));
+}
+
+Duration VariantLiveness(const SwarmPlan& plan, const Scenario& variant) {
+  if (plan.liveness_given) return plan.liveness;
+  const int64_t room_us = kRunMicrosMax - (plan.safety_end - Instant::Zero()).micros();
+  return std::min(DefaultLiveness(variant), Duration::Micros(room_us));
 }
 
 PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
@@ -238,6 +274,8 @@ PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
   SwarmPlan plan;
   plan.safety_end = Instant::Zero() + safety;
   plan.liveness = liveness;
+  plan.liveness_given = params.liveness.has_value();
+  plan.vary_policies = params.vary_policies;
   Scenario& s = plan.skeleton;
   s = base;
   s.faults.clear();
