@@ -73,6 +73,59 @@ double RetryWaitS(const scenario::Backoff& backoff, const Scenario& s, int64_t n
   return 0;
 }
 
+// The most attempts AttemptsOf gives over the retry classes; 1 when none retries.
+int64_t MostAttempts(const Scenario& s) {
+  const scenario::RetryClasses& c = s.retry.classes;
+  int64_t attempts = 1;
+  for (const scenario::ClassPolicy* policy :
+       {&c.rate_limited, &c.transient, &c.permanent, &c.unknown}) {
+    if (policy->action == scenario::ClassAction::kRetry) {
+      attempts = std::max(attempts, AttemptsOf(*policy, s));
+    }
+  }
+  return attempts;
+}
+
+// At most how many messages of `kind` the scenario publishes (backlog included); a Poisson
+// producer counted at twice its mean plus 20.
+double PublishedAtMost(const Scenario& s, const std::string& kind) {
+  double count = 0;
+  for (const scenario::BacklogEntry& entry : s.backlog) {
+    if (entry.kind == kind) count += static_cast<double>(entry.count);
+  }
+  for (const scenario::Producer& p : s.producers) {
+    if (p.kind != kind) continue;
+    if (const auto* c = std::get_if<scenario::ConstantSchedule>(&p.schedule)) {
+      count += std::floor(c->rate_per_s * (c->window.until - c->window.from).seconds()) + 1;
+    } else if (const auto* q = std::get_if<scenario::PoissonSchedule>(&p.schedule)) {
+      count += 2 * q->rate_per_s * (q->window.until - q->window.from).seconds() + 20;
+    } else if (const auto* b = std::get_if<scenario::BurstSchedule>(&p.schedule)) {
+      count += static_cast<double>(b->count);  // the plan left no repetition
+    } else {
+      count += static_cast<double>(std::get<scenario::FanoutSchedule>(p.schedule).count);
+    }
+  }
+  return count;
+}
+
+// How long a breaker can hold back the retries of the variant's poison pills: each failure of
+// a pill may open it for open_s, and a pill fails every attempt, so at most
+// pills * attempts * open_s (the swarm first found it as liveness failures of breaker variants
+// of poison-pills.json: slow, not stuck).
+double BreakerHoldS(const Scenario& variant) {
+  if (!variant.retry.circuit_breaker) return 0;
+  double pills = 0;
+  for (const scenario::Fault& fault : variant.faults) {
+    const auto* poison = std::get_if<scenario::PoisonFault>(&fault);
+    if (!poison) continue;
+    pills += poison->count
+                 ? static_cast<double>(*poison->count)
+                 : std::ceil(poison->fraction.value_or(0) * PublishedAtMost(variant, poison->kind));
+  }
+  return pills * static_cast<double>(MostAttempts(variant)) *
+         variant.retry.circuit_breaker->open.seconds();
+}
+
 // Sum of the waits of a message that fails every attempt of `policy`.
 double RetryChainS(const scenario::ClassPolicy& policy, const Scenario& s) {
   if (policy.action != scenario::ClassAction::kRetry) return 0;
@@ -211,13 +264,10 @@ Duration DefaultLiveness(const Scenario& base) {
   const scenario::ClassPolicy* classes[] = {&retry.classes.rate_limited, &retry.classes.transient,
                                             &retry.classes.permanent, &retry.classes.unknown};
   double chain_s = 0;
-  int64_t attempts_max = 1;
   for (const scenario::ClassPolicy* policy : classes) {
     chain_s = std::max(chain_s, RetryChainS(*policy, base));
-    if (policy->action == scenario::ClassAction::kRetry) {
-      attempts_max = std::max(attempts_max, AttemptsOf(*policy, base));
-    }
   }
+  const int64_t attempts_max = MostAttempts(base);
   double handler_s = 0;
   for (const auto& [name, kind] : base.kinds) {
     const int64_t queries =
@@ -240,8 +290,10 @@ Duration DefaultLiveness(const Scenario& base) {
 
 Duration VariantLiveness(const SwarmPlan& plan, const Scenario& variant) {
   if (plan.liveness_given) return plan.liveness;
-  const int64_t room_us = kRunMicrosMax - (plan.safety_end - Instant::Zero()).micros();
-  return std::min(DefaultLiveness(variant), Duration::Micros(room_us));
+  const double room_s =
+      static_cast<double>(kRunMicrosMax - (plan.safety_end - Instant::Zero()).micros()) / 1e6;
+  const double bound_s = DefaultLiveness(variant).seconds() + std::ceil(BreakerHoldS(variant));
+  return Duration::Seconds(static_cast<int64_t>(std::min(bound_s, std::floor(room_s))));
 }
 
 PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {

@@ -78,9 +78,11 @@ PlanOrError MakeSwarmPlan(const scenario::Scenario& base, const SwarmParams& par
 // deep queue may need more. Whole seconds, at least 600 s, at most 100 days.
 engine::Duration DefaultLiveness(const scenario::Scenario& base);
 
-// The liveness bound of one variant: the plan's when `--liveness-s` was given, else the
-// variant's own DefaultLiveness (its drawn policy), at most what is left of 100 days after the
-// safety phase.
+// The liveness bound of one variant (its policy and faults drawn): the plan's when
+// `--liveness-s` was given, else the variant's own DefaultLiveness plus, with a circuit
+// breaker, pills * attempts * open_s: each failure of a poison pill (the poison faults'
+// counts, or fractions of what the kind publishes at most) may open the breaker for open_s.
+// Whole seconds, at most what is left of 100 days after the safety phase.
 engine::Duration VariantLiveness(const SwarmPlan& plan, const scenario::Scenario& variant);
 
 // Seconds as the command line writes them: exact, no trailing zeros ("1800", "0.25").

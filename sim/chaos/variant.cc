@@ -41,6 +41,8 @@ Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
     --keep;
   }
   variant.name = plan.skeleton.name.substr(0, keep) + suffix;
+  variant.faults = DrawFaults(variant, plan.safety_end, seed);
+  // After the faults: the bound counts the poison pills a breaker may hold back.
   out.liveness = VariantLiveness(plan, variant);
   variant.run.until = plan.safety_end + out.liveness;
   variant.description =
@@ -51,7 +53,6 @@ Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
       FormatSeconds(out.liveness) +
       " s without faults or producers, by the end of which every message must rest. Generated "
       "by drainsim swarm; see docs/SWARM.md.";
-  variant.faults = DrawFaults(variant, plan.safety_end, seed);
   out.scenario = std::move(variant);
   return out;
 }
