@@ -176,15 +176,17 @@ int RunSwarm(const Args& args) {
   const std::string seeds = count == 1 ? "seed " + std::to_string(first_seed)
                                        : "seeds " + std::to_string(first_seed) + ".." +
                                              std::to_string(first_seed + (count - 1));
-  if (plan.liveness_given || !vary_policies) {
-    std::printf("swarm %s: %s, safety phase [0, %s) s, liveness bound %s s%s\n", path.c_str(),
-                seeds.c_str(), safety_s.c_str(), liveness_s.c_str(),
-                vary_policies ? ", policies drawn per seed" : ", the scenario's policy");
+  if (plan.liveness_given) {
+    std::printf("swarm %s: %s, safety phase [0, %s) s, %s, liveness bound %s s\n", path.c_str(),
+                seeds.c_str(), safety_s.c_str(),
+                vary_policies ? "policies drawn per seed" : "the scenario's policy",
+                liveness_s.c_str());
   } else {
     std::printf(
-        "swarm %s: %s, safety phase [0, %s) s, policies drawn per seed, liveness bound per "
-        "seed from its policy (%s s for the scenario's own)\n",
-        path.c_str(), seeds.c_str(), safety_s.c_str(), liveness_s.c_str());
+        "swarm %s: %s, safety phase [0, %s) s, %s, liveness bound per seed from its policy "
+        "(%s s for the scenario's own)\n",
+        path.c_str(), seeds.c_str(), safety_s.c_str(),
+        vary_policies ? "policies drawn per seed" : "the scenario's policy", liveness_s.c_str());
   }
   for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
 
