@@ -28,6 +28,9 @@
 
 namespace drainsim::chaos {
 
+// The loader's limit on run.until_s: 100 days.
+inline constexpr int64_t kRunMicrosMax = int64_t{100} * 86400 * 1'000'000;
+
 struct SwarmParams {
   // End of the safety phase (`--safety-s`). Default null: the base's run.until_s.
   std::optional<engine::Duration> safety;
@@ -61,7 +64,8 @@ struct PlanOrError {
 // REQUIRES: `base` came from the loader.
 PlanOrError MakeSwarmPlan(const scenario::Scenario& base, const SwarmParams& params);
 
-// A generous liveness bound for `base`, from its retry policy, broker, timeouts and restarts:
+// A generous liveness bound for `base` (liveness.cc), from its retry policy, broker, timeouts and
+// restarts:
 //   600 s + 2 * (chain + attempts * (visibility timeout + handler + hang + breaker open)
 //                + restart + broker downtime)
 // where, over the retry classes, `attempts` is the most attempts a message that always fails
