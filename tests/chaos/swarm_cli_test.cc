@@ -124,7 +124,7 @@ TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[ch
   fs::remove_all(dir);
 }
 
-TEST_CASE("swarm: --dump-variant shows the drawn policy; --vary-policies none draws none",
+TEST_CASE("swarm: --dump-variant shows the drawn policy, --vary-policies none draws none",
           "[chaos][swarm][cli]") {
   const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-policy";
   fs::remove_all(dir);
