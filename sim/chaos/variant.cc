@@ -18,13 +18,31 @@ std::string Joined(const std::vector<std::string>& parts) {
   for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;
   return out;
 }
+// The loader records at most 1e7 samples per run (until_s / sample_every_s). A long liveness
+// bound (a Sidekiq chain of days) over a fine sample period would pass it, and the variant
+// would not load: it samples more coarsely instead, in whole milliseconds. Samples observe;
+// they decide no message's fate.
+void CoarsenSampling(scenario::Scenario& variant) {
+  constexpr int64_t kSamplesMax = 10'000'000;
+  const int64_t until_us = (variant.run.until - engine::Instant::Zero()).micros();
+  // In doubles, as the loader checks it: every * 1e7 could overflow an int64.
+  const double samples =
+      static_cast<double>(until_us) / static_cast<double>(variant.run.sample_every.micros());
+  if (samples <= static_cast<double>(kSamplesMax)) return;
+  const int64_t every_ms = (until_us / kSamplesMax + 999) / 1000;
+  variant.run.sample_every = engine::Duration::Millis(every_ms);
+}
+
 }  // namespace
 
 Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
   Variant out;
   scenario::Scenario variant = plan.skeleton;
+  // Until the variant's own bound is known, its run ends with the safety phase: the skeleton's
+  // (the base's bound) may be too long for its sample period (below).
+  variant.run.until = plan.safety_end;
   if (plan.vary_policies) {
-    DrawnPolicy drawn = DrawPolicy(plan.skeleton, seed);
+    DrawnPolicy drawn = DrawPolicy(variant, seed);
     out.policy = std::move(drawn.drawn);
     if (!drawn.scenario) {
       out.problems = std::move(drawn.problems);
@@ -45,6 +63,7 @@ Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
   // After the faults: the bound counts the poison pills a breaker may hold back.
   out.liveness = VariantLiveness(plan, variant);
   variant.run.until = plan.safety_end + out.liveness;
+  CoarsenSampling(variant);
   variant.description =
       "Chaos swarm variant of '" + plan.skeleton.name + "', swarm seed " + std::to_string(seed) +
       ": " + (plan.vary_policies ? "drawn policy (" + Joined(out.policy) + ") and " : "") +

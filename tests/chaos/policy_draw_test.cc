@@ -86,6 +86,34 @@ TEST_CASE("policy draw: every variant of every shipped scenario loads", "[chaos]
   }
 }
 
+// Found by tools/fuzz/swarm_generated (generator seed 49: a sidekiq base, 26 attempts, a
+// sample every 0.33 s): the liveness bound of 3.5 million s made the dump of every variant
+// record more than the loader's 1e7 samples, and all 25 seeds failed as invalid variants.
+TEST_CASE("policy draw: a long liveness bound over a fine sample period still loads",
+          "[chaos][policy]") {
+  std::string text = ReadShippedText("poison-pills.json");
+  SetJson(text, "/run/sample_every_s", "0.01");
+  SetJson(text, "/retry/backoff", R"({"kind": "sidekiq", "jitter": {"kind": "none"}})");
+  SetJson(text, "/retry/classes/transient", R"({"action": "retry", "attempts_max": 26})");
+  for (const bool vary : {true, false}) {
+    SwarmParams params;
+    params.vary_policies = vary;
+    const SwarmPlan plan = PlanOrFail(LoadTextOrFail(text), params);
+    CHECK(plan.liveness > Duration::Seconds(1'000'000));
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+      INFO("vary " << vary << ", seed " << seed);
+      const Variant v = DrawVariant(plan, seed);
+      for (const std::string& problem : v.problems) UNSCOPED_INFO(problem);
+      REQUIRE(v.scenario.has_value());
+      const scenario::LoadResult reloaded = ReloadVariant(*v.scenario);
+      for (const auto& problem : reloaded.problems) {
+        UNSCOPED_INFO(scenario::FormatProblem("<variant>", problem));
+      }
+      CHECK(reloaded.ok());
+    }
+  }
+}
+
 TEST_CASE("policy draw: the same seed gives the same variant, byte for byte", "[chaos][policy]") {
   const SwarmPlan plan = PlanOrFail(LoadShipped("full-vocabulary.json"));
   for (uint64_t seed : {1ULL, 3ULL, 99ULL, 18446744073709551615ULL}) {
