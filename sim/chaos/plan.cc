@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "sim/chaos/fault_draw.h"
+#include "sim/model/publish_spacing.h"
 
 namespace drainsim::chaos {
 
@@ -16,50 +17,14 @@ using engine::Duration;
 using engine::Instant;
 using scenario::Scenario;
 
-// The loader's limits: run.until_s at most 100 days, at most 1000 producers.
-constexpr int64_t kRunMicrosMax = int64_t{100} * 86400 * 1'000'000;
+// The loader's limit: at most 1000 producers (and run.until_s at most 100 days, kRunMicrosMax).
 constexpr size_t kProducersMax = 1000;
-constexpr double kLivenessFloorS = 600;
-
-// The longest wait before retry n (attempts made so far) that `backoff` can produce, jitter
-// included.
-double DelayCeilingS(const scenario::Backoff& backoff, int64_t n) {
-  double delay_s = 0;
-  if (const auto* c = std::get_if<scenario::ConstantBackoff>(&backoff.curve)) {
-    delay_s = c->delay.seconds();
-  } else if (const auto* l = std::get_if<scenario::LinearBackoff>(&backoff.curve)) {
-    delay_s = std::min(l->cap.seconds(),
-                       l->base.seconds() + l->step.seconds() * static_cast<double>(n - 1));
-  } else if (const auto* e = std::get_if<scenario::ExponentialBackoff>(&backoff.curve)) {
-    delay_s = std::min(e->cap.seconds(),
-                       e->base.seconds() * std::pow(e->factor, static_cast<double>(n - 1)));
-    if (backoff.jitter.kind == scenario::JitterKind::kDecorrelated) return e->cap.seconds();
-  } else {
-    // Sidekiq; both readings of its formula in the docs are below this.
-    const double a = static_cast<double>(n);
-    delay_s = a * a * a * a + 15 + 9 * (a + 1);
-  }
-  if (backoff.jitter.kind == scenario::JitterKind::kProportional) {
-    delay_s *= std::max(1.0, backoff.jitter.high);
-  }
-  return delay_s;
-}
-
-// Sum of the waits of a message that fails every attempt of `policy`.
-double RetryChainS(const scenario::ClassPolicy& policy, const scenario::Backoff& fallback) {
-  if (policy.action != scenario::ClassAction::kRetry) return 0;
-  const scenario::Backoff& backoff = policy.backoff ? *policy.backoff : fallback;
-  double chain_s = 0;
-  for (int64_t n = 1; n < policy.attempts_max; ++n) chain_s += DelayCeilingS(backoff, n);
-  return chain_s;
-}
 
 // How many publishes of a stream spaced at `rate_per_s` from `start` fall before `end`: the
-// model places publish k at start + round(k / rate) (world_publish.cc), and so does this.
+// model's own spacing (sim/model/publish_spacing.h).
 int64_t PublishesBefore(Instant start, int64_t count, double rate_per_s, Instant end) {
   const auto spaced_before_end = [&](int64_t k) {
-    const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
-    return offset_us < static_cast<double>((end - start).micros());
+    return model::Spaced(start, k, rate_per_s) < end;
   };
   int64_t low = 0;  // publish `low` is before end (start < end)
   int64_t high = count;
@@ -178,36 +143,6 @@ std::string FormatSeconds(Duration span) {
   return out;
 }
 
-Duration DefaultLiveness(const Scenario& base) {
-  const scenario::RetryPolicy& retry = base.retry;
-  const scenario::ClassPolicy* classes[] = {&retry.classes.rate_limited, &retry.classes.transient,
-                                            &retry.classes.permanent, &retry.classes.unknown};
-  double chain_s = 0;
-  int64_t attempts_max = 1;
-  for (const scenario::ClassPolicy* policy : classes) {
-    chain_s = std::max(chain_s, RetryChainS(*policy, retry.backoff));
-    if (policy->action == scenario::ClassAction::kRetry) {
-      attempts_max = std::max(attempts_max, policy->attempts_max);
-    }
-  }
-  double handler_s = 0;
-  for (const auto& [name, kind] : base.kinds) {
-    const int64_t queries =
-        kind.handler.db_ops + (kind.idempotency == scenario::Idempotency::kClaim);
-    if (base.database) {
-      handler_s =
-          std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());
-    }
-  }
-  const double attempt_s =
-      base.broker.visibility_timeout.seconds() + handler_s + FailAfterMax().seconds();
-  const double bound_s =
-      kLivenessFloorS + 2 * (chain_s + static_cast<double>(attempts_max) * attempt_s +
-                             base.workers.restart.seconds() + BrokerDowntimeMax().seconds());
-  const double capped_s = std::min(std::ceil(bound_s), static_cast<double>(kRunMicrosMax) / 1e6);
-  return Duration::Seconds(static_cast<int64_t>(capped_s));
-}
-
 PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
   PlanOrError out;
   const Duration safety = params.safety.value_or(base.run.until - Instant::Zero());
@@ -238,6 +173,8 @@ PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
   SwarmPlan plan;
   plan.safety_end = Instant::Zero() + safety;
   plan.liveness = liveness;
+  plan.liveness_given = params.liveness.has_value();
+  plan.vary_policies = params.vary_policies;
   Scenario& s = plan.skeleton;
   s = base;
   s.faults.clear();

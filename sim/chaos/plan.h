@@ -28,18 +28,29 @@
 
 namespace drainsim::chaos {
 
+// The loader's limit on run.until_s: 100 days.
+inline constexpr int64_t kRunMicrosMax = int64_t{100} * 86400 * 1'000'000;
+
 struct SwarmParams {
   // End of the safety phase (`--safety-s`). Default null: the base's run.until_s.
   std::optional<engine::Duration> safety;
   // Length of the liveness phase (`--liveness-s`), the bound within which every message must
-  // come to rest once faults stop. Default null: DefaultLiveness(base).
+  // come to rest once faults stop. Default null: each variant's DefaultLiveness, from the
+  // policy it runs (VariantLiveness).
   std::optional<engine::Duration> liveness;
+  // `--vary-policies`: whether each variant draws its own retry and broker policy
+  // (policy_draw.h). Default true.
+  bool vary_policies = true;
 };
 
 struct SwarmPlan {
   scenario::Scenario skeleton;  // the base as every variant shares it; no faults yet
   engine::Instant safety_end;
+  // The liveness bound given, or else the base's DefaultLiveness: the skeleton's. A variant's
+  // own is VariantLiveness.
   engine::Duration liveness;
+  bool liveness_given = false;  // `--liveness-s` was given: every variant uses it
+  bool vary_policies = true;
   // What was changed from the base beyond dropping its faults, one sentence each, for the
   // swarm's header (a user should know a drain was dropped before reading its results).
   std::vector<std::string> notes;
@@ -53,13 +64,30 @@ struct PlanOrError {
 // REQUIRES: `base` came from the loader.
 PlanOrError MakeSwarmPlan(const scenario::Scenario& base, const SwarmParams& params);
 
-// A generous liveness bound for `base`, from its retry policy, timeouts and restarts: twice the
-// longest retry chain plus, per attempt, a visibility timeout, the database timeouts of the
-// slowest handler and the longest injected hang, plus a restart and a broker downtime, plus
-// 600 s for the backlog left at the end of the safety phase. A heuristic: it knows nothing of
-// throughput, so a scenario that ends its safety phase with a deep queue may need more.
-// Whole seconds, at least 600 s.
+// A generous liveness bound for `base` (liveness.cc), from its retry policy, broker, timeouts and
+// restarts:
+//   600 s + 2 * (chain + attempts * (visibility timeout + handler + hang + breaker open)
+//                + restart + broker downtime)
+// where, over the retry classes, `attempts` is the most attempts a message that always fails
+// gets (attempts_max, lowered by the broker's receive_count_max and, for "requeue" retries
+// whose return it counts, delivery_limit + 1), and `chain` the longest sum of the waits before
+// its retries: the class's backoff ceilings (the model's BackoffCeiling, Sidekiq's random term
+// at its largest, times the largest jitter factor; a decorrelated one at its cap) for the
+// "republish", "sleep_in_consumer" and "eta_in_consumer" deliveries, the broker's redelivery
+// backoff for "requeue", the visibility timeout for "visibility_timeout". `handler` is the
+// database timeouts of the slowest handler, `hang` the longest injected one (FailAfterMax),
+// `breaker open` the breaker's open_s when there is one, and the broker downtime
+// BrokerDowntimeMax. The 600 s are for the backlog left at the end of the safety phase. A
+// heuristic: it knows nothing of throughput, so a scenario that ends its safety phase with a
+// deep queue may need more. Whole seconds, at least 600 s, at most 100 days.
 engine::Duration DefaultLiveness(const scenario::Scenario& base);
+
+// The liveness bound of one variant (its policy and faults drawn): the plan's when
+// `--liveness-s` was given, else the variant's own DefaultLiveness plus, with a circuit
+// breaker, pills * attempts * open_s: each failure of a poison pill (the poison faults'
+// counts, or fractions of what the kind publishes at most) may open the breaker for open_s.
+// Whole seconds, at most what is left of 100 days after the safety phase.
+engine::Duration VariantLiveness(const SwarmPlan& plan, const scenario::Scenario& variant);
 
 // Seconds as the command line writes them: exact, no trailing zeros ("1800", "0.25").
 std::string FormatSeconds(engine::Duration span);

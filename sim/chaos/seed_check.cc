@@ -60,7 +60,8 @@ void CheckConservation(const model::Results& r, SeedReport& report) {
   }
 }
 
-void CheckLiveness(const SwarmPlan& plan, const model::Results& r, SeedReport& report) {
+void CheckLiveness(const SwarmPlan& plan, const model::Results& r, engine::Duration liveness,
+                   SeedReport& report) {
   const double safety_end_s = plan.safety_end.seconds();
   if (r.events_max_reached) {
     report.Fail(Verdict::kLiveness,
@@ -69,31 +70,39 @@ void CheckLiveness(const SwarmPlan& plan, const model::Results& r, SeedReport& r
                        r.events, r.ended_at_s));
   }
   if (r.not_terminal_end != 0) {
-    report.Fail(Verdict::kLiveness,
-                Printf("liveness: %" PRId64
-                       " messages still ready, delayed or in flight at %.6f s (faults stopped at "
-                       "%.6f s; liveness bound %s s)",
-                       r.not_terminal_end, r.ended_at_s, safety_end_s,
-                       FormatSeconds(plan.liveness).c_str()));
+    report.Fail(
+        Verdict::kLiveness,
+        Printf("liveness: %" PRId64
+               " messages still ready, delayed or in flight at %.6f s (faults stopped at "
+               "%.6f s; liveness bound %s s)",
+               r.not_terminal_end, r.ended_at_s, safety_end_s, FormatSeconds(liveness).c_str()));
   }
 }
 
 }  // namespace
 
-void JudgeEnd(const SwarmPlan& plan, const model::Results& results, SeedReport& report) {
+void JudgeEnd(const SwarmPlan& plan, const model::Results& results, engine::Duration liveness,
+              SeedReport& report) {
   if (results.model_error) {
     // A stall of the model is its bug, not a slow recovery: a correctness failure.
     report.Fail(Verdict::kCorrectness, "model error: invariant " + results.model_error->invariant +
                                            " broken: " + results.model_error->detail);
     return;
   }
-  CheckLiveness(plan, results, report);
+  CheckLiveness(plan, results, liveness, report);
 }
 
 SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
   SeedReport report;
   report.seed = seed;
-  const scenario::Scenario generated = MakeVariant(plan, seed);
+  const Variant drawn = DrawVariant(plan, seed);
+  // The drawn policy is not noted here: the swarm prints it from DrawVariant in the parent,
+  // for a seed whose child died too.
+  for (const std::string& problem : drawn.problems) {
+    report.Fail(Verdict::kCorrectness, "invalid variant: drawn policy refused: " + problem);
+  }
+  if (!drawn.scenario) return report;
+  const scenario::Scenario& generated = *drawn.scenario;
   NoteFaults(generated, report);
   const scenario::LoadResult loaded = ReloadVariant(generated);
   if (!loaded.ok()) {
@@ -116,7 +125,7 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
     report.Fail(Verdict::kCorrectness, "determinism: the second run differs: " + Headline(second));
   }
 
-  JudgeEnd(plan, first, report);
+  JudgeEnd(plan, first, drawn.liveness, report);
   return report;
 }
 

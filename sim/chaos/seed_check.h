@@ -2,7 +2,8 @@
 // fork around it).
 //
 // In order, stopping early only where a later check would be meaningless:
-//  (1) validity: the variant's canonical dump loads (else kCorrectness, and nothing runs);
+//  (1) validity: the drawn policy loads (policy_draw.h) and the variant's canonical dump loads
+//      (else kCorrectness, and nothing runs);
 //  (2) conservation: a run with RunOptions::audit_every_event (the model fails a
 //      DRAINSIM_CHECK the moment its ledger and its messages disagree), then on the Results
 //      lost == 0 and published == acked + parked + expired + dlq_end + rejected +
@@ -29,7 +30,9 @@ namespace drainsim::chaos {
 
 SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed);
 
-// Checks (4) and (5) on a finished run's results (CheckSeed's last step).
-void JudgeEnd(const SwarmPlan& plan, const model::Results& results, SeedReport& report);
+// Checks (4) and (5) on a finished run's results (CheckSeed's last step); `liveness` is the
+// variant's bound (variant.h).
+void JudgeEnd(const SwarmPlan& plan, const model::Results& results, engine::Duration liveness,
+              SeedReport& report);
 
 }  // namespace drainsim::chaos

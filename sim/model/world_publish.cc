@@ -2,19 +2,12 @@
 #include <cmath>
 
 #include "sim/model/keys.h"
+#include "sim/model/publish_spacing.h"
 #include "sim/model/world.h"
 
 namespace drainsim::model {
 
 namespace {
-
-// The instant of the k-th event of a stream at `rate_per_s` starting at `start`, computed
-// from k (not by adding gaps) so rounding never accumulates.
-engine::Instant Spaced(engine::Instant start, int64_t k, double rate_per_s) {
-  const double offset_us = std::nearbyint(static_cast<double>(k) * 1e6 / rate_per_s);
-  if (offset_us > static_cast<double>(engine::kInputMicrosMax)) return engine::Instant::Never();
-  return start + engine::Duration::Micros(static_cast<int64_t>(offset_us));
-}
 
 uint32_t KindIndex(const scenario::Scenario& scenario, const std::string& name) {
   uint32_t index = 0;

@@ -129,14 +129,14 @@ TEST_CASE("seed check: a run that stalls is a correctness failure, not a livenes
   const model::Results stalled = model::RunSimulation(plan.skeleton, 1, options);
   REQUIRE(stalled.model_error.has_value());
   SeedReport report;
-  JudgeEnd(plan, stalled, report);
+  JudgeEnd(plan, stalled, plan.liveness, report);
   CHECK(report.verdict == Verdict::kCorrectness);
   REQUIRE(report.problems.size() == 1);  // no liveness line on top: the same messages
   CHECK(report.problems[0].rfind("model error: invariant quiet_end broken: ", 0) == 0);
   CHECK(Has(report.problems, " ready, 0 delayed, 0 in flight) when nothing was left to happen"));
   // The same plan's run without the stall passes.
   SeedReport healthy;
-  JudgeEnd(plan, model::RunSimulation(plan.skeleton, 1), healthy);
+  JudgeEnd(plan, model::RunSimulation(plan.skeleton, 1), plan.liveness, healthy);
   CHECK(healthy.verdict == Verdict::kPass);
 }
 

@@ -124,6 +124,35 @@ TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[ch
   fs::remove_all(dir);
 }
 
+TEST_CASE("swarm: --dump-variant shows the drawn policy, --vary-policies none draws none",
+          "[chaos][swarm][cli]") {
+  const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-policy";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string variant = (dir / "variant.json").string();
+  const std::vector<std::string> args = {
+      "swarm", Scenario("poison-pills.json"), "--seed", "3", "--safety-s", "300", "--dump-variant",
+      variant};
+  const ProcessResult varied = RunDrainsim(args);
+  INFO(varied.stdout_text);
+  CHECK(varied.exit_code == 0);
+  CHECK(LinesWith(varied.stdout_text, "policy: preset: ").size() == 1);
+  CHECK(LinesWith(varied.stdout_text, "policy: breaker: ").size() == 1);
+  CHECK(LinesWith(varied.stdout_text, "liveness bound: ").size() == 1);
+  std::vector<std::string> none = args;
+  none.insert(none.end(), {"--vary-policies", "none"});
+  const ProcessResult kept = RunDrainsim(none);
+  INFO(kept.stdout_text);
+  CHECK(kept.exit_code == 0);
+  CHECK(LinesWith(kept.stdout_text, "policy: ").empty());
+  CHECK(kept.stdout_text.find("the scenario's policy") != std::string::npos);
+  none.back() = "some";
+  const ProcessResult bad = RunDrainsim(none);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.stderr_text.find("--vary-policies must be all or none") != std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("swarm: the output does not depend on the number of jobs", "[chaos][swarm][cli]") {
   const std::vector<std::string> args = {
       "swarm", Scenario("poison-pills.json"), "--seeds", "12", "--safety-s", "300", "--verbose"};

@@ -27,9 +27,12 @@ constexpr uint64_t kSeedsDefault = 100;
 
 const char kDescription[] =
     "Runs the scenario once per seed with a random set of faults drawn from the seed (each\n"
-    "applicable fault type on with probability 1/2, its rate and window drawn too), in a\n"
+    "applicable fault type on with probability 1/2, its rate and window drawn too) and, unless\n"
+    "--vary-policies none, a random retry and broker policy (broker preset or none, retry\n"
+    "delivery, retry budget on/off, circuit breaker on/off, with their parameters), in a\n"
     "safety phase [0, T) that ends when the producers stop, followed by a liveness phase\n"
-    "[T, T + L) without faults. Each seed runs in its own child process and is checked for:\n"
+    "[T, T + L) without faults, L derived from each variant's own policy unless --liveness-s.\n"
+    "Each seed runs in its own child process and is checked for:\n"
     "  conservation  the ledger audited after every event; published = acked + parked +\n"
     "                expired + DLQ + rejected + not terminal, and nothing lost\n"
     "  determinism   a second run gives the same fingerprint and figures\n"
@@ -97,7 +100,8 @@ struct Tally {
 int RunSwarm(const Args& args) {
   CommandLine line("swarm",
                    "swarm SCENARIO [--seeds N] [--first-seed S] [--seed K] [--safety-s T] "
-                   "[--liveness-s L] [--jobs J] [--dump-variant FILE] [--verbose]",
+                   "[--liveness-s L] [--vary-policies all|none] [--jobs J] [--dump-variant FILE] "
+                   "[--verbose]",
                    kDescription);
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "base scenario JSON file (its faults are replaced)")(
@@ -108,8 +112,11 @@ int RunSwarm(const Args& args) {
       "end of the safety phase T, in s (default: the scenario's run.until_s); producers, faults "
       "and drain starts are kept inside it")(
       "liveness-s", po::value<double>(),
-      "liveness bound L, in s: every message must rest by T + L (default: a bound derived from "
-      "the retry policy and timeouts, printed in the header)")(
+      "liveness bound L, in s: every message must rest by T + L (default: per variant, a bound "
+      "derived from its retry policy and timeouts)")(
+      "vary-policies", po::value<std::string>()->default_value("all"),
+      "all: each seed also draws its retry and broker policy (docs/SWARM.md); none: every "
+      "seed keeps the scenario's policy and only the faults vary")(
       "jobs", po::value<int>()->default_value(1), "seeds run at once, each in its own process")(
       "seed-timeout-s", po::value<double>()->default_value(600),
       "wall-clock limit per seed, in s (fractions allowed); a seed still running is killed and "
@@ -147,11 +154,15 @@ int RunSwarm(const Args& args) {
   const auto safety = SecondsOption(vm, "safety-s");
   const auto liveness = SecondsOption(vm, "liveness-s");
   if (!safety || !liveness) return kExitBadInput;
+  const std::string vary = vm["vary-policies"].as<std::string>();
+  if (vary != "all" && vary != "none") return usage_error("--vary-policies must be all or none");
+  const bool vary_policies = vary == "all";
 
   const std::string path = vm["scenario"].as<std::string>();
   const scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
-  const chaos::PlanOrError made = chaos::MakeSwarmPlan(*loaded.scenario, {*safety, *liveness});
+  const chaos::PlanOrError made =
+      chaos::MakeSwarmPlan(*loaded.scenario, {*safety, *liveness, vary_policies});
   if (!made.plan) {
     std::fprintf(stderr, "drainsim swarm: %s: %s\n", path.c_str(), made.error.c_str());
     return kExitBadInput;
@@ -163,17 +174,36 @@ int RunSwarm(const Args& args) {
   const std::string seeds = count == 1 ? "seed " + std::to_string(first_seed)
                                        : "seeds " + std::to_string(first_seed) + ".." +
                                              std::to_string(first_seed + (count - 1));
-  std::printf("swarm %s: %s, safety phase [0, %s) s, liveness bound %s s\n", path.c_str(),
-              seeds.c_str(), safety_s.c_str(), liveness_s.c_str());
+  if (plan.liveness_given) {
+    std::printf("swarm %s: %s, safety phase [0, %s) s, %s, liveness bound %s s\n", path.c_str(),
+                seeds.c_str(), safety_s.c_str(),
+                vary_policies ? "policies drawn per seed" : "the scenario's policy",
+                liveness_s.c_str());
+  } else {
+    std::printf(
+        "swarm %s: %s, safety phase [0, %s) s, %s, liveness bound per seed from its policy "
+        "(%s s for the scenario's own)\n",
+        path.c_str(), seeds.c_str(), safety_s.c_str(),
+        vary_policies ? "policies drawn per seed" : "the scenario's policy", liveness_s.c_str());
+  }
   for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
 
   if (vm.count("dump-variant")) {
+    const chaos::Variant variant = chaos::DrawVariant(plan, first_seed);
+    for (const std::string& line : variant.policy) std::printf("policy: %s\n", line.c_str());
+    if (!variant.scenario) {
+      // A drawn policy the loader refuses is the swarm's bug; the seed's check reports it.
+      for (const std::string& problem : variant.problems) {
+        std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", problem.c_str());
+      }
+      return kExitSwarmCorrectness;
+    }
+    std::printf("liveness bound: %s s\n", chaos::FormatSeconds(variant.liveness).c_str());
     const std::string out_path = vm["dump-variant"].as<std::string>();
     const std::filesystem::path where(out_path);
     const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
-    const std::string error =
-        WriteOutputSet(dir, {{where.filename().string(),
-                              scenario::DumpCanonical(chaos::MakeVariant(plan, first_seed))}});
+    const std::string error = WriteOutputSet(
+        dir, {{where.filename().string(), scenario::DumpCanonical(*variant.scenario)}});
     if (!error.empty()) {
       std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", error.c_str());
       return kExitBadInput;
@@ -182,6 +212,10 @@ int RunSwarm(const Args& args) {
                 ShellQuote(out_path).c_str());
   }
 
+  // What the reproduce line must repeat besides the seed: the options that change the variant.
+  std::string repeat = " --safety-s " + safety_s;
+  if (plan.liveness_given) repeat += " --liveness-s " + liveness_s;
+  if (!vary_policies) repeat += " --vary-policies none";
   const bool verbose = vm["verbose"].as<bool>();
   Tally tally;
   const auto on_report = [&](const chaos::SeedReport& report) {
@@ -192,16 +226,20 @@ int RunSwarm(const Args& args) {
     if (!failed && !verbose) return;
     std::printf("seed %llu: %s%s\n", static_cast<unsigned long long>(report.seed),
                 failed ? "FAIL " : "", chaos::VerdictName(report.verdict));
+    if (vary_policies) {
+      // Drawn again here (a pure function) so that a seed whose child died has it too.
+      for (const std::string& line : chaos::DrawVariant(plan, report.seed).policy) {
+        std::printf("  policy: %s\n", line.c_str());
+      }
+    }
     if (verbose) {
       for (const std::string& detail : report.details) std::printf("  %s\n", detail.c_str());
     }
     for (const std::string& problem : report.problems) std::printf("  %s\n", problem.c_str());
     if (failed) {
-      std::printf(
-          "  reproduce: drainsim swarm %s --seed %llu --safety-s %s --liveness-s %s "
-          "--verbose\n",
-          ShellQuote(path).c_str(), static_cast<unsigned long long>(report.seed), safety_s.c_str(),
-          liveness_s.c_str());
+      std::printf("  reproduce: drainsim swarm %s --seed %llu%s --verbose\n",
+                  ShellQuote(path).c_str(), static_cast<unsigned long long>(report.seed),
+                  repeat.c_str());
     }
   };
   const std::string error = chaos::RunIsolated(

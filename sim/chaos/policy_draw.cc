@@ -1,0 +1,206 @@
+#include "sim/chaos/policy_draw.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
+
+#include "sim/engine/check.h"
+#include "sim/engine/rng.h"
+#include "sim/scenario/enum_names.h"
+#include "sim/scenario/load.h"
+#include "sim/scenario/presets.h"
+
+namespace drainsim::chaos {
+
+namespace {
+
+using nlohmann::json;
+using scenario::BrokerPreset;
+using scenario::EnumNames;
+using scenario::NameOf;
+
+constexpr uint64_t kPolicyStream = engine::StreamId("swarm-policy");
+enum Dimension : uint64_t { kPreset, kDelivery, kBudget, kBreaker };
+
+// The fastest drain SQS allows (sim/scenario/check_presets.cc): a base with a faster drain
+// never draws the sqs preset.
+constexpr double kSqsDrainRateMax = 500;
+// Sidekiq's own 25 retries wait 21 days in all; the swarm runs its variants to rest, so a drawn
+// sidekiq preset retries 7 times (`sidekiq_options retry: 7`, 44 minutes of backoff).
+constexpr int64_t kSidekiqAttemptsMax = 8;
+
+// Ladders, exact in decimal so that a dumped variant reads as it was drawn.
+constexpr std::array kBudgetRatios = {0.05, 0.1, 0.2, 0.5, 1.0};
+constexpr std::array<int64_t, 4> kBudgetBursts = {0, 1, 10, 100};
+constexpr std::array kBudgetWindowsS = {1.0, 10.0, 60.0};
+constexpr std::array kBreakerRates = {0.1, 0.2, 0.5, 0.8, 1.0};
+constexpr std::array kBreakerWindowsS = {5.0, 10.0, 30.0, 60.0};
+constexpr std::array kBreakerOpenS = {1.0, 5.0, 15.0, 45.0};
+constexpr std::array<int64_t, 4> kBreakerProbes = {1, 2, 3, 5};
+constexpr std::array<int64_t, 4> kBreakerAttemptsMin = {1, 5, 20, 50};
+
+class Draw {
+ public:
+  Draw(uint64_t seed, Dimension dimension)
+      : rng_(engine::Rng::ForStream(seed, kPolicyStream, dimension)) {}
+  bool Chance(uint64_t numerator, uint64_t denominator) {
+    return rng_.Bernoulli(numerator, denominator);
+  }
+  uint64_t Below(uint64_t n) { return rng_.UniformInt(n); }
+  template <typename T, size_t N>
+  T Pick(const std::array<T, N>& ladder) {
+    return ladder[rng_.UniformInt(N)];
+  }
+
+ private:
+  engine::Rng rng_;
+};
+
+// Every pointer any preset fills: the fields that make up "the broker's policy".
+std::set<std::string> PresetPointers() {
+  std::set<std::string> pointers;
+  for (const auto& entry : EnumNames<BrokerPreset>()) {
+    for (const scenario::PresetDefault& d : scenario::PresetDefaults(entry.value)) {
+      pointers.emplace(d.pointer);
+    }
+  }
+  return pointers;
+}
+
+void Remove(json& document, const std::string& pointer) {
+  const json::json_pointer where(pointer);
+  json& parent = document[where.parent_pointer()];
+  if (parent.is_object()) parent.erase(where.back());
+}
+
+bool DrainFasterThan(const scenario::Scenario& s, double rate_per_s) {
+  for (const scenario::Drain& d : s.drains) {
+    if (const auto* drip = std::get_if<scenario::DripDrain>(&d.strategy)) {
+      if (drip->rate_per_s > rate_per_s) return true;
+    } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&d.strategy)) {
+      if (bounded->rate_per_s && *bounded->rate_per_s > rate_per_s) return true;
+    } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&d.strategy)) {
+      if (adaptive->rate_max_per_s > rate_per_s) return true;
+    }
+  }
+  return false;
+}
+
+// The preset dimension. Returns true iff a preset (not "none", not the base's) was drawn.
+bool DrawPreset(const scenario::Scenario& skeleton, uint64_t seed, json& document,
+                std::vector<std::string>& drawn) {
+  Draw draw(seed, kPreset);
+  if (draw.Chance(1, 3)) {
+    drawn.push_back(std::string("preset: the base's (") +
+                    (skeleton.broker.preset ? std::string(NameOf(*skeleton.broker.preset))
+                                            : std::string("none")) +
+                    ")");
+    return false;
+  }
+  std::vector<std::optional<BrokerPreset>> choices = {std::nullopt};
+  for (const auto& entry : EnumNames<BrokerPreset>()) {
+    if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
+    choices.push_back(entry.value);
+  }
+  const std::optional<BrokerPreset> preset = choices[draw.Below(choices.size())];
+  for (const std::string& pointer : PresetPointers()) Remove(document, pointer);
+  Remove(document, "/broker/preset");
+  if (!preset) {
+    drawn.push_back("preset: none (drainsim's defaults)");
+    return false;
+  }
+  document["broker"]["preset"] = std::string(NameOf(*preset));
+  drawn.push_back("preset: " + std::string(NameOf(*preset)));
+  return true;
+}
+
+void DrawDelivery(uint64_t seed, json& document, std::vector<std::string>& drawn) {
+  Draw draw(seed, kDelivery);
+  const auto modes = EnumNames<scenario::RetryDelivery>();
+  const std::string mode(modes[draw.Below(modes.size())].name);
+  document["retry"]["delivery"] = mode;
+  drawn.push_back("delivery: " + mode);
+}
+
+void DrawBudget(uint64_t seed, json& document, std::vector<std::string>& drawn) {
+  Draw draw(seed, kBudget);
+  json& budget = document["retry"]["budget"];
+  if (draw.Chance(1, 2)) {
+    budget = nullptr;
+  } else {
+    budget = {{"ratio", draw.Pick(kBudgetRatios)},
+              {"burst", draw.Pick(kBudgetBursts)},
+              {"window_s", draw.Pick(kBudgetWindowsS)}};
+  }
+  drawn.push_back("budget: " + (budget.is_null() ? std::string("off") : budget.dump()));
+}
+
+void DrawBreaker(uint64_t seed, json& document, std::vector<std::string>& drawn) {
+  Draw draw(seed, kBreaker);
+  json& breaker = document["retry"]["circuit_breaker"];
+  if (draw.Chance(1, 2)) {
+    breaker = nullptr;
+  } else {
+    breaker = {{"error_rate_open", draw.Pick(kBreakerRates)},
+               {"window_s", draw.Pick(kBreakerWindowsS)},
+               {"open_s", draw.Pick(kBreakerOpenS)},
+               {"half_open_probes", draw.Pick(kBreakerProbes)},
+               {"attempts_min", draw.Pick(kBreakerAttemptsMin)}};
+  }
+  drawn.push_back("breaker: " + (breaker.is_null() ? std::string("off") : breaker.dump()));
+}
+
+// Invariant (4) and the sidekiq retry count, on the loaded preset variant.
+void BoundDrawnPreset(const scenario::Scenario& loaded, json& document,
+                      std::vector<std::string>& drawn) {
+  const int64_t visibility_max_us = kSwarmVisibilityMaxS * 1'000'000;
+  if (loaded.broker.visibility_timeout.micros() > visibility_max_us) {
+    document["broker"]["visibility_timeout_s"] = kSwarmVisibilityMaxS;
+    drawn.push_back("visibility_timeout_s: " + std::to_string(kSwarmVisibilityMaxS) +
+                    " (the preset's is longer; docs/SWARM.md)");
+  }
+  if (loaded.broker.preset == BrokerPreset::kSidekiq) {
+    for (const char* name : {"rate_limited", "transient", "permanent", "unknown"}) {
+      json& route = document["retry"]["classes"][name];
+      if (route.is_object() && route.value("action", "") == "retry" &&
+          route.value("attempts_max", int64_t{1}) > kSidekiqAttemptsMax) {
+        route["attempts_max"] = kSidekiqAttemptsMax;
+      }
+    }
+    drawn.push_back("attempts_max: at most " + std::to_string(kSidekiqAttemptsMax) +
+                    " (sidekiq retry: 7; docs/SWARM.md)");
+  }
+}
+
+void AddProblems(const scenario::LoadResult& loaded, DrawnPolicy& out) {
+  for (const scenario::Problem& problem : loaded.problems) {
+    out.problems.push_back(scenario::FormatProblem("<policy variant>", problem));
+  }
+}
+
+}  // namespace
+
+DrawnPolicy DrawPolicy(const scenario::Scenario& skeleton, uint64_t seed) {
+  DrawnPolicy out;
+  json document = json::parse(scenario::DumpCanonical(skeleton));
+  const bool preset_drawn = DrawPreset(skeleton, seed, document, out.drawn);
+  if (!preset_drawn) DrawDelivery(seed, document, out.drawn);
+  DrawBudget(seed, document, out.drawn);
+  DrawBreaker(seed, document, out.drawn);
+  scenario::LoadResult loaded = scenario::LoadScenarioText(document.dump());
+  if (loaded.ok() && preset_drawn) {
+    // The preset's defaults are in the loaded scenario only: bound them there, in its dump.
+    json filled = json::parse(scenario::DumpCanonical(*loaded.scenario));
+    BoundDrawnPreset(*loaded.scenario, filled, out.drawn);
+    loaded = scenario::LoadScenarioText(filled.dump());
+  }
+  if (!loaded.ok()) {
+    AddProblems(loaded, out);
+    return out;
+  }
+  out.scenario = std::move(loaded.scenario);
+  return out;
+}
+
+}  // namespace drainsim::chaos
