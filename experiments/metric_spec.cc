@@ -142,6 +142,7 @@ bool UndefinedMeansNever(RunMetric metric) {
   switch (metric) {
     case RunMetric::kTimeToEmpty:
     case RunMetric::kTimeToQuiet:
+    case RunMetric::kBacklogCleared:
     case RunMetric::kAgeAlertFirst:
     case RunMetric::kDepthAlertFirst:
     case RunMetric::kDlqDepthAlertFirst:

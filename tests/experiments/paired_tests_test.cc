@@ -162,12 +162,13 @@ TEST_CASE("CompareCensored: never ranks last, pairs counted once",
 
 TEST_CASE("UndefinedMeansNever: the instants a run may never reach, and only they",
           "[experiments][censored]") {
-  for (const char* name : {"time_to_empty_s", "time_to_quiet_s", "age_alert_first_s",
-                           "depth_alert_first_s", "dlq_depth_alert_first_s"}) {
+  for (const char* name : {"time_to_empty_s", "time_to_quiet_s", "backlog_cleared_s",
+                           "age_alert_first_s", "depth_alert_first_s", "dlq_depth_alert_first_s"}) {
     CHECK(UndefinedMeansNever(name));
   }
   for (const char* name : {"message_latency_p99_s", "attempts_per_success", "live_p99_ms@drains",
-                           "message_latency_mean_s:purge", "acked", "no_such_metric"}) {
+                           "message_latency_mean_s:purge", "acked", "retry_amplification",
+                           "no_such_metric"}) {
     CHECK_FALSE(UndefinedMeansNever(name));
   }
 }
