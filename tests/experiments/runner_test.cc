@@ -1,12 +1,14 @@
-// RunTasks (experiments/runner.h) in-process: the records do not depend on --jobs, progress is
-// reported once per run, and a run that breaks a model invariant stops the experiment with the
-// lowest such task whatever the scheduling.
+// RunTasks (experiments/runner.h) and RunUntilCiWidth (replicate.h) in-process: the records do
+// not depend on --jobs, progress is reported once per run, a run that breaks a model invariant
+// stops the experiment with the lowest such task whatever the scheduling, and a width never
+// reached ends at the maximum.
 #include "experiments/runner.h"
 
 #include <catch2/catch.hpp>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "experiments/replicate.h"
 #include "sim/scenario/load.h"
 #include "tests/experiments/small_scenario.h"
 
@@ -95,6 +97,26 @@ TEST_CASE("RunTasks throws for the lowest task whose run broke a model invariant
   }
   // Without the stall every run is fine.
   CHECK(RunTasks(tasks, metrics, RunnerOptions{}).size() == 4);
+}
+
+TEST_CASE("RunUntilCiWidth stops at the maximum when the width is never reached, for any jobs",
+          "[experiments][runner]") {
+  std::string text = testing::kSmallScenario;
+  text.replace(text.find("\"until_s\": 600"), 14, "\"until_s\": 60");  // a tenth of the cost
+  const scenario::Scenario small = Load(text.c_str());
+  const std::vector<MetricSpec> metrics = Metrics(text.c_str(), {"attempts"});
+  // 10 is more than one batch (8 with one job): the first batch decides nothing, the second
+  // ends at the maximum with the width not met.
+  const CiStopResult alone = RunUntilCiWidth(small, metrics, 3, 1e-9, 2, 10, 0.95, RunnerOptions{});
+  CHECK_FALSE(alone.met);
+  REQUIRE(alone.records.size() == 10);
+  CHECK(alone.records ==
+        RunReplications(small, metrics, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, RunnerOptions{}));
+  RunnerOptions options;
+  options.jobs = 3;  // batches of 12: one batch, cut back to the maximum
+  const CiStopResult threaded = RunUntilCiWidth(small, metrics, 3, 1e-9, 2, 10, 0.95, options);
+  CHECK_FALSE(threaded.met);
+  CHECK(threaded.records == alone.records);
 }
 
 }  // namespace
