@@ -97,7 +97,7 @@ TEST_CASE("vary refuses a range with a bad step and lists or grids beyond their 
   CHECK(ErrorOf("/x=1:5:a") == "'/x=1:5:a': START:STOP:STEP needs three numbers");
   CHECK(ErrorOf("/x=1:5:inf") == "'/x=1:5:inf': START:STOP:STEP needs three numbers");
   std::string list = "/x=0";
-  for (int v = 1; v < kAxisValuesMax; ++v) list += "," + std::to_string(v);
+  for (int v = 1; v < kAxisValuesMax; ++v) (list += ',') += std::to_string(v);
   CHECK(MustParse(list).values.size() == static_cast<size_t>(kAxisValuesMax));
   CHECK(ErrorOf(list + ",1") == "'" + list + ",1': more than 10000 values");
 

@@ -246,12 +246,12 @@ TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][parti
     INFO(text);
     CHECK_FALSE(ParseShard(text, &error));
     CHECK(error ==
-          "'" + std::string(text) + "' is not i/N (for example 0/4: the first of four shards)");
+          std::string("'") + text + "' is not i/N (for example 0/4: the first of four shards)");
   }
   for (const char* text : {"8/8", "-1/8", "0/0", "0/1000001"}) {
     INFO(text);
     CHECK_FALSE(ParseShard(text, &error));
-    CHECK(error == "'" + std::string(text) +
+    CHECK(error == std::string("'") + text +
                        "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
   }
 }
