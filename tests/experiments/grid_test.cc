@@ -92,5 +92,32 @@ TEST_CASE("BuildPoints validates every point through the loader", "[experiments]
         "'drains')");
 }
 
+TEST_CASE("vary refuses a range with a bad step and lists or grids beyond their limits",
+          "[experiments][grid]") {
+  CHECK(ErrorOf("/x=1:5:a") == "'/x=1:5:a': START:STOP:STEP needs three numbers");
+  CHECK(ErrorOf("/x=1:5:inf") == "'/x=1:5:inf': START:STOP:STEP needs three numbers");
+  std::string list = "/x=0";
+  for (int v = 1; v < kAxisValuesMax; ++v) (list += ',') += std::to_string(v);
+  CHECK(MustParse(list).values.size() == static_cast<size_t>(kAxisValuesMax));
+  CHECK(ErrorOf(list + ",1") == "'" + list + ",1': more than 10000 values");
+
+  // 1000 x 101 points: refused before any point is edited or loaded.
+  const json base = json::parse(testing::kSmallScenario);
+  std::vector<std::string> errors;
+  CHECK_FALSE(BuildPoints(base, {MustParse("/a=1:1000:1"), MustParse("/b=0:100:1")}, &errors));
+  CHECK(errors == std::vector<std::string>{"the grid has 101000 points, more than 100000"});
+}
+
+TEST_CASE("BuildPoints lists at most errors_max problems, then how many more",
+          "[experiments][grid]") {
+  const json base = json::parse(testing::kSmallScenario);
+  std::vector<std::string> errors;
+  CHECK_FALSE(BuildPoints(base, {MustParse("/workers/count=0,1,-1,-2")}, &errors, 2));
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].rfind("--vary /workers/count=0: /workers/count: ", 0) == 0);
+  CHECK(errors[1].rfind("--vary /workers/count=-1: /workers/count: ", 0) == 0);
+  CHECK(errors[2] == "... and 1 more problems");
+}
+
 }  // namespace
 }  // namespace drainsim::experiments
