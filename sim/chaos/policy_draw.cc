@@ -87,6 +87,23 @@ bool DrainFasterThan(const scenario::Scenario& s, double rate_per_s) {
   return false;
 }
 
+// A preset without a dead-letter queue (celery): the loader refuses it beside a drain or a DLQ
+// backlog, so a base with either never draws it.
+bool LacksDeadLetterQueue(BrokerPreset preset) {
+  for (const scenario::PresetDefault& d : scenario::PresetDefaults(preset)) {
+    if (d.pointer == "/broker/dead_letter_queue" && d.value == "false") return true;
+  }
+  return false;
+}
+
+bool UsesDeadLetterQueue(const scenario::Scenario& s) {
+  if (!s.drains.empty()) return true;
+  for (const scenario::BacklogEntry& b : s.backlog) {
+    if (b.where == scenario::BacklogWhere::kDlq) return true;
+  }
+  return false;
+}
+
 // The preset dimension. Returns true iff a preset (not "none", not the base's) was drawn.
 bool DrawPreset(const scenario::Scenario& skeleton, uint64_t seed, json& document,
                 std::vector<std::string>& drawn) {
@@ -101,6 +118,7 @@ bool DrawPreset(const scenario::Scenario& skeleton, uint64_t seed, json& documen
   std::vector<std::optional<BrokerPreset>> choices = {std::nullopt};
   for (const auto& entry : EnumNames<BrokerPreset>()) {
     if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
+    if (LacksDeadLetterQueue(entry.value) && UsesDeadLetterQueue(skeleton)) continue;
     choices.push_back(entry.value);
   }
   const std::optional<BrokerPreset> preset = choices[draw.Below(choices.size())];
