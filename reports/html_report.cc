@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "reports/headline.h"
+#include "reports/health.h"
 #include "reports/html_charts.h"
 #include "reports/metrics.h"
 #include "reports/svg_chart.h"
@@ -25,6 +26,7 @@ h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}
 h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{font-size:14px;margin:0 8px 4px}
 .verdict{font-weight:600;margin:0}
+.findings{margin:.4em 0 0;font-size:.95em}.findings p{margin:0}.findings ul{margin:.2em 0 0;padding-left:1.4em}
 .pass{color:var(--pass)}
 .fail{color:var(--fail)}
 .headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:10px;margin:16px 0}
@@ -221,6 +223,16 @@ void Faults(std::string& out, const ScenarioMarks& marks) {
   out += "</table>\n";
 }
 
+// Under the verdict: what no expectation covered (reports/health.h); never part of the verdict.
+void Findings(std::string& out, const std::vector<Finding>& findings) {
+  if (findings.empty()) return;
+  out +=
+      "<section class=\"findings\" aria-label=\"health findings\">\n"
+      "<p>Not covered by any expectation:</p>\n<ul>\n";
+  for (const Finding& f : findings) out += "<li>" + Text(f.text) + "</li>\n";
+  out += "</ul>\n</section>\n";
+}
+
 }  // namespace
 
 std::string HtmlReport(const ReportInput& input, size_t max_points) {
@@ -234,8 +246,9 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   out += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<header>\n";
   out += "<h1>drainsim: " + Text(r.scenario_name) + "</h1>\n";
   out += "<p class=\"verdict " + VerdictClass(input.verdicts) + "\">" +
-         Text(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) +
-         "</p>\n</header>\n<main>\n";
+         Text(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) + "</p>\n";
+  Findings(out, HealthFindings(r, input.verdicts));
+  out += "</header>\n<main>\n";
   Headline(out, input);
   Meta(out, input);
   Expectations(out, input.verdicts);

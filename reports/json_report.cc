@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/headline.h"
+#include "reports/health.h"
 #include "reports/metrics.h"
 #include "sim/scenario/json_integers.h"
 
@@ -71,6 +72,12 @@ json FaultWindows(const std::vector<model::FaultWindowAttempts>& windows) {
                    {"first_attempts", w.first_attempts},
                    {"retry_amplification", Optional(RetryAmplification(w))}});
   }
+  return out;
+}
+
+json Findings(const std::vector<Finding>& findings) {
+  json out = json::array();
+  for (const Finding& f : findings) out.push_back({{"id", f.id}, {"text", f.text}});
   return out;
 }
 
@@ -187,6 +194,7 @@ std::string JsonReport(const ReportInput& input) {
       {"fault_windows", FaultWindows(r.fault_windows)},
       {"series", Series(r.series)},
       {"expectations", Expectations(input.verdicts)},
+      {"health_findings", Findings(HealthFindings(r, input.verdicts))},
   };
   json drains = json::array();
   for (const model::DrainResults& d : r.drains) {

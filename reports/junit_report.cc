@@ -1,5 +1,6 @@
 #include "reports/junit_report.h"
 
+#include "reports/health.h"
 #include "reports/metrics.h"
 
 namespace drainsim::reports {
@@ -93,6 +94,9 @@ std::string JunitReport(const ReportInput& input) {
            Attribute("type", "expectation") + ">" + XmlEscape(FailureDetails(v, input)) +
            "</failure>\n    </testcase>\n";
   }
+  // Health findings (reports/health.h): read by people, never counted as failures.
+  const std::string findings = FindingsLine(HealthFindings(input.results, input.verdicts));
+  if (!findings.empty()) out += "    <system-out>" + XmlEscape(findings) + "</system-out>\n";
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

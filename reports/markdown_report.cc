@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reports/headline.h"
+#include "reports/health.h"
 #include "reports/metrics.h"
 
 namespace drainsim::reports {
@@ -108,6 +109,14 @@ void Headline(std::string& out, const model::Results& r) {
   Table(out, {"figure", "value"}, rows);
 }
 
+// Under the verdict: what no expectation covered (reports/health.h).
+void Findings(std::string& out, const std::vector<Finding>& findings) {
+  if (findings.empty()) return;
+  out += "**Not covered by any expectation** (health findings; they never change the verdict):\n\n";
+  for (const Finding& f : findings) out += "- " + MarkdownEscape(f.text) + "\n";
+  out += "\n";
+}
+
 void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
   out += "### Expectations\n\n";
   if (verdicts.empty()) {
@@ -207,6 +216,7 @@ std::string MarkdownReport(const ReportInput& input) {
          ", scenario hash " + Code(input.context.scenario_hash) + ", drainsim " +
          MarkdownEscape(input.context.drainsim_version) + ".\n\n";
   out += "Reproduce: " + Code(input.reproduce) + "\n\n";
+  Findings(out, HealthFindings(r, input.verdicts));
   Headline(out, r);
   Expectations(out, input.verdicts);
   Dlq(out, r);

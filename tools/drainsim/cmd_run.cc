@@ -14,15 +14,16 @@
 
 #include "reports/expectations.h"
 #include "reports/formats.h"
+#include "reports/health.h"
 #include "reports/json_report.h"
 #include "reports/scenario_marks.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
-#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/run_watch.h"
+#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/summary.h"
 #include "tools/drainsim/version.h"
 
@@ -56,6 +57,14 @@ std::string Description() {
     text += line;
   }
   return text;
+}
+
+// The health findings (reports/health.h) under the verdicts: observations no expectation
+// covered; they never change the exit code.
+void PrintFindings(const model::Results& results, const std::vector<reports::Verdict>& verdicts) {
+  for (const reports::Finding& f : reports::HealthFindings(results, verdicts)) {
+    std::printf("not covered by any expectation: %s\n", f.text.c_str());
+  }
 }
 
 }  // namespace
@@ -143,6 +152,7 @@ int RunRun(const Args& args) {
   if (expect_only) {
     if (verdicts.empty()) std::printf("no expectations\n");
     for (const reports::Verdict& v : verdicts) std::printf("%s\n", VerdictLine(v).c_str());
+    PrintFindings(results, verdicts);
     if (failed > 0) std::printf("reproduce: %s\n", input.reproduce.c_str());
     return failed > 0 ? kExitExpectationFailed : kExitOk;
   }
@@ -151,6 +161,7 @@ int RunRun(const Args& args) {
     std::printf("expectations: %zu passed, %zu failed\n", verdicts.size() - failed, failed);
     for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
   }
+  PrintFindings(results, verdicts);
   for (const experiments::OutputFile& output : outputs) {
     std::printf("report: %s\n", (fs::path(*out_dir) / output.name).c_str());
   }
