@@ -7,6 +7,7 @@
 #include "reports/headline.h"
 #include "reports/health.h"
 #include "reports/metrics.h"
+#include "reports/recovery.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::reports {
@@ -72,6 +73,16 @@ json FaultWindows(const std::vector<model::FaultWindowAttempts>& windows) {
                    {"first_attempts", w.first_attempts},
                    {"retry_amplification", Optional(RetryAmplification(w))}});
   }
+  return out;
+}
+
+json RecoveryJson(const Recovery& rec) {
+  json out = {{"time_to_recover_s", Optional(rec.time_to_recover_s)},
+              {"metastable", rec.metastable ? json(*rec.metastable) : json(nullptr)},
+              {"baseline_work", Fixed(rec.baseline_work)},
+              {"baseline_oldest_age_s", Fixed(rec.baseline_age_s)},
+              {"baseline_live_p99_ms", Fixed(rec.baseline_live_p99_ms)}};
+  if (!rec.why.empty()) out["why"] = rec.why;
   return out;
 }
 
@@ -189,6 +200,7 @@ std::string JsonReport(const ReportInput& input) {
       {"time_to_empty_s", Optional(r.time_to_empty_s)},
       {"time_to_quiet_s", Optional(r.time_to_quiet_s)},
       {"backlog_cleared_s", Optional(r.backlog_cleared_s)},
+      {"recovery", RecoveryJson(RecoveryOf(r))},
       {"first_attempts", r.first_attempts},
       {"retry_amplification", Optional(r.retry_amplification)},
       {"fault_windows", FaultWindows(r.fault_windows)},

@@ -7,6 +7,7 @@
 #include "reports/headline.h"
 #include "reports/health.h"
 #include "reports/metrics.h"
+#include "reports/recovery.h"
 
 namespace drainsim::reports {
 
@@ -78,6 +79,7 @@ void Headline(std::string& out, const model::Results& r) {
                        " per acked message)"},
       {"retry amplification", RetryAmplificationText(r)},
       {"backlog cleared", Seconds(r.backlog_cleared_s, "never")},
+      {"recovery after faults", MarkdownEscape(RecoveryText(RecoveryOf(r), r))},
       {"wasted worker time", Seconds(r.wasted_worker_s)},
       {"message latency", Latency(r.message_latency_us, 1e6, Seconds)},
       {"oldest message age, max", Seconds(r.oldest_age_max_s)},
