@@ -1,5 +1,6 @@
 // docs/SCENARIO-REFERENCE.md is generated from scenarios/schema.json; this keeps them in step.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -8,13 +9,26 @@
 namespace drainsim::scenario {
 namespace {
 
-TEST_CASE("the scenario reference lists every field of the schema, section by section",
+TEST_CASE("the scenario reference lists every field of the schema, nested ones too",
           "[reference]") {
   const auto schema =
       nlohmann::json::parse(testing::ReadFile(testing::SourcePath("scenarios/schema.json")));
   const std::string doc = testing::ReadFile(testing::SourcePath("docs/SCENARIO-REFERENCE.md"));
   INFO("regenerate with: python3 tools/docs/scenario_reference.py");
-  auto check_section = [&](const std::string& heading, const nlohmann::json& properties) {
+  std::function<void(const std::string&, const nlohmann::json&)> check_section;
+  // Inline objects under a field have their own section, "Parent.field" ("Parent.field[]" for
+  // an array's items): producer schedules, distribution parameters, retry class routes.
+  auto check_nested = [&](const std::string& heading, const nlohmann::json& properties) {
+    for (const auto& [name, property] : properties.items()) {
+      if (property.contains("properties")) {
+        check_section(heading + "." + name, property.at("properties"));
+      }
+      if (property.contains("items") && property.at("items").contains("properties")) {
+        check_section(heading + "." + name + "[]", property.at("items").at("properties"));
+      }
+    }
+  };
+  check_section = [&](const std::string& heading, const nlohmann::json& properties) {
     const size_t at = doc.find("\n## " + heading + "\n");
     INFO(heading);
     REQUIRE(at != std::string::npos);
@@ -28,6 +42,7 @@ TEST_CASE("the scenario reference lists every field of the schema, section by se
       const std::string description = property.value("description", "");
       CHECK(section.find(description.substr(0, 40)) != std::string::npos);
     }
+    check_nested(heading, properties);
   };
   check_section("Scenario (top level)", schema.at("properties"));
   for (const auto& [name, def] : schema.at("$defs").items()) {

@@ -12,11 +12,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def type_of(prop):
+    if "const" in prop:
+        return f"`{json.dumps(prop['const'])}`"
     if "$ref" in prop:
         return prop["$ref"].split("/")[-1]
     if "oneOf" in prop or "anyOf" in prop:
         parts = [type_of(p) for p in prop.get("oneOf", prop.get("anyOf", []))]
         return " or ".join(parts)
+    if "properties" in prop:
+        return "object (fields below)"
     t = prop.get("type", "")
     if isinstance(t, list):
         t = " or ".join(t)
@@ -25,6 +29,28 @@ def type_of(prop):
     if "enum" in prop:
         return "one of " + ", ".join(f"`{v}`" for v in prop["enum"])
     return t or "value"
+
+
+def sections(title, prop):
+    """(title, description, properties, required) for every inline object at or under `prop`:
+    a field's object is "Parent.field", an array's items "Parent.field[]", the alternatives of a
+    oneOf/anyOf "Parent.field (form N)". Objects named in $defs have their own section."""
+    out = []
+    if "properties" in prop:
+        out.append((title, prop.get("description", ""), prop["properties"],
+                    prop.get("required", [])))
+        for name, child in prop["properties"].items():
+            out += sections(f"{title}.{name}", child)
+    if isinstance(prop.get("items"), dict):
+        out += sections(title + "[]", prop["items"])
+    # Alternatives that only state which fields a form requires (no descriptions) are rules for
+    # validators, not fields.
+    alternatives = [a for a in prop.get("oneOf", prop.get("anyOf", []))
+                    if any("description" in p for p in a.get("properties", {}).values())
+                    or "items" in a]
+    for i, alternative in enumerate(alternatives, 1):
+        out += sections(f"{title} (form {i})" if len(alternatives) > 1 else title, alternative)
+    return out
 
 
 def table(props, required):
@@ -57,8 +83,8 @@ def main():
                 out += ["", f"## {name}", "", d.get("description", ""), "",
                         "Values: " + ", ".join(f"`{v}`" for v in d["enum"])]
             continue
-        out += ["", f"## {name}", "", d.get("description", ""), "",
-                table(d["properties"], d.get("required", []))]
+        for title, desc, props, required in sections(name, d):
+            out += ["", f"## {title}", "", desc, "", table(props, required)]
     (ROOT / "docs/SCENARIO-REFERENCE.md").write_text("\n".join(out) + "\n")
 
 
