@@ -60,21 +60,27 @@ TEST_CASE("policy draw: breaker, budget, delivery and preset all vary over 50 se
   CHECK(preset_lines.count("none (drainsim's defaults)") == 1);
 }
 
+// The variant of `seed`, which must exist and load back through the loader unchanged.
+Variant DrawLoadable(const SwarmPlan& plan, uint64_t seed) {
+  Variant v = DrawVariant(plan, seed);
+  for (const std::string& problem : v.problems) UNSCOPED_INFO(problem);
+  REQUIRE(v.scenario.has_value());
+  const scenario::LoadResult reloaded = ReloadVariant(*v.scenario);
+  for (const auto& problem : reloaded.problems) {
+    UNSCOPED_INFO(scenario::FormatProblem("<variant>", problem));
+  }
+  REQUIRE(reloaded.ok());
+  CHECK(*reloaded.scenario == *v.scenario);
+  return v;
+}
+
 TEST_CASE("policy draw: every variant of every shipped scenario loads", "[chaos][policy]") {
   for (const std::string& name : ShippedScenarioNames()) {
     INFO(name);
     const SwarmPlan plan = PlanOrFail(LoadShipped(name));
     for (uint64_t seed = 1; seed <= kLoadSeeds; ++seed) {
       INFO("seed " << seed);
-      const Variant v = DrawVariant(plan, seed);
-      for (const std::string& problem : v.problems) UNSCOPED_INFO(problem);
-      REQUIRE(v.scenario.has_value());
-      const scenario::LoadResult reloaded = ReloadVariant(*v.scenario);
-      for (const auto& problem : reloaded.problems) {
-        UNSCOPED_INFO(scenario::FormatProblem("<variant>", problem));
-      }
-      REQUIRE(reloaded.ok());
-      CHECK(*reloaded.scenario == *v.scenario);
+      const Variant v = DrawLoadable(plan, seed);
       // Invariant (3) of policy_draw.h: only /broker and /retry change.
       CHECK(v.scenario->kinds == plan.skeleton.kinds);
       CHECK(v.scenario->producers == plan.skeleton.producers);
@@ -102,14 +108,7 @@ TEST_CASE("policy draw: a long liveness bound over a fine sample period still lo
     CHECK(plan.liveness > Duration::Seconds(1'000'000));
     for (uint64_t seed = 1; seed <= 10; ++seed) {
       INFO("vary " << vary << ", seed " << seed);
-      const Variant v = DrawVariant(plan, seed);
-      for (const std::string& problem : v.problems) UNSCOPED_INFO(problem);
-      REQUIRE(v.scenario.has_value());
-      const scenario::LoadResult reloaded = ReloadVariant(*v.scenario);
-      for (const auto& problem : reloaded.problems) {
-        UNSCOPED_INFO(scenario::FormatProblem("<variant>", problem));
-      }
-      CHECK(reloaded.ok());
+      DrawLoadable(plan, seed);
     }
   }
 }
