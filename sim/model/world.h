@@ -421,6 +421,7 @@ class World final : public Scheduler {
   std::optional<engine::Instant> quiet_since_;
   bool main_held_ = false;  // the main queue has held a message
   std::optional<engine::Instant> backlog_cleared_at_;
+  int32_t drains_uncleared_ = 0;  // started drains without a backlog_cleared_at yet
   int32_t open_fault_windows_ = 0;
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
   double ready_area_us_ = 0;      // integral of the ready count over time

@@ -54,6 +54,7 @@ void World::StartDrain(uint32_t d) {
   DrainState& state = drains_[d];
   DrainResults& out = results_.drains[d];
   state.started = true;
+  ++drains_uncleared_;
   state.started_at = now_;
   out.started_at_s = now_.seconds();
   active_drain_ = static_cast<int32_t>(d);

@@ -236,12 +236,14 @@ void World::NoteBacklog(int64_t main_queue) {
   } else if (main_held_ && !backlog_cleared_at_) {
     backlog_cleared_at_ = now_;
   }
+  if (drains_uncleared_ == 0) return;  // every event passes here: skip the drains' loop
   for (DrainState& d : drains_) {
     if (!d.started || d.backlog_cleared_at) continue;
     if (main_queue > 0) {
       d.main_held = true;
     } else if (d.main_held) {
       d.backlog_cleared_at = now_;
+      --drains_uncleared_;
     }
   }
 }
