@@ -56,6 +56,12 @@ struct Sample {
   double live_p50_ms = 0;     // live queries completed in the interval (0 if none)
   double live_p99_ms = 0;
   double live_errors_per_s = 0;
+  // Attempts started in the interval: a message's first execution ever, and every other one
+  // (retries, redeliveries, replays): the retry storm's shape over time.
+  double first_attempts_per_s = 0;
+  double retry_attempts_per_s = 0;
+  double downstream_calls_per_s = 0;  // calls to the downstream API made in the interval
+  double downstream_429s_per_s = 0;   // of those, answered 429 by its rate limit
   // The inspector: DLQ depth by reason (scenario::DlqReason order) and by error class
   // (scenario::ErrorClass order) at the sample instant.
   std::array<int64_t, scenario::kDlqReasonCount> dlq_by_reason{};
@@ -155,6 +161,12 @@ struct Results {
   int64_t first_attempts = 0;
   std::optional<double> retry_amplification;
   std::vector<FaultWindowAttempts> fault_windows;  // one per fault with a window, in order
+  // The instants of worker crashes drawn at random (worker_crash with rate_per_h), so that the
+  // charts mark every strike; the first kStrikesKept of them (memory stays bounded), and how
+  // many there were in all. Crashes at a fixed at_s are in the scenario already.
+  static constexpr size_t kStrikesKept = 1000;
+  std::vector<double> crash_strikes_s;
+  int64_t crash_strikes = 0;
   int64_t successes = 0;
   std::array<int64_t, 4> failures_by_class{};  // scenario::ErrorClass order
   std::array<int64_t, kDuplicateCauseCount> duplicates_by_cause{};

@@ -415,6 +415,10 @@ class World final : public Scheduler {
   int64_t live_errors_interval_ = 0;
   int64_t dlq_inflow_interval_ = 0;
   int64_t dlq_outflow_interval_ = 0;
+  int64_t first_attempts_interval_ = 0;
+  int64_t retry_attempts_interval_ = 0;
+  int64_t downstream_calls_interval_ = 0;
+  int64_t downstream_429s_interval_ = 0;
   engine::Instant last_sample_at_ = engine::Instant::Zero();
   double db_busy_at_last_sample_ = 0;
   double db_capacity_at_last_sample_ = 0;

@@ -81,6 +81,7 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   ++results_.attempts;
   const bool first = m.executions == 1;
   results_.first_attempts += first ? 1 : 0;
+  ++(first ? first_attempts_interval_ : retry_attempts_interval_);
   if (open_fault_windows_ > 0) CountAttemptInWindows(first);
   const KindModel& kind = KindOf(m);
   ++kind_results_[m.kind_index].attempts;
@@ -238,6 +239,7 @@ void World::CallDownstream(uint32_t slot) {
     m.retry_ready_at = engine::Instant::Never();
   }
   ++results_.downstream_calls;
+  ++downstream_calls_interval_;
   if (downstream_outages_ > 0) {
     a.call_fails = true;
     ScheduleStep(slot, call);
@@ -246,6 +248,7 @@ void World::CallDownstream(uint32_t slot) {
   if (downstream_bucket_ && !downstream_bucket_->TryTake(now_)) {
     // 429 at once; the header says when the bucket will have a token again.
     ++results_.downstream_429s;
+    ++downstream_429s_interval_;
     if (api.retry_after != scenario::RetryAfterFormat::kNone) {
       const engine::Instant ready_at = downstream_bucket_->NextAvailable(now_);
       a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);

@@ -124,6 +124,12 @@ void World::CrashEvent(const Event& event) {
     if (observer_ != nullptr) [[unlikely]] {
       observer_->OnFaultEdge(f, FaultEdge::kStrike, now_);
     }
+    if (crash.rate_per_h) {
+      if (results_.crash_strikes_s.size() < Results::kStrikesKept) {
+        results_.crash_strikes_s.push_back(now_.seconds());
+      }
+      ++results_.crash_strikes;
+    }
     // `count` distinct workers, drawn without replacement (a partial Fisher-Yates shuffle).
     std::vector<uint32_t> candidates(workers_.size());
     for (uint32_t w = 0; w < candidates.size(); ++w) candidates[w] = w;

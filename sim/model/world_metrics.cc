@@ -114,13 +114,22 @@ void World::FillInstantColumns(Sample& s) {
 }
 
 void World::AddIntervalCounts(Sample& s, double interval_s) {
-  if (interval_s > 0) {
-    s.dlq_inflow_per_s += static_cast<double>(dlq_inflow_interval_) / interval_s;
-    s.dlq_outflow_per_s += static_cast<double>(dlq_outflow_interval_) / interval_s;
-    s.live_errors_per_s += static_cast<double>(live_errors_interval_) / interval_s;
-    s.drain_rate_per_s += static_cast<double>(replays_interval_) / interval_s;
-  }
+  // The row at t = 0 closes no interval: what was counted before it (events at t = 0 that ran
+  // first) carries over into the first interval rather than being dropped.
+  if (interval_s <= 0) return;
+  s.dlq_inflow_per_s += static_cast<double>(dlq_inflow_interval_) / interval_s;
+  s.dlq_outflow_per_s += static_cast<double>(dlq_outflow_interval_) / interval_s;
+  s.live_errors_per_s += static_cast<double>(live_errors_interval_) / interval_s;
+  s.drain_rate_per_s += static_cast<double>(replays_interval_) / interval_s;
+  s.first_attempts_per_s += static_cast<double>(first_attempts_interval_) / interval_s;
+  s.retry_attempts_per_s += static_cast<double>(retry_attempts_interval_) / interval_s;
+  s.downstream_calls_per_s += static_cast<double>(downstream_calls_interval_) / interval_s;
+  s.downstream_429s_per_s += static_cast<double>(downstream_429s_interval_) / interval_s;
   replays_interval_ = 0;
+  first_attempts_interval_ = 0;
+  retry_attempts_interval_ = 0;
+  downstream_calls_interval_ = 0;
+  downstream_429s_interval_ = 0;
   live_errors_interval_ = 0;
   dlq_inflow_interval_ = 0;
   dlq_outflow_interval_ = 0;

@@ -34,6 +34,33 @@ void CheckAlertsSeeTheSeries(const scenario::Alerts& alerts, const model::Result
   CHECK(r.dlq_depth_alert_first_s == dlq_crossed);
 }
 
+// Count over the run = the series' rates times their intervals, summed: a count made before the
+// first row (at t = 0) lands in the first interval, none is dropped or counted twice.
+void CheckRatesAddUpToTheTotals(const model::Results& r) {
+  struct Column {
+    const char* name;
+    double model::Sample::*rate;
+    int64_t total;
+  };
+  const Column columns[] = {
+      {"first attempts", &model::Sample::first_attempts_per_s, r.first_attempts},
+      {"retry attempts", &model::Sample::retry_attempts_per_s, r.attempts - r.first_attempts},
+      {"downstream calls", &model::Sample::downstream_calls_per_s, r.downstream_calls},
+      {"downstream 429s", &model::Sample::downstream_429s_per_s, r.downstream_429s},
+      {"DLQ inflow", &model::Sample::dlq_inflow_per_s, r.dlq_inflow},
+      {"DLQ outflow", &model::Sample::dlq_outflow_per_s, r.dlq_outflow},
+      {"replays", &model::Sample::drain_rate_per_s, r.replays},
+  };
+  for (const Column& c : columns) {
+    double sum = 0;
+    for (size_t i = 1; i < r.series.size(); ++i) {
+      sum += r.series[i].*c.rate * (r.series[i].t_s - r.series[i - 1].t_s);
+    }
+    INFO(c.name);
+    CHECK(sum == Approx(static_cast<double>(c.total)).margin(1e-6));
+  }
+}
+
 void CheckSeriesEndsWithTheRun(const scenario::Scenario& s, const model::Results& r) {
   REQUIRE_FALSE(r.series.empty());
   const model::Sample& last = r.series.back();
@@ -43,6 +70,7 @@ void CheckSeriesEndsWithTheRun(const scenario::Scenario& s, const model::Results
   CHECK(last.depth + last.delayed_depth + last.in_flight == r.not_terminal_end);
   for (size_t i = 1; i < r.series.size(); ++i) CHECK(r.series[i - 1].t_s < r.series[i].t_s);
   CheckAlertsSeeTheSeries(s.alerts, r);
+  CheckRatesAddUpToTheTotals(r);
 }
 
 TEST_CASE("every shipped scenario's series ends with the run's end figures", "[series]") {
