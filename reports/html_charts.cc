@@ -103,6 +103,15 @@ void FaultsFromFlags(const std::vector<Sample>& samples, Decorations& d) {
   }
 }
 
+// Worker crashes drawn at random inside a window: one unlabelled marker each (the window's band
+// names the fault; a label per strike would pile up).
+void CrashStrikes(const model::Results& r, Decorations& d) {
+  for (const double t_s : r.crash_strikes_s) {
+    if (t_s > d.x_max) continue;
+    d.markers.push_back({t_s, "", "worker crash at " + Seconds(t_s), kFault});
+  }
+}
+
 void Drains(const model::Results& r, Decorations& d) {
   for (size_t i = 0; i < r.drains.size(); ++i) {
     const model::DrainResults& drain = r.drains[i];
@@ -153,6 +162,11 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     FaultsFromFlags(samples, d);
   }
   Drains(r, d);
+  CrashStrikes(r, d);
+  if (r.crash_strikes > static_cast<int64_t>(r.crash_strikes_s.size())) {
+    d.notes.push_back("worker crashes: " + std::to_string(r.crash_strikes) + " in all, the first " +
+                      std::to_string(r.crash_strikes_s.size()) + " marked");
+  }
   out.notes = d.notes;
 
   {
@@ -184,6 +198,50 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     }
     out.figures.push_back({std::move(c), caption});
   }
+  {
+    svg::LineChart c = Chart(d, "attempts", "Attempts: first executions and retries",
+                             {"attempts", "per s"}, max_points);
+    c.clip_spikes = true;
+    c.series.push_back(
+        FromColumn(samples, "first_attempts_per_s", "first attempts", kBlue, max_points));
+    c.series.push_back(FromColumn(samples, "retry_attempts_per_s", "retries", kMagenta, max_points));
+    std::string caption =
+        "Attempts started per second over each sampling interval: a message's first execution, "
+        "and every other (retries, redeliveries, replays); " +
+        std::to_string(r.first_attempts) + " first, " +
+        std::to_string(r.attempts - r.first_attempts) + " others";
+    if (r.retry_amplification) {
+      caption += ": " + Decimal(*r.retry_amplification, 2) + " attempts per first attempt";
+    }
+    out.figures.push_back({std::move(c), caption + "."});
+  }
+  {
+    const bool db = r.has_database;
+    svg::LineChart c = Chart(d, "busy", db ? "Busy workers and the database queue" : "Busy workers",
+                             {"slots / queries", ""}, max_points);
+    c.y_integer = true;
+    c.series.push_back(FromColumn(samples, "workers_busy", "worker slots busy", kTeal, max_points));
+    if (db) c.series.push_back(FromColumn(samples, "db_queue", "queries waiting", kAmber, max_points));
+    out.figures.push_back(
+        {std::move(c), std::string("Worker slots running an attempt") +
+                           (db ? " and queries waiting for a database connection" : "") +
+                           ", at each sample" +
+                           (db ? "; the database queue peaked at " +
+                                     std::to_string(r.db_queue_max) + "."
+                               : ".")});
+  }
+  if (r.downstream_calls > 0) {
+    svg::LineChart c =
+        Chart(d, "downstream", "Downstream calls and 429s", {"calls", "per s"}, max_points);
+    c.clip_spikes = true;
+    c.series.push_back(FromColumn(samples, "downstream_calls_per_s", "calls", kBlue, max_points));
+    c.series.push_back(FromColumn(samples, "downstream_429s_per_s", "429s", kMagenta, max_points));
+    out.figures.push_back({std::move(c),
+                           "Calls to the downstream API per second over each sampling interval, "
+                           "and those its rate limit answered 429; " +
+                               std::to_string(r.downstream_calls) + " calls, " +
+                               std::to_string(r.downstream_429s) + " 429s in all."});
+  }
   if (r.has_database) {
     svg::LineChart c = Chart(d, "db-utilisation", "Database utilisation",
                              {"database utilisation", "%"}, max_points);
@@ -203,10 +261,19 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     out.figures.push_back({std::move(c),
                            "Latency of the live (non-queue) queries completed in each sampling "
                            "interval: what users pay for a drain. Gaps: no query completed."});
+    svg::LineChart e =
+        Chart(d, "live-errors", "Live-traffic errors", {"live errors", "per s"}, max_points);
+    e.clip_spikes = true;
+    e.series.push_back(FromColumn(samples, "live_errors_per_s", "errors", kMagenta, max_points));
+    out.figures.push_back({std::move(e),
+                           "Live queries that timed out or were refused, per second over each "
+                           "sampling interval; " +
+                               std::to_string(r.live_errors) + " in all."});
   }
   {
     svg::LineChart c =
         Chart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
+    c.clip_spikes = true;
     c.series.push_back(FromColumn(samples, "dlq_inflow_per_s", "inflow", kMagenta, max_points));
     c.series.push_back(FromColumn(samples, "dlq_outflow_per_s", "outflow", kTeal, max_points));
     out.figures.push_back({std::move(c),
@@ -218,6 +285,7 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
   if (!r.drains.empty()) {
     svg::LineChart c =
         Chart(d, "drain-rate", "Drain rate", {"drain rate", "messages/s"}, max_points);
+    c.clip_spikes = true;
     c.series.push_back(FromColumn(samples, "drain_rate_per_s", "replays", kTeal, max_points));
     out.figures.push_back({std::move(c),
                            "Messages replayed from the DLQ per second over each sampling "

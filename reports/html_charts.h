@@ -4,10 +4,16 @@
 //
 //   depth           ready, delayed, DLQ and parked messages (messages)
 //   oldest-age      age of the oldest message in the pipeline (s), the age alert's threshold
+//   attempts        first attempts and retries per second: the retry storm
+//   busy            busy worker slots, and the database queue with a database
+//   downstream      downstream calls and 429s per second        only with downstream calls
 //   db-utilisation  database utilisation (%)                    only with a database
 //   live-latency    live-traffic p50 and p99 latency (ms)       only with live traffic
+//   live-errors     live queries timed out or refused per second  only with live traffic
 //   dlq-flow        DLQ inflow and outflow (messages/s)
 //   drain-rate      replays per second (messages/s)             only with drains
+// Rate charts clip a lone spike (svg_chart.h, contract 7); worker crashes drawn at random are
+// unlabelled markers, one per strike.
 //
 // Contract:
 //  (1) A pure function of the ReportInput (and max_points): same input, same charts.

@@ -1,5 +1,6 @@
 #include "reports/html_report.h"
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "reports/health.h"
 #include "reports/html_charts.h"
 #include "reports/metrics.h"
+#include "reports/recovery.h"
 #include "reports/svg_chart.h"
 #include "sim/engine/check.h"
 
@@ -32,8 +34,8 @@ h3{font-size:14px;margin:0 8px 4px}
 .headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:10px;margin:16px 0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .card .label{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
-.card .value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
-.card .sub{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
+.card .value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:break-word}
+.card .sub{color:var(--muted);font-size:12px;overflow-wrap:break-word}
 .meta{color:var(--muted);font-size:13px}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--card);border:1px solid var(--line);border-radius:4px;padding:1px 4px;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:13px}
@@ -42,7 +44,30 @@ th{background:var(--card)}
 figure{margin:16px 0;padding:10px 4px 6px;border:1px solid var(--line);border-radius:8px}
 figure svg{display:block;width:100%;height:auto;color:var(--fg)}
 figcaption{color:var(--muted);font-size:13px;margin:4px 8px}
+.scroll{overflow-x:auto;max-width:100%}
+td code{white-space:nowrap;overflow-wrap:normal}
+.narrow{display:none}
+@media (max-width:960px){.wide{display:none}.narrow{display:block;max-width:640px}}
 )css";
+
+// Each chart is drawn twice: for wide pages, and for narrow ones (a phone), whose text would be
+// too small if the wide drawing were scaled down to the screen; the page's CSS shows one
+// (breakpoint 960 px: above it the wide chart is drawn at least ~900 px wide, so its 12-unit
+// text is at least 11 px; below it the narrow one, 360 units wide with 13-unit text, at most
+// 640 px wide). Both are in the page, so a reader without CSS still gets a chart.
+constexpr int kNarrowWidth = 360;
+constexpr int kNarrowHeight = 260;
+constexpr int kNarrowFontSize = 13;
+constexpr size_t kNarrowPointsMax = 600;
+
+svg::LineChart NarrowCopy(const svg::LineChart& wide) {
+  svg::LineChart narrow = wide;
+  narrow.width = kNarrowWidth;
+  narrow.height = kNarrowHeight;
+  narrow.font_size = kNarrowFontSize;
+  narrow.max_points = std::min(wide.max_points, kNarrowPointsMax);
+  return narrow;
+}
 
 std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
 std::string Count(int64_t value) { return std::to_string(value); }
@@ -121,6 +146,17 @@ void Headline(std::string& out, const ReportInput& input) {
     Card(out, "alerts fired", std::to_string(fired) + " of " + std::to_string(alerts.size()),
          lines);
   }
+  Card(out, "retry amplification",
+       r.retry_amplification ? Decimal(*r.retry_amplification, 2) : std::string("-"),
+       RetryAmplificationText(r));
+  if (!r.fault_windows.empty()) {
+    const Recovery recovery = RecoveryOf(r);
+    Card(out, "recovery after faults",
+         recovery.metastable.value_or(false) ? "metastable"
+         : recovery.time_to_recover_s         ? Seconds(*recovery.time_to_recover_s)
+                                              : "-",
+         RecoveryText(recovery, r), recovery.metastable.value_or(false) ? "fail" : "");
+  }
   Card(out, "lost", Count(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
   Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));
   out += "</section>\n";
@@ -147,13 +183,13 @@ void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
     out += "<p>The scenario states no expectations.</p>\n";
     return;
   }
-  out += "<table>\n";
+  out += "<div class=\"scroll\"><table>\n";
   Row(out, {"result", "expectation", "measured", "bound", "reason"}, true);
   for (const Verdict& v : verdicts) {
     Row(out, {v.passed ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>",
               Code(v.text), Text(v.measured_text), Code(BoundsText(v.bounds)), Text(v.reason)});
   }
-  out += "</table>\n";
+  out += "</table></div>\n";
 }
 
 void Charts(std::string& out, const ReportInput& input, size_t max_points) {
@@ -165,11 +201,15 @@ void Charts(std::string& out, const ReportInput& input, size_t max_points) {
   }
   out +=
       "<p class=\"meta\">Red bands: fault windows; red dotted lines: faults that start at an "
-      "instant; green bands: drains. Hover a band or a line for its details.</p>\n";
+      "instant, and each worker crash drawn at random; green bands: drains. A triangle at a "
+      "chart's top marks a peak drawn off scale, its value beside it. Hover a band or a line "
+      "for its details.</p>\n";
   for (const ChartFigure& figure : charts.figures) {
-    out += "<figure>\n<h3>" + Text(figure.chart.title) + "</h3>\n";
+    out += "<figure>\n<h3>" + Text(figure.chart.title) + "</h3>\n<div class=\"wide\">";
     out += svg::RenderLineChart(figure.chart);
-    out += "\n<figcaption>" + Text(figure.caption) + "</figcaption>\n</figure>\n";
+    out += "</div>\n<div class=\"narrow\">";
+    out += svg::RenderLineChart(NarrowCopy(figure.chart));
+    out += "</div>\n<figcaption>" + Text(figure.caption) + "</figcaption>\n</figure>\n";
   }
   if (!charts.notes.empty()) {
     out += "<p class=\"meta\">Not shaded, since active the whole run:";
@@ -182,7 +222,7 @@ void Charts(std::string& out, const ReportInput& input, size_t max_points) {
 
 void Drains(std::string& out, const model::Results& r) {
   if (r.drains.empty()) return;
-  out += "<h2>Drains</h2>\n<table>\n";
+  out += "<h2>Drains</h2>\n<div class=\"scroll\"><table>\n";
   std::vector<std::string> header = {"drain",    "started", "ended",
                                      "replayed", "pace",    "over its active time",
                                      "refilled", "parked",  "left"};
@@ -209,18 +249,18 @@ void Drains(std::string& out, const model::Results& r) {
     }
     Row(out, row);
   }
-  out += "</table>\n";
+  out += "</table></div>\n";
 }
 
 void Faults(std::string& out, const ScenarioMarks& marks) {
   if (!marks.from_scenario || marks.faults.empty()) return;
-  out += "<h2>Faults</h2>\n<table>\n";
+  out += "<h2>Faults</h2>\n<div class=\"scroll\"><table>\n";
   Row(out, {"type", "what", "from", "until"}, true);
   for (const FaultSpan& f : marks.faults) {
     Row(out, {Code(f.type), Text(f.detail), Text(Seconds(f.from_s)),
               Text(f.until_s ? Seconds(*f.until_s) : "(an instant, or until its count is used)")});
   }
-  out += "</table>\n";
+  out += "</table></div>\n";
 }
 
 // Under the verdict: what no expectation covered (reports/health.h); never part of the verdict.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "reports/metrics.h"
 #include "sim/engine/check.h"
@@ -14,10 +15,11 @@ namespace {
 // left and below.
 constexpr double kLeft = 70;
 constexpr double kRight = 24;
-constexpr double kTop = 40;
+constexpr double kTop = 40;         // with a one-line legend; each further line adds kLegendLine
+constexpr double kLegendLine = 16;
 constexpr double kBottom = 46;
 constexpr double kBandWidthMin = 3;  // px: a 25-second drain in a six-hour run stays visible
-constexpr double kCharWidth = 6.6;   // a 12 px system-ui character, roughly: for the legend layout
+constexpr double kCharWidth = 0.55;  // a system-ui character's width per font size, roughly
 
 std::string Px(double value) {
   char buffer[32];
@@ -54,12 +56,12 @@ std::string AxisTitle(const Axis& axis) {
 
 class Plot {
  public:
-  Plot(const LineChart& chart, double y_top)
+  Plot(const LineChart& chart, double y_top, int legend_lines)
       : chart_(chart),
         y_top_(y_top),
         x0_(kLeft),
         x1_(chart.width - kRight),
-        y0_(kTop),
+        y0_(kTop + kLegendLine * (legend_lines - 1)),
         y1_(chart.height - kBottom) {}
 
   double X(double x) const {
@@ -78,16 +80,74 @@ class Plot {
   double x0_, x1_, y0_, y1_;
 };
 
-double YTop(const LineChart& chart) {
-  if (chart.y_max) return *chart.y_max;
+struct YRange {
+  double top = 1;
+  std::optional<double> peak, peak_x;  // set when the range clips a spike (contract 7)
+};
+
+YRange YRangeOf(const LineChart& chart) {
+  if (chart.y_max) return {*chart.y_max, {}, {}};
   double top = 0;
+  double top_x = 0;
+  std::vector<double> positive;
   for (const Series& s : chart.series) {
-    for (const double y : s.y) {
-      if (std::isfinite(y)) top = std::max(top, y);
+    for (size_t i = 0; i < s.y.size(); ++i) {
+      if (!std::isfinite(s.y[i])) continue;
+      if (s.y[i] > top) top = s.y[i], top_x = s.x[i];
+      if (s.y[i] > 0 && chart.clip_spikes) positive.push_back(s.y[i]);
+    }
+  }
+  YRange range;
+  if (!positive.empty()) {
+    const auto p95 = positive.begin() + static_cast<std::ptrdiff_t>(positive.size() * 95 / 100);
+    std::nth_element(positive.begin(), p95, positive.end());
+    if (top > kSpikeRatio * *p95) {
+      range.peak = top;
+      range.peak_x = top_x;
+      top = 2 * *p95;
     }
   }
   if (chart.threshold) top = std::max(top, chart.threshold->y);
-  return top > 0 ? NiceCeil(top, chart.y_integer) : 1;
+  range.top = top > 0 ? NiceCeil(top, chart.y_integer) : 1;
+  return range;
+}
+
+// The legend's items, left to right, wrapped onto a new line where one would cross the right
+// edge: (x, line) per series, then per distinct band legend.
+struct LegendItem {
+  std::string text;
+  std::string colour;
+  bool band = false;
+  bool dashed = false;
+  double x = 0;
+  int line = 0;
+};
+
+std::vector<LegendItem> LegendLayout(const LineChart& chart) {
+  std::vector<LegendItem> items;
+  for (const Series& s : chart.series) items.push_back({s.label, s.colour, false, s.dashed});
+  std::vector<std::string> seen;
+  for (const Band& band : chart.bands) {
+    if (band.legend.empty()) continue;
+    if (std::find(seen.begin(), seen.end(), band.legend) != seen.end()) continue;
+    seen.push_back(band.legend);
+    items.push_back({band.legend, band.colour, true, false});
+  }
+  const double char_width = kCharWidth * chart.font_size;
+  double x = kLeft;
+  int line = 0;
+  for (LegendItem& item : items) {
+    const double width = 22 + char_width * static_cast<double>(item.text.size());
+    if (x > kLeft && x + width > chart.width - kRight) x = kLeft, ++line;
+    item.x = x;
+    item.line = line;
+    x += width + 16;
+  }
+  return items;
+}
+
+int LegendLines(const std::vector<LegendItem>& items) {
+  return items.empty() ? 1 : items.back().line + 1;
 }
 
 std::string PathData(const Plot& plot, const Points& points) {
@@ -146,7 +206,10 @@ void Grid(std::string& out, const LineChart& chart, const Plot& plot, double y_t
          Px(plot.right()) + "\" y2=\"" + Px(plot.bottom()) + "\"/>";
   out += "<line x1=\"" + Px(plot.left()) + "\" y1=\"" + Px(plot.top()) + "\" x2=\"" +
          Px(plot.left()) + "\" y2=\"" + Px(plot.bottom()) + "\"/>";
-  const std::vector<double> x_ticks = NiceTicks(chart.x_min / x_scale, chart.x_max / x_scale, 8);
+  // About one tick label per 120 units of width: a narrow chart's labels do not collide.
+  const int x_target = std::clamp(chart.width / 120, 3, 8);
+  const std::vector<double> x_ticks =
+      NiceTicks(chart.x_min / x_scale, chart.x_max / x_scale, x_target);
   for (const double tick : x_ticks) {
     const std::string x = Px(plot.X(tick * x_scale));
     out += "<line x1=\"" + x + "\" y1=\"" + Px(plot.bottom()) + "\" x2=\"" + x + "\" y2=\"" +
@@ -178,8 +241,9 @@ void Markers(std::string& out, const LineChart& chart, const Plot& plot) {
     out += "<line class=\"marker\" x1=\"" + x + "\" y1=\"" + Px(plot.top()) + "\" x2=\"" + x +
            "\" y2=\"" + Px(plot.bottom()) + "\"" + Attr("stroke", marker.colour) +
            " stroke-dasharray=\"2 3\"><title>" + XmlEscape(marker.title) + "</title></line>";
+    if (marker.label.empty()) continue;
     out += "<text class=\"marker-label\" x=\"" + Px(plot.X(marker.x) + 3) + "\" y=\"" +
-           Px(plot.top() + 11) + "\" font-size=\"11\">" + XmlEscape(marker.label) + "</text>\n";
+           Px(plot.top() + chart.font_size) + "\">" + XmlEscape(marker.label) + "</text>\n";
   }
   if (chart.threshold) {
     const Threshold& t = *chart.threshold;
@@ -195,29 +259,47 @@ void Markers(std::string& out, const LineChart& chart, const Plot& plot) {
   }
 }
 
-void Legend(std::string& out, const LineChart& chart) {
-  double x = kLeft;
-  const double y = 18;
+void Legend(std::string& out, const std::vector<LegendItem>& items) {
   out += "<g class=\"legend\">";
-  for (const Series& s : chart.series) {
-    out += "<line x1=\"" + Px(x) + "\" y1=\"" + Px(y - 4) + "\" x2=\"" + Px(x + 18) + "\" y2=\"" +
-           Px(y - 4) + "\"" + Attr("stroke", s.colour) + " stroke-width=\"2.5\"" +
-           (s.dashed ? " stroke-dasharray=\"4 3\"" : "") + "/>";
-    out += "<text x=\"" + Px(x + 22) + "\" y=\"" + Px(y) + "\">" + XmlEscape(s.label) + "</text>";
-    x += 22 + kCharWidth * static_cast<double>(s.label.size()) + 16;
-  }
-  std::vector<std::string> seen;
-  for (const Band& band : chart.bands) {
-    if (band.legend.empty()) continue;
-    if (std::find(seen.begin(), seen.end(), band.legend) != seen.end()) continue;
-    seen.push_back(band.legend);
-    out += "<rect x=\"" + Px(x) + "\" y=\"" + Px(y - 10) + "\" width=\"14\" height=\"12\"" +
-           Attr("fill", band.colour) + " fill-opacity=\"0.35\"/>";
-    out +=
-        "<text x=\"" + Px(x + 18) + "\" y=\"" + Px(y) + "\">" + XmlEscape(band.legend) + "</text>";
-    x += 18 + kCharWidth * static_cast<double>(band.legend.size()) + 16;
+  for (const LegendItem& item : items) {
+    const double x = item.x;
+    const double y = 18 + kLegendLine * item.line;
+    if (item.band) {
+      out += "<rect x=\"" + Px(x) + "\" y=\"" + Px(y - 10) + "\" width=\"14\" height=\"12\"" +
+             Attr("fill", item.colour) + " fill-opacity=\"0.35\"/>";
+    } else {
+      out += "<line x1=\"" + Px(x) + "\" y1=\"" + Px(y - 4) + "\" x2=\"" + Px(x + 18) +
+             "\" y2=\"" + Px(y - 4) + "\"" + Attr("stroke", item.colour) + " stroke-width=\"2.5\"" +
+             (item.dashed ? " stroke-dasharray=\"4 3\"" : "") + "/>";
+    }
+    out += "<text x=\"" + Px(x + 22) + "\" y=\"" + Px(y) + "\">" + XmlEscape(item.text) + "</text>";
   }
   out += "</g>\n";
+}
+
+// Contract (7): a mark at the top where the clipped peak is, and its value in words.
+void PeakLabel(std::string& out, const LineChart& chart, const Plot& plot, const YRange& range) {
+  if (!range.peak) return;
+  const double x = plot.X(*range.peak_x);
+  const double y = plot.top();
+  out += "<path class=\"peak\" d=\"M" + Px(x - 5) + " " + Px(y + 8) + "L" + Px(x) + " " + Px(y) +
+         "L" + Px(x + 5) + " " + Px(y + 8) + "Z\"/>";
+  const std::string text = "off scale: peak " + Decimal(*range.peak / chart.y_axis.scale, 4) +
+                           (chart.y_axis.unit.empty() ? "" : " " + chart.y_axis.unit) + " at " +
+                           Decimal(*range.peak_x / chart.x_axis.scale, 4) +
+                           (chart.x_axis.unit.empty() ? "" : " " + chart.x_axis.unit);
+  const bool right_half = x > (plot.left() + plot.right()) / 2;
+  out += "<text class=\"peak-label\" x=\"" + Px(right_half ? x - 8 : x + 8) + "\" y=\"" +
+         Px(y + chart.font_size) + "\" text-anchor=\"" + (right_half ? "end" : "start") + "\">" +
+         XmlEscape(text) + "</text>\n";
+}
+
+std::string DataMax(const Series& s) {
+  std::optional<double> max;
+  for (const double y : s.y) {
+    if (std::isfinite(y) && (!max || y > *max)) max = y;
+  }
+  return max ? Decimal(*max, 6) : "";
 }
 
 }  // namespace
@@ -289,16 +371,20 @@ std::string RenderLineChart(const LineChart& chart) {
   DRAINSIM_CHECK(chart.max_points >= 2);
   DRAINSIM_CHECK(chart.x_axis.scale > 0);
   DRAINSIM_CHECK(chart.y_axis.scale > 0);
-  const double y_top = YTop(chart);
+  DRAINSIM_CHECK(chart.font_size > 0);
+  const YRange range = YRangeOf(chart);
+  const double y_top = range.top;
   DRAINSIM_CHECK(y_top > 0);
-  const Plot plot(chart, y_top);
+  const std::vector<LegendItem> legend = LegendLayout(chart);
+  const Plot plot(chart, y_top, LegendLines(legend));
 
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + Attr("data-chart", chart.name) +
                     " viewBox=\"0 0 " + std::to_string(chart.width) + " " +
                     std::to_string(chart.height) + "\" role=\"img\"" +
                     Attr("aria-label", chart.title) +
-                    " font-family=\"system-ui, sans-serif\" font-size=\"12\" "
-                    "fill=\"currentColor\">\n";
+                    " font-family=\"system-ui, sans-serif\"" +
+                    Attr("font-size", std::to_string(chart.font_size)) +
+                    " fill=\"currentColor\">\n";
   out += "<title>" + XmlEscape(chart.title) + "</title>\n";
   Bands(out, chart, plot);
   Grid(out, chart, plot, y_top);
@@ -306,14 +392,16 @@ std::string RenderLineChart(const LineChart& chart) {
   for (const Series& s : chart.series) {
     DRAINSIM_CHECK(s.x.size() == s.y.size());
     const Points points = Downsample(s.x, s.y, chart.max_points);
-    out += "<path class=\"series\"" + Attr("data-series", s.label) + " fill=\"none\"" +
+    out += "<path class=\"series\"" + Attr("data-series", s.label) +
+           Attr("data-max", DataMax(s)) + " fill=\"none\"" +
            Attr("stroke", s.colour) +
            " stroke-width=\"1.6\" stroke-linejoin=\"round\" "
            "stroke-linecap=\"round\"" +
            (s.dashed ? " stroke-dasharray=\"5 3\"" : "") + Attr("d", PathData(plot, points)) +
            "/>\n";
   }
-  Legend(out, chart);
+  PeakLabel(out, chart, plot, range);
+  Legend(out, legend);
   out += "</svg>";
   return out;
 }

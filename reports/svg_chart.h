@@ -18,6 +18,12 @@
 //  (5) The y-range always holds the threshold, so its line is always drawn.
 //  (6) Bands and markers are clipped to [x_min, x_max]: one wholly outside is not drawn, a band
 //      straddling an edge is drawn up to it.
+//  (7) With clip_spikes, when the largest value is more than kSpikeRatio times the 95th
+//      percentile of the positive values, the y-range ends at a round number above twice that
+//      percentile, the values above it are drawn at the top, and the peak is labelled with its
+//      value and instant ("off scale") — one spike never flattens the rest into the axis.
+//  (8) Every series' path carries data-max, its largest finite value (data units; "" when it has
+//      none), so a reader or a test can tell an all-zero series from a missing line.
 // Thread-safety: none needed; no state.
 #pragma once
 
@@ -65,7 +71,7 @@ struct Band {
 // A vertical line at an instant, labelled at the plot's top.
 struct Marker {
   double x = 0;
-  std::string label;  // short: "synthetic_failures"
+  std::string label;  // short: "synthetic_failures"; "": no label (many strikes, one legend)
   std::string title;  // the tooltip
   std::string colour;
 };
@@ -92,10 +98,15 @@ struct LineChart {
   std::vector<Band> bands;
   std::vector<Marker> markers;
   std::optional<Threshold> threshold;
+  bool clip_spikes = false;  // contract (7)
   int width = 960;  // the viewBox; the page scales it
   int height = 280;
+  int font_size = 12;  // viewBox units: every text of the chart
   size_t max_points = 2000;  // REQUIRES: >= 2
 };
+
+// How far above the 95th percentile a peak may reach before the y-range is clipped (7).
+inline constexpr double kSpikeRatio = 10;
 
 // The chart as one "<svg ...>...</svg>" element (no XML declaration), for inlining in HTML or
 // saving as an .svg file.

@@ -77,6 +77,12 @@ std::vector<std::string> ChartNames(const xml::Element& root) {
   return names;
 }
 
+std::vector<std::string> Twice(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) out.insert(out.end(), {name, name});
+  return out;
+}
+
 size_t PointsIn(const std::string& d) {
   size_t numbers = 0;
   bool in_number = false;
@@ -122,9 +128,10 @@ TEST_CASE("html: well-formed, self-contained, one chart per metric with data", "
   }
   CHECK(Contains(html, "prefers-color-scheme:dark"));
 
-  CHECK(ChartNames(*doc.root) == std::vector<std::string>{"depth", "oldest-age", "db-utilisation",
-                                                          "live-latency", "dlq-flow",
-                                                          "drain-rate"});
+  // Each chart twice: the wide drawing and the narrow one (phones), in that order.
+  CHECK(ChartNames(*doc.root) == Twice({"depth", "oldest-age", "attempts", "busy",
+                                        "db-utilisation", "live-latency", "live-errors",
+                                        "dlq-flow", "drain-rate"}));
   for (const auto* chart : Charts(*doc.root)) {
     INFO(chart->Attr("data-chart"));
     const auto paths = chart->Children("path");
@@ -166,7 +173,7 @@ TEST_CASE("html: charts follow what the run has", "[reports][html]") {
   page.results.drains.clear();
   const xml::Document doc = ParsePage(page.Html());
   REQUIRE(doc.error.empty());
-  CHECK(ChartNames(*doc.root) == std::vector<std::string>{"depth", "oldest-age", "dlq-flow"});
+  CHECK(ChartNames(*doc.root) == Twice({"depth", "oldest-age", "attempts", "busy", "dlq-flow"}));
 
   page.results.series.clear();
   const std::string empty = page.Html();
@@ -178,8 +185,9 @@ TEST_CASE("html: charts follow what the run has", "[reports][html]") {
 TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
   SECTION("without the scenario: fault windows from the samples' flags, no alert line") {
     const std::string html = Page().Html();
-    CHECK(CountOf(html, "class=\"band fault\"") == 6);  // t = 20..30, on each of the six charts
-    CHECK(CountOf(html, "class=\"band drain\"") == 6);
+    // t = 20..30, on each of the nine charts, each drawn twice (wide and narrow)
+    CHECK(CountOf(html, "class=\"band fault\"") == 18);
+    CHECK(CountOf(html, "class=\"band drain\"") == 18);
     CHECK(CountOf(html, "class=\"threshold\"") == 0);
   }
   SECTION("with the scenario: its windows, instants and the alert") {
@@ -215,11 +223,11 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
     page.context.marks = marks;
     const std::string html = page.Html();
     REQUIRE(ParsePage(html).error.empty());
-    CHECK(CountOf(html, "class=\"band fault\"") == 6);  // the slowdown only: ack_loss is everywhere
-    CHECK(CountOf(html, "db_slowdown (x25), 50 s to 60 s") == 6);
-    CHECK(CountOf(html, "class=\"marker\"") == 6);  // synthetic failures from 10 s
+    CHECK(CountOf(html, "class=\"band fault\"") == 18);  // the slowdown only: ack_loss is everywhere
+    CHECK(CountOf(html, "db_slowdown (x25), 50 s to 60 s") == 18);
+    CHECK(CountOf(html, "class=\"marker\"") == 18);  // synthetic failures from 10 s
     CHECK(Contains(html, "Not shaded, since active the whole run: ack_loss (p=0.001)"));
-    CHECK(CountOf(html, "class=\"threshold\"") == 1);
+    CHECK(CountOf(html, "class=\"threshold\"") == 2);  // the age chart, wide and narrow
     CHECK(Contains(html, "age alert 30 s"));
     CHECK(Contains(html, "it first fired at 30 s"));
     CHECK(Contains(html, "<h2>Faults</h2>"));

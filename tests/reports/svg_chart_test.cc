@@ -3,6 +3,7 @@
 // markers, the threshold always in range).
 #include "reports/svg_chart.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -221,6 +222,92 @@ TEST_CASE("svg: a long series is drawn with at most max_points points", "[report
   const std::string d = doc.root->Children("path")[0]->Attr("d");
   CHECK(PointsIn(d) <= 500);
   CHECK(PointsIn(d) > 10);
+}
+
+}  // namespace
+}  // namespace drainsim::testing
+
+namespace drainsim::testing {
+namespace {
+
+svg::LineChart SpikeChart(bool clip) {
+  svg::LineChart chart;
+  chart.name = "dlq-flow";
+  chart.title = "DLQ inflow and outflow";
+  chart.x_axis = svg::TimeAxis(100);
+  chart.y_axis = {"DLQ flow", "messages/s"};
+  chart.x_max = 100;
+  chart.clip_spikes = clip;
+  svg::Series flow{"outflow", "#0d9488", {}, {}};
+  for (int i = 0; i <= 100; ++i) {
+    flow.x.push_back(i);
+    flow.y.push_back(i == 70 ? 5000 : 1 + i % 5);  // 1..5, one replay burst of 5000/s
+  }
+  chart.series = {flow};
+  return chart;
+}
+
+// Regression (issue 13): a 5000/s outflow spike flattened the refills of 1-5/s into the axis.
+TEST_CASE("svg: a lone spike is clipped and labelled, the rest keeps its scale", "[reports][svg]") {
+  const std::string clipped = svg::RenderLineChart(SpikeChart(true));
+  REQUIRE(xml::Parse(clipped).error.empty());
+  CHECK(Contains(clipped, "off scale: peak 5000 messages/s at 70 s"));
+  CHECK(Contains(clipped, "class=\"peak\""));
+  CHECK(Contains(clipped, ">10<"));     // the y-range's top: a round number above 2 x p95 (5)
+  CHECK_FALSE(Contains(clipped, ">5000<"));
+  CHECK(Contains(clipped, "data-max=\"5000\""));  // the data keep the spike
+
+  const std::string plain = svg::RenderLineChart(SpikeChart(false));
+  CHECK_FALSE(Contains(plain, "off scale"));
+  CHECK(Contains(plain, ">5000<"));
+
+  // No spike, nothing clipped: a ramp whose maximum is under 10 x its 95th percentile.
+  svg::LineChart ramp = SpikeChart(true);
+  ramp.series[0].y[70] = 5;
+  CHECK_FALSE(Contains(svg::RenderLineChart(ramp), "off scale"));
+}
+
+TEST_CASE("svg: each path says its largest value, and an unlabelled marker draws no text",
+          "[reports][svg]") {
+  svg::LineChart chart = TwoSeriesChart();
+  chart.series.push_back({"parked", "#0d9488", {}, {}});
+  chart.markers.push_back({60, "", "worker crash at 60 s", "#ef4444"});
+  const std::string text = svg::RenderLineChart(chart);
+  const xml::Document doc = xml::Parse(text);
+  REQUIRE(doc.error.empty());
+  const auto paths = doc.root->Children("path");
+  REQUIRE(paths.size() == 3);
+  CHECK(paths[0]->Attr("data-max") == "7");
+  CHECK(paths[1]->Attr("data-max") == "1");
+  CHECK(paths[2]->Attr("data-max").empty());
+  CHECK(CountOf(text, "class=\"marker\"") == 2);
+  CHECK(CountOf(text, "class=\"marker-label\"") == 1);
+  CHECK(Contains(text, "worker crash at 60 s"));
+}
+
+TEST_CASE("svg: a narrow chart wraps its legend inside its width", "[reports][svg]") {
+  svg::LineChart chart = TwoSeriesChart();
+  chart.width = 360;
+  chart.font_size = 13;
+  chart.series.push_back({"queries waiting", "#d97706", {0, 100}, {0, 2}});
+  chart.series.push_back({"worker slots busy", "#0d9488", {0, 100}, {1, 2}});
+  const std::string text = svg::RenderLineChart(chart);
+  const xml::Document doc = xml::Parse(text);
+  REQUIRE(doc.error.empty());
+  CHECK(Contains(text, "font-size=\"13\""));
+  CHECK(Contains(text, "viewBox=\"0 0 360 280\""));
+  // The legend's texts: more than one line, every one starting inside the chart.
+  const std::string legend = text.substr(text.find("<g class=\"legend\">"));
+  std::vector<std::string> ys;
+  for (size_t at = legend.find("<text x=\""); at != std::string::npos;
+       at = legend.find("<text x=\"", at + 1)) {
+    const double x = std::stod(legend.substr(at + 9));
+    CHECK(x < 360 - 24);
+    const size_t y_at = legend.find("y=\"", at) + 3;
+    const std::string y = legend.substr(y_at, legend.find('"', y_at) - y_at);
+    if (std::find(ys.begin(), ys.end(), y) == ys.end()) ys.push_back(y);
+  }
+  CHECK(ys.size() >= 2);
 }
 
 }  // namespace
