@@ -143,6 +143,7 @@ bool UndefinedMeansNever(RunMetric metric) {
     case RunMetric::kTimeToEmpty:
     case RunMetric::kTimeToQuiet:
     case RunMetric::kBacklogCleared:
+    case RunMetric::kTimeToRecover:
     case RunMetric::kAgeAlertFirst:
     case RunMetric::kDepthAlertFirst:
     case RunMetric::kDlqDepthAlertFirst:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reports/metrics.h"
+#include "reports/recovery.h"
 #include "sim/engine/check.h"
 #include "sim/scenario/enum_names.h"
 
@@ -130,6 +131,13 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
                    "never reached: the main queue did not empty after it held a message");
     case RunMetric::kRetryAmplification:
       return Maybe(r.retry_amplification, "no attempt was made");
+    case RunMetric::kTimeToRecover: {
+      const Recovery recovery = RecoveryOf(r);
+      return Maybe(recovery.time_to_recover_s,
+                   recovery.why.empty() ? "never: metastable, not back within the horizon after "
+                                          "the last fault window"
+                                        : recovery.why);
+    }
   }
   return NotMeasured("unknown metric");
 }

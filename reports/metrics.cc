@@ -79,6 +79,14 @@ std::vector<SeriesColumn> MakeColumns() {
       {"live_p50_ms", Type::kReal, true, [](const Sample& s) { return s.live_p50_ms; }},
       {"live_p99_ms", Type::kReal, true, [](const Sample& s) { return s.live_p99_ms; }},
       {"live_errors_per_s", Type::kReal, true, [](const Sample& s) { return s.live_errors_per_s; }},
+      {"first_attempts_per_s", Type::kReal, true,
+       [](const Sample& s) { return s.first_attempts_per_s; }},
+      {"retry_attempts_per_s", Type::kReal, true,
+       [](const Sample& s) { return s.retry_attempts_per_s; }},
+      {"downstream_calls_per_s", Type::kReal, true,
+       [](const Sample& s) { return s.downstream_calls_per_s; }},
+      {"downstream_429s_per_s", Type::kReal, true,
+       [](const Sample& s) { return s.downstream_429s_per_s; }},
       {"drain_rate_per_s", Type::kReal, true, [](const Sample& s) { return s.drain_rate_per_s; }},
   };
   // The inspector's columns, in scenario::DlqReason and scenario::ErrorClass order.

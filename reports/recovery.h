@@ -11,8 +11,8 @@
 //               10 messages, 1 s of age, 10 ms of live p99.
 //   recovered   the first sample at or after the last window's end from which all three stay
 //               back until the run's end; time_to_recover_s counts from that window's end.
-//   metastable  true when the run went on for kHorizonS after the last window and was not back
-//               within it; false when it was back within it.
+//   metastable  true when the run went on for at least kHorizonS after the last window and was
+//               still not back at its end; false when it was back (at any time before the end).
 //
 // Contract: pure; reads Results only (series, fault_windows, ended_at_s, has_live_traffic).
 #pragma once

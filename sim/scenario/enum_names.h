@@ -123,7 +123,8 @@ DRAINSIM_ENUM_TABLE(RunMetric, {RunMetric::kTimeToEmpty, "time_to_empty_s"},
                     {RunMetric::kDepthAlertFirst, "depth_alert_first_s"},
                     {RunMetric::kDlqDepthAlertFirst, "dlq_depth_alert_first_s"},
                     {RunMetric::kBacklogCleared, "backlog_cleared_s"},
-                    {RunMetric::kRetryAmplification, "retry_amplification"})
+                    {RunMetric::kRetryAmplification, "retry_amplification"},
+                    {RunMetric::kTimeToRecover, "time_to_recover_s"})
 DRAINSIM_ENUM_TABLE(
     SeriesMetric, {SeriesMetric::kDepth, "depth"}, {SeriesMetric::kDelayedDepth, "delayed_depth"},
     {SeriesMetric::kDlqDepth, "dlq_depth"}, {SeriesMetric::kParked, "parked"},

@@ -26,6 +26,7 @@ bool IsPerKind(RunMetric m) {
     case RunMetric::kDlqDepthAlertFirst:
     case RunMetric::kBacklogCleared:
     case RunMetric::kRetryAmplification:
+    case RunMetric::kTimeToRecover:
       return false;
     default:
       return true;
@@ -45,6 +46,7 @@ bool IsWindowable(RunMetric m) {
     case RunMetric::kDlqDepthAlertFirst:
     case RunMetric::kBacklogCleared:
     case RunMetric::kRetryAmplification:
+    case RunMetric::kTimeToRecover:
       return false;
     default:
       return true;

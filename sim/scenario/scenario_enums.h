@@ -229,6 +229,7 @@ enum class RunMetric : uint8_t {
   kDlqDepthAlertFirst,    // "dlq_depth_alert_first_s"
   kBacklogCleared,        // "backlog_cleared_s"
   kRetryAmplification,    // "retry_amplification"
+  kTimeToRecover,         // "time_to_recover_s": after the last fault window (reports/recovery.h)
 };
 
 // Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.

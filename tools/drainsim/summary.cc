@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "reports/headline.h"
+#include "reports/recovery.h"
 
 namespace drainsim::cli {
 
@@ -64,6 +65,11 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          static_cast<long long>(r.attempts),
          r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
          r.wasted_worker_s);
+  Append(out, "retry amplification: %s\n", reports::RetryAmplificationText(r).c_str());
+  const reports::Recovery recovery = reports::RecoveryOf(r);
+  if (!r.fault_windows.empty()) {
+    Append(out, "recovery after faults: %s\n", reports::RecoveryText(recovery, r).c_str());
+  }
   Append(out, "duplicates: %lld executions (%lld visible), %lld suppressed by claim rows\n",
          static_cast<long long>(r.duplicate_executions),
          static_cast<long long>(r.visible_duplicates),
