@@ -1,0 +1,179 @@
+// The side-by-side of `drainsim live --replications N` without a broker: the prediction
+// interval, the exact comparison of figures constant over the replications, the tolerance of
+// wall times, "never", the verdict and exit code, the simulated side and the reports.
+#include "live/side_by_side.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/statistics.h"
+#include "live/comparison.h"
+#include "live/side_by_side_report.h"
+#include "sim/scenario/load.h"
+
+namespace {
+
+using drainsim::live::Compare;
+using drainsim::live::Comparison;
+using drainsim::live::Verdict;
+using Values = std::vector<std::optional<double>>;
+
+drainsim::scenario::Scenario Load(const std::string& name) {
+  auto loaded =
+      drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
+  REQUIRE(loaded.ok());
+  return *loaded.scenario;
+}
+
+// The poison scenario's live counts as a clean run gives them.
+drainsim::live::LiveResult PoisonLive() {
+  drainsim::live::LiveResult l;
+  l.published = 2000;
+  l.acked = 1990;
+  l.attempts = 2050;
+  l.dead_lettered = 10;
+  l.time_to_empty_s = 10.05;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("side by side: the 95% prediction interval is mean +- t(0.975, n-1) sd sqrt(1+1/n)",
+          "[live]") {
+  // Values 1..30: mean 15.5, sd sqrt(77.5); t(0.975, 29) = 2.045229642 (standard tables).
+  Values values;
+  for (int i = 1; i <= 30; ++i) values.push_back(i);
+  const auto s = drainsim::experiments::Describe(values, 0.95);
+  const auto interval = drainsim::live::PredictionInterval(s, 0.95);
+  const double half = 2.045229642 * std::sqrt(77.5) * std::sqrt(1 + 1.0 / 30);
+  CHECK(interval.low == Approx(15.5 - half).epsilon(1e-8));
+  CHECK(interval.high == Approx(15.5 + half).epsilon(1e-8));
+  // Wider than the confidence interval of the mean by sqrt(n + 1): a new observation, not the mean.
+  CHECK((interval.high - interval.low) / (s.ci_high - s.ci_low) == Approx(std::sqrt(31.0)));
+}
+
+TEST_CASE("side by side: a figure constant over the replications is compared exactly", "[live]") {
+  const Values ten(30, 10.0);
+  const Comparison same = Compare("human_needed", "messages", 10.0, ten, 0);
+  CHECK(same.exact);
+  CHECK(same.verdict == Verdict::kInside);
+  const Comparison one_more = Compare("human_needed", "messages", 11.0, ten, 0);
+  CHECK(one_more.exact);
+  CHECK(one_more.verdict == Verdict::kOutside);
+  CHECK(drainsim::live::Gap(one_more) == Approx(1.0));
+  CHECK(Compare("lost", "messages", 0.0, Values(30, 0.0), 0).verdict == Verdict::kInside);
+  CHECK(Compare("lost", "messages", 1.0, Values(30, 0.0), 0).verdict == Verdict::kOutside);
+}
+
+TEST_CASE("side by side: the tolerance widens a wall time's interval, and only by that much",
+          "[live]") {
+  const Values ten(30, 10.0);
+  CHECK(Compare("main_queue_settled_s", "s", 10.09, ten, 0.1).verdict == Verdict::kInside);
+  CHECK(Compare("main_queue_settled_s", "s", 9.91, ten, 0.1).verdict == Verdict::kInside);
+  const Comparison late = Compare("main_queue_settled_s", "s", 10.25, ten, 0.1);
+  CHECK(late.verdict == Verdict::kOutside);
+  CHECK(drainsim::live::Gap(late) == Approx(0.15));
+  const Comparison early = Compare("main_queue_settled_s", "s", 9.7, ten, 0.1);
+  CHECK(drainsim::live::Gap(early) == Approx(-0.2));
+}
+
+TEST_CASE("side by side: a spread figure is inside iff within the prediction interval", "[live]") {
+  Values values;
+  for (int i = 1; i <= 30; ++i) values.push_back(i);
+  const Comparison middle = Compare("duplicate_executions", "executions", 15.0, values, 0);
+  REQUIRE(middle.interval);
+  CHECK_FALSE(middle.exact);
+  CHECK(middle.verdict == Verdict::kInside);
+  // Beyond the largest replication but inside the interval: a new observation may be.
+  CHECK(Compare("x", "u", 31.0, values, 0).verdict == Verdict::kInside);
+  CHECK(Compare("x", "u", middle.interval->high + 0.01, values, 0).verdict == Verdict::kOutside);
+  CHECK(Compare("x", "u", middle.interval->low - 0.01, values, 0).verdict == Verdict::kOutside);
+}
+
+TEST_CASE("side by side: never against never agrees, never against a value does not", "[live]") {
+  const Values never(30, std::nullopt);
+  const Comparison both = Compare("main_queue_settled_s", "s", std::nullopt, never, 0.1);
+  CHECK(both.verdict == Verdict::kInside);
+  CHECK(both.note == "both never");
+  CHECK(Compare("t", "s", 10.0, never, 0.1).verdict == Verdict::kOutside);
+  CHECK(Compare("t", "s", std::nullopt, Values(30, 10.0), 0.1).verdict == Verdict::kOutside);
+  Values mixed(30, 10.0);
+  mixed[3] = std::nullopt;
+  const Comparison some = Compare("t", "s", 10.0, mixed, 0.1);
+  CHECK(some.verdict == Verdict::kInside);
+  CHECK(some.note == "1 of 30 replications never reached it");
+  CHECK_FALSE(some.exact);  // not every replication had the value
+}
+
+TEST_CASE("side by side: any figure outside is exit 1; rows not compared never fail", "[live]") {
+  std::vector<Comparison> rows = {Compare("lost", "messages", 0.0, Values(5, 0.0), 0),
+                                  drainsim::live::NotCompared("live_p99_ms", "ms", "why")};
+  CHECK(drainsim::live::ComparisonExitCode(rows) == 0);
+  rows.push_back(Compare("parked", "messages", 2.0, Values(5, 0.0), 0));
+  CHECK(drainsim::live::ComparisonExitCode(rows) == 1);
+}
+
+TEST_CASE("side by side: the simulated main_queue_settled_s needs an empty main queue at the end",
+          "[live]") {
+  drainsim::model::Results r;
+  CHECK(drainsim::live::SimulatedSettled(r, 9.5) == 9.5);
+  r.not_terminal_end = 1;
+  CHECK_FALSE(drainsim::live::SimulatedSettled(r, 9.5));
+}
+
+TEST_CASE("side by side: the poison scenario's simulated side, and its verdict on a clean run",
+          "[live]") {
+  const auto s = Load("live-poison.json");
+  const auto one = drainsim::live::RunSimulatedSide(s, s.seed, 4, 1);
+  const auto two = drainsim::live::RunSimulatedSide(s, s.seed, 4, 2);
+  CHECK(one.values == two.values);  // identical for any --jobs
+  const std::vector<std::string> names = drainsim::live::ComparedFigures(s);
+  REQUIRE(one.names == names);
+  auto column = [&](const std::string& name) {
+    for (size_t f = 0; f < names.size(); ++f) {
+      if (names[f] == name) return one.values[f];
+    }
+    FAIL("no figure " << name);
+    return Values{};
+  };
+  CHECK(column("human_needed") == Values(4, 10.0));
+  CHECK(column("attempts") == Values(4, 2050.0));
+  // The last message is published at 9.995 s and acked 5 ms later, whatever the seed.
+  CHECK(column("main_queue_settled_s") == Values(4, 10.0));
+
+  drainsim::live::SideBySideOptions options;
+  drainsim::live::LiveResult live = PoisonLive();
+  auto rows = drainsim::live::CompareSides(s, live, one, options);
+  CHECK(drainsim::live::ComparisonExitCode(rows) == 0);
+  live.dead_lettered = 9;
+  live.parked = 1;  // human_needed still 10, but dlq_end and parked differ
+  rows = drainsim::live::CompareSides(s, live, one, options);
+  CHECK(drainsim::live::ComparisonExitCode(rows) == 1);
+  int outside = 0;
+  for (const Comparison& c : rows) outside += c.verdict == Verdict::kOutside;
+  CHECK(outside == 2);
+
+  drainsim::live::SideBySideRun run;
+  run.scenario_name = s.name;
+  run.scenario_path = "scenarios/live-poison.json";
+  run.seed = s.seed;
+  run.live = &live;
+  run.simulated = &one;
+  run.rows = rows;
+  run.exit_code = 1;
+  const auto j = nlohmann::json::parse(drainsim::live::SideBySideJson(run));
+  CHECK(j["live"]["dlq_end"] == 9);
+  CHECK(j["simulated"]["figures"]["dlq_end"]["mean"] == 10);
+  CHECK(j["simulated"]["replications"] == 4);
+  CHECK(j["verdict"] == "disagree");
+  CHECK(j["comparison"][3]["metric"] == "dlq_end");
+  CHECK(j["comparison"][3]["verdict"] == "outside");
+  CHECK(j["comparison"][3]["gap"] == -1);
+  const std::string md = drainsim::live::SideBySideMarkdown(run);
+  CHECK(md.find("- dlq_end: live 9, simulated mean 10 exactly 10; the live value is 1 messages "
+                "below the interval") != std::string::npos);
+}
