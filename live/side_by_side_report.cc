@@ -77,6 +77,9 @@ std::string Closing(const SideBySideRun& run) {
       text += " (" + c.note + ")";
     }
     text += "\n";
+    if (c.name == "main_queue_settled_s" && run.where.ok) {
+      text += "  where the live time went: " + WhereTimeWentText(run.where) + "\n";
+    }
   }
   return text;
 }
@@ -132,6 +135,17 @@ std::string SideBySideJson(const SideBySideRun& run) {
   json live = {{"broker_version", run.live->broker_version},
                {"postgres_version", run.live->postgres_version},
                {"started_at_utc", run.started_at_utc}};
+  if (run.where.ok) {
+    const WhereTimeWent& w = run.where;
+    live["where_time_went"] = {{"last_publish_lag_s", reports::Fixed(w.last_publish_lag_s)},
+                               {"publish_lag_max_s", reports::Fixed(w.publish_lag_max_s)},
+                               {"enqueue_p50_ms", reports::Fixed(w.enqueue_p50_ms)},
+                               {"enqueue_p99_ms", reports::Fixed(w.enqueue_p99_ms)},
+                               {"enqueue_max_ms", reports::Fixed(w.enqueue_max_ms)},
+                               {"delivered", w.delivered}};
+  } else {
+    live["where_time_went"] = nullptr;
+  }
   json figures;
   json comparison = json::array();
   for (const Comparison& c : run.rows) {

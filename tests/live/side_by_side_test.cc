@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 #include "experiments/statistics.h"
 #include "live/comparison.h"
 #include "live/side_by_side_report.h"
+#include "live/where_time_went.h"
 #include "sim/scenario/load.h"
 
 namespace {
@@ -176,4 +179,47 @@ TEST_CASE("side by side: the poison scenario's simulated side, and its verdict o
   const std::string md = drainsim::live::SideBySideMarkdown(run);
   CHECK(md.find("- dlq_end: live 9, simulated mean 10 exactly 10; the live value is 1 messages "
                 "below the interval") != std::string::npos);
+}
+
+TEST_CASE("side by side: where the live time went, read back from live-events.jsonl", "[live]") {
+  drainsim::live::Plan plan;
+  for (int id = 0; id < 3; ++id) {
+    drainsim::live::PlannedMessage m;
+    m.id = static_cast<uint64_t>(id);
+    m.publish_at_s = 0.005 * id;
+    plan.messages.push_back(m);
+  }
+  const std::string path = std::string(DRAINSIM_BINARY_DIR) + "/where_time_went_test.jsonl";
+  {
+    std::ofstream out(path);
+    out << R"({"t_s":0.001,"event":"publish","id":0})"
+        << "\n"
+        << R"({"t_s":0.007,"event":"publish","id":1})"
+        << "\n"
+        << R"({"t_s":0.011,"event":"delivery","id":0,"worker":0,"attempt":1})"
+        << "\n"
+        << "not json\n"
+        << R"({"t_s":0.040,"event":"publish","id":2})"
+        << "\n"
+        << R"({"t_s":0.047,"event":"delivery","id":1,"worker":1,"attempt":1})"
+        << "\n"
+        << R"({"t_s":0.050,"event":"delivery","id":0,"worker":0,"attempt":2})"
+        << "\n"
+        << R"({"t_s":0.060,"event":"delivery","id":2,"worker":0,"attempt":1})"
+        << "\n";
+  }
+  const auto w = drainsim::live::ReadWhereTimeWent(path, plan);
+  REQUIRE(w.ok);
+  CHECK(w.published == 3);
+  CHECK(w.bad_lines == 1);
+  CHECK(w.last_publish_lag_s == Approx(0.030));  // published at 0.040, planned at 0.010
+  CHECK(w.publish_lag_max_s == Approx(0.030));
+  CHECK(w.delivered == 3);
+  // First deliveries only: 10, 40 and 20 ms after their publishes (id 0's redelivery ignored).
+  CHECK(w.enqueue_p50_ms == Approx(20));
+  CHECK(w.enqueue_p99_ms == Approx(40));
+  CHECK(w.enqueue_max_ms == Approx(40));
+  CHECK(drainsim::live::WhereTimeWentText(w).find("p50 20 ms, p99 40 ms") != std::string::npos);
+  CHECK_FALSE(drainsim::live::ReadWhereTimeWent(path + ".absent", plan).ok);
+  std::remove(path.c_str());
 }

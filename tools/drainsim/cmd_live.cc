@@ -289,6 +289,7 @@ int RunLive(const Args& args) {
     run.simulated = &simulated;
     run.options = side_options.compare;
     run.rows = live::CompareSides(s, result, simulated, side_options.compare);
+    run.where = live::ReadWhereTimeWent(options.events_path, plan);
     run.exit_code = live::ComparisonExitCode(run.rows);
     std::fputs(live::SideBySideText(run).c_str(), stdout);
     files.push_back({"report.json", live::SideBySideJson(run)});
