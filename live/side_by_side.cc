@@ -146,8 +146,7 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
   }
   rows.push_back(NotCompared("time_to_empty_s", "s",
                              scenario.drains.empty()
-                                 ? "no drain planned: it counts from the first drain's start "
-                                   "(main_queue_settled_s is the live run's time to empty)"
+                                 ? "no drain planned; it counts from the first drain's start"
                                  : "the live run measures no drain yet"));
   const bool live_traffic = scenario.database && scenario.database->live_traffic;
   const std::string why =
