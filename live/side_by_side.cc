@@ -1,5 +1,8 @@
 #include "live/side_by_side.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "experiments/parallel.h"
 #include "experiments/runner.h"
 #include "experiments/seeds.h"
@@ -87,6 +90,27 @@ class SettleWatch final : public model::RunObserver {
   std::optional<double> last_settle_s_;
 };
 
+// Contract (4): every replication's main queue on the common grid k * dt.
+std::vector<std::vector<double>> MainQueueOnGrid(
+    const std::vector<std::vector<model::Sample>>& runs, double dt_s) {
+  double end_s = 0;
+  for (const auto& run : runs) {
+    if (!run.empty()) end_s = std::max(end_s, run.back().t_s);
+  }
+  const size_t samples = static_cast<size_t>(std::floor(end_s / dt_s + 1e-9)) + 1;
+  std::vector<std::vector<double>> grid(runs.size(), std::vector<double>(samples, 0));
+  for (size_t r = 0; r < runs.size(); ++r) {
+    size_t row = 0;
+    for (size_t k = 0; k < samples && !runs[r].empty(); ++k) {
+      const double t_s = static_cast<double>(k) * dt_s;
+      while (row + 1 < runs[r].size() && runs[r][row + 1].t_s <= t_s + 1e-9) ++row;
+      const model::Sample& at = runs[r][row];
+      grid[r][k] = static_cast<double>(at.depth + at.delayed_depth + at.in_flight);
+    }
+  }
+  return grid;
+}
+
 }  // namespace
 
 std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario) {
@@ -112,6 +136,7 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
   const size_t n = static_cast<size_t>(replications);
   side.values.assign(figures.size(), std::vector<std::optional<double>>(n));
   std::vector<std::optional<model::ModelError>> errors(n);
+  std::vector<std::vector<model::Sample>> series(n);
   experiments::ParallelFor(n, jobs, [&](size_t i) {
     SettleWatch watch;
     model::RunOptions options;
@@ -119,11 +144,14 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
     const uint64_t seed = experiments::ReplicationSeed(base_seed, i);
     const model::Results results = model::RunSimulation(scenario, seed, options);
     errors[i] = results.model_error;
+    series[i] = results.series;
     const std::optional<double> settled = SimulatedSettled(results, watch.last_settle_s());
     for (size_t f = 0; f < figures.size(); ++f) {
       side.values[f][i] = figures[f]->simulated(results, settled);
     }
   });
+  side.sample_every_s = scenario.run.sample_every.seconds();
+  side.main_queue = MainQueueOnGrid(series, side.sample_every_s);
   for (size_t i = 0; i < n; ++i) {
     if (errors[i]) {
       throw experiments::ModelErrorInRun(scenario.name, experiments::ReplicationSeed(base_seed, i),

@@ -21,6 +21,7 @@
 //      and seeds only.
 //  (3) A replication that broke a model invariant is never compared with: RunSimulatedSide
 //      throws experiments::ModelErrorInRun for the lowest such index.
+//  (4) main_queue[r][k] is the replication's last sampled row at or before k * sample_every_s.
 //
 // Thread-safety: call from one thread; RunSimulatedSide starts its own (`jobs`).
 #pragma once
@@ -42,6 +43,11 @@ struct SimulatedSide {
   int64_t replications = 0;
   std::vector<std::string> names;                          // the compared figures, in order
   std::vector<std::vector<std::optional<double>>> values;  // [figure][replication]
+  // The main queue (ready + delayed + in flight) at every sample instant k * sample_every_s,
+  // per replication, up to the latest end of any replication; a replication that ended earlier
+  // keeps its end state. For the HTML chart's band (contract (4)).
+  double sample_every_s = 0;
+  std::vector<std::vector<double>> main_queue;  // [replication][sample]
 };
 
 // The figures compared for `scenario` (the names of SimulatedSide::names).

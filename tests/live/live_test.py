@@ -158,6 +158,11 @@ def check_side_by_side(out, returncode):
           f"exit {returncode} iff a figure is outside")
     check(report["verdict"] == ("agree" if inside else "disagree"), "the verdict in report.json")
     check(inside or "main_queue_settled_s: live" in md, "report.md gives the gap")
+    with open(os.path.join(out, "report.html")) as f:
+        html = f.read()
+    check(all(f'data-series="{name}"' in html
+              for name in ("simulated min", "simulated max", "simulated mean", "live")),
+          "report.html: the live main queue over the simulated band")
     print(f"measured: main_queue_settled_s live {settled['live']} s, simulated 10 s: "
           f"{settled['verdict']}")
 

@@ -14,6 +14,8 @@
 
 #include "experiments/statistics.h"
 #include "live/comparison.h"
+#include "live/live_series.h"
+#include "live/side_by_side_html.h"
 #include "live/side_by_side_report.h"
 #include "live/where_time_went.h"
 #include "sim/scenario/load.h"
@@ -221,5 +223,55 @@ TEST_CASE("side by side: where the live time went, read back from live-events.js
   CHECK(w.enqueue_max_ms == Approx(40));
   CHECK(drainsim::live::WhereTimeWentText(w).find("p50 20 ms, p99 40 ms") != std::string::npos);
   CHECK_FALSE(drainsim::live::ReadWhereTimeWent(path + ".absent", plan).ok);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("side by side: the live main queue rebuilt from live-events.jsonl", "[live]") {
+  const std::string path = std::string(DRAINSIM_BINARY_DIR) + "/live_series_test.jsonl";
+  {
+    std::ofstream out(path);
+    for (const char* line : {
+             R"({"t_s":0.1,"event":"publish","id":0})",
+             R"({"t_s":0.2,"event":"publish","id":1})",
+             R"({"t_s":0.3,"event":"publish","id":2})",
+             R"({"t_s":0.4,"event":"publish","id":3})",
+             R"({"t_s":0.5,"event":"ack","id":0,"worker":0,"attempt":1})",
+             R"({"t_s":0.6,"event":"reject_requeue","id":1,"worker":0,"attempt":1})",
+             R"({"t_s":1.2,"event":"park","id":2,"worker":0,"attempt":1})",
+             R"({"t_s":1.4,"event":"reject_requeue","id":1,"worker":0,"attempt":2})",
+             R"({"t_s":1.5,"event":"reject_dead_letter","id":3,"worker":0,"attempt":1})",
+             R"({"t_s":2.5,"event":"dead_letter","id":1,"detail":"reason=delivery_limit"})",
+             R"({"t_s":2.5,"event":"dead_letter","id":3,"detail":"reason=rejected"})",
+         }) {
+      out << line << "\n";
+    }
+  }
+  const auto series = drainsim::live::LiveMainQueue(path, 1.0, 2);
+  REQUIRE(series);
+  // At 0 s nothing; at 1 s ids 1, 2 and 3 (0 acked); at 2 s none: 2 parked, 3 rejected to the
+  // DLQ, 1 dead-lettered by the broker at its last return (1.4 s). Enough samples for 2.5 s.
+  CHECK(series->main_queue == std::vector<double>{0, 3, 0, 0});
+  CHECK(series->last_event_s == Approx(2.5));
+  CHECK_FALSE(drainsim::live::LiveMainQueue(path + ".absent", 1.0, 2));
+
+  const auto s = Load("live-poison.json");
+  const auto sim = drainsim::live::RunSimulatedSide(s, s.seed, 3, 1);
+  REQUIRE(sim.main_queue.size() == 3);
+  CHECK(sim.sample_every_s == 1.0);
+  CHECK(sim.main_queue[0].size() >= 11);  // 0..10 s at least: the last ack is at 10 s
+  drainsim::live::LiveResult live = PoisonLive();
+  drainsim::live::SideBySideRun run;
+  run.scenario_name = "a <b>";
+  run.live = &live;
+  run.simulated = &sim;
+  run.rows = drainsim::live::CompareSides(s, live, sim, run.options);
+  const std::string html = drainsim::live::SideBySideHtml(run, series);
+  for (const char* text : {"data-series=\"simulated min\"", "data-series=\"simulated max\"",
+                           "data-series=\"simulated mean\"", "data-series=\"live\"",
+                           "<td>main_queue_settled_s</td>", "drainsim live: a &lt;b&gt;"}) {
+    CHECK(html.find(text) != std::string::npos);
+  }
+  CHECK(drainsim::live::SideBySideHtml(run, std::nullopt).find("data-series=\"live\"") ==
+        std::string::npos);
   std::remove(path.c_str());
 }

@@ -13,9 +13,11 @@
 #include "live/amqp_connection.h"
 #include "live/harness.h"
 #include "live/live_report.h"
+#include "live/live_series.h"
 #include "live/plan.h"
 #include "live/services.h"
 #include "live/side_by_side.h"
+#include "live/side_by_side_html.h"
 #include "live/side_by_side_report.h"
 #include "live/stop_signal.h"
 #include "sim/scenario/load.h"
@@ -294,6 +296,11 @@ int RunLive(const Args& args) {
     std::fputs(live::SideBySideText(run).c_str(), stdout);
     files.push_back({"report.json", live::SideBySideJson(run)});
     files.push_back({"report.md", live::SideBySideMarkdown(run)});
+    size_t samples = 0;
+    for (const auto& r : simulated.main_queue) samples = std::max(samples, r.size());
+    const std::optional<live::LiveSeries> series =
+        live::LiveMainQueue(options.events_path, simulated.sample_every_s, samples);
+    files.push_back({"report.html", live::SideBySideHtml(run, series)});
     if (run.exit_code != 0) exit_code = kExitExpectationFailed;
   }
   if (const std::string problem = WriteOutputSet(out_dir, files); !problem.empty()) {
