@@ -57,7 +57,7 @@ std::string Chart(const SideBySideRun& run, const std::optional<LiveSeries>& liv
   chart.title = "Main queue: live run over the simulated replications";
   chart.x_axis = svg::TimeAxis(x.back());
   chart.x_axis.label = "time from the plan's start";
-  chart.y_axis = {"messages in the main queue (ready + in flight)", "", 1};
+  chart.y_axis = {"main queue (ready + in flight)", "", 1};
   chart.x_max = x.back();
   chart.y_integer = true;
   chart.series.push_back({"simulated min", "#94a3b8", x, band.min, true});
