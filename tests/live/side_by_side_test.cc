@@ -114,7 +114,7 @@ TEST_CASE("side by side: never against never agrees, never against a value does 
   CHECK_FALSE(some.exact);  // not every replication had the value
 }
 
-TEST_CASE("side by side: any figure outside is exit 1; rows not compared never fail", "[live]") {
+TEST_CASE("side by side: any figure outside is exit 1, rows not compared never fail", "[live]") {
   std::vector<Comparison> rows = {Compare("lost", "messages", 0.0, Values(5, 0.0), 0),
                                   drainsim::live::NotCompared("live_p99_ms", "ms", "why")};
   CHECK(drainsim::live::ComparisonExitCode(rows) == 0);
