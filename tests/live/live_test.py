@@ -260,6 +260,13 @@ def run_refuse(args, env):
                    "/drains/0: a drain plan is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
     check("rabbitmq:" not in proc.stdout, "no service started")
+    for option, message in ((["--replications", "1"], "--replications must be in 2..100000"),
+                            (["--time-tolerance-s", "-1"], "--time-tolerance-s must be in 0..3600"),
+                            (["--jobs", "0"], "--jobs must be in 1..")):
+        proc = subprocess.run([args.drainsim, "live", args.scenario] + option, env=env,
+                              capture_output=True, text=True, timeout=60)
+        check(proc.returncode == 2 and message in proc.stderr and "rabbitmq:" not in proc.stdout,
+              f"{' '.join(option)}: exit 2 before anything starts ({proc.returncode}, {proc.stderr!r})")
 
 
 def main():
