@@ -41,7 +41,7 @@ constexpr const char* kDescription =
     "ReplicationSeed(seed, i)) and compares, figure by figure, the live value with the\n"
     "simulation's mean and 95% prediction interval (a figure constant over the replications\n"
     "exactly; wall times within --time-tolerance-s). Writes live-events.jsonl, live.json,\n"
-    "report.json and report.md into --out.\n"
+    "report.json, report.md and report.html into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
     "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison and\n"
     "synthetic_failures faults. Anything else is refused at its JSON pointer (exit 2).\n"
@@ -200,7 +200,7 @@ int RunLive(const Args& args) {
       "after the last publish, how long to wait for the main queue to empty")(
       "replications", po::value<int64_t>()->default_value(30),
       "simulated replications the live run is compared with (2..100000)")(
-      "time-tolerance-s", po::value<double>()->default_value(0.1),
+      "time-tolerance-s", po::value<double>()->default_value(0.1, "0.1"),
       "widens the interval of wall-time figures by this much on each side (timing jitter)")(
       "check-services", po::bool_switch(), "start the private services, report, stop them")(
       "keep-data", po::bool_switch(), "keep the services' scratch directory (debugging)");
