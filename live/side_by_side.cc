@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "experiments/parallel.h"
 #include "experiments/runner.h"
@@ -90,12 +91,38 @@ class SettleWatch final : public model::RunObserver {
   std::optional<double> last_settle_s_;
 };
 
-// Contract (4): every replication's main queue on the common grid k * dt.
-std::vector<std::vector<double>> MainQueueOnGrid(
-    const std::vector<std::vector<model::Sample>>& runs, double dt_s) {
+// One replication's main queue at its sampled rows: (t_s, ready + delayed + in flight). Kept
+// instead of the whole Sample rows, which are ten times larger.
+using MainQueueRows = std::vector<std::pair<double, double>>;
+
+MainQueueRows MainQueueOf(const std::vector<model::Sample>& series) {
+  MainQueueRows rows;
+  rows.reserve(series.size());
+  for (const model::Sample& at : series) {
+    rows.emplace_back(at.t_s, static_cast<double>(at.depth + at.delayed_depth + at.in_flight));
+  }
+  return rows;
+}
+
+// The grid's step: sample_every_s, or a whole multiple of it that keeps the grid within
+// kChartSamplesMax steps (the chart draws at most 2,000 points; 30 replications of a million
+// samples would not fit in memory).
+constexpr double kChartSamplesMax = 10'000;
+
+double ChartStep(const std::vector<MainQueueRows>& runs, double sample_every_s) {
   double end_s = 0;
   for (const auto& run : runs) {
-    if (!run.empty()) end_s = std::max(end_s, run.back().t_s);
+    if (!run.empty()) end_s = std::max(end_s, run.back().first);
+  }
+  return sample_every_s * std::max(1.0, std::ceil(end_s / sample_every_s / kChartSamplesMax));
+}
+
+// Contract (4): every replication's main queue on the common grid k * dt.
+std::vector<std::vector<double>> MainQueueOnGrid(const std::vector<MainQueueRows>& runs,
+                                                 double dt_s) {
+  double end_s = 0;
+  for (const auto& run : runs) {
+    if (!run.empty()) end_s = std::max(end_s, run.back().first);
   }
   const size_t samples = static_cast<size_t>(std::floor(end_s / dt_s + 1e-9)) + 1;
   std::vector<std::vector<double>> grid(runs.size(), std::vector<double>(samples, 0));
@@ -103,9 +130,8 @@ std::vector<std::vector<double>> MainQueueOnGrid(
     size_t row = 0;
     for (size_t k = 0; k < samples && !runs[r].empty(); ++k) {
       const double t_s = static_cast<double>(k) * dt_s;
-      while (row + 1 < runs[r].size() && runs[r][row + 1].t_s <= t_s + 1e-9) ++row;
-      const model::Sample& at = runs[r][row];
-      grid[r][k] = static_cast<double>(at.depth + at.delayed_depth + at.in_flight);
+      while (row + 1 < runs[r].size() && runs[r][row + 1].first <= t_s + 1e-9) ++row;
+      grid[r][k] = runs[r][row].second;
     }
   }
   return grid;
@@ -136,7 +162,7 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
   const size_t n = static_cast<size_t>(replications);
   side.values.assign(figures.size(), std::vector<std::optional<double>>(n));
   std::vector<std::optional<model::ModelError>> errors(n);
-  std::vector<std::vector<model::Sample>> series(n);
+  std::vector<MainQueueRows> series(n);
   experiments::ParallelFor(n, jobs, [&](size_t i) {
     SettleWatch watch;
     model::RunOptions options;
@@ -144,13 +170,13 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
     const uint64_t seed = experiments::ReplicationSeed(base_seed, i);
     const model::Results results = model::RunSimulation(scenario, seed, options);
     errors[i] = results.model_error;
-    series[i] = results.series;
+    series[i] = MainQueueOf(results.series);
     const std::optional<double> settled = SimulatedSettled(results, watch.last_settle_s());
     for (size_t f = 0; f < figures.size(); ++f) {
       side.values[f][i] = figures[f]->simulated(results, settled);
     }
   });
-  side.sample_every_s = scenario.run.sample_every.seconds();
+  side.sample_every_s = ChartStep(series, scenario.run.sample_every.seconds());
   side.main_queue = MainQueueOnGrid(series, side.sample_every_s);
   for (size_t i = 0; i < n; ++i) {
     if (errors[i]) {

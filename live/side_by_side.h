@@ -21,7 +21,9 @@
 //      and seeds only.
 //  (3) A replication that broke a model invariant is never compared with: RunSimulatedSide
 //      throws experiments::ModelErrorInRun for the lowest such index.
-//  (4) main_queue[r][k] is the replication's last sampled row at or before k * sample_every_s.
+//  (4) main_queue[r][k] is the replication's last sampled row at or before k * sample_every_s,
+//      where sample_every_s is the scenario's run.sample_every_s, or a whole multiple of it that
+//      keeps the grid within 10,000 steps.
 //
 // Thread-safety: call from one thread; RunSimulatedSide starts its own (`jobs`).
 #pragma once
@@ -43,8 +45,8 @@ struct SimulatedSide {
   int64_t replications = 0;
   std::vector<std::string> names;                          // the compared figures, in order
   std::vector<std::vector<std::optional<double>>> values;  // [figure][replication]
-  // The main queue (ready + delayed + in flight) at every sample instant k * sample_every_s,
-  // per replication, up to the latest end of any replication; a replication that ended earlier
+  // The main queue (ready + delayed + in flight) at every instant k * sample_every_s, per
+  // replication, up to the latest end of any replication; a replication that ended earlier
   // keeps its end state. For the HTML chart's band (contract (4)).
   double sample_every_s = 0;
   std::vector<std::vector<double>> main_queue;  // [replication][sample]

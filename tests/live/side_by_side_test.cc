@@ -275,3 +275,12 @@ TEST_CASE("side by side: the live main queue rebuilt from live-events.jsonl", "[
         std::string::npos);
   std::remove(path.c_str());
 }
+
+TEST_CASE("side by side: the chart's grid coarsens a fine sampling to at most 10,000 instants",
+          "[live]") {
+  auto s = Load("live-poison.json");
+  s.run.sample_every = drainsim::engine::Duration::Micros(250);  // 40,000 samples to 10 s
+  const auto sim = drainsim::live::RunSimulatedSide(s, s.seed, 2, 1);
+  CHECK(sim.sample_every_s == Approx(0.001));  // the smallest whole multiple that fits
+  for (const auto& run : sim.main_queue) CHECK(run.size() == 10'001);  // 0, 1 ms, ..., 10 s
+}
