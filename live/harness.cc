@@ -192,6 +192,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
 
   const auto start = Clock::now();
+  log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
   const auto wall_deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
   std::vector<std::thread> workers;

@@ -1,6 +1,7 @@
 // What `drainsim live` prints and writes: the summary on stdout and live.json.
 //
-// live.json (sorted keys, one object; wall-clock figures live here and never in report.json):
+// live.json (sorted keys, one object; wall-clock figures live here, in the side-by-side of the
+// same directory (side_by_side_report.h), and never in the report.json of `drainsim run`):
 //   live_version, scenario {name, path}, seed, run_id, started_at_utc,
 //   services {private_rabbitmq, private_postgres, start_s, rabbitmq_ready_s, postgres_ready_s,
 //             stop_s},

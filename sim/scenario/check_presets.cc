@@ -141,10 +141,16 @@ void CheckRabbitmqQuorum(const Limits& l) {
   int major = 0;
   int minor = 0;
   const std::string version = l.s.broker.version.value_or(std::string(kRabbitmqDefaultVersion));
-  if (ParseBrokerVersion(version, &major, &minor) && major < 4) {
+  if (!ParseBrokerVersion(version, &major, &minor)) return;
+  if (major < 3 || (major == 3 && minor < 10)) {
     l.Add("/broker/version", Quote(version), "is older than", "the RabbitMQ model",
-          "drainsim models quorum queues of RabbitMQ 4.0 and later, where delivery-limit "
-          "defaults to 20 (RabbitMQ 4.0 release notes)");
+          "drainsim models quorum queues of RabbitMQ 3.10 and later (3.10-3.13: every return "
+          "counts, no default delivery limit; 4.0: a default limit of 20; 4.3: reject only)");
+  } else if (major == 3 && minor > 13) {
+    l.c.problems.Add("/broker/version", Quote(version) +
+                                            " is not a RabbitMQ release: the 3.x series ended "
+                                            "with 3.13, then 4.0" +
+                                            l.Tail());
   }
 }
 

@@ -36,8 +36,9 @@ constexpr PresetDefault kSqs[] = {
                          "SQS: maxReceiveCount decides, not the application"),
 };
 
-// RabbitMQ quorum queues; only /broker/delivery_counted differs between the two versions.
-#define DRAINSIM_RABBITMQ_QUORUM(delivery_counted, counted_source)                              \
+// RabbitMQ quorum queues; only /broker/delivery_limit and /broker/delivery_counted differ
+// between the versions.
+#define DRAINSIM_RABBITMQ_QUORUM(delivery_limit, limit_source, delivery_counted, counted_source) \
   {"/broker/version", "\"4.3\"", "drainsim models RabbitMQ 4.3 unless told otherwise"},         \
       {"/broker/visibility_timeout_s", "1800",                                                  \
        "RabbitMQ consumer_timeout default 30 minutes"},                                         \
@@ -45,7 +46,7 @@ constexpr PresetDefault kSqs[] = {
        "RabbitMQ: a consumer timeout closes the channel with PRECONDITION_FAILED"},             \
       {"/broker/requeue_on_crash", "\"immediate\"",                                             \
        "AMQP: a closed channel's unacked deliveries are requeued at once"},                     \
-      {"/broker/delivery_limit", "20", "RabbitMQ 4.0+: quorum queue delivery-limit default 20"}, \
+      {"/broker/delivery_limit", delivery_limit, limit_source},                                 \
       {"/broker/delivery_counted", delivery_counted, counted_source},                           \
       {"/broker/dlq_retention_s", "null", "RabbitMQ: a dead-letter queue has no TTL by default"}, \
       {"/retry/delivery", "\"requeue\"", "AMQP: basic.reject / basic.nack with requeue=true"},  \
@@ -53,12 +54,22 @@ constexpr PresetDefault kSqs[] = {
       DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",                      \
                            "RabbitMQ: the delivery limit decides, not the application")
 
+constexpr const char* kEveryReturn = "[\"nack\",\"reject\",\"crash\",\"consumer_timeout\"]";
+constexpr const char* kLimit20 =
+    "RabbitMQ 4.0 release notes: quorum queues now have a default redelivery limit (20)";
+
+constexpr PresetDefault kRabbitmqQuorum3x[] = {DRAINSIM_RABBITMQ_QUORUM(
+    "null",
+    "RabbitMQ 3.10-3.13: no default delivery limit (Quorum Queues guide 3.13, poison message "
+    "handling: set by the delivery-limit policy or x-delivery-limit)",
+    kEveryReturn, "RabbitMQ 3.10-3.13: every return increments the delivery count")};
+
 constexpr PresetDefault kRabbitmqQuorum40[] = {DRAINSIM_RABBITMQ_QUORUM(
-    "[\"nack\",\"reject\",\"crash\",\"consumer_timeout\"]",
-    "RabbitMQ 4.0-4.2: every return increments x-delivery-count")};
+    "20", kLimit20, kEveryReturn, "RabbitMQ 4.0-4.2: every return increments x-delivery-count")};
 
 constexpr PresetDefault kRabbitmqQuorum43[] = {DRAINSIM_RABBITMQ_QUORUM(
-    "[\"reject\"]", "RabbitMQ 4.3: only basic.reject with requeue counts towards the limit")};
+    "20", kLimit20, "[\"reject\"]",
+    "RabbitMQ 4.3: only basic.reject with requeue counts towards the limit")};
 
 constexpr PresetDefault kSidekiq[] = {
     {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},
@@ -190,9 +201,9 @@ std::span<const PresetDefault> PresetDefaults(BrokerPreset preset, std::string_v
       int major = 0;
       int minor = 0;
       if (!ParseBrokerVersion(version, &major, &minor)) return kRabbitmqQuorum43;
-      const bool counts_every_return = major < 4 || (major == 4 && minor < 3);
-      return counts_every_return ? std::span<const PresetDefault>(kRabbitmqQuorum40)
-                                 : std::span<const PresetDefault>(kRabbitmqQuorum43);
+      if (major < 4) return kRabbitmqQuorum3x;
+      return major == 4 && minor < 3 ? std::span<const PresetDefault>(kRabbitmqQuorum40)
+                                     : std::span<const PresetDefault>(kRabbitmqQuorum43);
     }
     case BrokerPreset::kSidekiq:
       return kSidekiq;

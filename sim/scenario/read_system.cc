@@ -44,7 +44,8 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
         version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
                       Describe(version.json()) + ")");
       } else {
-        // Canonical: "4.03" reads as "4.3". The lower bound 4.0 is the preset's hard limit.
+        // Canonical: "4.03" reads as "4.3". The bounds (3.10..3.13, 4.0 and later) are the
+        // preset's hard limits (check_presets.cc).
         broker->version = std::to_string(major) + "." + std::to_string(minor);
       }
     }

@@ -55,7 +55,7 @@ std::array<bool, kReturnKindCount> Counted(std::initializer_list<ReturnKind> kin
 
 TEST_CASE("preset tables: one entry per pointer, each value valid JSON", "[presets]") {
   for (const auto& entry : EnumNames<BrokerPreset>()) {
-    for (std::string_view version : {"4.2", "4.3"}) {
+    for (std::string_view version : {"3.10", "4.2", "4.3"}) {
       INFO(entry.name << " " << version);
       std::set<std::string_view> pointers;
       const auto defaults = PresetDefaults(entry.value, version);
@@ -132,6 +132,14 @@ TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by v
   for (const char* version : {"4.0", "4.1"}) {
     CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version))
               .broker.delivery_counted == old.broker.delivery_counted);
+  }
+  CHECK(old.broker.delivery_limit == 20);
+  // 3.10-3.13 (Debian 12 ships 3.10): every return counts too, and there is no default limit.
+  for (const char* version : {"3.10", "3.13"}) {
+    const Scenario three = MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version));
+    CHECK(three.broker.delivery_counted == old.broker.delivery_counted);
+    CHECK_FALSE(three.broker.delivery_limit.has_value());
+    CheckRoundTrip(three);
   }
   for (const char* version : {"4.3", "4.10", "5.0"}) {
     CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version))
@@ -277,7 +285,8 @@ TEST_CASE("no preset, an unknown preset: nothing is filled in", "[presets]") {
   CHECK(unknown.problems.size() == 1);
 }
 
-TEST_CASE("broker.version: rabbitmq-quorum only, MAJOR.MINOR, at least 4.0", "[presets]") {
+TEST_CASE("broker.version: rabbitmq-quorum only, MAJOR.MINOR, 3.10-3.13 or 4.0 and later",
+          "[presets]") {
   CHECK_PROBLEM(Load(With(Minimal("sqs"), "/broker/version", "4.3")), "/broker/version",
                 "applies only with preset 'rabbitmq-quorum' (preset is 'sqs')");
   Json none = Minimal("sqs");
@@ -287,8 +296,12 @@ TEST_CASE("broker.version: rabbitmq-quorum only, MAJOR.MINOR, at least 4.0", "[p
                 "must be a version \"MAJOR.MINOR\"");
   CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", 4.3)), "/broker/version",
                 "must be a string");
-  CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.13")),
-                "/broker/version", "\"3.13\" is older than the RabbitMQ model allows");
+  CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.9")),
+                "/broker/version", "\"3.9\" is older than the RabbitMQ model allows");
+  CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.14")),
+                "/broker/version", "\"3.14\" is not a RabbitMQ release");
+  CHECK(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.10")).ok());
+  CHECK(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.13")).ok());
   CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.03")).broker.version ==
         "4.3");
 }

@@ -1,7 +1,9 @@
 // `drainsim live SCENARIO`: the scenario run for real on a loopback RabbitMQ and PostgreSQL
 // (private ones started for the run, or --amqp / --postgres), compared with the simulation of
-// the same seed on the counts that must agree exactly. live/ does the work; this file is the
-// command line: options, the support check, the broker-version check, the outputs, exit codes.
+// the same seed on the counts that must agree exactly, and side by side with --replications N
+// simulated replications (live/side_by_side.h). live/ does the work; this file is the command
+// line: options, the support check, the broker-version check, the outputs, exit codes.
+// The replications run after the services have stopped, so they take no CPU from the live run.
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -11,10 +13,15 @@
 #include "live/amqp_connection.h"
 #include "live/harness.h"
 #include "live/live_report.h"
+#include "live/live_series.h"
 #include "live/plan.h"
 #include "live/services.h"
+#include "live/side_by_side.h"
+#include "live/side_by_side_html.h"
+#include "live/side_by_side_report.h"
 #include "live/stop_signal.h"
 #include "sim/scenario/load.h"
+#include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
@@ -30,15 +37,22 @@ constexpr const char* kDescription =
     "are declared and deleted). Publishes what the simulation of the same seed publishes, when\n"
     "it publishes it, with the same poison messages; workers run the handlers against the\n"
     "database; at the end the DLQ and the parking queue are inspected and every published id is\n"
-    "accounted for. Writes live-events.jsonl and live.json into --out.\n"
+    "accounted for. Then it runs --replications N simulations of the scenario (seeds\n"
+    "ReplicationSeed(seed, i)) and compares, figure by figure, the live value with the\n"
+    "simulation's mean and 95% prediction interval (a figure constant over the replications\n"
+    "exactly; wall times within --time-tolerance-s). Writes live-events.jsonl, live.json,\n"
+    "report.json, report.md and report.html into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
     "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison and\n"
     "synthetic_failures faults. Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed).\n"
-    "Exit code 0: conservation holds and the exact counts agree with the simulation; 1: they do\n"
-    "not (or messages were lost); 2: bad input, an unsupported field, services that cannot\n"
-    "start, an operating error or an interrupted run.";
+    "Exit code 0: conservation holds, the exact counts agree with the simulation of the same\n"
+    "seed and every compared figure is inside; 1: model and reality disagree (or messages were\n"
+    "lost; the files are written all the same); 2: bad input, an unsupported field, services\n"
+    "that cannot start, an operating error or an interrupted run.";
+
+constexpr int64_t kReplicationsMax = 100'000;
 
 std::string UtcNow() {
   char buf[32];
@@ -144,12 +158,35 @@ int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& che
   return agree && result.lost == 0 && result.unfinished == 0 ? kExitOk : kExitExpectationFailed;
 }
 
+struct SideBySideOptions {
+  int64_t replications = 30;
+  int jobs = 1;
+  live::SideBySideOptions compare;
+};
+
+// --replications, --jobs, --time-tolerance-s; false (after saying why) when one is bad.
+bool ReadSideBySideOptions(const po::variables_map& vm, SideBySideOptions* o) {
+  o->replications = vm["replications"].as<int64_t>();
+  o->compare.time_tolerance_s = vm["time-tolerance-s"].as<double>();
+  if (o->replications < 2 || o->replications > kReplicationsMax) {
+    std::fprintf(stderr, "drainsim live: --replications must be in 2..%lld\n",
+                 static_cast<long long>(kReplicationsMax));
+    return false;
+  }
+  if (!(o->compare.time_tolerance_s >= 0 && o->compare.time_tolerance_s <= 3600)) {
+    std::fprintf(stderr, "drainsim live: --time-tolerance-s must be in 0..3600\n");
+    return false;
+  }
+  return ReadJobs("live", vm, &o->jobs);
+}
+
 }  // namespace
 
 int RunLive(const Args& args) {
   CommandLine line("live",
                    "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
-                   "[--wall-max-s S] [--settle-max-s S] | live --check-services",
+                   "[--wall-max-s S] [--settle-max-s S] [--replications N] [--jobs K] "
+                   "[--time-tolerance-s S] | live --check-services",
                    kDescription);
   line.options.add_options()("scenario", po::value<std::string>(), "scenario JSON file")(
       "seed", po::value<uint64_t>(), "seed (default: the scenario's `seed`)")(
@@ -161,8 +198,13 @@ int RunLive(const Args& args) {
       "bound on the whole run, wall seconds")(
       "settle-max-s", po::value<double>()->default_value(120),
       "after the last publish, how long to wait for the main queue to empty")(
+      "replications", po::value<int64_t>()->default_value(30),
+      "simulated replications the live run is compared with (2..100000)")(
+      "time-tolerance-s", po::value<double>()->default_value(0.1, "0.1"),
+      "widens the interval of wall-time figures by this much on each side (timing jitter)")(
       "check-services", po::bool_switch(), "start the private services, report, stop them")(
       "keep-data", po::bool_switch(), "keep the services' scratch directory (debugging)");
+  AddJobsOption(line.options);
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -178,6 +220,8 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
 
+  SideBySideOptions side_options;
+  if (!ReadSideBySideOptions(vm, &side_options)) return kExitBadInput;
   const std::string path = vm["scenario"].as<std::string>();
   const std::optional<scenario::Scenario> loaded = LoadForLive(path);
   if (!loaded) return kExitBadInput;
@@ -230,15 +274,44 @@ int RunLive(const Args& args) {
   const std::vector<live::Check> checks = live::ExactChecks(result, plan);
   live::PrintSummary(stdout, s.name, result, plan, figures, checks);
   // live-events.jsonl is streamed while the run goes on (a log, written as it happens);
-  // live.json is the run's one report, written whole or not at all.
-  const std::string json = live::LiveJson(s.name, path, started_at, result, plan, figures, checks);
-  if (const std::string problem = WriteOutputSet(out_dir, {{"live.json", json}});
-      !problem.empty()) {
+  // live.json, report.json and report.md are one output set, written whole or not at all.
+  std::vector<experiments::OutputFile> files = {
+      {"live.json", live::LiveJson(s.name, path, started_at, result, plan, figures, checks)}};
+  const int live_exit = ExitCode(result, checks);
+  int exit_code = live_exit;
+  if (live_exit != kExitBadInput) {  // a run that finished: compare it
+    const live::SimulatedSide simulated =
+        live::RunSimulatedSide(s, seed, side_options.replications, side_options.jobs);
+    live::SideBySideRun run;
+    run.scenario_name = s.name;
+    run.scenario_path = path;
+    run.seed = seed;
+    run.started_at_utc = started_at;
+    run.live = &result;
+    run.simulated = &simulated;
+    run.options = side_options.compare;
+    run.rows = live::CompareSides(s, result, simulated, side_options.compare);
+    run.where = live::ReadWhereTimeWent(options.events_path, plan);
+    run.exit_code = live::ComparisonExitCode(run.rows);
+    std::fputs(live::SideBySideText(run).c_str(), stdout);
+    files.push_back({"report.json", live::SideBySideJson(run)});
+    files.push_back({"report.md", live::SideBySideMarkdown(run)});
+    size_t samples = 0;
+    for (const auto& r : simulated.main_queue) samples = std::max(samples, r.size());
+    const std::optional<live::LiveSeries> series =
+        live::LiveMainQueue(options.events_path, simulated.sample_every_s, samples);
+    files.push_back({"report.html", live::SideBySideHtml(run, series)});
+    if (run.exit_code != 0) exit_code = kExitExpectationFailed;
+  }
+  if (const std::string problem = WriteOutputSet(out_dir, files); !problem.empty()) {
     std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
     return kExitBadInput;
   }
-  std::printf("events: %s\nreport: %s/live.json\n", options.events_path.c_str(), out_dir.c_str());
-  return ExitCode(result, checks);
+  std::printf("events: %s\n", options.events_path.c_str());
+  for (const experiments::OutputFile& f : files) {
+    std::printf("report: %s/%s\n", out_dir.c_str(), f.name.c_str());
+  }
+  return exit_code;
 }
 
 }  // namespace drainsim::cli

@@ -1,0 +1,213 @@
+#include "live/side_by_side.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "experiments/parallel.h"
+#include "experiments/runner.h"
+#include "experiments/seeds.h"
+#include "sim/engine/check.h"
+#include "sim/model/simulation.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using model::MessageState;
+
+// One compared figure: its unit, whether it is a wall time (the tolerance applies), and how
+// each side measures it.
+struct Figure {
+  const char* name;
+  const char* unit;
+  bool wall_time;
+  bool needs_database;
+  std::optional<double> (*simulated)(const model::Results&, std::optional<double> settled_s);
+  std::optional<double> (*live)(const LiveResult&);
+};
+
+template <typename T>
+std::optional<double> Some(T value) {
+  return static_cast<double>(value);
+}
+
+// The order of report.json's `comparison`.
+const Figure kFigures[] = {
+    {"published", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.published); },
+     [](const LiveResult& l) { return Some(l.published); }},
+    {"attempts", "attempts", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.attempts); },
+     [](const LiveResult& l) { return Some(l.attempts); }},
+    {"human_needed", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.human_needed); },
+     [](const LiveResult& l) { return Some(l.dead_lettered + l.parked); }},
+    {"dlq_end", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.dlq_end); },
+     [](const LiveResult& l) { return Some(l.dead_lettered); }},
+    {"parked", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.parked); },
+     [](const LiveResult& l) { return Some(l.parked); }},
+    {"unfinished", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.not_terminal_end); },
+     [](const LiveResult& l) { return Some(l.unfinished); }},
+    {"lost", "messages", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.lost); },
+     [](const LiveResult& l) { return Some(l.lost); }},
+    {"duplicate_executions", "executions", false, false,
+     [](const model::Results& r, std::optional<double>) { return Some(r.duplicate_executions); },
+     [](const LiveResult& l) { return Some(l.duplicate_executions); }},
+    {"db_timeouts", "queries", false, true,
+     [](const model::Results& r, std::optional<double>) { return Some(r.db_timeouts); },
+     [](const LiveResult& l) { return Some(l.db_timeouts); }},
+    {"main_queue_settled_s", "s", true, false,
+     [](const model::Results&, std::optional<double> settled_s) { return settled_s; },
+     [](const LiveResult& l) { return l.time_to_empty_s; }},
+};
+
+std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
+  std::vector<const Figure*> figures;
+  for (const Figure& f : kFigures) {
+    if (!f.needs_database || s.database) figures.push_back(&f);
+  }
+  return figures;
+}
+
+bool InMainQueue(MessageState state) {
+  return state == MessageState::kReady || state == MessageState::kDelayed ||
+         state == MessageState::kInFlight;
+}
+
+// Watches a run for the instant of its last settle: the last transition out of the main queue.
+class SettleWatch final : public model::RunObserver {
+ public:
+  void OnTransition(const model::TransitionInfo& info) override {
+    if (InMainQueue(info.from) && !InMainQueue(info.to)) last_settle_s_ = info.at.seconds();
+  }
+  std::optional<double> last_settle_s() const { return last_settle_s_; }
+
+ private:
+  std::optional<double> last_settle_s_;
+};
+
+// One replication's main queue at its sampled rows: (t_s, ready + delayed + in flight). Kept
+// instead of the whole Sample rows, which are ten times larger.
+using MainQueueRows = std::vector<std::pair<double, double>>;
+
+MainQueueRows MainQueueOf(const std::vector<model::Sample>& series) {
+  MainQueueRows rows;
+  rows.reserve(series.size());
+  for (const model::Sample& at : series) {
+    rows.emplace_back(at.t_s, static_cast<double>(at.depth + at.delayed_depth + at.in_flight));
+  }
+  return rows;
+}
+
+// The grid's step: sample_every_s, or a whole multiple of it that keeps the grid within
+// kChartSamplesMax steps (the chart draws at most 2,000 points; 30 replications of a million
+// samples would not fit in memory).
+constexpr double kChartSamplesMax = 10'000;
+
+double ChartStep(const std::vector<MainQueueRows>& runs, double sample_every_s) {
+  double end_s = 0;
+  for (const auto& run : runs) {
+    if (!run.empty()) end_s = std::max(end_s, run.back().first);
+  }
+  return sample_every_s * std::max(1.0, std::ceil(end_s / sample_every_s / kChartSamplesMax));
+}
+
+// Contract (4): every replication's main queue on the common grid k * dt.
+std::vector<std::vector<double>> MainQueueOnGrid(const std::vector<MainQueueRows>& runs,
+                                                 double dt_s) {
+  double end_s = 0;
+  for (const auto& run : runs) {
+    if (!run.empty()) end_s = std::max(end_s, run.back().first);
+  }
+  const size_t samples = static_cast<size_t>(std::floor(end_s / dt_s + 1e-9)) + 1;
+  std::vector<std::vector<double>> grid(runs.size(), std::vector<double>(samples, 0));
+  for (size_t r = 0; r < runs.size(); ++r) {
+    size_t row = 0;
+    for (size_t k = 0; k < samples && !runs[r].empty(); ++k) {
+      const double t_s = static_cast<double>(k) * dt_s;
+      while (row + 1 < runs[r].size() && runs[r][row + 1].first <= t_s + 1e-9) ++row;
+      grid[r][k] = runs[r][row].second;
+    }
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario) {
+  std::vector<std::string> names;
+  for (const Figure* f : FiguresFor(scenario)) names.emplace_back(f->name);
+  return names;
+}
+
+std::optional<double> SimulatedSettled(const model::Results& results,
+                                       std::optional<double> last_settle_s) {
+  if (results.not_terminal_end != 0) return std::nullopt;
+  return last_settle_s;
+}
+
+SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base_seed,
+                               int64_t replications, int jobs) {
+  DRAINSIM_CHECK(replications >= 1);
+  const std::vector<const Figure*> figures = FiguresFor(scenario);
+  SimulatedSide side;
+  side.base_seed = base_seed;
+  side.replications = replications;
+  side.names = ComparedFigures(scenario);
+  const size_t n = static_cast<size_t>(replications);
+  side.values.assign(figures.size(), std::vector<std::optional<double>>(n));
+  std::vector<std::optional<model::ModelError>> errors(n);
+  std::vector<MainQueueRows> series(n);
+  experiments::ParallelFor(n, jobs, [&](size_t i) {
+    SettleWatch watch;
+    model::RunOptions options;
+    options.observer = &watch;
+    const uint64_t seed = experiments::ReplicationSeed(base_seed, i);
+    const model::Results results = model::RunSimulation(scenario, seed, options);
+    errors[i] = results.model_error;
+    series[i] = MainQueueOf(results.series);
+    const std::optional<double> settled = SimulatedSettled(results, watch.last_settle_s());
+    for (size_t f = 0; f < figures.size(); ++f) {
+      side.values[f][i] = figures[f]->simulated(results, settled);
+    }
+  });
+  side.sample_every_s = ChartStep(series, scenario.run.sample_every.seconds());
+  side.main_queue = MainQueueOnGrid(series, side.sample_every_s);
+  for (size_t i = 0; i < n; ++i) {
+    if (errors[i]) {
+      throw experiments::ModelErrorInRun(scenario.name, experiments::ReplicationSeed(base_seed, i),
+                                         *errors[i]);
+    }
+  }
+  return side;
+}
+
+std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const LiveResult& live,
+                                     const SimulatedSide& simulated,
+                                     const SideBySideOptions& options) {
+  const std::vector<const Figure*> figures = FiguresFor(scenario);
+  DRAINSIM_CHECK(figures.size() == simulated.values.size());
+  std::vector<Comparison> rows;
+  for (size_t f = 0; f < figures.size(); ++f) {
+    const Figure& figure = *figures[f];
+    rows.push_back(Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
+                           figure.wall_time ? options.time_tolerance_s : 0, options.level));
+  }
+  rows.push_back(NotCompared("time_to_empty_s", "s",
+                             scenario.drains.empty()
+                                 ? "no drain planned; it counts from the first drain's start"
+                                 : "the live run measures no drain yet"));
+  const bool live_traffic = scenario.database && scenario.database->live_traffic;
+  const std::string why =
+      live_traffic ? "no live traffic live yet" : "the scenario has no live traffic";
+  rows.push_back(NotCompared("live_p50_ms", "ms", why));
+  rows.push_back(NotCompared("live_p99_ms", "ms", why));
+  return rows;
+}
+
+}  // namespace drainsim::live
