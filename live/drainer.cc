@@ -50,6 +50,16 @@ class Drainer {
   bool AckConfirmed(std::chrono::milliseconds wait);
   // Sleeps until `due` (reading confirms meanwhile); false if the run is stopping.
   bool SleepUntil(Clock::time_point due);
+  // Logs a step that took more than kSlowMs (a "drain_slow" event): where a paced drain loses
+  // time it never makes up (a burst-1 bucket accrues nothing while it waits for the drainer).
+  void NoteSlow(const char* step, Clock::time_point since) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since);
+    if (ms.count() > kSlowMs) {
+      state_.log->Write("drain_slow", 0, -1, -1, std::string(step) + " " +
+                                                     std::to_string(ms.count()) + " ms");
+    }
+  }
+  static constexpr int64_t kSlowMs = 10;
 
   RunState& state_;
   DrainShared& shared_;
@@ -143,7 +153,10 @@ bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
   AmqpHeaders headers = PublishHeaders(m);
   headers["x-drainsim-life-base"] = deliveries - kept;
   headers["x-drainsim-replay-of"] = static_cast<int64_t>(id);
+  const auto publish_at = Clock::now();
+  NoteSlow("wake-up after the token", due);
   if (!Publish(state_.topology.main_queue, id, headers, message.delivery_tag)) return false;
+  NoteSlow("basic.publish", publish_at);
   replayed_.insert(id);
   DrainFigures& f = shared_.figures;
   ++f.replayed;
@@ -217,7 +230,9 @@ void Drainer::Run(Clock::time_point run_start) {
       state_.log->Write("drain_end", 0, -1, -1, "limit");
     }
     std::optional<AmqpMessage> message;
+    const auto get_at = Clock::now();
     if (!ended) message = get_->Get(state_.topology.dlq, false);
+    NoteSlow("basic.get", get_at);
     if (!message) {
       if (!get_->Ok()) {
         state_.Fail("drainer: " + get_->error());
