@@ -43,8 +43,7 @@ class Drainer {
   void ReturnHeld();
   bool AtLimit() const { return drain_.limit && shared_.figures.replayed >= *drain_.limit; }
   // Publishes a copy; its DLQ message is acked once the copy's confirm arrives (AckConfirmed).
-  bool Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers,
-               uint64_t dlq_tag);
+  bool Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers, uint64_t dlq_tag);
   // Reads the confirms that arrived within `wait` and acks their DLQ messages; false (and
   // RunState::Fail) on a nack or an error.
   bool AckConfirmed(std::chrono::milliseconds wait);
@@ -55,8 +54,8 @@ class Drainer {
   void NoteSlow(const char* step, Clock::time_point since) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since);
     if (ms.count() > kSlowMs) {
-      state_.log->Write("drain_slow", 0, -1, -1, std::string(step) + " " +
-                                                     std::to_string(ms.count()) + " ms");
+      state_.log->Write("drain_slow", 0, -1, -1,
+                        std::string(step) + " " + std::to_string(ms.count()) + " ms");
     }
   }
   static constexpr int64_t kSlowMs = 10;
@@ -76,8 +75,7 @@ class Drainer {
 
 bool Drainer::Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers,
                       uint64_t dlq_tag) {
-  if (!pub_->Publish(queue, std::to_string(id), headers,
-                     "{\"id\":" + std::to_string(id) + "}")) {
+  if (!pub_->Publish(queue, std::to_string(id), headers, "{\"id\":" + std::to_string(id) + "}")) {
     state_.Fail("drainer: publish to " + queue + ": " + pub_->error());
     return false;
   }
@@ -135,10 +133,10 @@ bool Drainer::WaitStart(Clock::time_point at) {
 }
 
 bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
-  const auto due = started_ + std::chrono::microseconds(pacer_.Take(
-                                  std::chrono::duration_cast<std::chrono::microseconds>(
-                                      Clock::now() - started_)
-                                      .count()));
+  const auto due =
+      started_ +
+      std::chrono::microseconds(pacer_.Take(
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started_).count()));
   if (!SleepUntil(due)) {  // stopping: not replayed, it stays in the DLQ
     held_.push_back(message.delivery_tag);
     return !state_.failed;
@@ -204,8 +202,8 @@ void Drainer::ReturnHeld() {
 }
 
 void Drainer::Run(Clock::time_point run_start) {
-  const auto start_at = run_start + std::chrono::microseconds(
-                                        (*drain_.start_at - engine::Instant::Zero()).micros());
+  const auto start_at =
+      run_start + std::chrono::microseconds((*drain_.start_at - engine::Instant::Zero()).micros());
   if (!WaitStart(start_at) || !Open()) {
     shared_.idle = true;
     return;
@@ -263,9 +261,9 @@ DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& s) {
   view.kind = HeaderString(message.headers, "x-drainsim-kind");
   const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
   if (message.death_reason.empty()) {  // put there before the run: the backlog's own figures
-    view.reason = scenario::FromName<DlqReason>(
-                      HeaderString(message.headers, "x-drainsim-dlq-reason"))
-                      .value_or(DlqReason::kMaxAttempts);
+    view.reason =
+        scenario::FromName<DlqReason>(HeaderString(message.headers, "x-drainsim-dlq-reason"))
+            .value_or(DlqReason::kMaxAttempts);
     view.error = scenario::FromName<ErrorClass>(HeaderString(message.headers, "x-drainsim-error"))
                      .value_or(ErrorClass::kTransient);
     return view;

@@ -56,8 +56,8 @@ void Undeclare(const std::string& url, const Topology& t) {
 
 // Waits until nothing is ready in the main queue, nothing is in flight and nothing has moved for
 // kQuietUs, on three polls in a row; returns the time of the last movement (the last settle).
-std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector,
-                                Clock::time_point until, const DrainShared* drain) {
+std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector, Clock::time_point until,
+                                const DrainShared* drain) {
   constexpr int64_t kQuietUs = 300'000;
   int quiet = 0;
   while (Clock::now() < until && !StopRequested() && !state.failed) {
@@ -88,8 +88,7 @@ bool Drain(AmqpConnection& c, const std::string& queue, size_t limit, F f) {
 }
 
 // `expected`: the ids whose publish the broker confirmed (the DLQ backlog and the producer's).
-void Inspect(RunState& state, AmqpConnection& c, const std::vector<bool>& expected,
-             LiveResult* r) {
+void Inspect(RunState& state, AmqpConnection& c, const std::vector<bool>& expected, LiveResult* r) {
   const size_t n = state.plan.messages.size();
   std::vector<uint8_t> where(n, 0);  // 0 none, 1 acked, 2 dlq, 3 parked, 4 unfinished
   for (size_t id = 0; id < n; ++id) {

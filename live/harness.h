@@ -77,8 +77,8 @@ struct LiveResult {
   // The drain's start -> the run's last settle (time_to_empty_s): the simulation's
   // time_to_empty_s when the drain's replays are what settles last, as in live-drain.json.
   std::optional<double> drain_time_to_empty_s;
-  bool interrupted = false;     // Ctrl-C / SIGTERM
-  std::string error;            // an operating error (the run is not valid)
+  bool interrupted = false;  // Ctrl-C / SIGTERM
+  std::string error;         // an operating error (the run is not valid)
 };
 
 LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,

@@ -17,8 +17,8 @@ std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
                                {"lost", live.lost, sim.lost}};
   if (live.drain_planned) {  // a drain's replays and what they came to
     checks.push_back({"replayed", live.drain.replayed, sim.replays});
-    checks.push_back({"drain_parked", live.drain.parked,
-                      sim.drains.empty() ? 0 : sim.drains[0].parked});
+    checks.push_back(
+        {"drain_parked", live.drain.parked, sim.drains.empty() ? 0 : sim.drains[0].parked});
     checks.push_back({"acked", live.acked, sim.acked});
   }
   return checks;
@@ -49,7 +49,9 @@ void PrintDrain(std::FILE* out, const LiveResult& r, const Plan& plan) {
 }
 
 nlohmann::json DrainJson(const LiveResult& r) {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
   const DrainFigures& d = r.drain;
   return {{"started", d.started},
           {"started_at_s", d.started ? nlohmann::json(d.started_at_s) : nlohmann::json()},

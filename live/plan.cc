@@ -72,8 +72,8 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
   }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
     if (s.backlog[i].where == scenario::BacklogWhere::kDelayed) {
-      out->push_back({"/backlog/" + std::to_string(i) + "/where",
-                      NotYet("a backlog in the delay queue")});
+      out->push_back(
+          {"/backlog/" + std::to_string(i) + "/where", NotYet("a backlog in the delay queue")});
     }
   }
   if (s.database && s.database->live_traffic) {

@@ -14,7 +14,8 @@ using drainsim::live::WallPacer;
 namespace sc = drainsim::scenario;
 
 sc::Scenario LoadLiveDrain() {
-  auto loaded = sc::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/live-drain.json");
+  auto loaded =
+      sc::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/live-drain.json");
   REQUIRE(loaded.ok());
   return *loaded.scenario;
 }
@@ -34,8 +35,8 @@ TEST_CASE("live drain: a drip drain and a DLQ backlog are supported; the rest by
   sc::Scenario s = LoadLiveDrain();
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
   s.drains.push_back(s.drains[0]);
-  s.drains[0].strategy = sc::AdaptiveDrain{1, 10, 1, 0.5, sc::Duration::Millis(50),
-                                           sc::Duration::Seconds(1)};
+  s.drains[0].strategy =
+      sc::AdaptiveDrain{1, 10, 1, 0.5, sc::Duration::Millis(50), sc::Duration::Seconds(1)};
   s.backlog.push_back(s.backlog[0]);
   s.backlog.back().where = sc::BacklogWhere::kDelayed;
   s.broker.dlq_retention = sc::Duration::Seconds(60);  // expires within the 150 s run
@@ -64,8 +65,7 @@ TEST_CASE("live drain: the plan holds the DLQ backlog with the simulation's ids,
     CHECK(m.kind == (invoice ? "invoice" : "order"));
     CHECK(m.key == m.kind + ":" + std::to_string(m.id));
     CHECK(m.dlq->error == (invoice ? sc::ErrorClass::kPermanent : sc::ErrorClass::kTransient));
-    CHECK(m.dlq->reason ==
-          (invoice ? sc::DlqReason::kNotRetryable : sc::DlqReason::kMaxAttempts));
+    CHECK(m.dlq->reason == (invoice ? sc::DlqReason::kNotRetryable : sc::DlqReason::kMaxAttempts));
     CHECK(m.dlq->attempts == (invoice ? 1 : 5));
     if (m.fate) {
       ++fated;
@@ -122,7 +122,7 @@ TEST_CASE("live drain: what a drain selects on, read from a DLQ message", "[live
   view = drainsim::live::ViewOf(rejected, s);
   CHECK(view.error == sc::ErrorClass::kPermanent);
   CHECK(view.reason == sc::DlqReason::kNotRetryable);  // permanent: dead_letter at once
-  rejected.headers.erase("x-drainsim-fail");         // no fate: a database failure
+  rejected.headers.erase("x-drainsim-fail");           // no fate: a database failure
   view = drainsim::live::ViewOf(rejected, s);
   CHECK(view.error == sc::ErrorClass::kTransient);
   CHECK(view.reason == sc::DlqReason::kMaxAttempts);
