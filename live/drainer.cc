@@ -142,14 +142,11 @@ bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
     return !state_.failed;
   }
   const PlannedMessage& m = state_.plan.messages.at(id);
-  // Attempts of the life that ended in the DLQ, for redrive_attempts keep.
-  const int64_t deliveries = state_.deliveries[id];
-  const int64_t last_life = deliveries - HeaderInt(message.headers, "x-drainsim-life-base", 0);
-  const int64_t kept = state_.scenario.broker.redrive_attempts == scenario::RedriveAttempts::kKeep
-                           ? std::max<int64_t>(0, last_life - 1)
-                           : 0;
+  const int64_t life_base =
+      ReplayLifeBase(state_.deliveries[id], HeaderInt(message.headers, "x-drainsim-life-base", 0),
+                     state_.scenario.broker.redrive_attempts);
   AmqpHeaders headers = PublishHeaders(m);
-  headers["x-drainsim-life-base"] = deliveries - kept;
+  headers["x-drainsim-life-base"] = life_base;
   headers["x-drainsim-replay-of"] = static_cast<int64_t>(id);
   const auto publish_at = Clock::now();
   NoteSlow("wake-up after the token", due);
@@ -160,7 +157,7 @@ bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
   ++f.replayed;
   f.last_replay_at_s = state_.log->Now();
   state_.Touch();
-  state_.log->Write("replay", id, -1, -1, "life-base=" + std::to_string(deliveries - kept));
+  state_.log->Write("replay", id, -1, -1, "life-base=" + std::to_string(life_base));
   return true;
 }
 
@@ -278,6 +275,14 @@ DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& s) {
     view.reason = DlqReason::kMaxAttempts;
   }
   return view;
+}
+
+int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttempts attempts) {
+  // As the simulation's Replay: keep sets the count to max(0, attempts - 1).
+  const int64_t last_life = deliveries - base;
+  const int64_t kept =
+      attempts == scenario::RedriveAttempts::kKeep ? std::max<int64_t>(0, last_life - 1) : 0;
+  return deliveries - kept;
 }
 
 bool Selected(const scenario::DrainSelect& select, const DlqView& view) {

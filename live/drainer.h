@@ -68,6 +68,12 @@ class WallPacer {
   int64_t last_us_ = 0;
 };
 
+// The x-drainsim-life-base of a replay's copy: worker.cc numbers a delivery's attempt as the
+// id's deliveries so far minus it. `deliveries`: the id's deliveries before the replay;
+// `base`: the life base of the copy that ended in the DLQ. reset: the next delivery is
+// attempt 1; keep: it goes on from the last life's attempts less one (never below 1).
+int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttempts attempts);
+
 struct DrainFigures {
   bool started = false;
   double started_at_s = 0;  // wall seconds since the run's start

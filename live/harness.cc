@@ -231,7 +231,8 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   drain.stop = true;
   if (drainer.joinable()) drainer.join();
   r.drain = drain.figures;
-  if (r.drain.started && r.time_to_empty_s) {
+  // As the simulation's: never when the drain left replayable messages (its limit).
+  if (r.drain.started && r.drain.left == 0 && r.time_to_empty_s) {
     r.drain_time_to_empty_s = std::max(0.0, *r.time_to_empty_s - r.drain.started_at_s);
   }
   state.workers_done = true;

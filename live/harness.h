@@ -76,6 +76,7 @@ struct LiveResult {
   DrainFigures drain;
   // The drain's start -> the run's last settle (time_to_empty_s): the simulation's
   // time_to_empty_s when the drain's replays are what settles last, as in live-drain.json.
+  // Null, as the simulation's, when the drain left selected messages unreplayed (its limit).
   std::optional<double> drain_time_to_empty_s;
   bool interrupted = false;  // Ctrl-C / SIGTERM
   std::string error;         // an operating error (the run is not valid)

@@ -44,8 +44,9 @@ void PrintDrain(std::FILE* out, const LiveResult& r, const Plan& plan) {
                static_cast<long long>(d.replayed), static_cast<long long>(d.parked),
                static_cast<long long>(d.left), Seconds(d.last_replay_at_s).c_str(),
                static_cast<long long>(r.dlq_seeded));
-  std::fprintf(out, "time to empty (drain start -> last settle): live %s wall, simulated %s\n",
-               Seconds(r.drain_time_to_empty_s).c_str(), Seconds(sim.time_to_empty_s).c_str());
+  std::fprintf(out, "time to empty (drain start -> last settle): live %s%s, simulated %s\n",
+               Seconds(r.drain_time_to_empty_s).c_str(), r.drain_time_to_empty_s ? " wall" : "",
+               Seconds(sim.time_to_empty_s).c_str());
 }
 
 nlohmann::json DrainJson(const LiveResult& r) {

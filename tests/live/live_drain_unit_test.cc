@@ -129,3 +129,23 @@ TEST_CASE("live drain: what a drain selects on, read from a DLQ message", "[live
   rejected.death_reason = "delivery_limit";
   CHECK(drainsim::live::ViewOf(rejected, s).reason == sc::DlqReason::kDeliveryLimit);
 }
+
+TEST_CASE("live drain: a replay's attempts start over, or go on with redrive_attempts keep",
+          "[live]") {
+  using drainsim::live::ReplayLifeBase;
+  const auto reset = sc::RedriveAttempts::kReset;
+  const auto keep = sc::RedriveAttempts::kKeep;
+  // worker.cc: attempt = deliveries after this one - life base.
+  auto next_attempt = [](int64_t deliveries, int64_t base) { return deliveries + 1 - base; };
+  // A backlog message put into the DLQ with attempts 5 (life base -5), never delivered live.
+  CHECK(next_attempt(0, ReplayLifeBase(0, -5, reset)) == 1);
+  CHECK(next_attempt(0, ReplayLifeBase(0, -5, keep)) == 5);  // Sidekiq: 5 - 1 kept, then 5th
+  // Dead-lettered live after 6 deliveries in its first life (base 0).
+  CHECK(next_attempt(6, ReplayLifeBase(6, 0, reset)) == 1);
+  CHECK(next_attempt(6, ReplayLifeBase(6, 0, keep)) == 6);
+  // A second replay counts only the second life's deliveries (6 -> 9: 3 attempts).
+  CHECK(next_attempt(9, ReplayLifeBase(9, 6, reset)) == 1);
+  CHECK(next_attempt(9, ReplayLifeBase(9, 6, keep)) == 3);
+  // A life with no attempt (attempts 0 in the backlog) keeps none.
+  CHECK(next_attempt(0, ReplayLifeBase(0, 0, keep)) == 1);
+}
