@@ -30,7 +30,7 @@ bool HasProblem(const std::vector<sc::Problem>& problems, const std::string& poi
 
 }  // namespace
 
-TEST_CASE("live drain: a drip drain and a DLQ backlog are supported; the rest by pointer",
+TEST_CASE("live drain: a drip drain and a DLQ backlog are supported, the rest refused by pointer",
           "[live]") {
   sc::Scenario s = LoadLiveDrain();
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
