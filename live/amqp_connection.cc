@@ -346,9 +346,9 @@ bool AmqpConnection::Reject(uint64_t delivery_tag, bool requeue, bool nack) {
   return CheckStatus(status, nack ? "basic.nack" : "basic.reject");
 }
 
-std::optional<AmqpMessage> AmqpConnection::Get(const std::string& queue) {
+std::optional<AmqpMessage> AmqpConnection::Get(const std::string& queue, bool auto_ack) {
   amqp_maybe_release_buffers(conn_);
-  const amqp_rpc_reply_t reply = amqp_basic_get(conn_, kChannel, Bytes(queue), 1);
+  const amqp_rpc_reply_t reply = amqp_basic_get(conn_, kChannel, Bytes(queue), auto_ack ? 1 : 0);
   if (!Check(reply, "basic.get")) return std::nullopt;
   if (reply.reply.id == AMQP_BASIC_GET_EMPTY_METHOD) return std::nullopt;
   amqp_message_t raw{};
@@ -356,6 +356,9 @@ std::optional<AmqpMessage> AmqpConnection::Get(const std::string& queue) {
     return std::nullopt;
   }
   AmqpMessage message;
+  const auto* ok = static_cast<const amqp_basic_get_ok_t*>(reply.reply.decoded);
+  message.delivery_tag = ok->delivery_tag;
+  message.redelivered = ok->redelivered != 0;
   ReadProperties(raw.properties, &message);
   amqp_destroy_message(&raw);
   return message;

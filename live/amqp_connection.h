@@ -84,8 +84,10 @@ class AmqpConnection {
   bool Ack(uint64_t delivery_tag);
   // basic.reject (nack == false) or basic.nack (nack == true) with `requeue`.
   bool Reject(uint64_t delivery_tag, bool requeue, bool nack);
-  // basic.get with auto-ack: the next message of `queue`, nullopt when empty or on error.
-  std::optional<AmqpMessage> Get(const std::string& queue);
+  // basic.get: the next message of `queue`, nullopt when empty or on error. With auto_ack false
+  // it stays the channel's until Ack() or Reject() of its delivery_tag, or until the connection
+  // closes (the broker then requeues it).
+  std::optional<AmqpMessage> Get(const std::string& queue, bool auto_ack = true);
 
  private:
   AmqpConnection() = default;

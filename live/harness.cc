@@ -56,8 +56,8 @@ void Undeclare(const std::string& url, const Topology& t) {
 
 // Waits until nothing is ready in the main queue, nothing is in flight and nothing has moved for
 // kQuietUs, on three polls in a row; returns the time of the last movement (the last settle).
-std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector,
-                                Clock::time_point until) {
+std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector, Clock::time_point until,
+                                const DrainShared* drain) {
   constexpr int64_t kQuietUs = 300'000;
   int quiet = 0;
   while (Clock::now() < until && !StopRequested() && !state.failed) {
@@ -68,7 +68,8 @@ std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector,
     }
     const int64_t now_us = static_cast<int64_t>(state.log->Now() * 1e6);
     const bool still = now_us - state.last_activity_us >= kQuietUs;
-    quiet = (*ready == 0 && state.in_flight == 0 && still) ? quiet + 1 : 0;
+    const bool drain_idle = drain == nullptr || drain->idle;
+    quiet = (*ready == 0 && state.in_flight == 0 && still && drain_idle) ? quiet + 1 : 0;
     if (quiet == 3) return static_cast<double>(state.last_activity_us) / 1e6;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -86,7 +87,8 @@ bool Drain(AmqpConnection& c, const std::string& queue, size_t limit, F f) {
   return c.Ok();
 }
 
-void Inspect(RunState& state, AmqpConnection& c, int64_t confirmed, LiveResult* r) {
+// `expected`: the ids whose publish the broker confirmed (the DLQ backlog and the producer's).
+void Inspect(RunState& state, AmqpConnection& c, const std::vector<bool>& expected, LiveResult* r) {
   const size_t n = state.plan.messages.size();
   std::vector<uint8_t> where(n, 0);  // 0 none, 1 acked, 2 dlq, 3 parked, 4 unfinished
   for (size_t id = 0; id < n; ++id) {
@@ -97,11 +99,17 @@ void Inspect(RunState& state, AmqpConnection& c, int64_t confirmed, LiveResult* 
     if (id < 0 || static_cast<size_t>(id) >= n) return;
     if (where[id] != 0) r->double_ids.push_back(static_cast<uint64_t>(id));
     where[id] = place_code;
-    std::string detail = m.death_reason.empty() ? "" : "reason=" + m.death_reason;
+    // A DLQ backlog message never dead-lettered live has no x-death: its reason is the
+    // backlog's, named so ("backlog:max_attempts").
+    const std::string backlog = HeaderString(m.headers, "x-drainsim-dlq-reason");
+    const std::string reason = !m.death_reason.empty() ? m.death_reason
+                               : backlog.empty()       ? ""
+                                                       : "backlog:" + backlog;
+    std::string detail = reason.empty() ? "" : "reason=" + reason;
     if (m.death_count > 0) detail += " x-death-count=" + std::to_string(m.death_count);
     if (m.death_time_s > 0) detail += " x-death-time=" + std::to_string(m.death_time_s);
     state.log->Write(event, static_cast<uint64_t>(id), -1, -1, detail);
-    if (place_code == 2) ++r->dlq_by_reason[m.death_reason.empty() ? "?" : m.death_reason];
+    if (place_code == 2) ++r->dlq_by_reason[reason.empty() ? "?" : reason];
   };
   const bool ok =
       Drain(c, state.topology.dlq, n, [&](const AmqpMessage& m) { place(m, 2, "dead_letter"); }) &&
@@ -110,7 +118,8 @@ void Inspect(RunState& state, AmqpConnection& c, int64_t confirmed, LiveResult* 
       Drain(c, state.topology.main_queue, n,
             [&](const AmqpMessage& m) { place(m, 4, "unfinished"); });
   if (!ok) state.Fail("inspector: " + c.error());
-  for (int64_t id = 0; id < confirmed; ++id) {
+  for (size_t id = 0; id < n; ++id) {
+    if (!expected[id]) continue;
     switch (where[id]) {
       case 1:
         ++r->acked;
@@ -191,26 +200,57 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     return r;
   }
 
+  r.dlq_seeded = SeedDlq(state);
   const auto start = Clock::now();
   log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
   const auto wall_deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
   std::vector<std::thread> workers;
-  for (int64_t w = 0; w < scenario.workers.count; ++w) {
+  for (int64_t w = 0; !state.failed && w < scenario.workers.count; ++w) {
     workers.emplace_back([&state, w] { RunWorker(state, static_cast<int>(w)); });
   }
+  DrainShared drain;
+  r.drain_planned = !scenario.drains.empty();
+  std::thread drainer;
+  if (r.drain_planned && !state.failed) {
+    drainer = std::thread([&state, start, &drain] { RunDrainer(state, start, drain); });
+  }
   const ProducerResult produced = RunProducer(state, start, wall_deadline);
-  r.published = static_cast<int64_t>(produced.confirmed);
+  r.published = r.dlq_seeded + static_cast<int64_t>(produced.confirmed);
   r.last_publish_s = produced.last_publish_s;
+  // settle_max_s counts from the last publish, or from the drain's last replay (the first time
+  // its DLQ ran dry), whichever is later.
+  while (drainer.joinable() && !drain.idle && Clock::now() < wall_deadline && !StopRequested() &&
+         !state.failed) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   const auto settle_deadline = std::min(
       wall_deadline,
       Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(options.settle_max_s * 1000)));
-  r.time_to_empty_s = WaitEmpty(state, *inspector, settle_deadline);
+  r.time_to_empty_s =
+      WaitEmpty(state, *inspector, settle_deadline, drainer.joinable() ? &drain : nullptr);
+  drain.stop = true;
+  if (drainer.joinable()) drainer.join();
+  r.drain = drain.figures;
+  // As the simulation's: never when the drain left replayable messages (its limit).
+  if (r.drain.started && r.drain.left == 0 && r.time_to_empty_s) {
+    r.drain_time_to_empty_s = std::max(0.0, *r.time_to_empty_s - r.drain.started_at_s);
+  }
   state.workers_done = true;
   for (std::thread& w : workers) w.join();
   r.interrupted = StopRequested();
 
-  if (inspector->Ok()) Inspect(state, *inspector, r.published, &r);
+  std::vector<bool> expected(plan.messages.size(), false);
+  uint64_t produced_left = produced.confirmed;
+  for (const PlannedMessage& m : plan.messages) {
+    if (m.dlq) {
+      expected[m.id] = r.dlq_seeded == plan.dlq_count();  // all or the run failed
+    } else if (produced_left > 0) {
+      expected[m.id] = true;
+      --produced_left;
+    }
+  }
+  if (inspector->Ok()) Inspect(state, *inspector, expected, &r);
   Tally(state, &r);
   if (pool) {
     pool->CountDuplicates(&r.duplicate_keys, &r.duplicate_executions, &r.executions, &error);

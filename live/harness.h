@@ -1,5 +1,6 @@
 // One live run: declare the run's topology and tables, start the workers, publish the plan,
-// wait until the main queue is empty, stop the workers, inspect the DLQ and the parking queue,
+// run the drain plan (live/drainer.h), wait until the main queue is empty and the drainer idle,
+// stop the drainer and the workers, inspect the DLQ and the parking queue,
 // check conservation, delete what it declared.
 //
 // Topology (names carry the run id, so that a shared broker never mixes runs):
@@ -16,7 +17,8 @@
 // whose counting differs from the broker's.
 //
 // Contract:
-//  (1) Conservation: every confirmed publish ends in exactly one of acked, dead_lettered (found
+//  (1) Conservation: every confirmed publish (the DLQ backlog put there before the start
+//      included) ends in exactly one of acked, dead_lettered (found
 //      in the DLQ), parked (found in the parking queue), unfinished (still in the main queue
 //      when the wait ran out), or it is lost and listed in lost_ids. An id found in two places
 //      is listed in double_ids (a broker or harness bug; expected empty).
@@ -31,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "live/drainer.h"
 #include "live/plan.h"
 
 namespace drainsim::live {
@@ -67,8 +70,16 @@ struct LiveResult {
   std::optional<double> time_to_empty_s;
   double last_publish_s = 0;
   double throughput_per_s = 0;  // (acked + dead-lettered + parked) / time_to_empty_s
-  bool interrupted = false;     // Ctrl-C / SIGTERM
-  std::string error;            // an operating error (the run is not valid)
+  // The DLQ backlog put there before the run (included in `published`), and the drain plan.
+  int64_t dlq_seeded = 0;
+  bool drain_planned = false;
+  DrainFigures drain;
+  // The drain's start -> the run's last settle (time_to_empty_s): the simulation's
+  // time_to_empty_s when the drain's replays are what settles last, as in live-drain.json.
+  // Null, as the simulation's, when the drain left selected messages unreplayed (its limit).
+  std::optional<double> drain_time_to_empty_s;
+  bool interrupted = false;  // Ctrl-C / SIGTERM
+  std::string error;         // an operating error (the run is not valid)
 };
 
 LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,

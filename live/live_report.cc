@@ -10,12 +10,62 @@ namespace drainsim::live {
 
 std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
   const model::Results& sim = plan.simulated;
-  return {{"published", live.published, sim.published},
-          {"human_needed", live.dead_lettered + live.parked, sim.human_needed},
-          {"dlq_end", live.dead_lettered, sim.dlq_end},
-          {"parked", live.parked, sim.parked},
-          {"lost", live.lost, sim.lost}};
+  std::vector<Check> checks = {{"published", live.published, sim.published},
+                               {"human_needed", live.dead_lettered + live.parked, sim.human_needed},
+                               {"dlq_end", live.dead_lettered, sim.dlq_end},
+                               {"parked", live.parked, sim.parked},
+                               {"lost", live.lost, sim.lost}};
+  if (live.drain_planned) {  // a drain's replays and what they came to
+    checks.push_back({"replayed", live.drain.replayed, sim.replays});
+    checks.push_back(
+        {"drain_parked", live.drain.parked, sim.drains.empty() ? 0 : sim.drains[0].parked});
+    checks.push_back({"acked", live.acked, sim.acked});
+  }
+  return checks;
 }
+
+namespace {
+
+std::string Seconds(const std::optional<double>& s) {
+  if (!s) return "never";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f s", *s);
+  return text;
+}
+
+void PrintDrain(std::FILE* out, const LiveResult& r, const Plan& plan) {
+  if (!r.drain_planned) return;
+  const DrainFigures& d = r.drain;
+  const model::Results& sim = plan.simulated;
+  std::fprintf(out,
+               "drain: %s; %lld replayed, %lld parked (others), %lld left; last replay at %s; "
+               "DLQ backlog %lld\n",
+               d.started ? ("started at " + Seconds(d.started_at_s)).c_str() : "never started",
+               static_cast<long long>(d.replayed), static_cast<long long>(d.parked),
+               static_cast<long long>(d.left), Seconds(d.last_replay_at_s).c_str(),
+               static_cast<long long>(r.dlq_seeded));
+  std::fprintf(out, "time to empty (drain start -> last settle): live %s%s, simulated %s\n",
+               Seconds(r.drain_time_to_empty_s).c_str(), r.drain_time_to_empty_s ? " wall" : "",
+               Seconds(sim.time_to_empty_s).c_str());
+}
+
+nlohmann::json DrainJson(const LiveResult& r) {
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
+  const DrainFigures& d = r.drain;
+  return {{"started", d.started},
+          {"started_at_s", d.started ? nlohmann::json(d.started_at_s) : nlohmann::json()},
+          {"ended_at_s", opt(d.ended_at_s)},
+          {"replayed", d.replayed},
+          {"parked", d.parked},
+          {"left", d.left},
+          {"last_replay_at_s", opt(d.last_replay_at_s)},
+          {"dlq_seeded", r.dlq_seeded},
+          {"time_to_empty_s", opt(r.drain_time_to_empty_s)}};
+}
+
+}  // namespace
 
 void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& r,
                   const Plan& plan, const ServiceFigures& services,
@@ -68,6 +118,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   } else {
     std::fprintf(out, "time to empty: never (the main queue did not empty in time)\n");
   }
+  PrintDrain(out, r, plan);
   if (!r.lost_ids.empty()) {
     std::fprintf(out, "LOST:");
     for (size_t i = 0; i < r.lost_ids.size() && i < 50; ++i) {
@@ -149,7 +200,11 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
                     {"parked", sim.parked},
                     {"human_needed", sim.human_needed},
                     {"lost", sim.lost},
-                    {"duplicate_executions", sim.duplicate_executions}};
+                    {"duplicate_executions", sim.duplicate_executions},
+                    {"replays", sim.replays},
+                    {"time_to_empty_s", sim.time_to_empty_s ? nlohmann::json(*sim.time_to_empty_s)
+                                                            : nlohmann::json()}};
+  if (r.drain_planned) j["drain"] = DrainJson(r);
   nlohmann::json jc = nlohmann::json::array();
   for (const Check& c : checks) {
     jc.push_back(

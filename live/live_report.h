@@ -11,7 +11,10 @@
 //   commits, suppressed, db_timeouts, duplicate_keys, duplicate_executions, executions,
 //   fated {count, deliveries_min, deliveries_max}, time_to_empty_s, last_publish_s,
 //   throughput_per_s, interrupted, error,
-//   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions},
+//   drain {started, started_at_s, ended_at_s, replayed, parked, left, last_replay_at_s,
+//          dlq_seeded, time_to_empty_s} (only with a drain plan),
+//   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions,
+//              replays, time_to_empty_s},
 //   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "live/plan.h"
 
+#include <algorithm>
 #include <map>
 
 #include "sim/model/simulation.h"
@@ -40,6 +41,29 @@ void CheckBroker(const scenario::Broker& b, std::vector<Problem>* out) {
          "redrive_rate_max_per_s");
 }
 
+// live/drainer.h runs one drain plan of strategy bulk, drip or bounded; the DLQ keeps its
+// messages for the whole run (no x-message-ttl), so a retention that could expire one is refused.
+void CheckDrains(const scenario::Scenario& s, std::vector<Problem>* out) {
+  for (size_t i = 0; i < s.drains.size(); ++i) {
+    const std::string at = "/drains/" + std::to_string(i);
+    const scenario::Drain& d = s.drains[i];
+    if (i > 0) out->push_back({at, NotYet("more than one drain plan")});
+    if (d.kind() == scenario::DrainStrategy::kAdaptive) {
+      out->push_back({at + "/strategy", NotYet("an adaptive drain")});
+    }
+    if (d.start_after_fix) out->push_back({at + "/start_after_fix_s", NotYet("start_after_fix_s")});
+  }
+  const auto& retention = s.broker.dlq_retention;
+  if (retention && (!s.drains.empty() || !s.backlog.empty())) {
+    engine::Duration oldest = engine::Duration::Zero();
+    for (const scenario::BacklogEntry& b : s.backlog) oldest = std::max(oldest, b.age);
+    if (*retention <= s.run.until - engine::Instant::Zero() + oldest) {
+      out->push_back({"/broker/dlq_retention_s",
+                      NotYet("a DLQ retention shorter than the run (plus the backlog's age)")});
+    }
+  }
+}
+
 void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
   for (const auto& [name, kind] : s.kinds) {
     if (kind.handler.downstream_calls > 0) {
@@ -47,9 +71,9 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
     }
   }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
-    if (s.backlog[i].where != scenario::BacklogWhere::kMain) {
-      out->push_back({"/backlog/" + std::to_string(i) + "/where",
-                      NotYet("a backlog in the DLQ or the delay queue")});
+    if (s.backlog[i].where == scenario::BacklogWhere::kDelayed) {
+      out->push_back(
+          {"/backlog/" + std::to_string(i) + "/where", NotYet("a backlog in the delay queue")});
     }
   }
   if (s.database && s.database->live_traffic) {
@@ -63,9 +87,7 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
           {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(scenario::NameOf(type)))});
     }
   }
-  for (size_t i = 0; i < s.drains.size(); ++i) {
-    out->push_back({"/drains/" + std::to_string(i), NotYet("a drain plan")});
-  }
+  CheckDrains(s, out);
 }
 
 void CheckRetry(const scenario::RetryPolicy& r, std::vector<Problem>* out) {
@@ -96,7 +118,8 @@ Fate FateOf(const scenario::Fault& fault, int index) {
 // Records publishes (with keys) and injected failures.
 class PlanRecorder : public model::RunObserver {
  public:
-  explicit PlanRecorder(Plan* plan) : plan_(plan) {}
+  PlanRecorder(Plan* plan, const std::vector<scenario::BacklogEntry>& backlog)
+      : plan_(plan), backlog_(backlog) {}
   bool WantsKeys() const override { return true; }
   void OnPublish(const model::PublishInfo& info) override {
     if (info.message_id != plan_->messages.size()) return;  // a republish: not a new message
@@ -106,6 +129,12 @@ class PlanRecorder : public model::RunObserver {
     m.kind = plan_->kind_names.at(info.kind_index);
     m.key = std::string(info.key);
     m.publish_at_s = static_cast<double>(info.at.micros()) / 1e6;
+    if (info.state == model::MessageState::kDeadLettered) {
+      const scenario::BacklogEntry& entry = backlog_.at(info.source_index);
+      m.dlq = DlqStart{entry.reason.value_or(scenario::DlqReason::kMaxAttempts),
+                       entry.error.value_or(scenario::ErrorClass::kTransient),
+                       static_cast<int32_t>(entry.attempts)};
+    }
     plan_->messages.push_back(std::move(m));
   }
   void OnAttemptEnd(const model::AttemptEndInfo& info) override {
@@ -118,6 +147,7 @@ class PlanRecorder : public model::RunObserver {
 
  private:
   Plan* plan_;
+  const std::vector<scenario::BacklogEntry>& backlog_;
   std::map<uint64_t, int> injected_;
 };
 
@@ -135,7 +165,7 @@ Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
   Plan plan;
   plan.seed = seed;
   for (const auto& entry : s.kinds) plan.kind_names.push_back(entry.first);
-  PlanRecorder recorder(&plan);
+  PlanRecorder recorder(&plan, s.backlog);
   model::RunOptions options;
   options.observer = &recorder;
   plan.simulated = model::RunSimulation(s, seed, options);

@@ -13,6 +13,9 @@
 //      a poison fault's kind published at or after its `from_s` (so that a poison pill the
 //      simulation never got to attempt is still poison live).
 //  (4) The simulation's own figures for the run are kept (`simulated`) for the side-by-side.
+//  (5) A message of a backlog entry with `where: dlq` has `dlq` set with the entry's reason,
+//      last error and attempts: the live run puts it into the DLQ before it starts (never into
+//      the main queue), with the same id, kind and key as the simulation's.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,13 @@ struct Fate {
   std::optional<double> fail_after_ms;  // null: right after validation
 };
 
+// A message that starts the run in the DLQ (a backlog entry with `where: dlq`).
+struct DlqStart {
+  scenario::DlqReason reason = scenario::DlqReason::kMaxAttempts;
+  scenario::ErrorClass error = scenario::ErrorClass::kTransient;
+  int32_t attempts = 1;  // attempts already made in its life before the run
+};
+
 struct PlannedMessage {
   uint64_t id = 0;
   uint32_t kind_index = 0;  // the scenario's kinds in name order
@@ -39,12 +49,18 @@ struct PlannedMessage {
   std::string key;
   double publish_at_s = 0;
   std::optional<Fate> fate;
+  std::optional<DlqStart> dlq;  // set: in the DLQ at the start, not published by a producer
 };
 
 struct Plan {
   std::vector<PlannedMessage> messages;  // by id (= publish order)
   std::vector<std::string> kind_names;   // by kind_index
   model::Results simulated;
+  int64_t dlq_count() const {  // messages in the DLQ at the start
+    int64_t n = 0;
+    for (const PlannedMessage& m : messages) n += m.dlq ? 1 : 0;
+    return n;
+  }
   uint64_t seed = 0;
 };
 

@@ -8,9 +8,7 @@
 
 namespace drainsim::live {
 
-namespace {
-
-AmqpHeaders HeadersFor(const PlannedMessage& m) {
+AmqpHeaders PublishHeaders(const PlannedMessage& m) {
   AmqpHeaders h = {{"x-drainsim-id", static_cast<int64_t>(m.id)},
                    {"x-drainsim-kind", m.kind},
                    {"x-drainsim-key", m.key},
@@ -24,6 +22,8 @@ AmqpHeaders HeadersFor(const PlannedMessage& m) {
   }
   return h;
 }
+
+namespace {
 
 void LogConfirms(RunState& state, uint64_t before, uint64_t after) {
   if (after > before) state.log->Write("confirm", after - 1, -1, -1, "through");
@@ -42,6 +42,7 @@ ProducerResult RunProducer(RunState& state, std::chrono::steady_clock::time_poin
   }
   for (const PlannedMessage& m : state.plan.messages) {
     if (StopRequested() || state.failed || std::chrono::steady_clock::now() >= deadline) break;
+    if (m.dlq) continue;  // in the DLQ before the run started
     const auto due = start + std::chrono::microseconds(static_cast<int64_t>(m.publish_at_s * 1e6));
     while (std::chrono::steady_clock::now() < due && !StopRequested()) {
       const uint64_t before = conn->confirmed();
@@ -56,7 +57,7 @@ ProducerResult RunProducer(RunState& state, std::chrono::steady_clock::time_poin
       }
     }
     if (StopRequested()) break;
-    if (!conn->Publish(state.topology.main_queue, std::to_string(m.id), HeadersFor(m),
+    if (!conn->Publish(state.topology.main_queue, std::to_string(m.id), PublishHeaders(m),
                        "{\"id\":" + std::to_string(m.id) + "}")) {
       break;
     }

@@ -7,17 +7,23 @@
 //      headers x-drainsim-id, -kind, -key (and -fail, -fail-after-ms, -fault for a fated one).
 //  (2) At most kUnconfirmedMax publishes are unconfirmed at once; the loop is bounded by the
 //      plan's length and stops early on StopRequested() or `deadline`.
-//  (3) Returns how many publishes the broker confirmed (the first `confirmed` ids of the plan).
+//  (3) Returns how many publishes the broker confirmed (the first `confirmed` ids of the plan
+//      that are not in the DLQ at the start: live/drainer.h's SeedDlq puts those there).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 
+#include "live/amqp_connection.h"
 #include "live/run_state.h"
 
 namespace drainsim::live {
 
 inline constexpr uint64_t kUnconfirmedMax = 2000;
+
+// The headers of message m's publish: x-drainsim-id, -kind, -key, -attempt, and for a fated
+// message -fail, -fault, -fail-after-us.
+AmqpHeaders PublishHeaders(const PlannedMessage& m);
 
 struct ProducerResult {
   uint64_t published = 0;

@@ -97,7 +97,9 @@ void Worker::Receive(AmqpMessage message) {
     conn_->Reject(job.delivery_tag, true, false);
     return;
   }
-  job.attempt = ++state_.deliveries[job.id];
+  // The attempt in this life: a drain's republish starts a new one (live/drainer.h).
+  job.attempt = ++state_.deliveries[job.id] -
+                static_cast<int>(HeaderInt(message.headers, "x-drainsim-life-base", 0));
   ++state_.in_flight;
   state_.Touch();
   const int64_t broker_count = HeaderInt(message.headers, "x-delivery-count", 0);

@@ -8,6 +8,11 @@ Modes (one ctest test each):
              DLQ with reason delivery_limit, human needed 10, lost 0, each poison message
              delivered exactly delivery_limit + 1 = 6 times, the others once), then nothing left.
   sigterm    the same scenario, SIGTERM once deliveries have started: exit 2, and nothing left.
+  drain      scenarios/live-drain.json shortened to 500 orders (10 s at 50/s; the test writes
+             the copy into its work directory): exact counts (520 published, 500 replayed, 495
+             acked, 5 back in the DLQ, 20 parked by the drain, human needed 25, lost 0), every
+             replayed order delivered once, the replays spaced by the drip's 50/s, and the live
+             time to empty within 25% of the simulation's; then nothing left.
   refuse     a scenario with an unsupported fault is refused at its JSON pointer (exit 2), with
              no service started (needs no broker).
 
@@ -249,6 +254,61 @@ def run_sigterm(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_drain(args, env, tmpdir):
+    out = os.path.join(args.work, "drain")
+    os.makedirs(out, exist_ok=True)
+    with open(args.scenario) as f:
+        scenario = json.load(f)
+    scenario["name"] = "live-drain-500"
+    scenario["backlog"][1]["count"] = 500  # the orders: 10 s at 50/s instead of 100 s
+    scenario["run"]["until_s"] = 40
+    scenario["expect"] = []
+    short = os.path.join(out, "live-drain-500.json")
+    with open(short, "w") as f:
+        json.dump(scenario, f)
+    proc = subprocess.Popen([args.drainsim, "live", short, "--out", out, "--wall-max-s", "120",
+                             "--settle-max-s", "60"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = proc.communicate(timeout=300)
+    print(stdout + stderr)
+    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
+        skip(f"services cannot start here: {stderr.strip()}")
+    check(proc.returncode == 0, f"drainsim live exits 0 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    drain = live["drain"]
+    check(live["published"] == 520 and drain["dlq_seeded"] == 520,
+          f"520 put into the DLQ before the run (got {drain['dlq_seeded']})")
+    check(drain["started"] and drain["replayed"] == 500, f"500 replayed (got {drain['replayed']})")
+    check(drain["parked"] == 20 and live["parked"] == 20,
+          f"the 20 permanent invoices parked by the drain (got {drain['parked']})")
+    check(live["acked"] == 495, f"acked 495 (got {live['acked']})")
+    check(live["dead_lettered"] == 5 and live["dlq_by_reason"] == {"rejected": 5},
+          f"the 5 poison orders back in the DLQ, rejected (got {live['dlq_by_reason']})")
+    check(live["human_needed"] == 25, f"human needed 25 (got {live['human_needed']})")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished, nothing in two places")
+    check(live["duplicate_keys"] == 0 and live["executions"] == 495, "495 executions, no key twice")
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    replays, deliveries = [], {}
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "replay":
+                replays.append(e["t_s"])
+            elif e["event"] == "delivery":
+                deliveries[e["id"]] = deliveries.get(e["id"], 0) + 1
+    check(len(deliveries) == 500 and set(deliveries.values()) == {1},
+          "every replayed order delivered exactly once")
+    pace = (len(replays) - 1) / (replays[-1] - replays[0])
+    check(48 <= pace <= 50.5, f"replays at the drip's 50/s (measured {pace:.2f}/s)")
+    sim_tte = live["simulated"]["time_to_empty_s"]
+    live_tte = drain["time_to_empty_s"]
+    print(f"measured: time to empty live {live_tte:.3f} s, simulated {sim_tte:.3f} s")
+    check(abs(live_tte - sim_tte) <= 0.25 * sim_tte, "live time to empty within 25% of the simulation's")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def run_refuse(args, env):
     proc = subprocess.run([args.drainsim, "live", args.scenario], env=env, capture_output=True,
                           text=True, timeout=60)
@@ -256,9 +316,9 @@ def run_refuse(args, env):
     check(proc.returncode == 2, f"exit 2 (got {proc.returncode})")
     for needle in ("/faults/1/type: db_slowdown is not supported by drainsim live yet",
                    "/faults/2/type: worker_crash is not supported by drainsim live yet",
-                   "/retry/delivery: delivery republish is not supported",
-                   "/drains/0: a drain plan is not supported"):
+                   "/retry/delivery: delivery republish is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
+    check("/drains/" not in proc.stderr, "its drip drain is not refused")
     check("rabbitmq:" not in proc.stdout, "no service started")
     for option, message in ((["--replications", "1"], "--replications must be in 2..100000"),
                             (["--time-tolerance-s", "-1"], "--time-tolerance-s must be in 0..3600"),
@@ -271,7 +331,7 @@ def run_refuse(args, env):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["services", "poison", "sigterm", "refuse"])
+    parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -287,7 +347,8 @@ def main():
         run_refuse(args, env)
     else:
         services_or_skip(args.drainsim, env)
-        {"services": run_services, "poison": run_poison, "sigterm": run_sigterm}[args.mode](
+        {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
+         "drain": run_drain}[args.mode](
             args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")

@@ -1,0 +1,352 @@
+#include "live/drainer.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "live/producer.h"
+#include "live/stop_signal.h"
+#include "sim/scenario/enum_names.h"
+
+namespace drainsim::live {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using scenario::DlqReason;
+using scenario::ErrorClass;
+
+template <typename T>
+bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
+  return !list || std::find(list->begin(), list->end(), value) != list->end();
+}
+
+bool Stopping(RunState& state, const DrainShared& shared) {
+  return shared.stop || StopRequested() || state.failed;
+}
+
+class Drainer {
+ public:
+  Drainer(RunState& state, DrainShared& shared)
+      : state_(state), shared_(shared), drain_(state.scenario.drains.at(0)) {}
+  void Run(Clock::time_point run_start);
+
+ private:
+  bool Open();
+  bool WaitStart(Clock::time_point at);
+  // Deals with one DLQ message; false on an operating error.
+  bool Handle(AmqpMessage message, bool sorting);
+  bool Replay(const AmqpMessage& message, uint64_t id);
+  bool ParkOther(const AmqpMessage& message, uint64_t id);
+  void ReturnHeld();
+  bool AtLimit() const { return drain_.limit && shared_.figures.replayed >= *drain_.limit; }
+  // Publishes a copy; its DLQ message is acked once the copy's confirm arrives (AckConfirmed).
+  bool Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers, uint64_t dlq_tag);
+  // Reads the confirms that arrived within `wait` and acks their DLQ messages; false (and
+  // RunState::Fail) on a nack or an error.
+  bool AckConfirmed(std::chrono::milliseconds wait);
+  // Sleeps until `due` (reading confirms meanwhile); false if the run is stopping.
+  bool SleepUntil(Clock::time_point due);
+  // Logs a step that took more than kSlowMs (a "drain_slow" event): where a paced drain loses
+  // time it never makes up (a burst-1 bucket accrues nothing while it waits for the drainer).
+  void NoteSlow(const char* step, Clock::time_point since) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since);
+    if (ms.count() > kSlowMs) {
+      state_.log->Write("drain_slow", 0, -1, -1,
+                        std::string(step) + " " + std::to_string(ms.count()) + " ms");
+    }
+  }
+  static constexpr int64_t kSlowMs = 10;
+
+  RunState& state_;
+  DrainShared& shared_;
+  const scenario::Drain& drain_;
+  std::unique_ptr<AmqpConnection> get_;  // basic.get and acks on the DLQ
+  std::unique_ptr<AmqpConnection> pub_;  // publishes in confirm mode
+  WallPacer pacer_ = WallPacer::For(drain_);
+  Clock::time_point started_;
+  std::set<uint64_t> replayed_;
+  std::vector<uint64_t> held_;  // delivery tags held unacked: they stay in the DLQ
+  // Copies published and not yet confirmed: (publish sequence number, DLQ delivery tag).
+  std::deque<std::pair<uint64_t, uint64_t>> unconfirmed_;
+};
+
+bool Drainer::Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers,
+                      uint64_t dlq_tag) {
+  if (!pub_->Publish(queue, std::to_string(id), headers, "{\"id\":" + std::to_string(id) + "}")) {
+    state_.Fail("drainer: publish to " + queue + ": " + pub_->error());
+    return false;
+  }
+  unconfirmed_.emplace_back(pub_->published(), dlq_tag);
+  return AckConfirmed(std::chrono::milliseconds(0));
+}
+
+bool Drainer::AckConfirmed(std::chrono::milliseconds wait) {
+  if (!unconfirmed_.empty() && !pub_->WaitConfirms(wait)) {
+    state_.Fail("drainer: confirm: " + (pub_->Ok() ? "a publish was nacked" : pub_->error()));
+    return false;
+  }
+  while (!unconfirmed_.empty() && unconfirmed_.front().first <= pub_->confirmed()) {
+    if (!get_->Ack(unconfirmed_.front().second)) {
+      state_.Fail("drainer: ack: " + get_->error());
+      return false;
+    }
+    unconfirmed_.pop_front();
+  }
+  return true;
+}
+
+bool Drainer::SleepUntil(Clock::time_point due) {
+  while (Clock::now() < due) {
+    if (Stopping(state_, shared_)) return false;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
+    const auto step = std::min(left, std::chrono::milliseconds(50));
+    if (unconfirmed_.empty()) {
+      std::this_thread::sleep_for(std::min<Clock::duration>(due - Clock::now(), step));
+    } else if (!AckConfirmed(step)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Drainer::Open() {
+  std::string error;
+  get_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: drainer", &error);
+  if (get_) pub_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: drainer publish", &error);
+  if (!get_ || !pub_ || !pub_->ConfirmSelect()) {
+    state_.Fail("drainer: " + (pub_ ? pub_->error() : error));
+    return false;
+  }
+  return true;
+}
+
+bool Drainer::WaitStart(Clock::time_point at) {
+  while (Clock::now() < at) {
+    if (Stopping(state_, shared_)) return false;
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(at - Clock::now(), std::chrono::milliseconds(50)));
+  }
+  return !Stopping(state_, shared_);
+}
+
+bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
+  const auto due =
+      started_ +
+      std::chrono::microseconds(pacer_.Take(
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started_).count()));
+  if (!SleepUntil(due)) {  // stopping: not replayed, it stays in the DLQ
+    held_.push_back(message.delivery_tag);
+    return !state_.failed;
+  }
+  const PlannedMessage& m = state_.plan.messages.at(id);
+  const int64_t life_base =
+      ReplayLifeBase(state_.deliveries[id], HeaderInt(message.headers, "x-drainsim-life-base", 0),
+                     state_.scenario.broker.redrive_attempts);
+  AmqpHeaders headers = PublishHeaders(m);
+  headers["x-drainsim-life-base"] = life_base;
+  headers["x-drainsim-replay-of"] = static_cast<int64_t>(id);
+  const auto publish_at = Clock::now();
+  NoteSlow("wake-up after the token", due);
+  if (!Publish(state_.topology.main_queue, id, headers, message.delivery_tag)) return false;
+  NoteSlow("basic.publish", publish_at);
+  replayed_.insert(id);
+  DrainFigures& f = shared_.figures;
+  ++f.replayed;
+  f.last_replay_at_s = state_.log->Now();
+  state_.Touch();
+  state_.log->Write("replay", id, -1, -1, "life-base=" + std::to_string(life_base));
+  return true;
+}
+
+bool Drainer::ParkOther(const AmqpMessage& message, uint64_t id) {
+  const PlannedMessage& m = state_.plan.messages.at(id);
+  AmqpHeaders headers = PublishHeaders(m);
+  headers["x-drainsim-parked"] = std::string("drain: not selected");
+  if (!Publish(state_.topology.parking_queue, id, headers, message.delivery_tag)) return false;
+  ++shared_.figures.parked;
+  state_.log->Write("drain_park", id, -1, -1, "others=park");
+  return true;
+}
+
+bool Drainer::Handle(AmqpMessage message, bool sorting) {
+  const int64_t id = HeaderInt(message.headers, "x-drainsim-id", -1);
+  if (id < 0 || static_cast<size_t>(id) >= state_.plan.messages.size()) {
+    held_.push_back(message.delivery_tag);  // not ours (cannot be: the DLQ is the run's own)
+    return true;
+  }
+  const bool selected = Selected(drain_.select, ViewOf(message, state_.scenario));
+  const auto uid = static_cast<uint64_t>(id);
+  if (selected && !replayed_.count(uid) && !AtLimit()) return Replay(message, uid);
+  if (!selected && sorting && drain_.others == scenario::DrainOthers::kPark) {
+    return ParkOther(message, uid);
+  }
+  if (selected && !replayed_.count(uid)) ++shared_.figures.left;
+  held_.push_back(message.delivery_tag);
+  return true;
+}
+
+void Drainer::ReturnHeld() {
+  if (!unconfirmed_.empty() && get_->Ok() && pub_->Ok()) AckConfirmed(std::chrono::seconds(10));
+  for (uint64_t tag : held_) {
+    if (!get_->Ok() || !get_->Reject(tag, true, true)) break;
+  }
+  held_.clear();
+  get_.reset();  // connection.close: after the nacks, which the broker handles in order
+  pub_.reset();
+}
+
+void Drainer::Run(Clock::time_point run_start) {
+  const auto start_at =
+      run_start + std::chrono::microseconds((*drain_.start_at - engine::Instant::Zero()).micros());
+  if (!WaitStart(start_at) || !Open()) {
+    shared_.idle = true;
+    return;
+  }
+  const std::optional<int64_t> at_start = get_->ReadyCount(state_.topology.dlq);
+  if (!at_start) {
+    state_.Fail("drainer: " + get_->error());
+    return;
+  }
+  started_ = Clock::now();
+  DrainFigures& f = shared_.figures;
+  f.started = true;
+  f.started_at_s = state_.log->Now();
+  state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
+  int64_t taken = 0;
+  bool ended = false;
+  while (!Stopping(state_, shared_)) {
+    const bool sorting = taken < *at_start;
+    if (!ended && AtLimit() && !sorting) {
+      ended = true;
+      f.ended_at_s = state_.log->Now();
+      state_.log->Write("drain_end", 0, -1, -1, "limit");
+    }
+    std::optional<AmqpMessage> message;
+    const auto get_at = Clock::now();
+    if (!ended) message = get_->Get(state_.topology.dlq, false);
+    NoteSlow("basic.get", get_at);
+    if (!message) {
+      if (!get_->Ok()) {
+        state_.Fail("drainer: " + get_->error());
+        break;
+      }
+      taken = std::max(taken, *at_start);  // nothing more of the start's DLQ to sort
+      if (unconfirmed_.empty()) {
+        shared_.idle = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      } else if (!AckConfirmed(std::chrono::milliseconds(50))) {
+        break;
+      }
+      continue;
+    }
+    shared_.idle = false;
+    ++taken;
+    if (!Handle(std::move(*message), sorting)) break;
+  }
+  if (!f.ended_at_s) f.ended_at_s = state_.log->Now();
+  ReturnHeld();
+  shared_.idle = true;
+}
+
+}  // namespace
+
+DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& s) {
+  DlqView view;
+  view.kind = HeaderString(message.headers, "x-drainsim-kind");
+  const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
+  if (message.death_reason.empty()) {  // put there before the run: the backlog's own figures
+    view.reason =
+        scenario::FromName<DlqReason>(HeaderString(message.headers, "x-drainsim-dlq-reason"))
+            .value_or(DlqReason::kMaxAttempts);
+    view.error = scenario::FromName<ErrorClass>(HeaderString(message.headers, "x-drainsim-error"))
+                     .value_or(ErrorClass::kTransient);
+    return view;
+  }
+  view.error = fail.empty() ? ErrorClass::kTransient
+                            : scenario::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
+  if (message.death_reason == "delivery_limit") {
+    view.reason = DlqReason::kDeliveryLimit;
+  } else if (s.retry.classes.For(view.error).action == scenario::ClassAction::kDeadLetter) {
+    view.reason = DlqReason::kNotRetryable;
+  } else {
+    view.reason = DlqReason::kMaxAttempts;
+  }
+  return view;
+}
+
+int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttempts attempts) {
+  // As the simulation's Replay: keep sets the count to max(0, attempts - 1).
+  const int64_t last_life = deliveries - base;
+  const int64_t kept =
+      attempts == scenario::RedriveAttempts::kKeep ? std::max<int64_t>(0, last_life - 1) : 0;
+  return deliveries - kept;
+}
+
+bool Selected(const scenario::DrainSelect& select, const DlqView& view) {
+  return Contains(select.reasons, view.reason) && Contains(select.errors, view.error) &&
+         Contains(select.kinds, view.kind);
+}
+
+WallPacer::WallPacer(std::optional<double> rate_per_s, int64_t burst) {
+  if (rate_per_s) bucket_.emplace(*rate_per_s, burst);
+}
+
+WallPacer WallPacer::For(const scenario::Drain& drain) {
+  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+    return WallPacer(drip->rate_per_s, drip->burst);
+  }
+  if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy)) {
+    return WallPacer(bounded->rate_per_s, 1);
+  }
+  return WallPacer(std::nullopt, 1);
+}
+
+int64_t WallPacer::Take(int64_t now_us) {
+  last_us_ = std::max(last_us_, now_us);
+  if (!bucket_) return last_us_;
+  const engine::Instant now = engine::Instant::Zero() + engine::Duration::Micros(last_us_);
+  const engine::Instant at = bucket_->NextAvailable(now);
+  bucket_->TryTake(at);
+  last_us_ = (at - engine::Instant::Zero()).micros();
+  return last_us_;
+}
+
+int64_t SeedDlq(RunState& state) {
+  std::string error;
+  auto conn = AmqpConnection::Open(state.amqp_url, "drainsim live: DLQ backlog", &error);
+  if (!conn || !conn->ConfirmSelect()) {
+    state.Fail("DLQ backlog: " + (conn ? conn->error() : error));
+    return 0;
+  }
+  for (const PlannedMessage& m : state.plan.messages) {
+    if (!m.dlq) continue;
+    AmqpHeaders headers = PublishHeaders(m);
+    headers["x-drainsim-dlq-reason"] = std::string(scenario::NameOf(m.dlq->reason));
+    headers["x-drainsim-error"] = std::string(scenario::NameOf(m.dlq->error));
+    headers["x-drainsim-life-base"] = -static_cast<int64_t>(m.dlq->attempts);
+    if (!conn->Publish(state.topology.dlq, std::to_string(m.id), headers,
+                       "{\"id\":" + std::to_string(m.id) + "}")) {
+      break;
+    }
+    while (conn->Ok() && conn->published() - conn->confirmed() >= kUnconfirmedMax) {
+      if (!conn->WaitConfirms(std::chrono::milliseconds(100)) || StopRequested()) break;
+    }
+    if (StopRequested()) break;
+  }
+  if (conn->Ok()) conn->WaitConfirms(std::chrono::seconds(30));
+  if (!conn->Ok() || conn->confirmed() != conn->published()) {
+    state.Fail("DLQ backlog: " + (conn->Ok() ? "not every publish confirmed" : conn->error()));
+  }
+  state.log->Write("dlq_seeded", conn->confirmed());
+  return static_cast<int64_t>(conn->confirmed());
+}
+
+void RunDrainer(RunState& state, std::chrono::steady_clock::time_point run_start,
+                DrainShared& shared) {
+  Drainer(state, shared).Run(run_start);
+}
+
+}  // namespace drainsim::live
