@@ -6,7 +6,8 @@
 //  (2) `t_s` is seconds since the run's start on the monotonic clock, microsecond resolution;
 //      the start's UTC time is in live.json (`started_at_utc`). Wall time never reaches sim/ or
 //      reports/: it lives in these files only.
-//  (3) Fields: {"t_s", "event", "id"} always; "worker", "attempt", "detail" when given.
+//  (3) Fields: {"t_s", "event", "id"} always ("id" null for kNoMessage: a worker's crash,
+//      restart or closed channel); "worker", "attempt", "detail" when given.
 #pragma once
 
 #include <chrono>
@@ -24,6 +25,8 @@ class EventLog {
   ~EventLog();
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
+
+  static constexpr uint64_t kNoMessage = UINT64_MAX;
 
   bool ok() const { return file_ != nullptr; }
   double Now() const;  // seconds since construction

@@ -137,6 +137,14 @@ void Tally(RunState& state, LiveResult* r) {
   r->commits = state.commits;
   r->suppressed = state.suppressed;
   r->db_timeouts = state.db_timeouts;
+  r->crashes = state.crashes;
+  r->crash_after_commit = state.crash_after_commit;
+  r->acks_lost = state.acks_lost;
+  r->channel_closes = state.channel_closes;
+  r->settles_dropped = state.settles_dropped;
+  r->rolled_back = state.rolled_back;
+  r->duplicates_after_fault = state.duplicates_after_fault;
+  r->suppressed_after_fault = state.suppressed_after_fault;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];

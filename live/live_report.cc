@@ -4,17 +4,20 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "live/fault_report.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {
 
 std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
   const model::Results& sim = plan.simulated;
-  return {{"published", live.published, sim.published},
-          {"human_needed", live.dead_lettered + live.parked, sim.human_needed},
-          {"dlq_end", live.dead_lettered, sim.dlq_end},
-          {"parked", live.parked, sim.parked},
-          {"lost", live.lost, sim.lost}};
+  std::vector<Check> checks = {{"published", live.published, sim.published},
+                               {"human_needed", live.dead_lettered + live.parked, sim.human_needed},
+                               {"dlq_end", live.dead_lettered, sim.dlq_end},
+                               {"parked", live.parked, sim.parked},
+                               {"lost", live.lost, sim.lost}};
+  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));  // crashes, lost acks
+  return checks;
 }
 
 void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& r,
@@ -55,6 +58,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   std::fprintf(
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
+  PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -156,6 +160,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
         {{"name", c.name}, {"live", c.live}, {"simulated", c.simulated}, {"passed", c.passed()}});
   }
   j["checks"] = jc;
+  j["faults"] = FaultJson(r, plan);
   return j.dump(2) + "\n";
 }
 

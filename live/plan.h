@@ -13,6 +13,11 @@
 //      a poison fault's kind published at or after its `from_s` (so that a poison pill the
 //      simulation never got to attempt is still poison live).
 //  (4) The simulation's own figures for the run are kept (`simulated`) for the side-by-side.
+//  (5) Worker crashes and lost acks (live/fault_plan.h): a message's `success_fates` say which of
+//      its successes (the n-th commit or claim suppression, from 1) the simulation followed by a
+//      crash between commit and ack, or whose ack it lost; `crashes` lists every crash the
+//      simulation drew (worker, instant), in time order, and `faults` the duplicates that
+//      followed them there.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +37,33 @@ struct Fate {
   std::optional<double> fail_after_ms;  // null: right after validation
 };
 
+enum class SuccessFault { kCrashAfterCommit, kAckLost };
+
+struct SuccessFate {
+  int success = 0;  // the message's n-th success (a commit or a claim suppression), from 1
+  SuccessFault what = SuccessFault::kAckLost;
+  int fault_index = -1;
+};
+
+// A worker crash the simulation drew: worker `worker` (0 .. workers.count - 1) at `at_s`.
+struct PlannedCrash {
+  uint32_t worker = 0;
+  double at_s = 0;
+  bool after_commit = false;  // point between_commit_and_ack: it hit the commit of message_id
+  int64_t message_id = -1;
+};
+
+// What followed the fates in the simulation, counted as drainsim live counts it
+// (live/fault_plan.h).
+struct FaultFigures {
+  bool active = false;             // the scenario has a worker_crash or ack_loss fault
+  int64_t crash_after_commit = 0;  // successes followed by a crash between commit and ack
+  int64_t acks_lost = 0;
+  int64_t crashes = 0;                 // every crash, whatever its point
+  int64_t duplicates_after_fault = 0;  // commits of a fated message after its fated success
+  int64_t suppressed_after_fault = 0;  // claim suppressions of the same
+};
+
 struct PlannedMessage {
   uint64_t id = 0;
   uint32_t kind_index = 0;  // the scenario's kinds in name order
@@ -39,11 +71,14 @@ struct PlannedMessage {
   std::string key;
   double publish_at_s = 0;
   std::optional<Fate> fate;
+  std::vector<SuccessFate> success_fates;  // by success number
 };
 
 struct Plan {
   std::vector<PlannedMessage> messages;  // by id (= publish order)
   std::vector<std::string> kind_names;   // by kind_index
+  std::vector<PlannedCrash> crashes;     // in time order
+  FaultFigures faults;                   // the simulation's
   model::Results simulated;
   uint64_t seed = 0;
 };

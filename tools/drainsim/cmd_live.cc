@@ -9,6 +9,7 @@
 #include <string>
 
 #include "live/amqp_connection.h"
+#include "live/fault_plan.h"
 #include "live/harness.h"
 #include "live/live_report.h"
 #include "live/plan.h"
@@ -193,6 +194,7 @@ int RunLive(const Args& args) {
   const live::Plan plan = live::MakePlan(s, seed);
   if (!s.database) service_options.postgres_url = "-";
   service_options.max_connections = s.database ? static_cast<int>(s.database->connections) : 10;
+  service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
   std::string error;
   auto services = live::Services::Start(service_options, &error);
