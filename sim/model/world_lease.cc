@@ -165,6 +165,9 @@ bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
   for (const EtaHold& hold : worker.eta_held) {
     if (Same(hold.delivery, delivery)) return true;
   }
+  for (const Delivery& d : worker.withheld) {
+    if (Same(d, delivery)) return true;
+  }
   for (const Attempt& a : attempts_) {
     if (a.live && a.worker == w && !a.off_channel && Same(a.delivery, delivery)) return true;
   }
@@ -199,6 +202,8 @@ void World::CloseChannel(uint32_t w) {
   };
   for (const Delivery& d : worker.buffer) drop(d);
   worker.buffer.clear();
+  for (const Delivery& d : worker.withheld) drop(d);
+  worker.withheld.clear();
   for (const EtaHold& hold : worker.eta_held) {
     ++worker.unacked;  // held copies were not counted: drop() takes one off
     drop(hold.delivery);

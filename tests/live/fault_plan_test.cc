@@ -27,7 +27,7 @@ int64_t Cause(const drainsim::model::Results& r, drainsim::model::DuplicateCause
 
 using drainsim::live::SuccessFault;
 
-TEST_CASE("live faults: worker crashes and lost acks are supported; a lost ack needs close_channel",
+TEST_CASE("live faults: worker crashes and lost acks are supported, a lost ack needs close_channel",
           "[live]") {
   CHECK(drainsim::live::CheckLiveSupport(LoadScenario("live-crash.json")).empty());
   // The monthly rehearsal's crash is accepted; its lost acks are refused: its broker redelivers
