@@ -39,9 +39,8 @@ TEST_CASE("close_channel: a crash returns a delivery whose ack was lost at once"
   // back at 3 s. RabbitMQ returned the withheld delivery with the crash: it runs again at 3 s,
   // not at its timeout (5 s after its delivery).
   const std::string one = R"({"kind": "job", "constant": {"rate_per_s": 1, "until_s": 0.5}})";
-  const Results r = RunAudited(LoadOrFail(
-      Scenario("close_channel", R"(, {"type": "worker_crash", "at_s": 2, "point": "anywhere"})",
-               one)));
+  const Results r = RunAudited(LoadOrFail(Scenario(
+      "close_channel", R"(, {"type": "worker_crash", "at_s": 2, "point": "anywhere"})", one)));
   CheckConserved(r);
   CHECK(r.acked == 1);
   CHECK(r.duplicate_executions == 1);
@@ -49,8 +48,7 @@ TEST_CASE("close_channel: a crash returns a delivery whose ack was lost at once"
   CHECK(r.message_latency_us.max() == 4'000'000);  // back at 3 s, done at 4 s
   // A broker that redelivers the one message (redeliver) waits for its timeout.
   const Results plain = RunAudited(LoadOrFail(
-      Scenario("redeliver", R"(, {"type": "worker_crash", "at_s": 2, "point": "anywhere"})",
-               one)));
+      Scenario("redeliver", R"(, {"type": "worker_crash", "at_s": 2, "point": "anywhere"})", one)));
   CHECK(plain.message_latency_us.max() == 6'000'000);  // redelivered at 5 s, done at 6 s
 }
 
