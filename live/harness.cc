@@ -200,6 +200,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
 
   const auto start = Clock::now();
+  state.run_start_s = log.Now();  // the plan's instants (crashes) count from here
   const auto wall_deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
   std::vector<std::thread> workers;

@@ -78,9 +78,11 @@ struct RunState {
   std::atomic<int64_t> settles_dropped{0}, rolled_back{0};
   std::atomic<int64_t> duplicates_after_fault{0}, suppressed_after_fault{0};
   std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
-  std::atomic<bool> workers_done{false};       // set by the harness: finish and disconnect
-  std::atomic<bool> failed{false};             // a thread hit an operating error
-  std::string first_error;                     // guarded by error_mu
+  std::atomic<double> run_start_s{
+      0};  // EventLog time of the plan's instant 0 (the publishing start)
+  std::atomic<bool> workers_done{false};  // set by the harness: finish and disconnect
+  std::atomic<bool> failed{false};        // a thread hit an operating error
+  std::string first_error;                // guarded by error_mu
   std::mutex error_mu;
 
   void Fail(const std::string& error) {

@@ -258,7 +258,7 @@ bool Worker::Connect() {
 
 bool Worker::TimedCrashDue() {
   if (next_crash_ >= timed_crashes_.size() ||
-      state_.log->Now() < timed_crashes_[next_crash_].at_s) {
+      state_.log->Now() - state_.run_start_s < timed_crashes_[next_crash_].at_s) {
     return false;
   }
   ++next_crash_;
@@ -357,7 +357,7 @@ void Worker::Run() {
     // Crashes the plan put while this worker was down are skipped: the simulation only crashes
     // a live worker.
     while (next_crash_ < timed_crashes_.size() &&
-           timed_crashes_[next_crash_].at_s <= state_.log->Now()) {
+           timed_crashes_[next_crash_].at_s <= state_.log->Now() - state_.run_start_s) {
       ++next_crash_;
     }
     if (!Connect()) break;
