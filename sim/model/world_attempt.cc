@@ -439,25 +439,6 @@ void World::SleepEnded(uint32_t slot) {
   attempts_[slot].off_channel = a.off_channel;  // NewAttempt reused the slot just freed
 }
 
-void World::WithholdLostAck(const Attempt& a, Message& m) {
-  const scenario::Broker& broker = scenario_.broker;
-  if (broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel ||
-      broker.lock_renewal || a.off_channel || !IsCurrent(a.delivery)) {
-    // The visibility timeout hands this one message out again (SQS and the like); a stale
-    // copy's ack (its message already handed out again) holds nothing.
-    return;
-  }
-  // RabbitMQ: an ack never sent leaves the delivery unacked on the channel. It keeps its
-  // prefetch slot (FinishCopy gives back the attempt's) and its copy, and comes back with every
-  // other unacked delivery of the channel when the consumer timeout closes it, or at once when
-  // the worker crashes. Measured against RabbitMQ 3.10 by drainsim live (README, "Crashes and
-  // lost acks").
-  Worker& worker = workers_[a.worker];
-  ++worker.unacked;
-  ++m.copies_on_workers;
-  worker.withheld.push_back(a.delivery);
-}
-
 void World::FinishCopy(uint32_t slot) {
   const Attempt a = attempts_[slot];
   FreeAttempt(slot);
