@@ -13,6 +13,8 @@ std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& s,
   for (size_t i = 0; i < s.faults.size(); ++i) {
     if (std::holds_alternative<scenario::WorkerCrashFault>(s.faults[i])) {
       (*handled)[i] = true;
+    } else if (std::holds_alternative<scenario::DbOutageFault>(s.faults[i])) {
+      (*handled)[i] = true;  // live/db_outage.h
     } else if (std::holds_alternative<scenario::AckLossFault>(s.faults[i])) {
       (*handled)[i] = true;
       if (s.broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel) {

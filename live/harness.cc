@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "live/amqp_connection.h"
+#include "live/db_outage.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
 #include "live/worker.h"
@@ -207,6 +208,10 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   for (int64_t w = 0; w < scenario.workers.count; ++w) {
     workers.emplace_back([&state, w] { RunWorker(state, static_cast<int>(w)); });
   }
+  std::thread outages;  // db_outage faults (live/db_outage.h)
+  if (!options.postgres_url.empty()) {
+    outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
+  }
   const ProducerResult produced = RunProducer(state, start, wall_deadline);
   r.published = static_cast<int64_t>(produced.confirmed);
   r.last_publish_s = produced.last_publish_s;
@@ -216,6 +221,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   r.time_to_empty_s = WaitEmpty(state, *inspector, settle_deadline);
   state.workers_done = true;
   for (std::thread& w : workers) w.join();
+  if (outages.joinable()) outages.join();
   r.interrupted = StopRequested();
 
   if (inspector->Ok()) Inspect(state, *inspector, r.published, &r);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "live/db_outage.h"
 #include "live/plan.h"
 #include "sim/model/results.h"
 #include "sim/scenario/load.h"
@@ -119,4 +120,23 @@ TEST_CASE("live faults: the plan's crashes and lost acks are the simulation's, t
     CHECK(again.crashes[i].at_s == plan.crashes[i].at_s);
     CHECK(again.crashes[i].message_id == plan.crashes[i].message_id);
   }
+}
+
+TEST_CASE(
+    "live faults: a database outage is supported, its windows merged as the model composes them",
+    "[live]") {
+  auto scenario = LoadScenario("live-db-outage.json");
+  CHECK(drainsim::live::CheckLiveSupport(scenario).empty());
+  using Pairs = std::vector<std::pair<double, double>>;
+  CHECK(drainsim::live::DbOutageWindows(scenario) == Pairs{{5.0, 7.0}});
+  // Overlapping or touching windows are one outage; a separate one stays apart.
+  auto window = [](double from_s, double until_s) {
+    drainsim::scenario::DbOutageFault f;
+    f.window.from = drainsim::engine::Instant::Micros(static_cast<int64_t>(from_s * 1e6));
+    f.window.until = drainsim::engine::Instant::Micros(static_cast<int64_t>(until_s * 1e6));
+    return drainsim::scenario::Fault(f);
+  };
+  scenario.faults = {window(10, 12), window(6, 8), window(11, 14), window(1, 2), window(8, 9)};
+  CHECK(drainsim::live::DbOutageWindows(scenario) == Pairs{{1, 2}, {6, 9}, {10, 14}});
+  CHECK(drainsim::live::DbOutageWindows(LoadScenario("live-crash.json")).empty());
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "live/amqp_connection.h"
+#include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
 #include "live/live_report.h"
@@ -34,8 +35,9 @@ constexpr const char* kDescription =
     "accounted for. Writes live-events.jsonl and live.json into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
     "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison,\n"
-    "synthetic_failures, worker_crash and ack_loss faults (crashes drop the connection; a lost\n"
-    "ack is never sent, and the consumer timeout, broker.visibility_timeout_s, returns it).\n"
+    "synthetic_failures, worker_crash, ack_loss and db_outage faults (crashes drop the\n"
+    "connection; a lost ack is never sent, and the consumer timeout, visibility_timeout_s,\n"
+    "returns it; an outage refuses connections and ends the database's backends).\n"
     "Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed).\n"
@@ -205,6 +207,12 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
   PrintServices(*services);
+  if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
+    // An outage for real cuts the whole database off: only on the run's own server.
+    std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
+                 path.c_str());
+    return kExitBadInput;
+  }
   if (const std::string problem = BrokerVersionProblem(s, services->amqp_url()); !problem.empty()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), problem.c_str());
     return kExitBadInput;
