@@ -181,6 +181,13 @@ AmqpConnection::~AmqpConnection() {
   amqp_destroy_connection(conn_);
 }
 
+void AmqpConnection::Abort() {
+  if (conn_ == nullptr) return;
+  amqp_destroy_connection(conn_);  // closes the socket; nothing is sent first
+  conn_ = nullptr;
+  error_ = "connection dropped (a crash)";
+}
+
 bool AmqpConnection::Check(amqp_rpc_reply_t reply, const char* what) {
   if (reply.reply_type == AMQP_RESPONSE_NORMAL) return true;
   std::string why;

@@ -84,6 +84,10 @@ class AmqpConnection {
   bool Ack(uint64_t delivery_tag);
   // basic.reject (nack == false) or basic.nack (nack == true) with `requeue`.
   bool Reject(uint64_t delivery_tag, bool requeue, bool nack);
+  // Drops the connection as a crashed process would: the socket is closed with no AMQP close
+  // handshake, so the broker finds the connection gone and requeues the channel's unacked
+  // deliveries at once. The object is unusable afterwards (Ok() false).
+  void Abort();
   // basic.get: the next message of `queue`, nullopt when empty or on error. With auto_ack false
   // it stays the channel's until Ack() or Reject() of its delivery_tag, or until the connection
   // closes (the broker then requeues it).

@@ -19,8 +19,11 @@ void EventLog::Write(const char* event, uint64_t id, int worker, int attempt,
                      const std::string& detail) {
   if (file_ == nullptr) return;
   char line[512];
-  int n = std::snprintf(line, sizeof line, "{\"t_s\":%.6f,\"event\":\"%s\",\"id\":%llu", Now(),
-                        event, static_cast<unsigned long long>(id));
+  int n = id == kNoMessage
+              ? std::snprintf(line, sizeof line, "{\"t_s\":%.6f,\"event\":\"%s\",\"id\":null",
+                              Now(), event)
+              : std::snprintf(line, sizeof line, "{\"t_s\":%.6f,\"event\":\"%s\",\"id\":%llu",
+                              Now(), event, static_cast<unsigned long long>(id));
   if (worker >= 0 && n < static_cast<int>(sizeof line)) {
     n += std::snprintf(line + n, sizeof line - n, ",\"worker\":%d", worker);
   }

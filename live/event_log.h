@@ -9,7 +9,8 @@
 //      the simulation's instant of the same thing are counted from the same origin;
 //      the start's UTC time is in live.json (`started_at_utc`). Wall time never reaches sim/ or
 //      reports/: it lives in these files only.
-//  (3) Fields: {"t_s", "event", "id"} always; "worker", "attempt", "detail" when given.
+//  (3) Fields: {"t_s", "event", "id"} always ("id" null for kNoMessage: a worker's crash,
+//      restart or closed channel); "worker", "attempt", "detail" when given.
 #pragma once
 
 #include <chrono>
@@ -27,6 +28,8 @@ class EventLog {
   ~EventLog();
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
+
+  static constexpr uint64_t kNoMessage = UINT64_MAX;
 
   bool ok() const { return file_ != nullptr; }
   double Now() const;  // seconds since the start (construction, or SetStart)

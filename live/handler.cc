@@ -63,6 +63,7 @@ struct DbOutcome {
   bool ok = false;
   bool suppressed = false;
   bool timed_out = false;
+  bool crashed = false;  // rolled back: its worker crashed before the commit
   std::string error;
 };
 
@@ -117,10 +118,15 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
                   " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
                   std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
                   std::to_string(worker) + ")",
-              &error) ||
-      !PgExec(conn, "COMMIT", &error)) {
+              &error)) {
     return fail(error);
   }
+  // A crashed worker's transactions die with it: roll back rather than commit.
+  if (state.worker_down[static_cast<size_t>(worker)]) {
+    out.crashed = true;
+    return fail("worker crashed");
+  }
+  if (!PgExec(conn, "COMMIT", &error)) return fail(error);
   state.pool->Release(conn);
   out.ok = true;
   return out;
@@ -148,6 +154,11 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
   }
   if (state.pool != nullptr) {
     const DbOutcome db = DbWork(state, kind, m, attempt, worker, rng);
+    if (db.crashed) {
+      ++state.rolled_back;
+      state.log->Write("rolled_back", id, worker, attempt, "worker crashed");
+      return {Action::kDrop, "rolled back: worker crashed"};
+    }
     if (!db.ok) {
       ++state.failures;
       if (db.timed_out) ++state.db_timeouts;

@@ -17,7 +17,8 @@
 
 namespace drainsim::live {
 
-enum class Action { kAck, kRequeue, kDeadLetter, kPark };
+// kDrop: nothing to settle (its worker crashed; the broker returns the delivery).
+enum class Action { kAck, kRequeue, kDeadLetter, kPark, kDrop };
 
 struct Verdict {
   Action action = Action::kAck;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "live/amqp_connection.h"
+#include "live/db_outage.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
 #include "live/worker.h"
@@ -146,6 +147,14 @@ void Tally(RunState& state, LiveResult* r) {
   r->commits = state.commits;
   r->suppressed = state.suppressed;
   r->db_timeouts = state.db_timeouts;
+  r->crashes = state.crashes;
+  r->crash_after_commit = state.crash_after_commit;
+  r->acks_lost = state.acks_lost;
+  r->channel_closes = state.channel_closes;
+  r->settles_dropped = state.settles_dropped;
+  r->rolled_back = state.rolled_back;
+  r->duplicates_after_fault = state.duplicates_after_fault;
+  r->suppressed_after_fault = state.suppressed_after_fault;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];
@@ -203,6 +212,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   r.dlq_seeded = SeedDlq(state);
   const auto start = Clock::now();
   log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
+  state.run_start_s = log.Now();  // 0 here: the plan's instants (crashes) count from it
   const auto wall_deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
   std::vector<std::thread> workers;
@@ -214,6 +224,10 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   std::thread drainer;
   if (r.drain_planned && !state.failed) {
     drainer = std::thread([&state, start, &drain] { RunDrainer(state, start, drain); });
+  }
+  std::thread outages;  // db_outage faults (live/db_outage.h)
+  if (!options.postgres_url.empty()) {
+    outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
   }
   const ProducerResult produced = RunProducer(state, start, wall_deadline);
   r.published = r.dlq_seeded + static_cast<int64_t>(produced.confirmed);
@@ -238,6 +252,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
   state.workers_done = true;
   for (std::thread& w : workers) w.join();
+  if (outages.joinable()) outages.join();
   r.interrupted = StopRequested();
 
   std::vector<bool> expected(plan.messages.size(), false);

@@ -63,6 +63,12 @@ struct LiveResult {
   std::map<std::string, int64_t> dlq_by_reason;  // x-death reason
   int64_t deliveries = 0, attempts = 0, failures = 0, commits = 0, suppressed = 0;
   int64_t db_timeouts = 0;
+  // Faults for real (live/fault_plan.h, run_state.h): crashes of any point, crashes between
+  // commit and ack, acks withheld, channels the broker closed, settles dropped with their
+  // channel, handlers a crash rolled back, and the fated messages' later commits/suppressions.
+  int64_t crashes = 0, crash_after_commit = 0, acks_lost = 0, channel_closes = 0;
+  int64_t settles_dropped = 0, rolled_back = 0;
+  int64_t duplicates_after_fault = 0, suppressed_after_fault = 0;
   int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
   int64_t fated = 0;  // messages the plan fated to fail
   int64_t fated_deliveries_min = 0, fated_deliveries_max = 0;

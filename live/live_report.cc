@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "live/fault_report.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {
@@ -21,6 +22,7 @@ std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
         {"drain_parked", live.drain.parked, sim.drains.empty() ? 0 : sim.drains[0].parked});
     checks.push_back({"acked", live.acked, sim.acked});
   }
+  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));  // crashes, lost acks
   return checks;
 }
 
@@ -105,6 +107,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   std::fprintf(
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
+  PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -211,6 +214,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
         {{"name", c.name}, {"live", c.live}, {"simulated", c.simulated}, {"passed", c.passed()}});
   }
   j["checks"] = jc;
+  j["faults"] = FaultJson(r, plan);
   return j.dump(2) + "\n";
 }
 

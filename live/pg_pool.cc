@@ -84,8 +84,16 @@ void PgPool::Release(PGconn* conn) {
   cv_.notify_one();
 }
 
+PGconn* PgPool::AcquireChecked(std::chrono::milliseconds wait) {
+  PGconn* conn = Acquire(wait);
+  std::string ignored;
+  // libpq learns that a backend was ended (a db_outage) only when it uses the connection.
+  if (conn != nullptr && !PgExec(conn, "SELECT 1", &ignored)) PQreset(conn);
+  return conn;
+}
+
 bool PgPool::Exec(const std::string& sql, std::string* error) {
-  PGconn* conn = Acquire(std::chrono::seconds(30));
+  PGconn* conn = AcquireChecked(std::chrono::seconds(30));
   if (conn == nullptr) {
     *error = "no database connection free in 30 s";
     return false;
@@ -110,7 +118,7 @@ bool PgPool::DropTables(std::string* error) {
 
 bool PgPool::CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,
                              std::string* error) {
-  PGconn* conn = Acquire(std::chrono::seconds(30));
+  PGconn* conn = AcquireChecked(std::chrono::seconds(30));
   if (conn == nullptr) {
     *error = "no database connection free in 30 s";
     return false;

@@ -50,6 +50,8 @@ class PgPool {
  private:
   PgPool() = default;
   bool Exec(const std::string& sql, std::string* error);
+  // Acquire(), and a reconnect if the connection turns out dead (the run's own statements).
+  PGconn* AcquireChecked(std::chrono::milliseconds wait);
   std::string conninfo_;
   std::string claims_;
   std::string executions_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "live/fault_plan.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/enum_names.h"
 
@@ -80,9 +81,12 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
     out->push_back({"/database/live_traffic", NotYet("live traffic")});
   }
   if (s.downstream) out->push_back({"/downstream", NotYet("a downstream API")});
+  std::vector<bool> handled;  // worker crashes and lost acks: live/fault_plan.h
+  for (scenario::Problem& p : CheckFaultSupport(s, &handled)) out->push_back(std::move(p));
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
-    if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures) {
+    if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures &&
+        !handled[i]) {
       out->push_back(
           {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(scenario::NameOf(type)))});
     }
@@ -166,9 +170,12 @@ Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
   plan.seed = seed;
   for (const auto& entry : s.kinds) plan.kind_names.push_back(entry.first);
   PlanRecorder recorder(&plan, s.backlog);
+  FaultRecorder faults(s);
+  model::ObserverTee tee({&recorder, &faults});
   model::RunOptions options;
-  options.observer = &recorder;
+  options.observer = &tee;
   plan.simulated = model::RunSimulation(s, seed, options);
+  faults.Finish(&plan);
   for (const auto& [id, fault] : recorder.injected()) {
     if (id < plan.messages.size()) plan.messages[id].fate = FateOf(s.faults.at(fault), fault);
   }

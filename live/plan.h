@@ -16,6 +16,11 @@
 //  (5) A message of a backlog entry with `where: dlq` has `dlq` set with the entry's reason,
 //      last error and attempts: the live run puts it into the DLQ before it starts (never into
 //      the main queue), with the same id, kind and key as the simulation's.
+//  (6) Worker crashes and lost acks (live/fault_plan.h): a message's `success_fates` say which of
+//      its successes (the n-th commit or claim suppression, from 1) the simulation followed by a
+//      crash between commit and ack, or whose ack it lost; `crashes` lists every crash the
+//      simulation drew (worker, instant), in time order, and `faults` the duplicates that
+//      followed them there.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +47,33 @@ struct DlqStart {
   int32_t attempts = 1;  // attempts already made in its life before the run
 };
 
+enum class SuccessFault { kCrashAfterCommit, kAckLost };
+
+struct SuccessFate {
+  int success = 0;  // the message's n-th success (a commit or a claim suppression), from 1
+  SuccessFault what = SuccessFault::kAckLost;
+  int fault_index = -1;
+};
+
+// A worker crash the simulation drew: worker `worker` (0 .. workers.count - 1) at `at_s`.
+struct PlannedCrash {
+  uint32_t worker = 0;
+  double at_s = 0;
+  bool after_commit = false;  // point between_commit_and_ack: it hit the commit of message_id
+  int64_t message_id = -1;
+};
+
+// What followed the fates in the simulation, counted as drainsim live counts it
+// (live/fault_plan.h).
+struct FaultFigures {
+  bool active = false;             // the scenario has a worker_crash or ack_loss fault
+  int64_t crash_after_commit = 0;  // successes followed by a crash between commit and ack
+  int64_t acks_lost = 0;
+  int64_t crashes = 0;                 // every crash, whatever its point
+  int64_t duplicates_after_fault = 0;  // commits of a fated message after its fated success
+  int64_t suppressed_after_fault = 0;  // claim suppressions of the same
+};
+
 struct PlannedMessage {
   uint64_t id = 0;
   uint32_t kind_index = 0;  // the scenario's kinds in name order
@@ -50,11 +82,14 @@ struct PlannedMessage {
   double publish_at_s = 0;
   std::optional<Fate> fate;
   std::optional<DlqStart> dlq;  // set: in the DLQ at the start, not published by a producer
+  std::vector<SuccessFate> success_fates;  // by success number
 };
 
 struct Plan {
   std::vector<PlannedMessage> messages;  // by id (= publish order)
   std::vector<std::string> kind_names;   // by kind_index
+  std::vector<PlannedCrash> crashes;     // in time order
+  FaultFigures faults;                   // the simulation's
   model::Results simulated;
   int64_t dlq_count() const {  // messages in the DLQ at the start
     int64_t n = 0;

@@ -32,8 +32,8 @@ std::string RabbitMqServerScript() {
   return access(debian, X_OK) == 0 ? debian : "";
 }
 
-std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
-                                                         std::string* error) {
+std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
+    const ScratchDir& dir, std::string* error, std::optional<int64_t> consumer_timeout_ms) {
   const std::string script = RabbitMqServerScript();
   const std::string epmd = FindEpmd();
   if (script.empty() || epmd.empty()) {
@@ -57,6 +57,13 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(const ScratchDir& dir,
                      error) ||
       !dir.WriteFile("rabbitmq/enabled_plugins", "[].\n", user, error) ||
       !dir.WriteFile("rabbitmq/rabbitmq-env.conf", "", user, error)) {
+    return nullptr;
+  }
+  if (consumer_timeout_ms &&
+      !dir.WriteFile("rabbitmq/advanced.config",
+                     "[{rabbit, [{consumer_timeout, " + std::to_string(*consumer_timeout_ms) +
+                         "}, {channel_tick_interval, " + std::to_string(kTickMs) + "}]}].\n",
+                     user, error)) {
     return nullptr;
   }
   std::vector<std::string> env = {"PATH=/usr/sbin:/usr/bin:/bin",

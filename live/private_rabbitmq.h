@@ -29,6 +29,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "live/local_ports.h"
@@ -38,7 +39,13 @@ namespace drainsim::live {
 
 class PrivateRabbitMq {
  public:
-  static std::unique_ptr<PrivateRabbitMq> Launch(const ScratchDir& dir, std::string* error);
+  // consumer_timeout_ms: written to advanced.config with a channel tick of kTickMs (RabbitMQ
+  // 3.10 checks a channel's oldest unacked delivery against consumer_timeout on each tick,
+  // channel_tick_interval, 60 s by default); nullopt leaves both at their defaults.
+  static std::unique_ptr<PrivateRabbitMq> Launch(
+      const ScratchDir& dir, std::string* error,
+      std::optional<int64_t> consumer_timeout_ms = std::nullopt);
+  static constexpr int64_t kTickMs = 200;
   bool WaitReady(std::chrono::milliseconds timeout, std::string* error);
   ~PrivateRabbitMq() { Stop(); }
 

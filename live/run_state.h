@@ -8,6 +8,11 @@
 //      the run is empty when it is 0 and the main queue has no ready message.
 //  (3) acked[id] is set once its ack was sent after a commit (or a claim row that showed the
 //      work already done).
+//  (4) successes[id] counts the message's commits and claim suppressions (live/fault_plan.h
+//      pins crashes between commit and ack and lost acks to them); a delivery whose ack was
+//      withheld (a lost ack) stays in in_flight until its channel is gone.
+//  (5) worker_down[w] is set while worker w is crashed: its running handlers roll back instead
+//      of committing (the process died, its transactions with it).
 #pragma once
 
 #include <atomic>
@@ -39,7 +44,9 @@ struct RunState {
         log(l),
         amqp_url(url),
         deliveries(p.messages.size()),
-        acked(p.messages.size()) {}
+        acked(p.messages.size()),
+        successes(p.messages.size()),
+        worker_down(static_cast<size_t>(s.workers.count)) {}
 
   const scenario::Scenario& scenario;
   const Plan& plan;
@@ -50,6 +57,8 @@ struct RunState {
 
   std::vector<std::atomic<int32_t>> deliveries;
   std::vector<std::atomic<bool>> acked;
+  std::vector<std::atomic<int32_t>> successes;
+  std::vector<std::atomic<bool>> worker_down;
   std::atomic<int64_t> in_flight{0};
   // Wall microseconds (EventLog::Now) of the last delivery received or settled: the run is empty
   // only once nothing has moved for a while, so that a delivery still in a client's socket
@@ -61,10 +70,19 @@ struct RunState {
   std::atomic<int64_t> commits{0};
   std::atomic<int64_t> suppressed{0};
   std::atomic<int64_t> db_timeouts{0};
+  // Faults for real (live/fault_plan.h): crashes (any point), crashes between commit and ack,
+  // acks withheld, channels the broker closed (consumer timeout), settles dropped because their
+  // channel was gone (their work stands: a redelivery runs it again), handlers rolled back by a
+  // crash, and the successes of a fated message after its first fated success.
+  std::atomic<int64_t> crashes{0}, crash_after_commit{0}, acks_lost{0}, channel_closes{0};
+  std::atomic<int64_t> settles_dropped{0}, rolled_back{0};
+  std::atomic<int64_t> duplicates_after_fault{0}, suppressed_after_fault{0};
   std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
-  std::atomic<bool> workers_done{false};       // set by the harness: finish and disconnect
-  std::atomic<bool> failed{false};             // a thread hit an operating error
-  std::string first_error;                     // guarded by error_mu
+  std::atomic<double> run_start_s{
+      0};  // EventLog time of the plan's instant 0 (the publishing start)
+  std::atomic<bool> workers_done{false};  // set by the harness: finish and disconnect
+  std::atomic<bool> failed{false};        // a thread hit an operating error
+  std::string first_error;                // guarded by error_mu
   std::mutex error_mu;
 
   void Fail(const std::string& error) {

@@ -32,7 +32,7 @@ std::unique_ptr<Services> Services::Start(const ServiceOptions& options, std::st
   // initdb fits inside it.
   std::string why;
   if (need_rabbit) {
-    s->rabbit_ = PrivateRabbitMq::Launch(*s->scratch_, &why);
+    s->rabbit_ = PrivateRabbitMq::Launch(*s->scratch_, &why, options.consumer_timeout_ms);
     if (!s->rabbit_) {
       *error = "RabbitMQ could not start: " + why;
       return nullptr;

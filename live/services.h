@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "live/local_ports.h"
@@ -28,6 +29,9 @@ struct ServiceOptions {
   int max_connections = 20;  // the private PostgreSQL's pool needs
   std::chrono::milliseconds ready_timeout{60000};
   bool keep_data = false;  // leave the scratch directory (for debugging a failed start)
+  // The private RabbitMQ's consumer_timeout (a scenario with ack_loss: live/fault_plan.h);
+  // nullopt: RabbitMQ's default (30 minutes). Not applied to a broker given by --amqp.
+  std::optional<int64_t> consumer_timeout_ms;
 };
 
 class Services {

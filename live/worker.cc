@@ -15,6 +15,7 @@ namespace drainsim::live {
 namespace {
 
 struct Job {
+  int session = 0;  // the connection it came on (delivery tags are per channel)
   uint64_t delivery_tag = 0;
   AmqpMessage message;
   int64_t id = -1;
@@ -22,11 +23,16 @@ struct Job {
 };
 
 struct Done {
+  int session = 0;
   uint64_t delivery_tag = 0;
   int64_t id = -1;
   int attempt = 0;
   Verdict verdict;
+  std::optional<SuccessFault> fault;  // the plan's fate for this success (live/fault_plan.h)
 };
+
+// How a connection's session ended.
+enum class SessionEnd { kStop, kCrash, kChannelClosed, kError };
 
 // The hand-off between the connection thread and the slots.
 class Mailbox {
@@ -38,8 +44,9 @@ class Mailbox {
     }
     cv_.notify_one();
   }
-  // A job, or nullopt once `closing` and no job is left (checked every 50 ms).
-  std::optional<Job> PopJob(const std::atomic<bool>& closing) {
+  // A job, or nullopt once `closing` and no job is left (checked every 50 ms); a job taken
+  // counts in `running` from the moment it leaves the mailbox.
+  std::optional<Job> PopJob(const std::atomic<bool>& closing, std::atomic<int>& running) {
     std::unique_lock<std::mutex> lock(mu_);
     while (jobs_.empty()) {
       if (closing) return std::nullopt;
@@ -47,6 +54,7 @@ class Mailbox {
     }
     Job job = std::move(jobs_.front());
     jobs_.pop_front();
+    ++running;
     return job;
   }
   void PushDone(Done done) {
@@ -57,9 +65,12 @@ class Mailbox {
     std::lock_guard<std::mutex> lock(mu_);
     return std::exchange(done_, {});
   }
-  void DropJobs() {
+  // Drops the jobs not started; returns how many.
+  size_t DropJobs() {
     std::lock_guard<std::mutex> lock(mu_);
+    const size_t n = jobs_.size();
     jobs_.clear();
+    return n;
   }
 
  private:
@@ -71,13 +82,23 @@ class Mailbox {
 
 class Worker {
  public:
-  Worker(RunState& state, int index) : state_(state), index_(index) {}
+  Worker(RunState& state, int index) : state_(state), index_(index) {
+    for (const PlannedCrash& c : state.plan.crashes) {
+      if (!c.after_commit && c.worker == static_cast<uint32_t>(index)) timed_crashes_.push_back(c);
+    }
+  }
   void Run();
 
  private:
-  bool Settle(const Done& done);
+  bool Connect();
+  SessionEnd Session();
+  void Abandon(SessionEnd end);
+  bool SleepRestart();
+  void RunSlot();
+  bool Settle(const Done& done, bool* crash);
   bool Park(const Done& done);
   void Receive(AmqpMessage message);
+  bool TimedCrashDue();
 
   RunState& state_;
   int index_;
@@ -85,10 +106,17 @@ class Worker {
   std::unique_ptr<AmqpConnection> park_conn_;  // opened on the first park
   Mailbox mailbox_;
   std::atomic<bool> closing_{false};
+  std::atomic<int> running_{0};  // jobs taken by a slot and not yet handed back
+  int64_t withheld_ = 0;         // this connection's deliveries whose ack was withheld (lost)
+  bool crash_pending_ = false;   // a crash between commit and ack: its delivery is still held
+  int session_ = 0;              // bumped by every connection
+  std::vector<PlannedCrash> timed_crashes_;  // point anywhere, this worker's, in time order
+  size_t next_crash_ = 0;
 };
 
 void Worker::Receive(AmqpMessage message) {
   Job job;
+  job.session = session_;
   job.delivery_tag = message.delivery_tag;
   job.id = HeaderInt(message.headers, "x-drainsim-id", -1);
   if (job.id < 0 || static_cast<size_t>(job.id) >= state_.deliveries.size()) {
@@ -135,10 +163,52 @@ bool Worker::Park(const Done& done) {
   return conn_->Ack(done.delivery_tag);
 }
 
-bool Worker::Settle(const Done& done) {
+// The slot's side of a success: which of the message's successes it is, and the plan's fate
+// for it (live/fault_plan.h); successes after a fated one are the fault's duplicates.
+std::optional<SuccessFault> SuccessFaultOf(RunState& state, int64_t id, const Verdict& verdict) {
+  if (verdict.action != Action::kAck) return std::nullopt;
+  const int success = ++state.successes[static_cast<size_t>(id)];
+  const std::vector<SuccessFate>& fates =
+      state.plan.messages[static_cast<size_t>(id)].success_fates;
+  if (fates.empty()) return std::nullopt;
+  if (success > fates.front().success) {
+    ++(verdict.detail == "suppressed" ? state.suppressed_after_fault
+                                      : state.duplicates_after_fault);
+  }
+  for (const SuccessFate& fate : fates) {
+    if (fate.success == success) return fate.what;
+  }
+  return std::nullopt;
+}
+
+bool Worker::Settle(const Done& done, bool* crash) {
+  if (done.session != session_) {
+    // A result from an earlier connection (a job a slot took just as it ended): its delivery
+    // tag died with that channel, and the broker has returned the message.
+    if (done.verdict.action != Action::kDrop) ++state_.settles_dropped;
+    state_.log->Write("settle_dropped", done.id, index_, done.attempt, done.verdict.detail);
+    --state_.in_flight;
+    state_.Touch();
+    return true;
+  }
   bool ok = true;
   switch (done.verdict.action) {
     case Action::kAck:
+      if (done.fault == SuccessFault::kCrashAfterCommit) {
+        // The work committed; the worker dies before the ack (the caller drops the connection).
+        ++state_.crash_after_commit;
+        state_.log->Write("crash_after_commit", done.id, index_, done.attempt, done.verdict.detail);
+        *crash = true;
+        return true;  // counted out of in_flight by Abandon
+      }
+      if (done.fault == SuccessFault::kAckLost) {
+        // The ack is never sent: the delivery stays unacked until its channel is gone.
+        ++state_.acks_lost;
+        ++withheld_;
+        state_.log->Write("ack_lost", done.id, index_, done.attempt, done.verdict.detail);
+        state_.Touch();
+        return true;
+      }
       ok = conn_->Ack(done.delivery_tag);
       state_.acked[done.id] = true;
       state_.log->Write("ack", done.id, index_, done.attempt, done.verdict.detail);
@@ -156,49 +226,156 @@ bool Worker::Settle(const Done& done) {
     case Action::kPark:
       ok = Park(done);
       break;
+    case Action::kDrop:
+      break;
   }
   --state_.in_flight;
   state_.Touch();
   return ok;
 }
 
-void Worker::Run() {
+void Worker::RunSlot() {
+  while (std::optional<Job> job = mailbox_.PopJob(closing_, running_)) {
+    Verdict verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
+    const std::optional<SuccessFault> fault = SuccessFaultOf(state_, job->id, verdict);
+    mailbox_.PushDone(
+        Done{job->session, job->delivery_tag, job->id, job->attempt, std::move(verdict), fault});
+    --running_;
+  }
+}
+
+bool Worker::Connect() {
   std::string error;
   conn_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: worker " + std::to_string(index_),
                                &error);
   if (!conn_ || !conn_->Qos(static_cast<int>(state_.scenario.workers.prefetch)) ||
       !conn_->Consume(state_.topology.main_queue)) {
     state_.Fail("worker " + std::to_string(index_) + ": " + (conn_ ? conn_->error() : error));
-    return;
+    return false;
   }
-  std::vector<std::thread> slots;
-  for (int64_t s = 0; s < state_.scenario.workers.concurrency; ++s) {
-    slots.emplace_back([this] {
-      while (std::optional<Job> job = mailbox_.PopJob(closing_)) {
-        Verdict verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
-        mailbox_.PushDone(Done{job->delivery_tag, job->id, job->attempt, std::move(verdict)});
-      }
-    });
+  withheld_ = 0;
+  ++session_;
+  return true;
+}
+
+bool Worker::TimedCrashDue() {
+  if (next_crash_ >= timed_crashes_.size() ||
+      state_.log->Now() - state_.run_start_s < timed_crashes_[next_crash_].at_s) {
+    return false;
   }
+  ++next_crash_;
+  return true;
+}
+
+// One connection's life: receive and settle until the run stops, the plan crashes the worker,
+// or the broker closes the channel (a consumer timeout: a withheld ack ran out).
+SessionEnd Worker::Session() {
   // 2 ms waits: a slot's result is acked at most 2 ms after it is ready, while deliveries
   // buffered by the client are taken without waiting at all.
-  while (!StopRequested() && !state_.workers_done && !state_.failed && conn_->Ok()) {
+  while (!StopRequested() && !state_.workers_done && !state_.failed) {
+    if (TimedCrashDue()) {
+      state_.log->Write("crash", EventLog::kNoMessage, index_, -1, "point anywhere");
+      return SessionEnd::kCrash;
+    }
+    bool crash = false;
     for (const Done& done : mailbox_.TakeDone()) {
-      if (!Settle(done)) break;
+      if (crash) {  // results behind the crash: their acks die with the connection
+        mailbox_.PushDone(done);
+        continue;
+      }
+      if (!Settle(done, &crash)) return SessionEnd::kError;
     }
-    if (std::optional<AmqpMessage> message = conn_->NextDelivery(std::chrono::milliseconds(2))) {
+    if (crash) {
+      crash_pending_ = true;
+      return SessionEnd::kCrash;
+    }
+    std::optional<AmqpMessage> message = conn_->NextDelivery(std::chrono::milliseconds(2));
+    if (message) {
       Receive(std::move(*message));
+    } else if (!conn_->Ok()) {
+      // The broker closed the channel: RabbitMQ's consumer timeout when an ack was withheld.
+      ++state_.channel_closes;
+      state_.log->Write("channel_closed", EventLog::kNoMessage, index_, -1,
+                        conn_->error() + "; withheld acks " + std::to_string(withheld_));
+      return SessionEnd::kChannelClosed;
     }
+  }
+  return SessionEnd::kStop;
+}
+
+// After a crash or a closed channel: every delivery the connection held goes back to the queue
+// (the broker requeues them), so none of it is in flight here any more. A crash rolls back the
+// running handlers; after a closed channel they finish, and their settles are dropped (their
+// delivery tags died with the channel: work that committed will run again).
+void Worker::Abandon(SessionEnd end) {
+  if (end == SessionEnd::kCrash) {
+    state_.worker_down[static_cast<size_t>(index_)] = true;
+    ++state_.crashes;
+    conn_->Abort();
+  }
+  int64_t gone = withheld_ + static_cast<int64_t>(mailbox_.DropJobs()) + (crash_pending_ ? 1 : 0);
+  withheld_ = 0;
+  crash_pending_ = false;
+  while (running_ > 0 && !StopRequested())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (const Done& done : mailbox_.TakeDone()) {
+    ++gone;
+    if (done.verdict.action != Action::kDrop) {
+      ++state_.settles_dropped;
+      state_.log->Write("settle_dropped", done.id, index_, done.attempt, done.verdict.detail);
+    }
+  }
+  conn_.reset();
+  state_.in_flight -= gone;
+  state_.Touch();
+}
+
+// workers.restart_s of wall time (stoppable); false when the run stops meanwhile.
+bool Worker::SleepRestart() {
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::microseconds(state_.scenario.workers.restart.micros());
+  while (std::chrono::steady_clock::now() < until) {
+    if (StopRequested() || state_.workers_done || state_.failed) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+void Worker::Run() {
+  if (!Connect()) return;
+  std::vector<std::thread> slots;
+  for (int64_t s = 0; s < state_.scenario.workers.concurrency; ++s) {
+    slots.emplace_back([this] { RunSlot(); });
+  }
+  SessionEnd end = Session();
+  while (end == SessionEnd::kCrash || end == SessionEnd::kChannelClosed) {
+    Abandon(end);
+    if (end == SessionEnd::kCrash) {
+      const bool back = SleepRestart();
+      state_.worker_down[static_cast<size_t>(index_)] = false;
+      if (!back) break;
+      state_.log->Write("restart", EventLog::kNoMessage, index_, -1);
+    }
+    // Crashes the plan put while this worker was down are skipped: the simulation only crashes
+    // a live worker.
+    while (next_crash_ < timed_crashes_.size() &&
+           timed_crashes_[next_crash_].at_s <= state_.log->Now() - state_.run_start_s) {
+      ++next_crash_;
+    }
+    if (!Connect()) break;
+    end = Session();
   }
   // Stopping: the jobs not started are left unacked (the broker requeues them when the
   // connection closes); the running ones finish and are settled.
   mailbox_.DropJobs();
   closing_ = true;
   for (std::thread& slot : slots) slot.join();
+  if (!conn_) return;
   // Work that committed is acked if the connection still can: an interrupted run should not
   // turn into a crash between commit and ack.
+  bool crash = false;
   for (const Done& done : mailbox_.TakeDone()) {
-    if (!conn_->Ok() || !Settle(done)) break;
+    if (!conn_->Ok() || !Settle(done, &crash) || crash) break;
   }
   if (!conn_->Ok()) state_.Fail("worker " + std::to_string(index_) + ": " + conn_->error());
 }

@@ -18,9 +18,21 @@
 // x-delivery-limit may dead-letter it first), dead_letter (reject without requeue: the DLX
 // takes it), park (published to the parking queue with a confirm, then acked).
 //
+// Faults for real (live/fault_plan.h): when the plan says a success of a message is followed by
+// a crash between commit and ack, the worker drops its connection without the AMQP close
+// (AmqpConnection::Abort: the broker requeues every unacked delivery at once, a return that
+// RabbitMQ 3.10 quorum queues count towards x-delivery-limit), its running handlers roll back
+// instead of committing, and after workers.restart_s it reconnects; a crash at any point does the
+// same at the plan's instant for this worker index. A lost ack is never sent: the delivery stays
+// unacked (holding a prefetch slot) until the broker's consumer timeout closes the channel, which
+// returns every unacked delivery of the channel; the worker then reconnects at once, and the
+// results of handlers still running are dropped (their delivery tags died with the channel).
+//
 // Contract:
 //  (1) Every delivery received is settled exactly once (ack, reject/nack, park+ack), or left
-//      unacked when the run stops, so the broker requeues it when the connection closes.
+//      unacked when the run stops, so the broker requeues it when the connection closes; or,
+//      under a fault, withheld or dropped with its connection or channel (the broker requeues
+//      it), and then taken out of RunState::in_flight once the connection is gone.
 //  (2) The loops poll StopRequested() and RunState::workers_done at least every 100 ms.
 #pragma once
 

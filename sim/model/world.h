@@ -78,13 +78,17 @@ struct EtaHold {
 struct Worker {
   bool alive = true;
   uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
-  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping; not ETA-held, not
-                            // attempts left running on a closed channel)
+  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping + withheld; not
+                            // ETA-held, not attempts left running on a closed channel)
   int64_t running = 0;      // attempts in progress (slots used)
   bool in_ring = false;     // listed as able to take a delivery
   int64_t crash_after_commit_armed = 0;
   std::deque<Delivery> buffer;
   std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
+  // Deliveries whose ack was lost with on_visibility_timeout close_channel: still unacked on the
+  // channel (RabbitMQ), holding a prefetch slot, until the consumer timeout closes the channel
+  // or the worker crashes (World::WithholdLostAck).
+  std::vector<Delivery> withheld;
 };
 
 enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
@@ -241,6 +245,9 @@ class World final : public Scheduler {
                                                       engine::Duration& fail_after,
                                                       uint16_t& fault_index);
   bool AckLost(Attempt& attempt);
+  // A lost ack under on_visibility_timeout close_channel: the delivery stays on its worker's
+  // channel (Worker::withheld). REQUIRES: called before the attempt's FinishCopy.
+  void WithholdLostAck(const Attempt& attempt, Message& m);
 
   // world_drain.cc
   void ScheduleDrains();
@@ -428,8 +435,8 @@ class World final : public Scheduler {
   int32_t drains_uncleared_ = 0;  // started drains without a backlog_cleared_at yet
   int32_t open_fault_windows_ = 0;
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
-  double ready_area_us_ = 0;      // integral of the ready count over time
-  double in_system_area_us_ = 0;  // integral of ready + in flight over time
+  double ready_area_us_ = 0;                // integral of the ready count over time
+  double in_system_area_us_ = 0;            // integral of ready + in flight over time
 };
 
 }  // namespace drainsim::model

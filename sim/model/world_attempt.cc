@@ -310,6 +310,7 @@ void World::Succeed(uint32_t slot, bool suppressed) {
       ack = broker_down_ ? AckFate::kBrokerDown : AckFate::kLost;
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
       LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
+      if (!broker_down_) WithholdLostAck(a, m);
     } else {
       ack = AckFate::kAcked;
       Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});

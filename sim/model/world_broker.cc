@@ -308,6 +308,9 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   const size_t running_count = held.size();
   for (const Delivery& d : worker.buffer) held.push_back(d);
   worker.buffer.clear();
+  const size_t withheld_from = held.size();  // lost acks: they come back as lost acks
+  for (const Delivery& d : worker.withheld) held.push_back(d);
+  worker.withheld.clear();
   DropEtaHolds(w, held);
   worker.running = 0;
   worker.unacked = 0;
@@ -316,7 +319,8 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     Message& m = messages_.Get(d.message);
     --m.copies_on_workers;
     if (IsCurrent(d)) {
-      const RedeliveryCause cause = after_commit && Key(m).committed
+      const RedeliveryCause cause = i >= withheld_from ? RedeliveryCause::kLostAck
+                                    : after_commit && Key(m).committed
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
       const scenario::RequeueOnCrash mode = scenario_.broker.requeue_on_crash;
@@ -362,6 +366,19 @@ void World::BrokerRestart(const Event& event) {
     if (m.state == MessageState::kInFlight) in_flight.push_back(ref);
   });
   broker_down_ = true;
+  // A restart closes every connection: deliveries withheld after a lost ack are gone from the
+  // channels (their messages are among those requeued below).
+  for (uint32_t w = 0; w < workers_.size(); ++w) {
+    Worker& worker = workers_[w];
+    if (worker.withheld.empty()) continue;
+    for (const Delivery& d : worker.withheld) {
+      --worker.unacked;
+      --messages_.Get(d.message).copies_on_workers;
+      ReleaseIfDone(d.message);
+    }
+    worker.withheld.clear();
+    AddToRing(w);  // its prefetch slots are free again (it takes deliveries once resumed)
+  }
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);
   }

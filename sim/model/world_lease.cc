@@ -5,7 +5,8 @@
 //    step longer than it, after a crash or after a lost ack; the expiry is acted on at the next
 //    stalled check; broker.stalled_count_max dead-letters (reason stalled).
 //  - broker.on_visibility_timeout close_channel (RabbitMQ's consumer timeout): every current
-//    delivery of the consumer is returned at once.
+//    delivery of the consumer is returned at once; a lost ack's delivery stays on the channel
+//    until then (Worker::withheld).
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -81,6 +82,27 @@ bool World::AckVoid(const Attempt& a, const Message& m) const {
   if (!current && scenario_.broker.stale_ack == scenario::StaleAck::kRefused) return true;
   // A stale ETA copy (redelivered while held): only the current delivery's ack counts.
   return !current && m.eta != engine::Instant::Never();
+}
+
+// ---- lost acks on a channel (close_channel) -------------------------------------------
+
+void World::WithholdLostAck(const Attempt& a, Message& m) {
+  const scenario::Broker& broker = scenario_.broker;
+  if (broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel ||
+      broker.lock_renewal || a.off_channel || !IsCurrent(a.delivery)) {
+    // The visibility timeout hands this one message out again (SQS and the like); a stale
+    // copy's ack (its message already handed out again) holds nothing.
+    return;
+  }
+  // RabbitMQ: an ack never sent leaves the delivery unacked on the channel. It keeps its
+  // prefetch slot (FinishCopy gives back the attempt's) and its copy, and comes back with every
+  // other unacked delivery of the channel when the consumer timeout closes it, or at once when
+  // the worker crashes. Measured against RabbitMQ 3.10 by drainsim live (README, "Crashes and
+  // lost acks").
+  Worker& worker = workers_[a.worker];
+  ++worker.unacked;
+  ++m.copies_on_workers;
+  worker.withheld.push_back(a.delivery);
 }
 
 // ---- lock renewal, stalled jobs -----------------------------------------------------------
@@ -165,6 +187,9 @@ bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
   for (const EtaHold& hold : worker.eta_held) {
     if (Same(hold.delivery, delivery)) return true;
   }
+  for (const Delivery& d : worker.withheld) {
+    if (Same(d, delivery)) return true;
+  }
   for (const Attempt& a : attempts_) {
     if (a.live && a.worker == w && !a.off_channel && Same(a.delivery, delivery)) return true;
   }
@@ -199,6 +224,8 @@ void World::CloseChannel(uint32_t w) {
   };
   for (const Delivery& d : worker.buffer) drop(d);
   worker.buffer.clear();
+  for (const Delivery& d : worker.withheld) drop(d);
+  worker.withheld.clear();
   for (const EtaHold& hold : worker.eta_held) {
     ++worker.unacked;  // held copies were not counted: drop() takes one off
     drop(hold.delivery);

@@ -13,6 +13,11 @@ Modes (one ctest test each):
              acked, 5 back in the DLQ, 20 parked by the drain, human needed 25, lost 0), every
              replayed order delivered once, the replays spaced by the drip's 50/s, and the live
              time to empty within 25% of the simulation's; then nothing left.
+  crash      scenarios/live-crash.json: workers crash between commit and ack (the connection
+             dropped, the work committed and unacked) and acks are lost (never sent; RabbitMQ's
+             consumer timeout closes the channel): the crashes, lost acks and the duplicates that
+             followed them equal the simulation's; duplicates found in the database for the
+             `none` kind, suppressed by the claim row for the `claim` kind; lost 0; nothing left.
   refuse     a scenario with an unsupported fault is refused at its JSON pointer (exit 2), with
              no service started (needs no broker).
 
@@ -315,10 +320,12 @@ def run_refuse(args, env):
     print(proc.stdout + proc.stderr)
     check(proc.returncode == 2, f"exit 2 (got {proc.returncode})")
     for needle in ("/faults/1/type: db_slowdown is not supported by drainsim live yet",
-                   "/faults/2/type: worker_crash is not supported by drainsim live yet",
+                   "/broker/on_visibility_timeout: ack_loss live needs on_visibility_timeout "
+                   "close_channel",
                    "/retry/delivery: delivery republish is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
     check("/drains/" not in proc.stderr, "its drip drain is not refused")
+    check("/faults/2/type" not in proc.stderr, "worker_crash accepted")
     check("rabbitmq:" not in proc.stdout, "no service started")
     for option, message in ((["--replications", "1"], "--replications must be in 2..100000"),
                             (["--time-tolerance-s", "-1"], "--time-tolerance-s must be in 0..3600"),
@@ -329,9 +336,57 @@ def run_refuse(args, env):
               f"{' '.join(option)}: exit 2 before anything starts ({proc.returncode}, {proc.stderr!r})")
 
 
+def run_crash(args, env, tmpdir):
+    out = os.path.join(args.work, "crash")
+    started = time.time()
+    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
+                             "--wall-max-s", "120", "--settle-max-s", "30"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = proc.communicate(timeout=300)
+    print(stdout + stderr)
+    print(f"measured: whole run {time.time() - started:.1f} s")
+    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
+        skip(f"services cannot start here: {stderr.strip()}")
+    check(proc.returncode == 0, f"drainsim live exits 0 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    names = {c["name"] for c in live["checks"]}
+    check({"crashes", "crash_after_commit", "acks_lost", "duplicates_after_fault",
+           "suppressed_after_fault"} <= names, f"the fault checks are judged ({sorted(names)})")
+    faults = live["faults"]["live"]
+    check(faults["crashes"] == 4 and faults["crash_after_commit"] == 3,
+          f"4 crashes, 3 between commit and ack (got {faults['crashes']}, "
+          f"{faults['crash_after_commit']})")
+    check(faults["acks_lost"] > 0, f"acks lost: {faults['acks_lost']}")
+    check(faults["channel_closes"] > 0, "the consumer timeout closed a channel")
+    check(faults["duplicates_after_fault"] > 0 and live["duplicate_keys"] > 0,
+          f"duplicates found for the none kind: {faults['duplicates_after_fault']} after a fault, "
+          f"{live['duplicate_keys']} keys with two rows in the executions table")
+    check(faults["suppressed_after_fault"] > 0 and live["suppressed"] > 0,
+          f"duplicates suppressed for the claim kind: {faults['suppressed_after_fault']}")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished")
+    check(live["acked"] == live["published"] == 400, "400 published, 400 acked")
+    # The claim kind never commits twice: a message whose redelivery was suppressed (a purge)
+    # has one commit, and the keys committed twice are emails.
+    claim_ids, commits = set(), {}
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "commit":
+                commits[e["id"]] = commits.get(e["id"], 0) + 1
+            elif e["event"] == "suppressed":
+                claim_ids.add(e["id"])
+    check(claim_ids and all(commits.get(i) == 1 for i in claim_ids),
+          "no suppressed (claim) message committed twice")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse"])
+    parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
+                                         "crash"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -348,8 +403,8 @@ def main():
     else:
         services_or_skip(args.drainsim, env)
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
-         "drain": run_drain}[args.mode](
-            args, env, tmpdir)
+         "drain": run_drain,
+         "crash": run_crash}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 

@@ -47,7 +47,7 @@ TEST_CASE("live: the live scenarios are supported, the monthly rehearsal is refu
   const auto problems = drainsim::live::CheckLiveSupport(Load("monthly-rehearsal.json"));
   CHECK(
       HasProblem(problems, "/faults/1/type", "db_slowdown is not supported by drainsim live yet"));
-  CHECK(HasProblem(problems, "/faults/3/type", "ack_loss is not supported"));
+  CHECK(HasProblem(problems, "/broker/on_visibility_timeout", "ack_loss live needs"));
   CHECK_FALSE(HasProblem(problems, "/drains/0", ""));  // a drip drain is supported
   CHECK(HasProblem(problems, "/retry/delivery", "republish"));
   CHECK(HasProblem(problems, "/database/live_traffic", "live traffic"));

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "live/amqp_connection.h"
+#include "live/db_outage.h"
+#include "live/fault_plan.h"
 #include "live/harness.h"
 #include "live/live_report.h"
 #include "live/live_series.h"
@@ -43,8 +45,11 @@ constexpr const char* kDescription =
     "exactly; wall times within --time-tolerance-s). Writes live-events.jsonl, live.json,\n"
     "report.json, report.md and report.html into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
-    "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison and\n"
-    "synthetic_failures faults. Anything else is refused at its JSON pointer (exit 2).\n"
+    "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison,\n"
+    "synthetic_failures, worker_crash, ack_loss and db_outage faults (crashes drop the\n"
+    "connection; a lost ack is never sent, and the consumer timeout, visibility_timeout_s,\n"
+    "returns it; an outage refuses connections and ends the database's backends).\n"
+    "Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed).\n"
     "Exit code 0: conservation holds, the exact counts agree with the simulation of the same\n"
@@ -237,6 +242,7 @@ int RunLive(const Args& args) {
   const live::Plan plan = live::MakePlan(s, seed);
   if (!s.database) service_options.postgres_url = "-";
   service_options.max_connections = s.database ? static_cast<int>(s.database->connections) : 10;
+  service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
   std::string error;
   auto services = live::Services::Start(service_options, &error);
@@ -245,6 +251,12 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
   PrintServices(*services);
+  if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
+    // An outage for real cuts the whole database off: only on the run's own server.
+    std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
+                 path.c_str());
+    return kExitBadInput;
+  }
   if (const std::string problem = BrokerVersionProblem(s, services->amqp_url()); !problem.empty()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), problem.c_str());
     return kExitBadInput;
