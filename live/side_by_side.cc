@@ -18,11 +18,13 @@ using model::MessageState;
 
 // One compared figure: its unit, whether it is a wall time (the tolerance applies), and how
 // each side measures it.
+enum class Needs : uint8_t { kNothing, kDatabase, kDrain };
+
 struct Figure {
   const char* name;
   const char* unit;
   bool wall_time;
-  bool needs_database;
+  Needs needs;
   std::optional<double> (*simulated)(const model::Results&, std::optional<double> settled_s);
   std::optional<double> (*live)(const LiveResult&);
 };
@@ -34,42 +36,54 @@ std::optional<double> Some(T value) {
 
 // The order of report.json's `comparison`.
 const Figure kFigures[] = {
-    {"published", "messages", false, false,
+    {"published", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.published); },
      [](const LiveResult& l) { return Some(l.published); }},
-    {"attempts", "attempts", false, false,
+    {"attempts", "attempts", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.attempts); },
      [](const LiveResult& l) { return Some(l.attempts); }},
-    {"human_needed", "messages", false, false,
+    {"human_needed", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.human_needed); },
      [](const LiveResult& l) { return Some(l.dead_lettered + l.parked); }},
-    {"dlq_end", "messages", false, false,
+    {"dlq_end", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.dlq_end); },
      [](const LiveResult& l) { return Some(l.dead_lettered); }},
-    {"parked", "messages", false, false,
+    {"parked", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.parked); },
      [](const LiveResult& l) { return Some(l.parked); }},
-    {"unfinished", "messages", false, false,
+    {"unfinished", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.not_terminal_end); },
      [](const LiveResult& l) { return Some(l.unfinished); }},
-    {"lost", "messages", false, false,
+    {"lost", "messages", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.lost); },
      [](const LiveResult& l) { return Some(l.lost); }},
-    {"duplicate_executions", "executions", false, false,
+    {"duplicate_executions", "executions", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.duplicate_executions); },
      [](const LiveResult& l) { return Some(l.duplicate_executions); }},
-    {"db_timeouts", "queries", false, true,
+    {"db_timeouts", "queries", false, Needs::kDatabase,
      [](const model::Results& r, std::optional<double>) { return Some(r.db_timeouts); },
      [](const LiveResult& l) { return Some(l.db_timeouts); }},
-    {"main_queue_settled_s", "s", true, false,
+    {"main_queue_settled_s", "s", true, Needs::kNothing,
      [](const model::Results&, std::optional<double> settled_s) { return settled_s; },
      [](const LiveResult& l) { return l.time_to_empty_s; }},
+    {"replays", "messages", false, Needs::kDrain,
+     [](const model::Results& r, std::optional<double>) { return Some(r.replays); },
+     [](const LiveResult& l) { return Some(l.drain.replayed); }},
+    // The simulation's time_to_empty_s: from the (one) drain's start. The live run measures it
+    // from its drainer's start to the last settle (live/harness.h): the same instant when the
+    // drain's replays are what settles last, as in live-drain.json.
+    {"time_to_empty_s", "s", true, Needs::kDrain,
+     [](const model::Results& r, std::optional<double>) { return r.time_to_empty_s; },
+     [](const LiveResult& l) { return l.drain_time_to_empty_s; }},
 };
 
 std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
   std::vector<const Figure*> figures;
   for (const Figure& f : kFigures) {
-    if (!f.needs_database || s.database) figures.push_back(&f);
+    const bool has = f.needs == Needs::kNothing ||
+                     (f.needs == Needs::kDatabase && s.database.has_value()) ||
+                     (f.needs == Needs::kDrain && !s.drains.empty());
+    if (has) figures.push_back(&f);
   }
   return figures;
 }
@@ -198,10 +212,10 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
     rows.push_back(Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
                            figure.wall_time ? options.time_tolerance_s : 0, options.level));
   }
-  rows.push_back(NotCompared("time_to_empty_s", "s",
-                             scenario.drains.empty()
-                                 ? "no drain planned; it counts from the first drain's start"
-                                 : "the live run measures no drain yet"));
+  if (scenario.drains.empty()) {
+    rows.push_back(NotCompared("time_to_empty_s", "s",
+                               "no drain planned; it counts from the first drain's start"));
+  }
   const bool live_traffic = scenario.database && scenario.database->live_traffic;
   const std::string why =
       live_traffic ? "no live traffic live yet" : "the scenario has no live traffic";

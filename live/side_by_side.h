@@ -10,8 +10,10 @@
 //     from then to the end. The live run measures it as live.json's time_to_empty_s; the
 //     simulation, by a run observer watching the same transitions. It is NOT the simulation's
 //     time_to_empty_s, which counts from the first drain's start.
-//   time_to_empty_s, live_p50_ms, live_p99_ms: rows "not compared" with the reason, until the
-//     live run has drains and live traffic.
+//   replays, time_to_empty_s (with a drain): the drain's replays (a count) and the simulation's
+//     time_to_empty_s against the live drain's start -> last settle (a wall time);
+//   time_to_empty_s without a drain, live_p50_ms, live_p99_ms: rows "not compared" with the
+//     reason, until the live run has live traffic.
 //
 // Contract:
 //  (1) Replication i runs with experiments::ReplicationSeed(seed, i): the seeds of `drainsim run

@@ -3,6 +3,7 @@
 // wall times, "never", the verdict and exit code, the simulated side and the reports.
 #include "live/side_by_side.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -283,4 +284,24 @@ TEST_CASE("side by side: the chart's grid coarsens a fine sampling to at most 10
   const auto sim = drainsim::live::RunSimulatedSide(s, s.seed, 2, 1);
   CHECK(sim.sample_every_s == Approx(0.001));  // the smallest whole multiple that fits
   for (const auto& run : sim.main_queue) CHECK(run.size() == 10'001);  // 0, 1 ms, ..., 10 s
+}
+
+// A drain's figures join the side-by-side: its replays (a count) and the simulation's
+// time_to_empty_s against the live drain's start -> last settle (a wall time); without a drain
+// time_to_empty_s stays a row not compared.
+TEST_CASE("side by side: with a drain, replays and time_to_empty_s are compared", "[live]") {
+  const auto drain = Load("live-drain.json");
+  const std::vector<std::string> names = drainsim::live::ComparedFigures(drain);
+  CHECK(std::count(names.begin(), names.end(), "replays") == 1);
+  CHECK(std::count(names.begin(), names.end(), "time_to_empty_s") == 1);
+  const auto poison = Load("live-poison.json");
+  const std::vector<std::string> plain = drainsim::live::ComparedFigures(poison);
+  CHECK(std::count(plain.begin(), plain.end(), "time_to_empty_s") == 0);
+  const auto side = drainsim::live::RunSimulatedSide(poison, poison.seed, 2, 1);
+  const auto rows = drainsim::live::CompareSides(poison, PoisonLive(), side, {});
+  bool not_compared = false;
+  for (const Comparison& c : rows) {
+    if (c.name == "time_to_empty_s") not_compared = c.verdict == Verdict::kNotCompared;
+  }
+  CHECK(not_compared);
 }
