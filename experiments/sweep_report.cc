@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "experiments/metric_spec.h"
 #include "experiments/replications_report.h"
 #include "experiments/scenario_edit.h"
 #include "experiments/seeds.h"
@@ -40,13 +41,6 @@ Grid Summarize(const Experiment& e, const std::vector<RunRecord>& records) {
   return grid;
 }
 
-std::string Cell(const Statistics& s) {
-  if (s.count == 0) return "undefined";
-  std::string text = Number(s.mean);
-  if (s.has_interval()) text += " ±" + Number(s.half_width);
-  if (s.undefined > 0) text += " (" + std::to_string(s.undefined) + " undef)";
-  return text;
-}
 
 Table PointTable(const Experiment& e, const Grid& grid) {
   Table t;
@@ -56,7 +50,10 @@ Table PointTable(const Experiment& e, const Grid& grid) {
   for (int64_t p = 0; p < e.PointCount(); ++p) {
     std::vector<std::string> row;
     for (const json& value : e.PointValues(p)) row.push_back(ValueText(value));
-    for (const Statistics& s : grid[static_cast<size_t>(p)]) row.push_back(Cell(s));
+    for (size_t m = 0; m < e.metrics.size(); ++m) {
+      row.push_back(SweepCell(grid[static_cast<size_t>(p)][m],
+                              UndefinedMeansNever(e.metrics[m].name)));
+    }
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -224,6 +221,23 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records)
     out.files.push_back({ChartFileName(e.metrics[m].name), Chart(e, grid, m)});
   }
   return out;
+}
+
+std::string SweepCell(const Statistics& s, bool undefined_means_never) {
+  const int64_t runs = s.runs;
+  if (s.count == 0) {
+    return undefined_means_never ? "never (" + std::to_string(runs) + " of " +
+                                       std::to_string(runs) + ")"
+                                 : "undefined";
+  }
+  std::string text = Number(s.mean);
+  if (s.has_interval()) text += " ±" + Number(s.half_width);
+  if (s.undefined > 0) {
+    text += undefined_means_never ? " (never in " + std::to_string(s.undefined) + " of " +
+                                        std::to_string(runs) + ")"
+                                  : " (" + std::to_string(s.undefined) + " undef)";
+  }
+  return text;
 }
 
 }  // namespace drainsim::experiments

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/statistics.h"
 #include "experiments/output.h"
 #include "experiments/runner.h"
 
@@ -21,5 +22,11 @@ Rendered RenderSweep(const Experiment& experiment, const std::vector<RunRecord>&
 
 // "sweep-live_p99_ms-drains.svg": the chart file of a metric (':' and '@' become '-').
 std::string ChartFileName(const std::string& metric);
+
+// One point's cell in sweep.md and on stdout: "12.5 ±0.3", and how many runs had no value —
+// for an instant a run may never reach (metric_spec.h, UndefinedMeansNever) "never in 3 of
+// 30", as `compare` counts them, since never is the worst outcome, not a missing one; for the
+// other metrics "(3 undef)".
+std::string SweepCell(const Statistics& s, bool undefined_means_never);
 
 }  // namespace drainsim::experiments

@@ -201,7 +201,9 @@ void Drainer::ReturnHeld() {
 void Drainer::Run(Clock::time_point run_start) {
   const auto start_at =
       run_start + std::chrono::microseconds((*drain_.start_at - engine::Instant::Zero()).micros());
-  if (!WaitStart(start_at) || !Open()) {
+  // Connected before the start (heartbeats are off, live/amqp_connection.cc): the drain starts
+  // at its planned instant, not two connection handshakes later (238 ms at load 10).
+  if (!Open() || !WaitStart(start_at)) {
     shared_.idle = true;
     return;
   }
@@ -214,6 +216,7 @@ void Drainer::Run(Clock::time_point run_start) {
   DrainFigures& f = shared_.figures;
   f.started = true;
   f.started_at_s = state_.log->Now();
+  f.planned_start_s = (*drain_.start_at - engine::Instant::Zero()).seconds();
   state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
   int64_t taken = 0;
   bool ended = false;

@@ -77,6 +77,7 @@ int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttemp
 struct DrainFigures {
   bool started = false;
   double started_at_s = 0;  // wall seconds since the run's start
+  double planned_start_s = 0;  // the plan's start_at_s: time_to_empty_s counts from here
   std::optional<double> ended_at_s;
   int64_t replayed = 0;
   int64_t parked = 0;  // unselected at the start, `others: park`

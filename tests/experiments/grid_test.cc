@@ -1,5 +1,6 @@
 // Sweep grids: --vary parsing, grid order, and every point checked by the scenario loader.
 #include "experiments/grid.h"
+#include "experiments/sweep_report.h"
 
 #include <catch2/catch.hpp>
 
@@ -117,6 +118,33 @@ TEST_CASE("BuildPoints lists at most errors_max problems, then how many more",
   CHECK(errors[0].rfind("--vary /workers/count=0: /workers/count: ", 0) == 0);
   CHECK(errors[1].rfind("--vary /workers/count=-1: /workers/count: ", 0) == 0);
   CHECK(errors[2] == "... and 1 more problems");
+}
+
+}  // namespace
+}  // namespace drainsim::experiments
+
+namespace drainsim::experiments {
+namespace {
+
+// Regression (issue 13, defect 7's spirit in sweep): a point whose runs never reached an
+// instant printed "(3 undef)", as if the figure were missing; never is the worst outcome.
+TEST_CASE("a sweep cell counts runs that never reached an instant as never, others as undef",
+          "[experiments][sweep]") {
+  Statistics s;
+  s.runs = 30;
+  s.undefined = 3;
+  s.count = 27;
+  s.mean = 1689.5;
+  s.half_width = 12.25;
+  CHECK(SweepCell(s, true) == "1689.5 ±12.25 (never in 3 of 30)");
+  CHECK(SweepCell(s, false) == "1689.5 ±12.25 (3 undef)");
+  s.undefined = 30;
+  s.count = 0;
+  CHECK(SweepCell(s, true) == "never (30 of 30)");
+  CHECK(SweepCell(s, false) == "undefined");
+  s.undefined = 0;
+  s.count = 30;
+  CHECK(SweepCell(s, true) == "1689.5 ±12.25");
 }
 
 }  // namespace
