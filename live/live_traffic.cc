@@ -48,16 +48,21 @@ struct Query {
 LiveQuery Execute(const Query& ctx, const LiveArrival& a) {
   LiveQuery q;
   q.arrival_us = a.at_us;
+  q.query_us = a.query_us;
+  q.issued_us = MicrosSince(ctx.start);
+  q.acquired_us = -1;
   const int64_t deadline_us = a.at_us + ctx.timeout_ms * 1000;
   auto finish = [&](LiveOutcome outcome) {
     q.outcome = outcome;
     q.done_us = MicrosSince(ctx.start);
+    if (q.acquired_us < 0) q.acquired_us = q.done_us;
     return q;
   };
   int64_t left_ms = (deadline_us - MicrosSince(ctx.start)) / 1000;
   if (left_ms <= 0) return finish(LiveOutcome::kTimeout);
   PGconn* conn = ctx.pool->Acquire(std::chrono::milliseconds(left_ms));
   if (conn == nullptr) return finish(LiveOutcome::kTimeout);
+  q.acquired_us = MicrosSince(ctx.start);
   left_ms = (deadline_us - MicrosSince(ctx.start)) / 1000;
   std::string error;
   if (left_ms <= 0) {
@@ -169,7 +174,7 @@ LiveTrafficFigures SummariseLiveTraffic(const LiveTrafficRun& run, std::optional
   f.end_s = end_s;
   f.late_issues = run.late_issues;
   f.issued = static_cast<int64_t>(run.queries.size());
-  model::Histogram latency_us;
+  model::Histogram latency_us, issue_lag_us, pool_wait_us, overhead_us;
   const double end_us = end_s ? *end_s * 1e6 : 0;
   for (const LiveQuery& q : run.queries) {
     if (end_s && static_cast<double>(q.done_us) > end_us) continue;
@@ -188,7 +193,19 @@ LiveTrafficFigures SummariseLiveTraffic(const LiveTrafficRun& run, std::optional
         continue;  // never ran: no latency
     }
     latency_us.Record(std::max<int64_t>(0, q.done_us - q.arrival_us));
+    issue_lag_us.Record(std::max<int64_t>(0, q.issued_us - q.arrival_us));
+    pool_wait_us.Record(std::max<int64_t>(0, q.acquired_us - q.issued_us));
+    if (q.outcome == LiveOutcome::kOk) {
+      overhead_us.Record(std::max<int64_t>(0, q.done_us - q.acquired_us - q.query_us));
+    }
   }
+  using reports::Stat;
+  f.issue_lag_p50_ms = reports::HistogramStat(issue_lag_us, Stat::kP50, 1e3);
+  f.issue_lag_p99_ms = reports::HistogramStat(issue_lag_us, Stat::kP99, 1e3);
+  f.pool_wait_p50_ms = reports::HistogramStat(pool_wait_us, Stat::kP50, 1e3);
+  f.pool_wait_p99_ms = reports::HistogramStat(pool_wait_us, Stat::kP99, 1e3);
+  f.overhead_p50_ms = reports::HistogramStat(overhead_us, Stat::kP50, 1e3);
+  f.overhead_p99_ms = reports::HistogramStat(overhead_us, Stat::kP99, 1e3);
   f.errors = f.timeouts + f.refusals + f.shed;
   f.p50_ms = reports::HistogramStat(latency_us, reports::Stat::kP50, 1e3);
   f.p99_ms = reports::HistogramStat(latency_us, reports::Stat::kP99, 1e3);

@@ -82,6 +82,9 @@ struct LiveQuery {
   int64_t arrival_us = 0;  // planned
   int64_t done_us = 0;     // measured completion, from the plan's time 0
   LiveOutcome outcome = LiveOutcome::kOk;
+  // Where its time went: an executor took it (issued), it had a connection (acquired; done_us
+  // when it never had one), and the pg_sleep it asked for.
+  int64_t issued_us = 0, acquired_us = 0, query_us = 0;
 };
 
 struct LiveTrafficRun {
@@ -102,6 +105,12 @@ struct LiveTrafficFigures {
   std::optional<double> p50_ms, p99_ms, max_ms;              // of those
   std::optional<double> end_s;                               // the window's end
   int64_t late_issues = 0;
+  // Where the latency went, over the same queries (p50 / p99 in ms): planned arrival -> an
+  // executor took it; -> a pool connection; and the rest of the query beyond its drawn sleep
+  // (round trip, pg_sleep's rounding up, wake-ups; completed queries only).
+  std::optional<double> issue_lag_p50_ms, issue_lag_p99_ms;
+  std::optional<double> pool_wait_p50_ms, pool_wait_p99_ms;
+  std::optional<double> overhead_p50_ms, overhead_p99_ms;
 };
 
 LiveTrafficFigures SummariseLiveTraffic(const LiveTrafficRun& run, std::optional<double> end_s);

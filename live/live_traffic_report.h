@@ -1,7 +1,8 @@
 // The live traffic's figures (live/live_traffic.h) as drainsim live prints them and as live.json
 // and report.json's `live` section write them (`live_traffic`):
 //   {issued, queries, errors, timeouts, refusals, shed, p50_ms, p99_ms, max_ms, window_end_s,
-//    late_issues}
+//    late_issues, where_latency_went {issue_lag_p50_ms, issue_lag_p99_ms, pool_wait_p50_ms,
+//    pool_wait_p99_ms, overhead_p50_ms, overhead_p99_ms}}
 // `queries` and what follows count the queries completed by `window_end_s` (the run's last
 // settle; null when the run never settled: then every query); `issued` counts every arrival.
 #pragma once

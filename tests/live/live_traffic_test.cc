@@ -94,6 +94,11 @@ TEST_CASE("live traffic: the summary keeps the queries completed by the last set
   for (int i = 0; i < 100; ++i) {  // latencies 1..100 ms, completing at 0.01 s .. 1.00 s
     run.queries.push_back({(i + 1) * 9'000, (i + 1) * 10'000, LiveOutcome::kOk});
   }
+  for (auto& q : run.queries) {  // issued 1 ms late, a connection 2 ms later, 0.5 ms overhead
+    q.issued_us = q.arrival_us + 1000;
+    q.acquired_us = q.issued_us + 2000;
+    q.query_us = q.done_us - q.acquired_us - 500;
+  }
   run.queries[98].outcome = LiveOutcome::kTimeout;
   run.queries.push_back({500'000, 500'000, LiveOutcome::kShed});
   run.queries.push_back({2'000'000, 2'500'000, LiveOutcome::kRefused});  // after the window
@@ -109,6 +114,9 @@ TEST_CASE("live traffic: the summary keeps the queries completed by the last set
   REQUIRE(f.p99_ms);
   CHECK(*f.p50_ms == Approx(50).epsilon(0.01));  // latencies 1..100 ms; the shed one has none
   CHECK(*f.p99_ms == Approx(99).epsilon(0.01));
+  CHECK(*f.issue_lag_p99_ms == Approx(1));
+  CHECK(*f.pool_wait_p50_ms == Approx(2));
+  CHECK(*f.overhead_p99_ms == Approx(0.5));
   const auto all = drainsim::live::SummariseLiveTraffic(run, std::nullopt);
   CHECK(all.queries == 102);
   CHECK(all.refusals == 1);
