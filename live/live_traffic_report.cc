@@ -42,6 +42,14 @@ nlohmann::json LiveTrafficJson(const LiveTrafficFigures& f) {
             {"overhead_p99_ms", Real(f.overhead_p99_ms)}}}};
 }
 
+std::string WhereLatencyWentText(const LiveTrafficFigures& f) {
+  return "issue lag (planned arrival -> an executor) p50 " + Ms(f.issue_lag_p50_ms) + ", p99 " +
+         Ms(f.issue_lag_p99_ms) + "; wait for a pool connection p50 " + Ms(f.pool_wait_p50_ms) +
+         ", p99 " + Ms(f.pool_wait_p99_ms) +
+         "; the query beyond its drawn sleep (round trip, pg_sleep's whole milliseconds) p50 " +
+         Ms(f.overhead_p50_ms) + ", p99 " + Ms(f.overhead_p99_ms);
+}
+
 void PrintLiveTraffic(std::FILE* out, const LiveTrafficFigures& f,
                       const model::Results& simulated) {
   if (!f.present) return;

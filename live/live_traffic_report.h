@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "live/live_traffic.h"
 #include "sim/model/results.h"
@@ -16,6 +17,10 @@
 namespace drainsim::live {
 
 nlohmann::json LiveTrafficJson(const LiveTrafficFigures& figures);
+
+// "issue lag p50 0.1 ms, p99 3.4 ms; pool wait ...; beyond the drawn sleep ..." (report.md's
+// closing note for a latency outside its interval).
+std::string WhereLatencyWentText(const LiveTrafficFigures& figures);
 
 // One line, "live traffic: ...", beside the simulation of the same seed. Nothing without it.
 void PrintLiveTraffic(std::FILE* out, const LiveTrafficFigures& figures,

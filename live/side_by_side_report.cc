@@ -81,6 +81,10 @@ std::string Closing(const SideBySideRun& run) {
     if (c.name == "main_queue_settled_s" && run.where.ok) {
       text += "  where the live time went: " + WhereTimeWentText(run.where) + "\n";
     }
+    if ((c.name == "live_p50_ms" || c.name == "live_p99_ms") && run.live->live_traffic.present) {
+      text +=
+          "  where the live latency went: " + WhereLatencyWentText(run.live->live_traffic) + "\n";
+    }
   }
   return text;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "live/side_by_side.h"
+#include "live/side_by_side_report.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 
@@ -159,6 +160,20 @@ TEST_CASE("live traffic: the side-by-side compares live_errors, live_p50_ms and 
   rows = drainsim::live::CompareSides(s, live, sim, options);
   CHECK(Row(rows, "live_p99_ms").verdict == Verdict::kOutside);
   CHECK(drainsim::live::ComparisonExitCode(rows) == 1);
+  live.live_traffic.pool_wait_p99_ms = 5.25;
+  drainsim::live::SideBySideRun run;
+  run.scenario_name = s.name;
+  run.scenario_path = "scenarios/live-traffic.json";
+  run.seed = s.seed;
+  run.live = &live;
+  run.simulated = &sim;
+  run.rows = rows;
+  run.exit_code = 1;
+  const std::string md = drainsim::live::SideBySideMarkdown(run);
+  CHECK(md.find("- live_p99_ms: live ") != std::string::npos);
+  CHECK(md.find("where the live latency went: issue lag") != std::string::npos);
+  CHECK(md.find("wait for a pool connection p50 - , p99 5.250 ms") == std::string::npos);
+  CHECK(md.find("wait for a pool connection p50 -, p99 5.250 ms") != std::string::npos);
   // Within the tolerance of the interval's edge it is inside.
   live.live_traffic.p99_ms = Row(rows, "live_p99_ms").interval->high + 0.9;
   rows = drainsim::live::CompareSides(s, live, sim, options);
