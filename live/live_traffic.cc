@@ -58,21 +58,20 @@ LiveQuery Execute(const Query& ctx, const LiveArrival& a) {
     if (q.acquired_us < 0) q.acquired_us = q.done_us;
     return q;
   };
-  int64_t left_ms = (deadline_us - MicrosSince(ctx.start)) / 1000;
+  const int64_t left_ms = (deadline_us - MicrosSince(ctx.start)) / 1000;
   if (left_ms <= 0) return finish(LiveOutcome::kTimeout);
   PGconn* conn = ctx.pool->Acquire(std::chrono::milliseconds(left_ms));
   if (conn == nullptr) return finish(LiveOutcome::kTimeout);
   q.acquired_us = MicrosSince(ctx.start);
-  left_ms = (deadline_us - MicrosSince(ctx.start)) / 1000;
+  const std::optional<int64_t> lowered_ms =
+      LoweredTimeoutMs(ctx.timeout_ms, q.acquired_us - a.at_us);
   std::string error;
-  if (left_ms <= 0) {
+  if (lowered_ms && *lowered_ms <= 0) {
     ctx.pool->Release(conn);
     return finish(LiveOutcome::kTimeout);
   }
-  // Lower the statement timeout only when the wait took a millisecond or more of it: the
-  // uncontended query pays no extra round trip.
-  const bool lowered = left_ms < ctx.timeout_ms;
-  if (lowered && !PgExec(conn, "SET statement_timeout = " + std::to_string(left_ms), &error)) {
+  const bool lowered = lowered_ms.has_value();
+  if (lowered && !PgExec(conn, "SET statement_timeout = " + std::to_string(*lowered_ms), &error)) {
     ctx.pool->Release(conn);
     return finish(PgTimedOut(error) ? LiveOutcome::kTimeout : LiveOutcome::kRefused);
   }
@@ -115,6 +114,12 @@ bool SleepUntil(Clock::time_point at, const std::atomic<bool>& stop) {
 }
 
 }  // namespace
+
+std::optional<int64_t> LoweredTimeoutMs(int64_t timeout_ms, int64_t waited_us) {
+  const int64_t waited_ms = std::max<int64_t>(0, waited_us) / 1000;  // whole milliseconds
+  if (waited_ms == 0) return std::nullopt;
+  return timeout_ms - waited_ms;
+}
 
 LiveArrivals::LiveArrivals(const scenario::LiveTraffic& traffic, uint64_t seed)
     : rate_per_s_(traffic.rate_per_s),

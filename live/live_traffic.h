@@ -13,10 +13,11 @@
 //    not strictly the oldest: FIFO only approximately.)
 //  - The query is `SELECT pg_sleep(d)`: d held in the server on that connection, as the
 //    handler's db_op_ms (live/handler.cc).
-//  - The statement timeout bounds wait + service (the model's): a query that waited for a
-//    connection runs with statement_timeout = what is left of timeout_ms (a SET before, the
-//    pool's value restored after); a query still without a connection at arrival + timeout_ms
-//    is a timeout.
+//  - The statement timeout bounds wait + service (the model's): a query that waited a
+//    millisecond or more for a connection runs with statement_timeout = timeout_ms less the
+//    whole milliseconds waited (a SET before, the pool's value restored after:
+//    LoweredTimeoutMs); a query still without a connection at arrival + timeout_ms is a
+//    timeout.
 //  - Latency: from the query's PLANNED arrival instant to its completion, so that a query the
 //    generator issued late, or that waited for a connection, shows the wait, as the model's
 //    (enqueue to completion). A timed-out query counts at its measured time (about timeout_ms).
@@ -75,6 +76,12 @@ class LiveArrivals {
   int64_t next_us_ = 0;
   bool ended_ = false;
 };
+
+// The statement timeout of a query that waited `waited_us` from its planned arrival to a pool
+// connection: nullopt while the wait is under a millisecond (the pool's timeout_ms stands, and
+// the query pays no SET round trip), else timeout_ms less the whole milliseconds waited (<= 0:
+// already timed out). The bound is thus exact to within a millisecond.
+std::optional<int64_t> LoweredTimeoutMs(int64_t timeout_ms, int64_t waited_us);
 
 enum class LiveOutcome : uint8_t { kOk, kTimeout, kRefused, kShed };
 

@@ -190,3 +190,18 @@ TEST_CASE("live traffic: the side-by-side compares live_errors, live_p50_ms and 
   CHECK(Row(rows, "live_p99_ms").verdict == Verdict::kNotCompared);
   CHECK(Row(rows, "live_p99_ms").note == "the scenario has no live traffic");
 }
+
+TEST_CASE("live traffic: only a wait of a millisecond or more lowers the statement timeout",
+          "[live]") {
+  using drainsim::live::LoweredTimeoutMs;
+  // Regression: every query used to lower it (and pay a SET round trip before its pg_sleep,
+  // inside its measured latency), since any microsecond of wait made the whole milliseconds
+  // left one fewer than timeout_ms.
+  CHECK_FALSE(LoweredTimeoutMs(1000, 0).has_value());
+  CHECK_FALSE(LoweredTimeoutMs(1000, 135).has_value());
+  CHECK_FALSE(LoweredTimeoutMs(1000, 999).has_value());
+  CHECK(LoweredTimeoutMs(1000, 1000) == 999);
+  CHECK(LoweredTimeoutMs(1000, 250'400) == 750);
+  CHECK(LoweredTimeoutMs(1000, 999'999) == 1);
+  CHECK(LoweredTimeoutMs(1000, 1'000'000) == 0);  // timed out
+}
