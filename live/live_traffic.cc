@@ -144,7 +144,9 @@ LiveTrafficRun RunLiveTraffic(const scenario::Scenario& scenario, uint64_t seed,
   const scenario::Database& db = *scenario.database;
   const Query ctx{pool, db.timeout.micros() / 1000, start};
   Shared shared;
-  const int executors = static_cast<int>(std::min<int64_t>(db.connections, kLiveExecutorsMax));
+  // More executors than connections, so that a backlog of live queries waits at the pool itself,
+  // beside the workers' queries, as in the model's one queue (contract (2)).
+  const int executors = static_cast<int>(std::min<int64_t>(db.connections * 4, kLiveExecutorsMax));
   std::vector<std::thread> threads;
   for (int i = 0; i < executors; ++i) {
     threads.emplace_back([&shared, &ctx] { Executor(shared, ctx); });

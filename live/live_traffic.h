@@ -28,7 +28,9 @@
 //  (1) LiveArrivals is deterministic: the same (traffic, seed) gives the same arrivals.
 //  (2) Bounded: at most kLiveOutstandingMax queries waiting to be issued at once; an arrival
 //      beyond it is shed (counted as a refusal, no latency; the model never sheds). The
-//      executors are min(database.connections, kLiveExecutorsMax) threads.
+//      executors are min(4 x database.connections, kLiveExecutorsMax) threads: a live backlog up
+//      to that waits at the pool beside the workers' queries (as in the model's one queue);
+//      beyond it, for an executor (the issue lag).
 //  (3) RunLiveTraffic returns once `stop` is set (or until_s passed) and every query issued has
 //      completed; each query completes within its timeout plus one round trip.
 //  (4) SummariseLiveTraffic keeps the queries completed at or before `end_s` (the run's last
