@@ -9,6 +9,7 @@
 
 #include "live/amqp_connection.h"
 #include "live/db_outage.h"
+#include "live/live_traffic.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
 #include "live/worker.h"
@@ -229,6 +230,13 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   if (!options.postgres_url.empty()) {
     outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
   }
+  std::atomic<bool> traffic_stop{false};
+  LiveTrafficRun traffic;
+  std::thread traffic_thread;  // database.live_traffic (live/live_traffic.h)
+  if (state.pool != nullptr && scenario.database->live_traffic && !state.failed) {
+    traffic_thread = std::thread(
+        [&] { traffic = RunLiveTraffic(scenario, plan.seed, state.pool, start, traffic_stop); });
+  }
   const ProducerResult produced = RunProducer(state, start, wall_deadline);
   r.published = r.dlq_seeded + static_cast<int64_t>(produced.confirmed);
   r.last_publish_s = produced.last_publish_s;
@@ -244,6 +252,11 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   r.time_to_empty_s =
       WaitEmpty(state, *inspector, settle_deadline, drainer.joinable() ? &drain : nullptr);
   drain.stop = true;
+  traffic_stop = true;
+  if (traffic_thread.joinable()) traffic_thread.join();
+  if (scenario.database && scenario.database->live_traffic) {
+    r.live_traffic = SummariseLiveTraffic(traffic, r.time_to_empty_s);
+  }
   if (drainer.joinable()) drainer.join();
   r.drain = drain.figures;
   // As the simulation's: never when the drain left replayable messages (its limit).
@@ -269,6 +282,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
   if (inspector->Ok()) Inspect(state, *inspector, expected, &r);
   Tally(state, &r);
+  r.db_timeouts += r.live_traffic.timeouts;  // the model's db_timeouts counts both
   if (pool) {
     pool->CountDuplicates(&r.duplicate_keys, &r.duplicate_executions, &r.executions, &error);
     pool->DropTables(&error);

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "live/drainer.h"
+#include "live/live_traffic.h"
 #include "live/plan.h"
 
 namespace drainsim::live {
@@ -62,7 +63,8 @@ struct LiveResult {
   std::vector<uint64_t> double_ids;
   std::map<std::string, int64_t> dlq_by_reason;  // x-death reason
   int64_t deliveries = 0, attempts = 0, failures = 0, commits = 0, suppressed = 0;
-  int64_t db_timeouts = 0;
+  int64_t db_timeouts = 0;          // the workers' and the live traffic's (within its window)
+  LiveTrafficFigures live_traffic;  // database.live_traffic (live/live_traffic.h)
   // Faults for real (live/fault_plan.h, run_state.h): crashes of any point, crashes between
   // commit and ack, acks withheld, channels the broker closed, settles dropped with their
   // channel, handlers a crash rolled back, and the fated messages' later commits/suppressions.

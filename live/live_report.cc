@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "live/fault_report.h"
+#include "live/live_traffic_report.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {
@@ -122,6 +123,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
     std::fprintf(out, "time to empty: never (the main queue did not empty in time)\n");
   }
   PrintDrain(out, r, plan);
+  PrintLiveTraffic(out, r.live_traffic, plan.simulated);
   if (!r.lost_ids.empty()) {
     std::fprintf(out, "LOST:");
     for (size_t i = 0; i < r.lost_ids.size() && i < 50; ++i) {
@@ -208,6 +210,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
                     {"time_to_empty_s", sim.time_to_empty_s ? nlohmann::json(*sim.time_to_empty_s)
                                                             : nlohmann::json()}};
   if (r.drain_planned) j["drain"] = DrainJson(r);
+  if (r.live_traffic.present) j["live_traffic"] = LiveTrafficJson(r.live_traffic);
   nlohmann::json jc = nlohmann::json::array();
   for (const Check& c : checks) {
     jc.push_back(

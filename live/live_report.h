@@ -13,6 +13,7 @@
 //   throughput_per_s, interrupted, error,
 //   drain {started, started_at_s, ended_at_s, replayed, parked, left, last_replay_at_s,
 //          dlq_seeded, time_to_empty_s} (only with a drain plan),
+//   live_traffic {...} (only with database.live_traffic; live/live_traffic_report.h),
 //   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions,
 //              replays, time_to_empty_s},
 //   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "live/fault_plan.h"
+#include "live/live_traffic.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/enum_names.h"
 
@@ -77,8 +78,11 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
           {"/backlog/" + std::to_string(i) + "/where", NotYet("a backlog in the delay queue")});
     }
   }
-  if (s.database && s.database->live_traffic) {
-    out->push_back({"/database/live_traffic", NotYet("live traffic")});
+  if (s.database && s.database->live_traffic &&
+      s.database->live_traffic->rate_per_s > kLiveRateMaxPerS) {
+    out->push_back({"/database/live_traffic/rate_per_s",
+                    "live traffic above " + std::to_string(static_cast<int>(kLiveRateMaxPerS)) +
+                        " queries/s is not supported by drainsim live (live/live_traffic.h)"});
   }
   if (s.downstream) out->push_back({"/downstream", NotYet("a downstream API")});
   std::vector<bool> handled;  // worker crashes and lost acks: live/fault_plan.h

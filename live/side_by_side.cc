@@ -7,6 +7,7 @@
 #include "experiments/parallel.h"
 #include "experiments/runner.h"
 #include "experiments/seeds.h"
+#include "reports/metrics.h"
 #include "sim/engine/check.h"
 #include "sim/model/simulation.h"
 
@@ -77,6 +78,32 @@ const Figure kFigures[] = {
      [](const LiveResult& l) { return l.drain_time_to_empty_s; }},
 };
 
+std::optional<double> SimulatedLive(const model::Results& r, reports::Stat stat) {
+  return reports::HistogramStat(r.live_latency_us, stat, 1e3);
+}
+
+// With database.live_traffic (live/live_traffic.h): latencies in ms of wall time, with
+// SideBySideOptions::latency_tolerance_ms; errors a count.
+const Figure kLiveTrafficFigures[] = {
+    {"live_errors", "queries", false, Needs::kDatabase,
+     [](const model::Results& r, std::optional<double>) { return Some(r.live_errors); },
+     [](const LiveResult& l) { return Some(l.live_traffic.errors); }},
+    {"live_p50_ms", "ms", true, Needs::kDatabase,
+     [](const model::Results& r, std::optional<double>) {
+       return SimulatedLive(r, reports::Stat::kP50);
+     },
+     [](const LiveResult& l) { return l.live_traffic.p50_ms; }},
+    {"live_p99_ms", "ms", true, Needs::kDatabase,
+     [](const model::Results& r, std::optional<double>) {
+       return SimulatedLive(r, reports::Stat::kP99);
+     },
+     [](const LiveResult& l) { return l.live_traffic.p99_ms; }},
+};
+
+bool HasLiveTraffic(const scenario::Scenario& s) {
+  return s.database && s.database->live_traffic.has_value();
+}
+
 std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
   std::vector<const Figure*> figures;
   for (const Figure& f : kFigures) {
@@ -84,6 +111,9 @@ std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
                      (f.needs == Needs::kDatabase && s.database.has_value()) ||
                      (f.needs == Needs::kDrain && !s.drains.empty());
     if (has) figures.push_back(&f);
+  }
+  if (HasLiveTraffic(s)) {
+    for (const Figure& f : kLiveTrafficFigures) figures.push_back(&f);
   }
   return figures;
 }
@@ -209,18 +239,19 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
   std::vector<Comparison> rows;
   for (size_t f = 0; f < figures.size(); ++f) {
     const Figure& figure = *figures[f];
+    const double wall_tolerance =
+        std::string(figure.unit) == "ms" ? options.latency_tolerance_ms : options.time_tolerance_s;
     rows.push_back(Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
-                           figure.wall_time ? options.time_tolerance_s : 0, options.level));
+                           figure.wall_time ? wall_tolerance : 0, options.level));
   }
   if (scenario.drains.empty()) {
     rows.push_back(NotCompared("time_to_empty_s", "s",
                                "no drain planned; it counts from the first drain's start"));
   }
-  const bool live_traffic = scenario.database && scenario.database->live_traffic;
-  const std::string why =
-      live_traffic ? "no live traffic live yet" : "the scenario has no live traffic";
-  rows.push_back(NotCompared("live_p50_ms", "ms", why));
-  rows.push_back(NotCompared("live_p99_ms", "ms", why));
+  if (!HasLiveTraffic(scenario)) {
+    rows.push_back(NotCompared("live_p50_ms", "ms", "the scenario has no live traffic"));
+    rows.push_back(NotCompared("live_p99_ms", "ms", "the scenario has no live traffic"));
+  }
   return rows;
 }
 

@@ -11,9 +11,12 @@
 //     simulation, by a run observer watching the same transitions. It is NOT the simulation's
 //     time_to_empty_s, which counts from the first drain's start.
 //   replays, time_to_empty_s (with a drain): the drain's replays (a count) and the simulation's
-//     time_to_empty_s against the live drain's start -> last settle (a wall time);
-//   time_to_empty_s without a drain, live_p50_ms, live_p99_ms: rows "not compared" with the
-//     reason, until the live run has live traffic.
+//     time_to_empty_s against the live drain's planned start -> last settle (a wall time);
+//   live_errors, live_p50_ms, live_p99_ms (with database.live_traffic): the live traffic's
+//     errors (a count) and latency quantiles over the queries completed by the run's last
+//     settle (live/live_traffic.h), tolerance latency_tolerance_ms; without live traffic the two
+//     quantiles are rows "not compared".
+//   time_to_empty_s without a drain: a row "not compared" with the reason.
 //
 // Contract:
 //  (1) Replication i runs with experiments::ReplicationSeed(seed, i): the seeds of `drainsim run
@@ -69,6 +72,9 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
 
 struct SideBySideOptions {
   double time_tolerance_s = 0.1;  // widens the interval of wall-time figures (README, METRICS)
+  // Widens the interval of the live traffic's latencies: pg_sleep waits in whole milliseconds
+  // (it rounds each wait up) plus a loopback round trip; fixed beforehand (docs/METRICS.md).
+  double latency_tolerance_ms = 1.0;
   double level = 0.95;
 };
 

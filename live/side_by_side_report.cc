@@ -5,6 +5,7 @@
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
 #include "experiments/table.h"
+#include "live/live_traffic_report.h"
 #include "reports/metrics.h"
 #include "sim/engine/check.h"
 #include "sim/scenario/json_integers.h"
@@ -80,6 +81,10 @@ std::string Closing(const SideBySideRun& run) {
     if (c.name == "main_queue_settled_s" && run.where.ok) {
       text += "  where the live time went: " + WhereTimeWentText(run.where) + "\n";
     }
+    if ((c.name == "live_p50_ms" || c.name == "live_p99_ms") && run.live->live_traffic.present) {
+      text +=
+          "  where the live latency went: " + WhereLatencyWentText(run.live->live_traffic) + "\n";
+    }
   }
   return text;
 }
@@ -131,7 +136,8 @@ std::string SideBySideJson(const SideBySideRun& run) {
                  {"level", run.options.level},
                  {"formula", kFormula},
                  {"exact", "a figure with the same value in every replication"},
-                 {"time_tolerance_s", reports::Fixed(run.options.time_tolerance_s)}};
+                 {"time_tolerance_s", reports::Fixed(run.options.time_tolerance_s)},
+                 {"latency_tolerance_ms", reports::Fixed(run.options.latency_tolerance_ms)}};
   json live = {{"broker_version", run.live->broker_version},
                {"postgres_version", run.live->postgres_version},
                {"started_at_utc", run.started_at_utc}};
@@ -146,6 +152,8 @@ std::string SideBySideJson(const SideBySideRun& run) {
   } else {
     live["where_time_went"] = nullptr;
   }
+  if (run.live->live_traffic.present)
+    live["live_traffic"] = LiveTrafficJson(run.live->live_traffic);
   json figures;
   json comparison = json::array();
   for (const Comparison& c : run.rows) {

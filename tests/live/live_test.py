@@ -18,6 +18,12 @@ Modes (one ctest test each):
              consumer timeout closes the channel): the crashes, lost acks and the duplicates that
              followed them equal the simulation's; duplicates found in the database for the
              `none` kind, suppressed by the claim row for the `claim` kind; lost 0; nothing left.
+  traffic    scenarios/live-traffic.json: live traffic for real beside the workers: the
+             arrivals issued (about 100/s), the live p50/p99 measured over the queries completed
+             by the last settle and compared (live_errors, live_p50_ms, live_p99_ms rows with
+             the 1 ms latency tolerance), 600 acked, lost 0, and the exit code 0 iff every row
+             is inside (whether the latencies are depends on the machine's load: a finding, not
+             a failure); then nothing left.
   refuse     a scenario with an unsupported fault is refused at its JSON pointer (exit 2), with
              no service started (needs no broker).
 
@@ -314,6 +320,47 @@ def run_drain(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_traffic(args, env, tmpdir):
+    out = os.path.join(args.work, "traffic")
+    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
+                             "--wall-max-s", "60", "--settle-max-s", "30", "--replications", "5"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = proc.communicate(timeout=300)
+    print(stdout + stderr)
+    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
+        skip(f"services cannot start here: {stderr.strip()}")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    check(live["published"] == 600 and live["acked"] == 600, "600 published, 600 acked")
+    check(live["lost"] == 0 and live["unfinished"] == 0, "lost 0, nothing unfinished")
+    t = live["live_traffic"]
+    # Poisson at 100/s over the 6 s the orders take: 600 expected, sd 24.5.
+    check(450 <= t["issued"] <= 800, f"about 100 live queries/s issued (got {t['issued']})")
+    check(t["queries"] > 0 and t["queries"] <= t["issued"], f"queries completed ({t})")
+    check(t["p50_ms"] is not None and t["p99_ms"] is not None and t["p50_ms"] <= t["p99_ms"],
+          f"live p50 and p99 measured ({t})")
+    # pg_sleep of exponential 4 ms: the median query sleeps about 2.8 ms; nothing under that's
+    # floor can be a real measurement of a pg round trip plus a sleep.
+    check(t["p50_ms"] >= 1, f"the live p50 includes the pg_sleep ({t['p50_ms']} ms)")
+    check(t["errors"] == t["timeouts"] + t["refusals"] + t["shed"], "errors add up")
+    rows = {r["metric"]: r for r in report["comparison"]}
+    for name in ("live_errors", "live_p50_ms", "live_p99_ms"):
+        check(rows[name]["verdict"] in ("inside", "outside"), f"{name} compared ({rows[name]})")
+    check(rows["live_p99_ms"]["live"] == t["p99_ms"] and rows["live_p99_ms"]["tolerance"] == 1,
+          "the live p99 row is live.json's, with the 1 ms tolerance")
+    check(report["live"]["live_traffic"]["p99_ms"] == t["p99_ms"], "report.json's live section")
+    outside = [r["metric"] for r in report["comparison"] if r["verdict"] == "outside"]
+    check(proc.returncode == (1 if outside else 0) and report["exit_code"] == proc.returncode,
+          f"exit {proc.returncode} iff a figure is outside ({outside})")
+    p99 = rows["live_p99_ms"]
+    print(f"measured: live p50 {t['p50_ms']} ms, p99 {t['p99_ms']} ms; simulated p99 interval "
+          f"[{p99['interval_low']}, {p99['interval_high']}] ms: {p99['verdict']}")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def run_refuse(args, env):
     proc = subprocess.run([args.drainsim, "live", args.scenario], env=env, capture_output=True,
                           text=True, timeout=60)
@@ -386,7 +433,7 @@ def run_crash(args, env, tmpdir):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
-                                         "crash"])
+                                         "crash", "traffic"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -403,7 +450,7 @@ def main():
     else:
         services_or_skip(args.drainsim, env)
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
-         "drain": run_drain,
+         "drain": run_drain, "traffic": run_traffic,
          "crash": run_crash}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")

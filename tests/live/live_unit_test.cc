@@ -50,7 +50,13 @@ TEST_CASE("live: the live scenarios are supported, the monthly rehearsal is refu
   CHECK(HasProblem(problems, "/broker/on_visibility_timeout", "ack_loss live needs"));
   CHECK_FALSE(HasProblem(problems, "/drains/0", ""));  // a drip drain is supported
   CHECK(HasProblem(problems, "/retry/delivery", "republish"));
-  CHECK(HasProblem(problems, "/database/live_traffic", "live traffic"));
+  // Live traffic is supported (live/live_traffic.h), up to kLiveRateMaxPerS.
+  CHECK_FALSE(HasProblem(problems, "/database/live_traffic", ""));
+  CHECK(drainsim::live::CheckLiveSupport(Load("live-traffic.json")).empty());
+  auto fast = Load("live-traffic.json");
+  fast.database->live_traffic->rate_per_s = 2001;
+  CHECK(HasProblem(drainsim::live::CheckLiveSupport(fast), "/database/live_traffic/rate_per_s",
+                   "above 2000 queries/s"));
   CHECK_FALSE(HasProblem(problems, "/faults/0/type", ""));  // synthetic_failures is supported
 }
 
