@@ -8,6 +8,7 @@
 
 #include "live/amqp_connection.h"
 #include "live/handler.h"
+#include "live/retry_plan.h"
 #include "live/stop_signal.h"
 
 namespace drainsim::live {
@@ -29,6 +30,9 @@ struct Done {
   int attempt = 0;
   Verdict verdict;
   std::optional<SuccessFault> fault;  // the plan's fate for this success (live/fault_plan.h)
+  // kRetryLater (republish): the delivery's headers for the copy, and the backoff.
+  AmqpHeaders headers;
+  int64_t backoff_us = 0;
 };
 
 // How a connection's session ended.
@@ -97,6 +101,10 @@ class Worker {
   void RunSlot();
   bool Settle(const Done& done, bool* crash);
   bool Park(const Done& done);
+  bool PublishConfirmed(const std::string& queue, const Done& done, const AmqpHeaders& headers,
+                        std::optional<int64_t> expiration_ms);
+  bool Republish(const Done& done);
+  bool SleepBackoff(int64_t backoff_us);
   void Receive(AmqpMessage message);
   bool TimedCrashDue();
 
@@ -138,7 +146,10 @@ void Worker::Receive(AmqpMessage message) {
   mailbox_.PushJob(std::move(job));
 }
 
-bool Worker::Park(const Done& done) {
+// Publishes to `queue` on the worker's confirm connection (opened on first use) and waits for
+// the publisher confirm.
+bool Worker::PublishConfirmed(const std::string& queue, const Done& done,
+                              const AmqpHeaders& headers, std::optional<int64_t> expiration_ms) {
   std::string error;
   if (!park_conn_) {
     park_conn_ = AmqpConnection::Open(
@@ -148,18 +159,41 @@ bool Worker::Park(const Done& done) {
       return false;
     }
   }
+  if (!park_conn_->Publish(queue, std::to_string(done.id), headers, "{}", expiration_ms) ||
+      !park_conn_->WaitConfirms(std::chrono::seconds(10)) ||
+      park_conn_->confirmed() != park_conn_->published()) {
+    state_.Fail("worker publishing to " + queue + ": " + park_conn_->error());
+    return false;
+  }
+  return true;
+}
+
+bool Worker::Park(const Done& done) {
   const PlannedMessage& m = state_.plan.messages.at(done.id);
   AmqpHeaders headers = {{"x-drainsim-id", done.id},
                          {"x-drainsim-kind", m.kind},
                          {"x-drainsim-key", m.key},
                          {"x-drainsim-parked", done.verdict.detail}};
-  if (!park_conn_->Publish(state_.topology.parking_queue, std::to_string(done.id), headers, "{}") ||
-      !park_conn_->WaitConfirms(std::chrono::seconds(10)) ||
-      park_conn_->confirmed() != park_conn_->published()) {
-    state_.Fail("worker parking: " + park_conn_->error());
+  if (!PublishConfirmed(state_.topology.parking_queue, done, headers, std::nullopt)) return false;
+  state_.log->Write("park", done.id, index_, done.attempt, done.verdict.detail);
+  return conn_->Ack(done.delivery_tag);
+}
+
+// retry.delivery republish (live/retry_plan.h): a copy with the next attempt's number into the
+// delay queue of its backoff's level, TTL = that level; confirmed, then the original is acked.
+bool Worker::Republish(const Done& done) {
+  const int64_t level_ms = DelayLevelMs(done.backoff_us);
+  const auto queue = state_.topology.delay_queues.find(level_ms);
+  if (queue == state_.topology.delay_queues.end()) {
+    state_.Fail("no delay queue for a backoff of " + std::to_string(level_ms) + " ms");
     return false;
   }
-  state_.log->Write("park", done.id, index_, done.attempt, done.verdict.detail);
+  AmqpHeaders headers = done.headers;
+  headers.erase("x-delivery-count");  // the broker's count for the original, not the copy's
+  headers["x-drainsim-attempt"] = static_cast<int64_t>(done.attempt + 1);
+  if (!PublishConfirmed(queue->second, done, headers, level_ms)) return false;
+  state_.log->Write("republish", done.id, index_, done.attempt,
+                    done.verdict.detail + "; delay_ms=" + std::to_string(level_ms));
   return conn_->Ack(done.delivery_tag);
 }
 
@@ -226,6 +260,9 @@ bool Worker::Settle(const Done& done, bool* crash) {
     case Action::kPark:
       ok = Park(done);
       break;
+    case Action::kRetryLater:
+      ok = Republish(done);
+      break;
     case Action::kDrop:
       break;
   }
@@ -234,12 +271,54 @@ bool Worker::Settle(const Done& done, bool* crash) {
   return ok;
 }
 
+// sleep_in_consumer: the slot sleeps the backoff holding the delivery (stoppable, and cut short
+// by a crash of this worker); false when it was cut short.
+bool Worker::SleepBackoff(int64_t backoff_us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(backoff_us);
+  while (std::chrono::steady_clock::now() < until) {
+    if (StopRequested() || state_.workers_done || state_.failed ||
+        state_.worker_down[static_cast<size_t>(index_)]) {
+      return false;
+    }
+    const auto left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
+  }
+  return true;
+}
+
 void Worker::RunSlot() {
+  const bool sleep = state_.scenario.retry.delivery == scenario::RetryDelivery::kSleepInConsumer;
   while (std::optional<Job> job = mailbox_.PopJob(closing_, running_)) {
     Verdict verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
+    int64_t backoff_us = 0;
+    while (verdict.action == Action::kRetryLater) {
+      backoff_us = LiveBackoffUs(state_.scenario, state_.plan.messages.at(job->id),
+                                 state_.plan.seed, job->attempt, verdict.error);
+      if (!sleep) break;  // republish: the connection thread publishes the copy
+      state_.log->Write("sleep", job->id, index_, job->attempt,
+                        verdict.detail + "; backoff_us=" + std::to_string(backoff_us));
+      if (!SleepBackoff(backoff_us)) {
+        // Unacked: the broker returns it when the connection closes (or has, after a crash).
+        verdict = {Action::kDrop, "sleep cut short", verdict.error};
+        break;
+      }
+      ++job->attempt;  // the next attempt, on the same delivery
+      verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
+    }
     const std::optional<SuccessFault> fault = SuccessFaultOf(state_, job->id, verdict);
-    mailbox_.PushDone(
-        Done{job->session, job->delivery_tag, job->id, job->attempt, std::move(verdict), fault});
+    Done done;
+    done.session = job->session;
+    done.delivery_tag = job->delivery_tag;
+    done.id = job->id;
+    done.attempt = job->attempt;
+    done.verdict = std::move(verdict);
+    done.fault = fault;
+    if (done.verdict.action == Action::kRetryLater) {
+      done.headers = job->message.headers;
+      done.backoff_us = backoff_us;
+    }
+    mailbox_.PushDone(std::move(done));
     --running_;
   }
 }

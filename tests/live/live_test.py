@@ -322,7 +322,7 @@ def run_refuse(args, env):
     for needle in ("/faults/1/type: db_slowdown is not supported by drainsim live yet",
                    "/broker/on_visibility_timeout: ack_loss live needs on_visibility_timeout "
                    "close_channel",
-                   "/retry/delivery: delivery republish is not supported"):
+                   "/retry/backoff/jitter: jitter proportional with republish is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
     check("/drains/" not in proc.stderr, "its drip drain is not refused")
     check("/faults/2/type" not in proc.stderr, "worker_crash accepted")
