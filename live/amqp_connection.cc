@@ -259,8 +259,10 @@ bool AmqpConnection::ConfirmSelect() {
 }
 
 bool AmqpConnection::Publish(const std::string& queue, const std::string& message_id,
-                             const AmqpHeaders& headers, const std::string& body) {
+                             const AmqpHeaders& headers, const std::string& body,
+                             std::optional<int64_t> expiration_ms) {
   TableView table(headers);
+  const std::string expiration = expiration_ms ? std::to_string(*expiration_ms) : "";
   amqp_basic_properties_t props{};
   props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG |
                  AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_CONTENT_TYPE_FLAG;
@@ -268,6 +270,10 @@ bool AmqpConnection::Publish(const std::string& queue, const std::string& messag
   props.message_id = Bytes(message_id);
   props.content_type = amqp_cstring_bytes("application/json");
   props.headers = table.table();
+  if (expiration_ms) {
+    props._flags |= AMQP_BASIC_EXPIRATION_FLAG;
+    props.expiration = Bytes(expiration);
+  }
   const int status = amqp_basic_publish(conn_, kChannel, amqp_empty_bytes, Bytes(queue), 0, 0,
                                         &props, Bytes(body));
   if (!CheckStatus(status, "basic.publish")) return false;

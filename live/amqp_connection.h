@@ -66,9 +66,10 @@ class AmqpConnection {
   std::optional<int64_t> ReadyCount(const std::string& name);
 
   bool ConfirmSelect();
-  // Publishes to the default exchange with routing key `queue`, persistent.
+  // Publishes to the default exchange with routing key `queue`, persistent; with
+  // `expiration_ms`, a per-message TTL (the `expiration` property).
   bool Publish(const std::string& queue, const std::string& message_id, const AmqpHeaders& headers,
-               const std::string& body);
+               const std::string& body, std::optional<int64_t> expiration_ms = std::nullopt);
   uint64_t published() const { return next_publish_seq_ - 1; }
   uint64_t confirmed() const { return confirmed_; }
   // Reads confirms until confirmed() == published() or `timeout`; false on a nack or an error.

@@ -47,16 +47,18 @@ std::string Quote(const std::string& text) {
 Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const std::string& why) {
   const scenario::ClassPolicy& policy = s.retry.classes.For(error);
   const std::string detail = "failed:" + std::string(scenario::NameOf(error)) + " (" + why + ")";
+  const Action retry = s.retry.delivery == scenario::RetryDelivery::kRequeue ? Action::kRequeue
+                                                                             : Action::kRetryLater;
   switch (policy.action) {
     case scenario::ClassAction::kRetry:
-      if (attempt < policy.attempts_max) return {Action::kRequeue, detail};
-      return {Action::kDeadLetter, detail + "; attempts_max reached"};
+      if (attempt < policy.attempts_max) return {retry, detail, error};
+      return {Action::kDeadLetter, detail + "; attempts_max reached", error};
     case scenario::ClassAction::kDeadLetter:
-      return {Action::kDeadLetter, detail};
+      return {Action::kDeadLetter, detail, error};
     case scenario::ClassAction::kPark:
-      return {Action::kPark, detail};
+      return {Action::kPark, detail, error};
   }
-  return {Action::kDeadLetter, detail};
+  return {Action::kDeadLetter, detail, error};
 }
 
 struct DbOutcome {

@@ -18,11 +18,14 @@
 namespace drainsim::live {
 
 // kDrop: nothing to settle (its worker crashed; the broker returns the delivery).
-enum class Action { kAck, kRequeue, kDeadLetter, kPark, kDrop };
+// kRetryLater: retry after the backoff (retry.delivery republish or sleep_in_consumer,
+// live/retry_plan.h); kRequeue: retry.delivery requeue.
+enum class Action { kAck, kRequeue, kRetryLater, kDeadLetter, kPark, kDrop };
 
 struct Verdict {
   Action action = Action::kAck;
   std::string detail;  // "committed", "suppressed", "failed:unknown (injected)", ...
+  scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // a failure's class
 };
 
 Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,

@@ -11,6 +11,7 @@
 #include "live/db_outage.h"
 #include "live/live_traffic.h"
 #include "live/producer.h"
+#include "live/retry_plan.h"
 #include "live/stop_signal.h"
 #include "live/worker.h"
 
@@ -31,6 +32,9 @@ Topology MakeTopology(const scenario::Scenario& s) {
   t.dlq = t.run_id + ".dlq";
   t.parking_queue = t.run_id + ".parked";
   t.dlx = t.run_id + ".dlx";
+  if (s.retry.delivery == scenario::RetryDelivery::kRepublish) {
+    for (int64_t ms : DelayLevelsMs(s.retry)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
+  }
   t.delivery_limit = s.broker.delivery_limit;
   t.quorum = s.broker.delivery_limit.has_value() ||
              s.broker.preset == scenario::BrokerPreset::kRabbitmqQuorum;
@@ -41,9 +45,30 @@ bool Declare(AmqpConnection& c, const Topology& t) {
   AmqpHeaders main_args = {{"x-queue-type", std::string(t.quorum ? "quorum" : "classic")},
                            {"x-dead-letter-exchange", t.dlx}};
   if (t.delivery_limit) main_args["x-delivery-limit"] = *t.delivery_limit;
-  return c.DeclareExchange(t.dlx, "fanout") && c.DeclareQueue(t.dlq, {}) &&
-         c.BindQueue(t.dlq, t.dlx, "") && c.DeclareQueue(t.parking_queue, {}) &&
-         c.DeclareQueue(t.main_queue, main_args);
+  if (!c.DeclareExchange(t.dlx, "fanout") || !c.DeclareQueue(t.dlq, {}) ||
+      !c.BindQueue(t.dlq, t.dlx, "") || !c.DeclareQueue(t.parking_queue, {}) ||
+      !c.DeclareQueue(t.main_queue, main_args)) {
+    return false;
+  }
+  // A delay queue's expired messages go back to the main queue's tail through the default
+  // exchange (live/retry_plan.h); one queue per delay level, so they expire in order.
+  const AmqpHeaders delay_args = {{"x-dead-letter-exchange", std::string()},
+                                  {"x-dead-letter-routing-key", t.main_queue}};
+  for (const auto& [ms, name] : t.delay_queues) {
+    if (!c.DeclareQueue(name, delay_args)) return false;
+  }
+  return true;
+}
+
+// The delay queues' messages (ready until they expire): nullopt on an error.
+std::optional<int64_t> DelayedCount(AmqpConnection& c, const Topology& t) {
+  int64_t n = 0;
+  for (const auto& [ms, name] : t.delay_queues) {
+    const std::optional<int64_t> ready = c.ReadyCount(name);
+    if (!ready) return std::nullopt;
+    n += *ready;
+  }
+  return n;
 }
 
 void Undeclare(const std::string& url, const Topology& t) {
@@ -53,18 +78,24 @@ void Undeclare(const std::string& url, const Topology& t) {
   for (const std::string& q : {t.main_queue, t.dlq, t.parking_queue}) {
     if (!c->DeleteQueue(q)) return;
   }
+  for (const auto& [ms, name] : t.delay_queues) {
+    if (!c->DeleteQueue(name)) return;
+  }
   c->DeleteExchange(t.dlx);
 }
 
-// Waits until nothing is ready in the main queue, nothing is in flight and nothing has moved for
-// kQuietUs, on three polls in a row; returns the time of the last movement (the last settle).
+// Waits until nothing is ready in the main queue nor waiting in a delay queue, nothing is in flight
+// and nothing has moved for kQuietUs, on three polls in a row; returns the time of the last
+// movement (the last settle).
 std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector, Clock::time_point until,
                                 const DrainShared* drain) {
   constexpr int64_t kQuietUs = 300'000;
   int quiet = 0;
   while (Clock::now() < until && !StopRequested() && !state.failed) {
-    const std::optional<int64_t> ready = inspector.ReadyCount(state.topology.main_queue);
-    if (!ready) {
+    std::optional<int64_t> ready = inspector.ReadyCount(state.topology.main_queue);
+    const std::optional<int64_t> delayed = DelayedCount(inspector, state.topology);
+    if (ready && delayed) *ready += *delayed;
+    if (!ready || !delayed) {
       state.Fail("inspector: " + inspector.error());
       return std::nullopt;
     }
@@ -113,12 +144,18 @@ void Inspect(RunState& state, AmqpConnection& c, const std::vector<bool>& expect
     state.log->Write(event, static_cast<uint64_t>(id), -1, -1, detail);
     if (place_code == 2) ++r->dlq_by_reason[reason.empty() ? "?" : reason];
   };
-  const bool ok =
+  bool ok =
       Drain(c, state.topology.dlq, n, [&](const AmqpMessage& m) { place(m, 2, "dead_letter"); }) &&
       Drain(c, state.topology.parking_queue, n,
             [&](const AmqpMessage& m) { place(m, 3, "parked_found"); }) &&
       Drain(c, state.topology.main_queue, n,
             [&](const AmqpMessage& m) { place(m, 4, "unfinished"); });
+  // A message still waiting out its backoff in a delay queue is unfinished, never lost.
+  for (const auto& [ms, name] : state.topology.delay_queues) {
+    if (ok && !Drain(c, name, n, [&](const AmqpMessage& m) { place(m, 4, "unfinished"); })) {
+      ok = false;
+    }
+  }
   if (!ok) state.Fail("inspector: " + c.error());
   for (size_t id = 0; id < n; ++id) {
     if (!expected[id]) continue;

@@ -9,6 +9,8 @@
 //               dead letters go to the exchange RUN.dlx (x-dead-letter-exchange)
 //   RUN.dlx     fanout exchange -> RUN.dlq
 //   RUN.parked  the parking queue (retry classes with action park)
+//   RUN.delay.<ms>ms  retry.delivery republish only: one delay queue per delay level, whose
+//               expired messages go back to RUN.main (live/retry_plan.h)
 // RabbitMQ 3.10 quorum queues count every return (reject, nack, a closed channel) towards
 // x-delivery-limit and dead-letter a message whose return makes the count exceed the limit: it
 // runs limit + 1 times ("Quorum Queues", poison message handling,
@@ -19,8 +21,8 @@
 // Contract:
 //  (1) Conservation: every confirmed publish (the DLQ backlog put there before the start
 //      included) ends in exactly one of acked, dead_lettered (found
-//      in the DLQ), parked (found in the parking queue), unfinished (still in the main queue
-//      when the wait ran out), or it is lost and listed in lost_ids. An id found in two places
+//      in the DLQ), parked (found in the parking queue), unfinished (still in the main queue,
+//      or in a delay queue, when the wait ran out), or it is lost and listed in lost_ids. An id found in two places
 //      is listed in double_ids (a broker or harness bug; expected empty).
 //  (2) Every loop is bounded: publishing by the plan's length and options.wall_max_s, the wait
 //      for the queue to empty by options.settle_max_s, the inspection by the queues' lengths.

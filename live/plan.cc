@@ -5,6 +5,7 @@
 
 #include "live/fault_plan.h"
 #include "live/live_traffic.h"
+#include "live/retry_plan.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/enum_names.h"
 
@@ -99,11 +100,7 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
 }
 
 void CheckRetry(const scenario::RetryPolicy& r, std::vector<Problem>* out) {
-  if (r.delivery != scenario::RetryDelivery::kRequeue) {
-    out->push_back({"/retry/delivery", "delivery " + std::string(scenario::NameOf(r.delivery)) +
-                                           " is not supported by drainsim live yet (only "
-                                           "requeue: the broker redelivers at once)"});
-  }
+  CheckRetrySupport(r, out);  // requeue, republish, sleep_in_consumer: live/retry_plan.h
   if (r.budget) out->push_back({"/retry/budget", NotYet("a retry budget")});
   if (r.circuit_breaker) out->push_back({"/retry/circuit_breaker", NotYet("a circuit breaker")});
 }
@@ -151,12 +148,35 @@ class PlanRecorder : public model::RunObserver {
       injected_.emplace(info.message_id, info.fault);
     }
   }
+  // The backoffs the simulation waited (live/retry_plan.h): a republish's delay and a
+  // sleep_in_consumer's sleep, by the attempt that failed.
+  void OnAttemptStart(const model::AttemptInfo& info) override {
+    if (slot_attempt_.size() <= info.slot) slot_attempt_.resize(info.slot + 1, 0);
+    slot_attempt_[info.slot] = info.attempt;
+  }
+  void OnTransition(const model::TransitionInfo& info) override {
+    if (info.cause == model::TransitionCause::kRetryScheduled) {
+      Backoff(info.message_id, info.attempts, (info.until - info.at).micros());
+    }
+  }
+  void OnSleep(const model::SleepInfo& info) override {
+    const int32_t attempt = info.slot < slot_attempt_.size() ? slot_attempt_[info.slot] : 0;
+    Backoff(info.message_id, attempt, (info.until - info.at).micros());
+  }
   const std::map<uint64_t, int>& injected() const { return injected_; }
 
  private:
   Plan* plan_;
   const std::vector<scenario::BacklogEntry>& backlog_;
   std::map<uint64_t, int> injected_;
+  std::vector<int32_t> slot_attempt_;  // the attempt running in each slot
+
+  void Backoff(uint64_t id, int32_t attempt, int64_t delay_us) {
+    if (id >= plan_->messages.size() || attempt < 1) return;
+    std::vector<int64_t>& b = plan_->messages[id].backoff_us;
+    if (b.size() < static_cast<size_t>(attempt)) b.resize(static_cast<size_t>(attempt), -1);
+    b[static_cast<size_t>(attempt - 1)] = delay_us;
+  }
 };
 
 }  // namespace

@@ -21,6 +21,8 @@
 //      crash between commit and ack, or whose ack it lost; `crashes` lists every crash the
 //      simulation drew (worker, instant), in time order, and `faults` the duplicates that
 //      followed them there.
+//  (7) backoff_us holds every backoff the simulation waited for a message (a republish's delay,
+//      a sleep_in_consumer's sleep), by the attempt in its life that failed (live/retry_plan.h).
 #pragma once
 
 #include <cstdint>
@@ -83,6 +85,9 @@ struct PlannedMessage {
   std::optional<Fate> fate;
   std::optional<DlqStart> dlq;  // set: in the DLQ at the start, not published by a producer
   std::vector<SuccessFate> success_fates;  // by success number
+  // The simulation's backoff after its attempt n failed, at [n - 1] (µs; -1: none drawn), for
+  // republish and sleep_in_consumer (live/retry_plan.h).
+  std::vector<int64_t> backoff_us;
 };
 
 struct Plan {

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ namespace drainsim::live {
 struct Topology {
   std::string run_id;  // drainsim_live_PID_HEX: lower case, a valid SQL identifier too
   std::string main_queue, dlq, parking_queue, dlx;
+  // republish: the delay queues by delay level in ms (live/retry_plan.h); empty otherwise.
+  std::map<int64_t, std::string> delay_queues;
   bool quorum = false;
   std::optional<int64_t> delivery_limit;
 };

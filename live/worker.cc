@@ -1,84 +1,24 @@
 #include "live/worker.h"
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "live/amqp_connection.h"
 #include "live/handler.h"
+#include "live/retry_plan.h"
 #include "live/stop_signal.h"
+#include "live/worker_mailbox.h"
 
 namespace drainsim::live {
 
 namespace {
 
-struct Job {
-  int session = 0;  // the connection it came on (delivery tags are per channel)
-  uint64_t delivery_tag = 0;
-  AmqpMessage message;
-  int64_t id = -1;
-  int attempt = 0;
-};
-
-struct Done {
-  int session = 0;
-  uint64_t delivery_tag = 0;
-  int64_t id = -1;
-  int attempt = 0;
-  Verdict verdict;
-  std::optional<SuccessFault> fault;  // the plan's fate for this success (live/fault_plan.h)
-};
-
 // How a connection's session ended.
 enum class SessionEnd { kStop, kCrash, kChannelClosed, kError };
 
-// The hand-off between the connection thread and the slots.
-class Mailbox {
- public:
-  void PushJob(Job job) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      jobs_.push_back(std::move(job));
-    }
-    cv_.notify_one();
-  }
-  // A job, or nullopt once `closing` and no job is left (checked every 50 ms); a job taken
-  // counts in `running` from the moment it leaves the mailbox.
-  std::optional<Job> PopJob(const std::atomic<bool>& closing, std::atomic<int>& running) {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (jobs_.empty()) {
-      if (closing) return std::nullopt;
-      cv_.wait_for(lock, std::chrono::milliseconds(50));
-    }
-    Job job = std::move(jobs_.front());
-    jobs_.pop_front();
-    ++running;
-    return job;
-  }
-  void PushDone(Done done) {
-    std::lock_guard<std::mutex> lock(mu_);
-    done_.push_back(std::move(done));
-  }
-  std::deque<Done> TakeDone() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return std::exchange(done_, {});
-  }
-  // Drops the jobs not started; returns how many.
-  size_t DropJobs() {
-    std::lock_guard<std::mutex> lock(mu_);
-    const size_t n = jobs_.size();
-    jobs_.clear();
-    return n;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job> jobs_;
-  std::deque<Done> done_;
-};
+using worker_mailbox::Done;
+using worker_mailbox::Job;
+using worker_mailbox::Mailbox;
 
 class Worker {
  public:
@@ -97,6 +37,10 @@ class Worker {
   void RunSlot();
   bool Settle(const Done& done, bool* crash);
   bool Park(const Done& done);
+  bool PublishConfirmed(const std::string& queue, const Done& done, const AmqpHeaders& headers,
+                        std::optional<int64_t> expiration_ms);
+  bool Republish(const Done& done);
+  bool SleepBackoff(int64_t backoff_us);
   void Receive(AmqpMessage message);
   bool TimedCrashDue();
 
@@ -138,7 +82,10 @@ void Worker::Receive(AmqpMessage message) {
   mailbox_.PushJob(std::move(job));
 }
 
-bool Worker::Park(const Done& done) {
+// Publishes to `queue` on the worker's confirm connection (opened on first use) and waits for
+// the publisher confirm.
+bool Worker::PublishConfirmed(const std::string& queue, const Done& done,
+                              const AmqpHeaders& headers, std::optional<int64_t> expiration_ms) {
   std::string error;
   if (!park_conn_) {
     park_conn_ = AmqpConnection::Open(
@@ -148,18 +95,41 @@ bool Worker::Park(const Done& done) {
       return false;
     }
   }
+  if (!park_conn_->Publish(queue, std::to_string(done.id), headers, "{}", expiration_ms) ||
+      !park_conn_->WaitConfirms(std::chrono::seconds(10)) ||
+      park_conn_->confirmed() != park_conn_->published()) {
+    state_.Fail("worker publishing to " + queue + ": " + park_conn_->error());
+    return false;
+  }
+  return true;
+}
+
+bool Worker::Park(const Done& done) {
   const PlannedMessage& m = state_.plan.messages.at(done.id);
   AmqpHeaders headers = {{"x-drainsim-id", done.id},
                          {"x-drainsim-kind", m.kind},
                          {"x-drainsim-key", m.key},
                          {"x-drainsim-parked", done.verdict.detail}};
-  if (!park_conn_->Publish(state_.topology.parking_queue, std::to_string(done.id), headers, "{}") ||
-      !park_conn_->WaitConfirms(std::chrono::seconds(10)) ||
-      park_conn_->confirmed() != park_conn_->published()) {
-    state_.Fail("worker parking: " + park_conn_->error());
+  if (!PublishConfirmed(state_.topology.parking_queue, done, headers, std::nullopt)) return false;
+  state_.log->Write("park", done.id, index_, done.attempt, done.verdict.detail);
+  return conn_->Ack(done.delivery_tag);
+}
+
+// retry.delivery republish (live/retry_plan.h): a copy with the next attempt's number into the
+// delay queue of its backoff's level, TTL = that level; confirmed, then the original is acked.
+bool Worker::Republish(const Done& done) {
+  const int64_t level_ms = DelayLevelMs(done.backoff_us);
+  const auto queue = state_.topology.delay_queues.find(level_ms);
+  if (queue == state_.topology.delay_queues.end()) {
+    state_.Fail("no delay queue for a backoff of " + std::to_string(level_ms) + " ms");
     return false;
   }
-  state_.log->Write("park", done.id, index_, done.attempt, done.verdict.detail);
+  AmqpHeaders headers = done.headers;
+  headers.erase("x-delivery-count");  // the broker's count for the original, not the copy's
+  headers["x-drainsim-attempt"] = static_cast<int64_t>(done.attempt + 1);
+  if (!PublishConfirmed(queue->second, done, headers, level_ms)) return false;
+  state_.log->Write("republish", done.id, index_, done.attempt,
+                    done.verdict.detail + "; delay_ms=" + std::to_string(level_ms));
   return conn_->Ack(done.delivery_tag);
 }
 
@@ -226,6 +196,9 @@ bool Worker::Settle(const Done& done, bool* crash) {
     case Action::kPark:
       ok = Park(done);
       break;
+    case Action::kRetryLater:
+      ok = Republish(done);
+      break;
     case Action::kDrop:
       break;
   }
@@ -234,12 +207,54 @@ bool Worker::Settle(const Done& done, bool* crash) {
   return ok;
 }
 
+// sleep_in_consumer: the slot sleeps the backoff holding the delivery (stoppable, and cut short
+// by a crash of this worker); false when it was cut short.
+bool Worker::SleepBackoff(int64_t backoff_us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(backoff_us);
+  while (std::chrono::steady_clock::now() < until) {
+    if (StopRequested() || state_.workers_done || state_.failed ||
+        state_.worker_down[static_cast<size_t>(index_)]) {
+      return false;
+    }
+    const auto left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
+  }
+  return true;
+}
+
 void Worker::RunSlot() {
+  const bool sleep = state_.scenario.retry.delivery == scenario::RetryDelivery::kSleepInConsumer;
   while (std::optional<Job> job = mailbox_.PopJob(closing_, running_)) {
     Verdict verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
+    int64_t backoff_us = 0;
+    while (verdict.action == Action::kRetryLater) {
+      backoff_us = LiveBackoffUs(state_.scenario, state_.plan.messages.at(job->id),
+                                 state_.plan.seed, job->attempt, verdict.error);
+      if (!sleep) break;  // republish: the connection thread publishes the copy
+      state_.log->Write("sleep", job->id, index_, job->attempt,
+                        verdict.detail + "; backoff_us=" + std::to_string(backoff_us));
+      if (!SleepBackoff(backoff_us)) {
+        // Unacked: the broker returns it when the connection closes (or has, after a crash).
+        verdict = {Action::kDrop, "sleep cut short", verdict.error};
+        break;
+      }
+      ++job->attempt;  // the next attempt, on the same delivery
+      verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
+    }
     const std::optional<SuccessFault> fault = SuccessFaultOf(state_, job->id, verdict);
-    mailbox_.PushDone(
-        Done{job->session, job->delivery_tag, job->id, job->attempt, std::move(verdict), fault});
+    Done done;
+    done.session = job->session;
+    done.delivery_tag = job->delivery_tag;
+    done.id = job->id;
+    done.attempt = job->attempt;
+    done.verdict = std::move(verdict);
+    done.fault = fault;
+    if (done.verdict.action == Action::kRetryLater) {
+      done.headers = job->message.headers;
+      done.backoff_us = backoff_us;
+    }
+    mailbox_.PushDone(std::move(done));
     --running_;
   }
 }

@@ -106,9 +106,10 @@ def parse_services(stdout):
     return pids, ports
 
 
-def assert_nothing_left(stdout, tmpdir, drainsim_pid):
+def assert_nothing_left(stdout, tmpdir, drainsim_pid, min_pids=3, min_ports=4):
+    """min_pids, min_ports: RabbitMQ and epmd (2, 3), plus PostgreSQL (3, 4) by default."""
     pids, ports = parse_services(stdout)
-    check(len(pids) >= 3 and len(ports) >= 4, f"services reported pids {pids} and ports {ports}")
+    check(len(pids) >= min_pids and len(ports) >= min_ports, f"services reported pids {pids} and ports {ports}")
     deadline = time.time() + 10
     while time.time() < deadline and any(pid_alive(p) for p in pids):
         time.sleep(0.2)
@@ -146,7 +147,12 @@ def run_services(args, env, tmpdir):
     assert_nothing_left(proc.stdout, tmpdir, drainsim_pid)
 
 
-def check_side_by_side(out, returncode):
+POISON_COUNTS = [("published", 2000), ("attempts", 2050), ("human_needed", 10), ("dlq_end", 10),
+                 ("parked", 0), ("unfinished", 0), ("lost", 0), ("duplicate_executions", 0),
+                 ("db_timeouts", 0)]
+
+
+def check_side_by_side(out, returncode, counts=POISON_COUNTS, settled_s=10, last_publish_s=9.995):
     """The side-by-side with the simulated replications: every count equal to the simulation's
     (constant over the replications, so compared exactly), the wall time compared with its
     tolerance, and the exit code saying whether every figure was inside."""
@@ -156,18 +162,18 @@ def check_side_by_side(out, returncode):
         md = f.read()
     rows = {r["metric"]: r for r in report["comparison"]}
     check(report["simulated"]["replications"] == 5, "5 simulated replications")
-    for name, value in [("published", 2000), ("attempts", 2050), ("human_needed", 10),
-                        ("dlq_end", 10), ("parked", 0), ("unfinished", 0), ("lost", 0),
-                        ("duplicate_executions", 0), ("db_timeouts", 0)]:
+    for name, value in counts:
         r = rows[name]
         check(r["exact"] and r["simulated_mean"] == value and r["live"] == value
               and r["verdict"] == "inside",
               f"{name}: live {r['live']} = simulated {r['simulated_mean']} in every replication")
     settled = rows["main_queue_settled_s"]
-    check(settled["simulated_mean"] == 10 and settled["exact"] and settled["tolerance"] == 0.1,
-          f"main_queue_settled_s: simulated exactly 10 s, tolerance 0.1 s ({settled})")
-    check(settled["live"] >= 9.995, f"the live run settled after its last publish ({settled})")
-    inside = abs(settled["live"] - 10) <= 0.1
+    check(settled["simulated_mean"] == settled_s and settled["exact"]
+          and settled["tolerance"] == 0.1,
+          f"main_queue_settled_s: simulated exactly {settled_s} s, tolerance 0.1 s ({settled})")
+    check(settled["live"] >= last_publish_s,
+          f"the live run settled after its last publish ({settled})")
+    inside = abs(settled["live"] - settled_s) <= 0.1
     check(settled["verdict"] == ("inside" if inside else "outside"), f"its verdict ({settled})")
     check(rows["live_p99_ms"]["verdict"] == "not compared", "live p99 not compared: no live traffic")
     check(returncode == (0 if inside else 1) and report["exit_code"] == returncode,
@@ -179,7 +185,7 @@ def check_side_by_side(out, returncode):
     check(all(f'data-series="{name}"' in html
               for name in ("simulated min", "simulated max", "simulated mean", "live")),
           "report.html: the live main queue over the simulated band")
-    print(f"measured: main_queue_settled_s live {settled['live']} s, simulated 10 s: "
+    print(f"measured: main_queue_settled_s live {settled['live']} s, simulated {settled_s} s: "
           f"{settled['verdict']}")
 
 
@@ -230,6 +236,64 @@ def run_poison(args, env, tmpdir):
           f"(RabbitMQ dead-letters the return that makes the count exceed the limit)")
     check(len(deliveries) == 2000, "every published message delivered")
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
+def run_retry(args, env, tmpdir):
+    """republish for real: every poison order runs attempts_max = 4 times, each retry waits its
+    delay queue's TTL (200, 400, 800 ms, the simulation's backoffs) and arrives as a new message
+    (x-delivery-count 0), then the 4th failure dead-letters it; nothing lost."""
+    out = os.path.join(args.work, "retry")
+    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
+                             "--wall-max-s", "60", "--settle-max-s", "30", "--replications", "5"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = proc.communicate(timeout=300)
+    print(stdout + stderr)
+    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
+        skip(f"services cannot start here: {stderr.strip()}")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    # The pills' backoff chain settles the run: 5.0 s + 4 x 51 ms of attempts + 1.4 s of delays
+    # (6.685 s in the simulation, the same in every replication: no jitter, constant rate).
+    check_side_by_side(out, proc.returncode,
+                       counts=[("published", 600), ("attempts", 624), ("human_needed", 8),
+                               ("dlq_end", 8), ("parked", 0), ("unfinished", 0), ("lost", 0),
+                               ("duplicate_executions", 0)],
+                       settled_s=6.685, last_publish_s=6.6)
+    check(live["published"] == 600 and live["acked"] == 592,
+          f"600 published, 592 acked (got {live['published']}, {live['acked']})")
+    check(live["dead_lettered"] == 8 and live["human_needed"] == 8,
+          f"8 in the DLQ, human needed 8 (got {live['dead_lettered']}, {live['human_needed']})")
+    check(live["dlq_by_reason"] == {"rejected": 8}, f"DLQ reasons {live['dlq_by_reason']}")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished, nothing in two places")
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    attempts, republished, counts = {}, {}, set()
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "attempt":
+                attempts[e["id"]] = attempts.get(e["id"], 0) + 1
+            elif e["event"] == "republish":
+                delay_ms = int(e["detail"].split("delay_ms=")[1])
+                republished[(e["id"], e["attempt"] + 1)] = (e["t_s"], delay_ms)
+            elif e["event"] == "delivery":
+                counts.add(e["detail"].split()[0])
+                key = (e["id"], e["attempt"])
+                if key in republished:
+                    at_s, delay_ms = republished[key]
+                    waited_ms = (e["t_s"] - at_s) * 1000
+                    check(delay_ms - 20 <= waited_ms <= delay_ms + 250,
+                          f"order {key[0]} attempt {key[1]} delivered {waited_ms:.1f} ms after its "
+                          f"republish with a {delay_ms} ms TTL")
+    fated = {i for i, n in attempts.items() if n != 1}
+    check(len(fated) == 8 and all(attempts[i] == 4 for i in fated),
+          f"8 poison orders, 4 attempts each (attempts_max): {sorted(attempts[i] for i in fated)}")
+    delays = sorted({d for (_, d) in republished.values()})
+    check(delays == [200, 400, 800] and len(republished) == 24,
+          f"24 republishes with the simulation's 200, 400, 800 ms (got {len(republished)}, {delays})")
+    check(counts == {"x-delivery-count=0"}, f"a republished copy is a new message: {counts}")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid), min_pids=2, min_ports=3)  # no database
 
 
 def run_sigterm(args, env, tmpdir):
@@ -369,7 +433,7 @@ def run_refuse(args, env):
     for needle in ("/faults/1/type: db_slowdown is not supported by drainsim live yet",
                    "/broker/on_visibility_timeout: ack_loss live needs on_visibility_timeout "
                    "close_channel",
-                   "/retry/delivery: delivery republish is not supported"):
+                   "/retry/backoff/jitter: jitter proportional with republish is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
     check("/drains/" not in proc.stderr, "its drip drain is not refused")
     check("/faults/2/type" not in proc.stderr, "worker_crash accepted")
@@ -433,7 +497,7 @@ def run_crash(args, env, tmpdir):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
-                                         "crash", "traffic"])
+                                         "crash", "traffic", "retry"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -451,7 +515,7 @@ def main():
         services_or_skip(args.drainsim, env)
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
          "drain": run_drain, "traffic": run_traffic,
-         "crash": run_crash}[args.mode](args, env, tmpdir)
+         "crash": run_crash, "retry": run_retry}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 
