@@ -189,15 +189,23 @@ def check_side_by_side(out, returncode, counts=POISON_COUNTS, settled_s=10, last
           f"{settled['verdict']}")
 
 
-def run_poison(args, env, tmpdir):
-    out = os.path.join(args.work, "poison")
-    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
-                             "--wall-max-s", "120", "--settle-max-s", "60", "--replications", "5"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def run_live(args, env, scenario, out, *options):
+    """`drainsim live SCENARIO --out OUT OPTIONS...` to its end: prints its output and, outside
+    CI, skips the test when the services cannot start here. Returns (proc, stdout, stderr)."""
+    proc = subprocess.Popen([args.drainsim, "live", scenario, "--out", out, *options], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stdout, stderr = proc.communicate(timeout=300)
     print(stdout + stderr)
     if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
         skip(f"services cannot start here: {stderr.strip()}")
+    return proc, stdout, stderr
+
+
+def run_poison(args, env, tmpdir):
+    out = os.path.join(args.work, "poison")
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "120", "--settle-max-s", "60",
+        "--replications", "5")
     # Exit 0 or 1: the counts must agree (checked below), but whether the wall-time figure is
     # inside depends on the broker's latency on this machine (README, "Rehearsing for real").
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
@@ -243,13 +251,9 @@ def run_retry(args, env, tmpdir):
     delay queue's TTL (200, 400, 800 ms, the simulation's backoffs) and arrives as a new message
     (x-delivery-count 0), then the 4th failure dead-letters it; nothing lost."""
     out = os.path.join(args.work, "retry")
-    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
-                             "--wall-max-s", "60", "--settle-max-s", "30", "--replications", "5"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = proc.communicate(timeout=300)
-    print(stdout + stderr)
-    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
-        skip(f"services cannot start here: {stderr.strip()}")
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
+        "--replications", "5")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
     with open(os.path.join(out, "live.json")) as f:
         live = json.load(f)
@@ -341,13 +345,8 @@ def run_drain(args, env, tmpdir):
     short = os.path.join(out, "live-drain-500.json")
     with open(short, "w") as f:
         json.dump(scenario, f)
-    proc = subprocess.Popen([args.drainsim, "live", short, "--out", out, "--wall-max-s", "120",
-                             "--settle-max-s", "60"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = proc.communicate(timeout=300)
-    print(stdout + stderr)
-    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
-        skip(f"services cannot start here: {stderr.strip()}")
+    proc, stdout, stderr = run_live(
+        args, env, short, out, "--wall-max-s", "120", "--settle-max-s", "60")
     check(proc.returncode == 0, f"drainsim live exits 0 (got {proc.returncode})")
     with open(os.path.join(out, "live.json")) as f:
         live = json.load(f)
@@ -386,13 +385,9 @@ def run_drain(args, env, tmpdir):
 
 def run_traffic(args, env, tmpdir):
     out = os.path.join(args.work, "traffic")
-    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
-                             "--wall-max-s", "60", "--settle-max-s", "30", "--replications", "5"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = proc.communicate(timeout=300)
-    print(stdout + stderr)
-    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
-        skip(f"services cannot start here: {stderr.strip()}")
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
+        "--replications", "5")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
     with open(os.path.join(out, "live.json")) as f:
         live = json.load(f)
@@ -450,14 +445,9 @@ def run_refuse(args, env):
 def run_crash(args, env, tmpdir):
     out = os.path.join(args.work, "crash")
     started = time.time()
-    proc = subprocess.Popen([args.drainsim, "live", args.scenario, "--out", out,
-                             "--wall-max-s", "120", "--settle-max-s", "30"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = proc.communicate(timeout=300)
-    print(stdout + stderr)
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "120", "--settle-max-s", "30")
     print(f"measured: whole run {time.time() - started:.1f} s")
-    if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
-        skip(f"services cannot start here: {stderr.strip()}")
     check(proc.returncode == 0, f"drainsim live exits 0 (got {proc.returncode})")
     with open(os.path.join(out, "live.json")) as f:
         live = json.load(f)
