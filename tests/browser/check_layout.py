@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_report import SKIP, find_chromium, run_chromium  # noqa: E402
+from check_report import SKIP, chromium_and_fresh_dir, run_chromium  # noqa: E402
 
 WIDTHS = {"desktop": 1400, "phone": 390}
 TEXT_PX_MIN = 10.0
@@ -142,14 +142,9 @@ def main():
     args = parser.parse_args()
     if bool(args.html) == bool(args.drainsim and args.scenario):
         parser.error("give either --html, or --drainsim and --scenario")
-    chromium = find_chromium()
+    chromium, out_dir = chromium_and_fresh_dir(args.out)
     if chromium is None:
-        print("SKIPPED: chromium not installed (tools/test installs the Debian package "
-              "`chromium` when it can)")
         return SKIP
-    out_dir = Path(args.out).resolve()
-    shutil.rmtree(out_dir, ignore_errors=True)
-    out_dir.mkdir(parents=True)
     if args.html:
         page = out_dir / "report.html"
         shutil.copyfile(args.html, page)

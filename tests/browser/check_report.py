@@ -55,6 +55,20 @@ def find_chromium():
     return None
 
 
+def chromium_and_fresh_dir(out):
+    """(the Chromium binary, `out` emptied and created), or (None, None) after saying the test is
+    skipped because Chromium is not installed."""
+    chromium = find_chromium()
+    if chromium is None:
+        print("SKIPPED: chromium not installed (tools/test installs the Debian package "
+              "`chromium` when it can)")
+        return None, None
+    out_dir = Path(out).resolve()
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    return chromium, out_dir
+
+
 def run_chromium(chromium, args, profile):
     command = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
     print("+ " + " ".join(command), flush=True)
@@ -178,15 +192,9 @@ def main():
     if bool(args.html) == bool(args.drainsim and args.scenario):
         parser.error("give either --html, or --drainsim and --scenario")
 
-    chromium = find_chromium()
+    chromium, out_dir = chromium_and_fresh_dir(args.out)
     if chromium is None:
-        print("SKIPPED: chromium not installed (tools/test installs the Debian package "
-              "`chromium` when it can)")
         return SKIP
-
-    out_dir = Path(args.out).resolve()
-    shutil.rmtree(out_dir, ignore_errors=True)
-    out_dir.mkdir(parents=True)
     if args.html:
         page = Path(args.html)
     else:
