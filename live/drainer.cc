@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "live/drainer_busy.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
 #include "sim/scenario/enum_names.h"
@@ -51,6 +52,20 @@ class Drainer {
   bool SleepUntil(Clock::time_point due);
   // Logs a step that took more than kSlowMs (a "drain_slow" event): where a paced drain loses
   // time it never makes up (a burst-1 bucket accrues nothing while it waits for the drainer).
+  // Drain::replay_ms as measured: the time from one replay's publish to the next one's, less
+  // the wait the token bucket asked for (so a late wake-up counts as busy, as it delays the
+  // replay). The first replay has no predecessor: sorting the DLQ came before it.
+  void NoteBusy(Clock::time_point ready, Clock::time_point due) {
+    const auto now = Clock::now();
+    if (last_publish_) {
+      const auto wait = std::max(Clock::duration::zero(), due - ready);
+      const auto busy = now - *last_publish_ - wait;
+      shared_.figures.busy_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::max(Clock::duration::zero(), busy))
+              .count());
+    }
+    last_publish_ = now;
+  }
   void NoteSlow(const char* step, Clock::time_point since) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since);
     if (ms.count() > kSlowMs) {
@@ -67,6 +82,7 @@ class Drainer {
   std::unique_ptr<AmqpConnection> pub_;  // publishes in confirm mode
   WallPacer pacer_ = WallPacer::For(drain_);
   Clock::time_point started_;
+  std::optional<Clock::time_point> last_publish_;  // the last replay's start (NoteBusy)
   std::set<uint64_t> replayed_;
   std::vector<uint64_t> held_;  // delivery tags held unacked: they stay in the DLQ
   // Copies published and not yet confirmed: (publish sequence number, DLQ delivery tag).
@@ -133,14 +149,16 @@ bool Drainer::WaitStart(Clock::time_point at) {
 }
 
 bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
+  const auto ready = Clock::now();  // the next DLQ message in hand: ready for a token
   const auto due =
       started_ +
       std::chrono::microseconds(pacer_.Take(
-          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started_).count()));
+          std::chrono::duration_cast<std::chrono::microseconds>(ready - started_).count()));
   if (!SleepUntil(due)) {  // stopping: not replayed, it stays in the DLQ
     held_.push_back(message.delivery_tag);
     return !state_.failed;
   }
+  NoteBusy(ready, due);
   const PlannedMessage& m = state_.plan.messages.at(id);
   const int64_t life_base =
       ReplayLifeBase(state_.deliveries[id], HeaderInt(message.headers, "x-drainsim-life-base", 0),
@@ -217,6 +235,7 @@ void Drainer::Run(Clock::time_point run_start) {
   f.started = true;
   f.started_at_s = state_.log->Now();
   f.planned_start_s = (*drain_.start_at - engine::Instant::Zero()).seconds();
+  f.slack_ms = BucketSlackMs(drain_);
   state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
   int64_t taken = 0;
   bool ended = false;

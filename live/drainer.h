@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "live/amqp_connection.h"
 #include "live/run_state.h"
@@ -83,6 +84,9 @@ struct DrainFigures {
   int64_t parked = 0;  // unselected at the start, `others: park`
   int64_t left = 0;    // selected, not replayed when it ended at its limit
   std::optional<double> last_replay_at_s;
+  // The drainer's busy time per replay after the first, in ms (live/drainer_busy.h).
+  std::vector<double> busy_ms;
+  double slack_ms = 0;  // BucketSlackMs of the drain: the busy time its bucket absorbs
 };
 
 struct DrainShared {

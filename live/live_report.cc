@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "live/drainer_busy.h"
 #include "live/fault_report.h"
 #include "live/live_traffic_report.h"
 #include "sim/scenario/json_integers.h"
@@ -47,9 +48,20 @@ void PrintDrain(std::FILE* out, const LiveResult& r, const Plan& plan) {
                static_cast<long long>(d.replayed), static_cast<long long>(d.parked),
                static_cast<long long>(d.left), Seconds(d.last_replay_at_s).c_str(),
                static_cast<long long>(r.dlq_seeded));
+  if (!d.busy_ms.empty()) {
+    const DrainerBusy busy = SummariseDrainerBusy(d.busy_ms, d.slack_ms);
+    std::fprintf(out, "drainer: %s; to model it, the drain's \"replay_ms\": %s\n",
+                 DrainerBusyText(busy).c_str(), busy.replay_ms.dump().c_str());
+  }
   std::fprintf(out, "time to empty (drain start -> last settle): live %s%s, simulated %s\n",
                Seconds(r.drain_time_to_empty_s).c_str(), r.drain_time_to_empty_s ? " wall" : "",
                Seconds(sim.time_to_empty_s).c_str());
+}
+
+nlohmann::json BusyJson(const DrainerBusy& b) {
+  return {{"count", b.count},       {"p50_ms", b.p50_ms},   {"p99_ms", b.p99_ms},
+          {"max_ms", b.max_ms},     {"slack_ms", b.slack_ms}, {"stalls", b.stalls},
+          {"stalled_s", b.stalled_s}, {"replay_ms", b.replay_ms}};
 }
 
 nlohmann::json DrainJson(const LiveResult& r) {
@@ -65,6 +77,7 @@ nlohmann::json DrainJson(const LiveResult& r) {
           {"left", d.left},
           {"last_replay_at_s", opt(d.last_replay_at_s)},
           {"dlq_seeded", r.dlq_seeded},
+          {"drainer_busy", BusyJson(SummariseDrainerBusy(d.busy_ms, d.slack_ms))},
           {"time_to_empty_s", opt(r.drain_time_to_empty_s)}};
 }
 

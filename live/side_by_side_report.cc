@@ -5,6 +5,7 @@
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
 #include "experiments/table.h"
+#include "live/drainer_busy.h"
 #include "live/live_traffic_report.h"
 #include "reports/metrics.h"
 #include "sim/engine/check.h"
@@ -80,6 +81,13 @@ std::string Closing(const SideBySideRun& run) {
     text += "\n";
     if (c.name == "main_queue_settled_s" && run.where.ok) {
       text += "  where the live time went: " + WhereTimeWentText(run.where) + "\n";
+    }
+    if (c.name == "time_to_empty_s" && run.live->drain_planned && !run.live->drain.busy_ms.empty()) {
+      const DrainFigures& d = run.live->drain;
+      const DrainerBusy busy = SummariseDrainerBusy(d.busy_ms, d.slack_ms);
+      text += "  where the drain's time went: the drainer's " + DrainerBusyText(busy) +
+              "; the simulated drainer takes no time unless the drain's replay_ms says so: " +
+              busy.replay_ms.dump() + "\n";
     }
     if ((c.name == "live_p50_ms" || c.name == "live_p99_ms") && run.live->live_traffic.present) {
       text +=

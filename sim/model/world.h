@@ -39,6 +39,7 @@ inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
 inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
 inline constexpr uint64_t kStreamDlqDuplicate = engine::StreamId("dlq_duplicate");
+inline constexpr uint64_t kStreamDrainer = engine::StreamId("drainer");
 
 struct KindModel {
   std::string name;
@@ -397,6 +398,10 @@ class World final : public Scheduler {
     int64_t replayed = 0;
     engine::Instant last_replay_at;     // meaningful iff replayed > 0
     std::optional<TokenBucket> bucket;  // null: bulk
+    // Drain::replay_ms: the drainer is busy until busy_until after each replay.
+    std::optional<DurationSampler> replay_time;
+    engine::Rng replay_rng = engine::Rng::Unseeded();
+    engine::Instant busy_until;
     double rate_per_s = 0;              // adaptive: the current rate
     bool due = false;                   // its start time has come
     bool tick_scheduled = false;

@@ -94,6 +94,11 @@ void World::StartDrain(uint32_t d) {
     }
   }
   dlq_ = std::move(kept);
+  if (drain.replay_ms) {
+    state.replay_time.emplace(*drain.replay_ms, 1e3);
+    state.replay_rng = engine::Rng::ForStream(seed_, kStreamDrainer, d);
+  }
+  state.busy_until = now_;
   if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
     state.bucket.emplace(drip->rate_per_s, drip->burst);
   } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy);
@@ -130,11 +135,17 @@ void World::DrainTick(uint32_t d) {
       state.pending.pop_front();  // expired, parked or listed by another drain since
       continue;
     }
+    if (state.busy_until > now_) {  // the drainer is still on its last replay
+      state.tick_scheduled = true;
+      At(state.busy_until, Event{EventType::kDrainTick, d, 0});
+      return;
+    }
     if (state.bucket && !state.bucket->TryTake(now_)) {
       state.tick_scheduled = true;
       At(state.bucket->NextAvailable(now_), Event{EventType::kDrainTick, d, 0});
       return;
     }
+    if (state.replay_time) state.busy_until = now_ + state.replay_time->Sample(state.replay_rng);
     state.pending.pop_front();
     Message& m = messages_.Get(entry.ref);
     m.pending_in_drain = -1;

@@ -162,6 +162,7 @@ Json DrainJson(const Drain& d) {
                 {"kinds", ListJson(d.select.kinds)}}},
               {"others", EnumJson(d.others)},
               {"limit", OrNull(d.limit, [](int64_t n) { return Json(n); })},
+              {"replay_ms", OrNull(d.replay_ms, DistributionJson)},
               {"strategy", EnumJson(d.kind())}};
   if (const auto* s = std::get_if<DripDrain>(&d.strategy)) {
     out["rate_per_s"] = NumberJson(s->rate_per_s);

@@ -191,6 +191,9 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
   drain.limit = ReadInt(limit, Range::Closed(1, 1e9));
   const bool limit_ok = drain.limit.has_value() || !limit.present();
   ok = ok && limit_ok;
+  const Node replay_ms = NullAsAbsent(o.Optional("replay_ms"));
+  drain.replay_ms = ReadDistribution(replay_ms);
+  ok = ok && (drain.replay_ms.has_value() || !replay_ms.present());
   const Node strategy_node = o.Required("strategy");
   auto kind = ReadEnum<DrainStrategy>(strategy_node);
   if (!kind) {

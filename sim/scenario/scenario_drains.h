@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/engine/time.h"
+#include "sim/scenario/scenario_distribution.h"
 #include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::scenario {
@@ -78,6 +79,11 @@ struct Drain {
   // the next drain does not re-test broken payloads.
   DrainOthers others = DrainOthers::kLeave;
   std::optional<int64_t> limit;  // 1..1e9. Default null; required by "bounded".
+  // JSON `replay_ms`: the drainer's own time per replay (fetch from the DLQ, publish, confirm),
+  // during which it takes no token; the copy is in the main queue when the replay starts.
+  // Default null: instantaneous. A real drainer stalls now and then (a slow basic.get, a
+  // descheduled thread); a burst-1 bucket never makes that time up (drainsim live measures it).
+  std::optional<DistributionSpec> replay_ms;
   Strategy strategy;             // JSON `strategy` plus its fields, flat in the drain object.
   DrainStrategy kind() const { return static_cast<DrainStrategy>(strategy.index()); }
   bool operator==(const Drain&) const = default;

@@ -1,9 +1,12 @@
 // Drains for real without a broker: which drains `drainsim live` accepts and refuses, the plan's
 // DLQ backlog, the wall-clock pacer, and what a drain selects on in a DLQ message.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "live/drainer.h"
+#include "live/drainer_busy.h"
 #include "live/plan.h"
 #include "sim/scenario/load.h"
 
@@ -149,3 +152,46 @@ TEST_CASE("live drain: a replay's attempts start over, or go on with redrive_att
   // A life with no attempt (attempts 0 in the backlog) keeps none.
   CHECK(next_attempt(0, ReplayLifeBase(0, 0, keep)) == 1);
 }
+
+namespace {
+
+using drainsim::live::DrainerBusy;
+using drainsim::live::SummariseDrainerBusy;
+
+TEST_CASE("drainer busy time: stalls beyond the bucket's slack, and a table the loader accepts",
+          "[live][drain]") {
+  // 995 quick replays of 0.5 ms and 5 stalls of 120 ms, against a 20 ms token interval.
+  std::vector<double> busy(995, 0.5);
+  for (int i = 0; i < 5; ++i) busy.push_back(120.0);
+  const DrainerBusy b = SummariseDrainerBusy(busy, 20.0);
+  CHECK(b.count == 1000);
+  CHECK(b.p50_ms == 0.5);
+  CHECK(b.p99_ms == 0.5);
+  CHECK(b.max_ms == 120.0);
+  CHECK(b.stalls == 5);
+  CHECK(b.stalled_s == Approx(5 * 0.100));
+  // The table, pasted into live-drain.json's drain, loads and gives the simulation the stalls.
+  std::ifstream in(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/live-drain.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["drains"][0]["replay_ms"] = b.replay_ms;
+  const auto loaded = sc::LoadScenarioText(j.dump());
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded.scenario->drains.at(0).replay_ms);
+  const auto& table = b.replay_ms.at("empirical");
+  CHECK(table.back().at(0).get<double>() == 1.0);
+  CHECK(table.back().at(1).get<double>() == 120.0);
+  // Nothing measured: no table.
+  CHECK(SummariseDrainerBusy({}, 20.0).replay_ms.is_null());
+  CHECK(SummariseDrainerBusy({}, 20.0).count == 0);
+}
+
+TEST_CASE("drainer busy time: the slack is burst token intervals", "[live][drain]") {
+  sc::Scenario s = LoadLiveDrain();
+  CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == Approx(20.0));  // 50/s, burst 1
+  std::get<sc::DripDrain>(s.drains.at(0).strategy).burst = 5;
+  CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == Approx(100.0));
+  s.drains.at(0).strategy = sc::BulkDrain{};
+  CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == 0.0);
+}
+
+}  // namespace

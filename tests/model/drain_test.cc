@@ -43,6 +43,45 @@ TEST_CASE("a drip drain replays at its rate: time to empty is backlog / rate", "
   CHECK(r.drains[0].achieved_rate_per_s == Approx(20).epsilon(0.01));
 }
 
+TEST_CASE("replay_ms: the drainer's own time per replay, made up only within the bucket's burst",
+          "[model][drain]") {
+  auto run = [](const std::string& replay_ms, int burst) {
+    return RunAudited(LoadOrFail(DlqScenario(
+        1000, R"({"start_at_s": 100, "select": {"reasons": ["max_attempts"]}, "others": "park",
+                 "strategy": "drip", "rate_per_s": 20, "burst": )" +
+                  std::to_string(burst) + R"(, "replay_ms": )" + replay_ms + "}")));
+  };
+  // 30 ms per replay outlasts the 50 ms token interval never: the pace is the bucket's.
+  const Results within = run(R"({"constant": 30})", 1);
+  CheckConserved(within);
+  REQUIRE(within.time_to_empty_s);
+  CHECK(*within.time_to_empty_s == Approx(999.0 / 20 + 0.010).margin(0.002));
+  // 80 ms per replay: the drainer is the bottleneck, 12.5/s; a burst-1 bucket makes nothing up.
+  const Results slow = run(R"({"constant": 80})", 1);
+  CheckConserved(slow);
+  CHECK(slow.replays == 1000);
+  REQUIRE(slow.time_to_empty_s);
+  CHECK(*slow.time_to_empty_s == Approx(999 * 0.080 + 0.010).margin(0.002));
+  // Stalls: 1 replay in 100 takes 200 ms, the rest 1 ms. Burst 1 loses 150 ms at each of the
+  // ~10 stalls; burst 5 banks up to 250 ms of tokens meanwhile and catches up (it loses only
+  // when stalls come closer together than its catch-up), and starts 4 tokens ahead.
+  const std::string stalls = R"({"empirical": [[0.99, 1], [0.9900001, 200], [1.0, 200]]})";
+  const Results burst1 = run(stalls, 1);
+  const Results burst5 = run(stalls, 5);
+  CheckConserved(burst1);
+  CheckConserved(burst5);
+  REQUIRE(burst1.time_to_empty_s);
+  REQUIRE(burst5.time_to_empty_s);
+  const double lost1_s = *burst1.time_to_empty_s - (999.0 / 20 + 0.010);
+  const double lost5_s = *burst5.time_to_empty_s - (995.0 / 20 + 0.010);
+  INFO("lost with burst 1: " << lost1_s << " s; with burst 5: " << lost5_s << " s");
+  CHECK(lost1_s > 3 * 0.150);   // at least 3 stalls
+  CHECK(lost1_s < 30 * 0.150);  // at most 30 (the mean is 10)
+  CHECK(lost5_s < 0.1 * lost1_s);
+  // Deterministic: the drainer draws from its own stream.
+  CHECK(run(stalls, 1).time_to_empty_s == burst1.time_to_empty_s);
+}
+
 TEST_CASE("bulk replays everything at once", "[model][drain]") {
   const Results r = RunAudited(LoadOrFail(DlqScenario(500, R"({"start_at_s": 10, "strategy": "bulk"})")));
   CheckConserved(r);
