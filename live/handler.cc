@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "live/downstream_calls.h"
 #include "live/stop_signal.h"
 #include "sim/engine/rng.h"
 #include "sim/model/durations.h"
@@ -61,8 +62,23 @@ Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const 
   return {Action::kDeadLetter, detail, error};
 }
 
+// A downstream call that was not answered 200, as the model routes it: a 429 is rate_limited
+// (waiting its Retry-After when the class honours it), a 503 or no answer transient.
+Verdict CallFailed(const scenario::Scenario& s, const CallsOutcome& call, int attempt) {
+  if (call.status == 429) {
+    Verdict v = Route(s, ErrorClass::kRateLimited, attempt, "downstream 429");
+    if (s.retry.classes.For(ErrorClass::kRateLimited).honor_retry_after) {
+      v.retry_after_us = call.retry_after_us;
+    }
+    return v;
+  }
+  return Route(s, ErrorClass::kTransient, attempt,
+               call.status == 503 ? "downstream 503" : "downstream unreachable");
+}
+
 struct DbOutcome {
   bool ok = false;
+  std::optional<CallsOutcome> call;  // set when a downstream call failed (rolled back)
   bool suppressed = false;
   bool timed_out = false;
   bool crashed = false;  // rolled back: its worker crashed before the commit
@@ -114,6 +130,14 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
       if (!PgExec(conn, sql, &error)) return fail(error);
     }
   }
+  if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says
+    CallsOutcome call =
+        MakeDownstreamCalls(state, m.id, attempt, worker, kind.handler.downstream_calls);
+    if (!call.ok) {
+      out.call = std::move(call);
+      return fail("downstream call failed");
+    }
+  }
   SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
   if (!PgExec(conn,
               "INSERT INTO " + state.pool->executions_table() +
@@ -161,6 +185,10 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
       state.log->Write("rolled_back", id, worker, attempt, "worker crashed");
       return {Action::kDrop, "rolled back: worker crashed"};
     }
+    if (db.call) {
+      ++state.failures;
+      return CallFailed(state.scenario, *db.call, attempt);
+    }
     if (!db.ok) {
       ++state.failures;
       if (db.timed_out) ++state.db_timeouts;
@@ -176,6 +204,14 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
     ++state.commits;
     state.log->Write("commit", id, worker, attempt);
     return {Action::kAck, "committed"};
+  }
+  if (kind.handler.downstream_calls > 0) {
+    const CallsOutcome call =
+        MakeDownstreamCalls(state, m.id, attempt, worker, kind.handler.downstream_calls);
+    if (!call.ok) {
+      ++state.failures;
+      return CallFailed(state.scenario, call, attempt);
+    }
   }
   SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
   ++state.commits;

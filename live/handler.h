@@ -10,6 +10,8 @@
 //      each statement by database.timeout_ms.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "live/amqp_connection.h"
@@ -26,6 +28,9 @@ struct Verdict {
   Action action = Action::kAck;
   std::string detail;  // "committed", "suppressed", "failed:unknown (injected)", ...
   scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // a failure's class
+  // A 429 whose Retry-After the rate_limited class honours: the wait instead of the backoff
+  // (live/downstream_calls.h).
+  std::optional<int64_t> retry_after_us = std::nullopt;
 };
 
 Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,
