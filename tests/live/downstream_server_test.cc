@@ -150,7 +150,10 @@ TEST_CASE("live downstream: the same call of the same run takes the same time", 
 
 TEST_CASE("live downstream: the HTTP server on loopback, keep-alive, 400 for a malformed request",
           "[live]") {
-  drainsim::live::DownstreamServer server(Limited(RetryAfterFormat::kSeconds), 14, 4);
+  // 1/s, burst 2: the third call within a second is a 429, however slow this machine is.
+  auto s = Limited(RetryAfterFormat::kSeconds);
+  s.downstream->rate_limit_per_s = 1;
+  drainsim::live::DownstreamServer server(s, 14, 4);
   std::string error;
   REQUIRE(server.Start(&error));
   REQUIRE(server.port() > 0);
@@ -175,14 +178,15 @@ TEST_CASE("live downstream: the HTTP server on loopback, keep-alive, 400 for a m
   CHECK(RawExchange(server.port(),
                     std::string(drainsim::live::DownstreamServer::kRequestBytesMax + 100, 'a'))
             .rfind("HTTP/1.1 400", 0) == 0);
-  // Still serving: the refilled bucket answers the kept-alive client.
-  std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  CHECK(client.Call(drainsim::live::DownstreamRequest(4, 1, 0), timeout).status == 200);
+  // Still serving: the kept-alive client gets an answer (200 or 429, by how much time passed).
+  const int last = client.Call(drainsim::live::DownstreamRequest(4, 1, 0), timeout).status;
+  CHECK((last == 200 || last == 429));
+  CHECK(client.connects() == 1);
   server.Stop();
   const auto counts = server.counts();
   CHECK(counts.bad_400 == 4);
-  CHECK(counts.ok_200 == 3);
-  CHECK(counts.rate_limited_429 == 1);
+  CHECK(counts.ok_200 + counts.rate_limited_429 == 4);
+  CHECK(counts.ok_200 >= 2);
   CHECK(counts.connections == 5);
 }
 
