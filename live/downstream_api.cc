@@ -1,14 +1,50 @@
 #include "live/downstream_api.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "live/retry_plan.h"
 #include "sim/engine/check.h"
 #include "sim/engine/rng.h"
 #include "sim/model/retry_after.h"
 
 namespace drainsim::live {
+
+namespace {
+
+bool HonouredWithRepublish(const scenario::Scenario& s) {
+  const scenario::ClassPolicy& limited = s.retry.classes.For(scenario::ErrorClass::kRateLimited);
+  return s.downstream && s.retry.delivery == scenario::RetryDelivery::kRepublish &&
+         limited.action == scenario::ClassAction::kRetry && limited.attempts_max >= 2 &&
+         limited.honor_retry_after;
+}
+
+}  // namespace
+
+std::vector<int64_t> RetryAfterLevelsMs(const scenario::Scenario& s) {
+  if (!HonouredWithRepublish(s) ||
+      s.downstream->retry_after != scenario::RetryAfterFormat::kSeconds) {
+    return {};
+  }
+  std::optional<double> slowest = s.downstream->rate_limit_per_s;
+  for (const scenario::Fault& fault : s.faults) {
+    if (const auto* limit = std::get_if<scenario::DownstreamRateLimitFault>(&fault)) {
+      slowest = std::min(slowest.value_or(limit->rate_limit_per_s), limit->rate_limit_per_s);
+    }
+  }
+  if (!slowest) return {};  // no rate limit: never a 429
+  // One token's time at the bucket's quantized rate, in whole µs (TokenBucket::NextAvailable),
+  // then whole seconds up. Capped: a longer list is refused anyway.
+  const model::TokenBucket bucket(*slowest, 1);
+  const double token_us = std::ceil(1e6 / bucket.rate_per_s());
+  const int64_t seconds_max =
+      static_cast<int64_t>(std::min(std::ceil(token_us / 1e6), double{kDelayLevelsMax + 1}));
+  std::vector<int64_t> levels;
+  for (int64_t n = 1; n <= seconds_max; ++n) levels.push_back(n * 1000);
+  return levels;
+}
 
 std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& s,
                                                       std::vector<bool>* handled) {
@@ -22,14 +58,17 @@ std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& 
     }
   }
   if (!s.downstream) return out;
-  const scenario::ClassPolicy& limited = s.retry.classes.For(scenario::ErrorClass::kRateLimited);
-  if (s.retry.delivery == scenario::RetryDelivery::kRepublish &&
-      limited.action == scenario::ClassAction::kRetry && limited.honor_retry_after &&
-      s.downstream->retry_after != scenario::RetryAfterFormat::kNone) {
+  if (HonouredWithRepublish(s) &&
+      s.downstream->retry_after == scenario::RetryAfterFormat::kHttpDate) {
     out.push_back({"/retry/classes/rate_limited/honor_retry_after",
-                   "Retry-After with retry.delivery republish is not supported by drainsim live "
-                   "yet (its waits would need delay queues of their own; sleep_in_consumer and "
-                   "requeue are)"});
+                   "an http_date Retry-After honoured with retry.delivery republish is not "
+                   "supported by drainsim live yet (its waits are not whole seconds: no delay "
+                   "queue per level; seconds, sleep_in_consumer and requeue are)"});
+  } else if (RetryAfterLevelsMs(s).size() > kDelayLevelsMax) {
+    out.push_back({"/retry/classes/rate_limited/honor_retry_after",
+                   "a Retry-After honoured with retry.delivery republish that can exceed " +
+                       std::to_string(kDelayLevelsMax) +
+                       " s (one delay queue per second) is not supported by drainsim live"});
   }
   if (s.workers.count * s.workers.concurrency > kDownstreamSlotsMax) {
     out.push_back({"/workers/count", "more than " + std::to_string(kDownstreamSlotsMax) +

@@ -58,12 +58,20 @@ struct DownstreamAnswer {
 
 // What drainsim live cannot run of the scenario's downstream API, at its JSON pointer; sets
 // handled[i] for every downstream_outage and downstream_rate_limit fault i (served here).
-// Refused: Retry-After honoured with retry.delivery republish (its whole-second waits would need
-// delay queues the plan does not declare: live/retry_plan.h), and more than
+// Refused: Retry-After "http_date" honoured with retry.delivery republish (its waits are any
+// number of microseconds: no delay queue per level, live/retry_plan.h), "seconds" honoured with
+// republish when its levels would be more than kDelayLevelsMax, and more than
 // kDownstreamSlotsMax worker slots (one server thread per slot's connection).
 inline constexpr int64_t kDownstreamSlotsMax = 512;
 std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& scenario,
                                                       std::vector<bool>* handled);
+
+// With retry.delivery republish and a rate_limited class that retries honouring a "seconds"
+// Retry-After: the delay levels (ms) a 429's wait can take, 1 s .. N s, where N s is the longest
+// wait for one token at the slowest rate in force (the scenario's or a downstream_rate_limit
+// fault's): Retry-After = ceil(time to the next token) is never 0 and never more. The harness
+// declares a delay queue for each (live/retry_plan.h). Empty otherwise.
+std::vector<int64_t> RetryAfterLevelsMs(const scenario::Scenario& scenario);
 
 // The key of call `call` (from 0) of attempt `attempt` (from 1) of message `id`.
 uint64_t CallKey(uint64_t id, int attempt, int call);

@@ -7,6 +7,7 @@
 #include "live/downstream_calls.h"
 #include "live/stop_signal.h"
 #include "sim/engine/rng.h"
+#include "sim/model/backoff.h"
 #include "sim/model/durations.h"
 #include "sim/scenario/enum_names.h"
 
@@ -63,17 +64,28 @@ Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const 
 }
 
 // A downstream call that was not answered 200, as the model routes it: a 429 is rate_limited
-// (waiting its Retry-After when the class honours it), a 503 or no answer transient.
-Verdict CallFailed(const scenario::Scenario& s, const CallsOutcome& call, int attempt) {
-  if (call.status == 429) {
-    Verdict v = Route(s, ErrorClass::kRateLimited, attempt, "downstream 429");
-    if (s.retry.classes.For(ErrorClass::kRateLimited).honor_retry_after) {
-      v.retry_after_us = call.retry_after_us;
-    }
-    return v;
+// (waiting its Retry-After when the class honours it), a 503 or no answer transient. The wait
+// before a retry is the failure's own (Verdict::wait_us): the Retry-After, or the class's
+// backoff drawn on the stream (seed, "live-downstream-backoff", id * 1024 + attempt).
+Verdict CallFailed(const RunState& state, const CallsOutcome& call, uint64_t id, int attempt) {
+  const scenario::Scenario& s = state.scenario;
+  const ErrorClass error = call.status == 429 ? ErrorClass::kRateLimited : ErrorClass::kTransient;
+  Verdict v = Route(s, error, attempt,
+                    call.status == 429   ? "downstream 429"
+                    : call.status == 503 ? "downstream 503"
+                                         : "downstream unreachable");
+  const scenario::ClassPolicy& policy = s.retry.classes.For(error);
+  if (error == ErrorClass::kRateLimited && policy.honor_retry_after && call.retry_after_us) {
+    v.wait_us = call.retry_after_us;
+  } else if (policy.action == scenario::ClassAction::kRetry) {
+    engine::Rng rng = engine::Rng::ForStream(
+        state.plan.seed, engine::StreamId("live-downstream-backoff"), id * 1024 + attempt);
+    model::BackoffState backoff;
+    v.wait_us = model::BackoffDelay(policy.backoff ? *policy.backoff : s.retry.backoff,
+                                    std::max(1, attempt), backoff, rng)
+                    .micros();
   }
-  return Route(s, ErrorClass::kTransient, attempt,
-               call.status == 503 ? "downstream 503" : "downstream unreachable");
+  return v;
 }
 
 struct DbOutcome {
@@ -187,7 +199,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
     }
     if (db.call) {
       ++state.failures;
-      return CallFailed(state.scenario, *db.call, attempt);
+      return CallFailed(state, *db.call, m.id, attempt);
     }
     if (!db.ok) {
       ++state.failures;
@@ -210,7 +222,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
         MakeDownstreamCalls(state, m.id, attempt, worker, kind.handler.downstream_calls);
     if (!call.ok) {
       ++state.failures;
-      return CallFailed(state.scenario, call, attempt);
+      return CallFailed(state, call, m.id, attempt);
     }
   }
   SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());

@@ -35,6 +35,8 @@ Topology MakeTopology(const scenario::Scenario& s) {
   t.dlx = t.run_id + ".dlx";
   if (s.retry.delivery == scenario::RetryDelivery::kRepublish) {
     for (int64_t ms : DelayLevelsMs(s.retry)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
+    // A 429's Retry-After, whole seconds (live/downstream_api.h).
+    for (int64_t ms : RetryAfterLevelsMs(s)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
   }
   t.delivery_limit = s.broker.delivery_limit;
   t.quorum = s.broker.delivery_limit.has_value() ||

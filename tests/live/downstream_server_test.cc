@@ -190,12 +190,25 @@ TEST_CASE("live downstream: the HTTP server on loopback, keep-alive, 400 for a m
   CHECK(counts.connections == 5);
 }
 
-TEST_CASE("live downstream: supported by drainsim live, but Retry-After with republish is not",
+TEST_CASE("live downstream: Retry-After with republish waits in whole-second delay queues",
           "[live]") {
   auto s = LoadDownstream();
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
+  CHECK(drainsim::live::RetryAfterLevelsMs(s).empty());  // sleep_in_consumer: any wait
   s.retry.delivery = drainsim::scenario::RetryDelivery::kRepublish;
-  const auto problems = drainsim::live::CheckLiveSupport(s);
+  CHECK(drainsim::live::CheckLiveSupport(s).empty());
+  // The slowest rate is the fault's 10/s: a token within 0.1 s, so Retry-After is always 1.
+  CHECK(drainsim::live::RetryAfterLevelsMs(s) == std::vector<int64_t>{1000});
+  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.3;
+  CHECK(drainsim::live::RetryAfterLevelsMs(s) == std::vector<int64_t>{1000, 2000, 3000, 4000});
+  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.01;
+  auto problems = drainsim::live::CheckLiveSupport(s);  // 100 s: more than 32 delay queues
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].pointer == "/retry/classes/rate_limited/honor_retry_after");
+  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 10;
+  s.downstream->retry_after = RetryAfterFormat::kHttpDate;  // waits of any length: refused
+  problems = drainsim::live::CheckLiveSupport(s);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].pointer == "/retry/classes/rate_limited/honor_retry_after");
+  CHECK(drainsim::live::RetryAfterLevelsMs(s).empty());
 }
