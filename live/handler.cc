@@ -4,8 +4,10 @@
 #include <chrono>
 #include <thread>
 
+#include "live/downstream_calls.h"
 #include "live/stop_signal.h"
 #include "sim/engine/rng.h"
+#include "sim/model/backoff.h"
 #include "sim/model/durations.h"
 #include "sim/scenario/enum_names.h"
 
@@ -61,8 +63,34 @@ Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const 
   return {Action::kDeadLetter, detail, error};
 }
 
+// A downstream call that was not answered 200, as the model routes it: a 429 is rate_limited
+// (waiting its Retry-After when the class honours it), a 503 or no answer transient. The wait
+// before a retry is the failure's own (Verdict::wait_us): the Retry-After, or the class's
+// backoff drawn on the stream (seed, "live-downstream-backoff", id * 1024 + attempt).
+Verdict CallFailed(const RunState& state, const CallsOutcome& call, uint64_t id, int attempt) {
+  const scenario::Scenario& s = state.scenario;
+  const ErrorClass error = call.status == 429 ? ErrorClass::kRateLimited : ErrorClass::kTransient;
+  Verdict v = Route(s, error, attempt,
+                    call.status == 429   ? "downstream 429"
+                    : call.status == 503 ? "downstream 503"
+                                         : "downstream unreachable");
+  const scenario::ClassPolicy& policy = s.retry.classes.For(error);
+  if (error == ErrorClass::kRateLimited && policy.honor_retry_after && call.retry_after_us) {
+    v.wait_us = call.retry_after_us;
+  } else if (policy.action == scenario::ClassAction::kRetry) {
+    engine::Rng rng = engine::Rng::ForStream(
+        state.plan.seed, engine::StreamId("live-downstream-backoff"), id * 1024 + attempt);
+    model::BackoffState backoff;
+    v.wait_us = model::BackoffDelay(policy.backoff ? *policy.backoff : s.retry.backoff,
+                                    std::max(1, attempt), backoff, rng)
+                    .micros();
+  }
+  return v;
+}
+
 struct DbOutcome {
   bool ok = false;
+  std::optional<CallsOutcome> call;  // set when a downstream call failed (rolled back)
   bool suppressed = false;
   bool timed_out = false;
   bool crashed = false;  // rolled back: its worker crashed before the commit
@@ -114,6 +142,14 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
       if (!PgExec(conn, sql, &error)) return fail(error);
     }
   }
+  if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says
+    CallsOutcome call =
+        MakeDownstreamCalls(state, m.id, attempt, worker, kind.handler.downstream_calls);
+    if (!call.ok) {
+      out.call = std::move(call);
+      return fail("downstream call failed");
+    }
+  }
   SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
   if (!PgExec(conn,
               "INSERT INTO " + state.pool->executions_table() +
@@ -161,6 +197,10 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
       state.log->Write("rolled_back", id, worker, attempt, "worker crashed");
       return {Action::kDrop, "rolled back: worker crashed"};
     }
+    if (db.call) {
+      ++state.failures;
+      return CallFailed(state, *db.call, m.id, attempt);
+    }
     if (!db.ok) {
       ++state.failures;
       if (db.timed_out) ++state.db_timeouts;
@@ -176,6 +216,14 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
     ++state.commits;
     state.log->Write("commit", id, worker, attempt);
     return {Action::kAck, "committed"};
+  }
+  if (kind.handler.downstream_calls > 0) {
+    const CallsOutcome call =
+        MakeDownstreamCalls(state, m.id, attempt, worker, kind.handler.downstream_calls);
+    if (!call.ok) {
+      ++state.failures;
+      return CallFailed(state, call, m.id, attempt);
+    }
   }
   SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
   ++state.commits;

@@ -10,6 +10,8 @@
 //      each statement by database.timeout_ms.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "live/amqp_connection.h"
@@ -26,6 +28,12 @@ struct Verdict {
   Action action = Action::kAck;
   std::string detail;  // "committed", "suppressed", "failed:unknown (injected)", ...
   scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // a failure's class
+  // A downstream failure's wait before its retry, instead of the plan's backoff for the
+  // (message, attempt) (live/downstream_calls.h): a 429's Retry-After when the rate_limited
+  // class honours it, else a draw from the failure's own class backoff. The simulation's 429s
+  // and 503s hit other attempts than the live ones (they follow timing), so its recorded delay
+  // for the same attempt may be another class's.
+  std::optional<int64_t> wait_us = std::nullopt;
 };
 
 Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,

@@ -9,6 +9,7 @@
 
 #include "live/amqp_connection.h"
 #include "live/db_outage.h"
+#include "live/downstream_server.h"
 #include "live/live_traffic.h"
 #include "live/producer.h"
 #include "live/retry_plan.h"
@@ -34,6 +35,8 @@ Topology MakeTopology(const scenario::Scenario& s) {
   t.dlx = t.run_id + ".dlx";
   if (s.retry.delivery == scenario::RetryDelivery::kRepublish) {
     for (int64_t ms : DelayLevelsMs(s.retry)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
+    // A 429's Retry-After, whole seconds (live/downstream_api.h).
+    for (int64_t ms : RetryAfterLevelsMs(s)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
   }
   t.delivery_limit = s.broker.delivery_limit;
   t.quorum = s.broker.delivery_limit.has_value() ||
@@ -193,6 +196,10 @@ void Tally(RunState& state, LiveResult* r) {
   r->rolled_back = state.rolled_back;
   r->duplicates_after_fault = state.duplicates_after_fault;
   r->suppressed_after_fault = state.suppressed_after_fault;
+  r->downstream_calls = state.downstream_calls;
+  r->downstream_429s = state.downstream_429s;
+  r->downstream_503s = state.downstream_503s;
+  r->downstream_errors = state.downstream_errors;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];
@@ -247,9 +254,25 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     return r;
   }
 
+  std::unique_ptr<DownstreamServer> downstream;  // the scenario's downstream API
+  if (scenario.downstream) {
+    // A connection per worker slot, and a few spare for reconnects not yet reaped.
+    const int64_t slots = scenario.workers.count * scenario.workers.concurrency;
+    downstream = std::make_unique<DownstreamServer>(scenario, plan.seed,
+                                                    static_cast<int>(slots) + 8);
+    if (!downstream->Start(&error)) {
+      r.error = error;
+      Undeclare(options.amqp_url, topology);
+      if (pool) pool->DropTables(&error);
+      return r;
+    }
+    state.downstream_port = downstream->port();
+    state.downstream_epoch_utc_s = downstream->epoch_utc_s();
+  }
   r.dlq_seeded = SeedDlq(state);
   const auto start = Clock::now();
   log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
+  if (downstream) downstream->SetStart(start);  // its fault windows: the same instants
   state.run_start_s = log.Now();  // 0 here: the plan's instants (crashes) count from it
   const auto wall_deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
@@ -305,6 +328,12 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   state.workers_done = true;
   for (std::thread& w : workers) w.join();
   if (outages.joinable()) outages.join();
+  if (downstream) {
+    downstream->Stop();
+    r.has_downstream = true;
+    r.downstream_server_400s = downstream->counts().bad_400;
+    r.downstream_connections = downstream->counts().connections;
+  }
   r.interrupted = StopRequested();
 
   std::vector<bool> expected(plan.messages.size(), false);

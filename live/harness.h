@@ -74,6 +74,11 @@ struct LiveResult {
   int64_t settles_dropped = 0, rolled_back = 0;
   int64_t duplicates_after_fault = 0, suppressed_after_fault = 0;
   int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
+  // The downstream API (live/downstream_calls.h): calls made, answered 429, answered 503, with
+  // no answer (never expected); and what the server counted (requests answered 400 included).
+  bool has_downstream = false;
+  int64_t downstream_calls = 0, downstream_429s = 0, downstream_503s = 0, downstream_errors = 0;
+  int64_t downstream_server_400s = 0, downstream_connections = 0;
   int64_t fated = 0;  // messages the plan fated to fail
   int64_t fated_deliveries_min = 0, fated_deliveries_max = 0;
   // Run start -> the last settle before the main queue stayed empty with nothing in flight.

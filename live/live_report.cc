@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "live/downstream_report.h"
 #include "live/drainer_busy.h"
 #include "live/fault_report.h"
 #include "live/live_traffic_report.h"
@@ -122,6 +123,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
   PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
+  PrintDownstreamSummary(out, r, plan);  // the downstream API, when the scenario has one
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -231,6 +233,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   }
   j["checks"] = jc;
   j["faults"] = FaultJson(r, plan);
+  j["downstream"] = DownstreamJson(r, plan);
   return j.dump(2) + "\n";
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "live/downstream_api.h"
 #include "live/fault_plan.h"
 #include "live/live_traffic.h"
 #include "live/retry_plan.h"
@@ -68,11 +69,6 @@ void CheckDrains(const scenario::Scenario& s, std::vector<Problem>* out) {
 }
 
 void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
-  for (const auto& [name, kind] : s.kinds) {
-    if (kind.handler.downstream_calls > 0) {
-      out->push_back({"/kinds/" + name + "/handler/downstream_calls", NotYet("a downstream API")});
-    }
-  }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
     if (s.backlog[i].where == scenario::BacklogWhere::kDelayed) {
       out->push_back(
@@ -85,9 +81,10 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
                     "live traffic above " + std::to_string(static_cast<int>(kLiveRateMaxPerS)) +
                         " queries/s is not supported by drainsim live (live/live_traffic.h)"});
   }
-  if (s.downstream) out->push_back({"/downstream", NotYet("a downstream API")});
   std::vector<bool> handled;  // worker crashes and lost acks: live/fault_plan.h
   for (scenario::Problem& p : CheckFaultSupport(s, &handled)) out->push_back(std::move(p));
+  // The downstream API and its faults: live/downstream_api.h
+  for (scenario::Problem& p : CheckDownstreamSupport(s, &handled)) out->push_back(std::move(p));
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
     if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures &&

@@ -81,6 +81,12 @@ struct RunState {
   std::atomic<int64_t> settles_dropped{0}, rolled_back{0};
   std::atomic<int64_t> duplicates_after_fault{0}, suppressed_after_fault{0};
   std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
+  // The downstream API (live/downstream_calls.h): the server's port (0: none) and epoch, and the
+  // calls made, those answered 429 and 503, and those that got no answer.
+  int downstream_port = 0;
+  int64_t downstream_epoch_utc_s = 0;
+  std::atomic<int64_t> downstream_calls{0}, downstream_429s{0}, downstream_503s{0};
+  std::atomic<int64_t> downstream_errors{0};
   std::atomic<double> run_start_s{
       0};  // EventLog time of the plan's instant 0 (the publishing start)
   std::atomic<bool> workers_done{false};  // set by the harness: finish and disconnect

@@ -7,6 +7,7 @@
 #include "experiments/parallel.h"
 #include "experiments/runner.h"
 #include "experiments/seeds.h"
+#include "live/downstream_report.h"
 #include "reports/metrics.h"
 #include "sim/engine/check.h"
 #include "sim/model/simulation.h"
@@ -186,6 +187,7 @@ std::vector<std::vector<double>> MainQueueOnGrid(const std::vector<MainQueueRows
 std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario) {
   std::vector<std::string> names;
   for (const Figure* f : FiguresFor(scenario)) names.emplace_back(f->name);
+  for (std::string& name : DownstreamFigures(scenario)) names.push_back(std::move(name));
   return names;
 }
 
@@ -204,13 +206,15 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
   side.replications = replications;
   side.names = ComparedFigures(scenario);
   const size_t n = static_cast<size_t>(replications);
-  side.values.assign(figures.size(), std::vector<std::optional<double>>(n));
+  side.values.assign(side.names.size(), std::vector<std::optional<double>>(n));
   std::vector<std::optional<model::ModelError>> errors(n);
   std::vector<MainQueueRows> series(n);
   experiments::ParallelFor(n, jobs, [&](size_t i) {
     SettleWatch watch;
+    DownstreamWatch downstream;  // its 503s (live/downstream_report.h)
+    model::ObserverTee tee({&watch, &downstream});
     model::RunOptions options;
-    options.observer = &watch;
+    options.observer = &tee;
     const uint64_t seed = experiments::ReplicationSeed(base_seed, i);
     const model::Results results = model::RunSimulation(scenario, seed, options);
     errors[i] = results.model_error;
@@ -218,6 +222,10 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
     const std::optional<double> settled = SimulatedSettled(results, watch.last_settle_s());
     for (size_t f = 0; f < figures.size(); ++f) {
       side.values[f][i] = figures[f]->simulated(results, settled);
+    }
+    if (scenario.downstream) {
+      const std::vector<std::optional<double>> d = DownstreamSimulated(results, downstream);
+      for (size_t k = 0; k < d.size(); ++k) side.values[figures.size() + k][i] = d[k];
     }
   });
   side.sample_every_s = ChartStep(series, scenario.run.sample_every.seconds());
@@ -235,7 +243,8 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
                                      const SimulatedSide& simulated,
                                      const SideBySideOptions& options) {
   const std::vector<const Figure*> figures = FiguresFor(scenario);
-  DRAINSIM_CHECK(figures.size() == simulated.values.size());
+  const std::vector<std::string> downstream = DownstreamFigures(scenario);
+  DRAINSIM_CHECK(figures.size() + downstream.size() == simulated.values.size());
   std::vector<Comparison> rows;
   for (size_t f = 0; f < figures.size(); ++f) {
     const Figure& figure = *figures[f];
@@ -243,6 +252,11 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
         std::string(figure.unit) == "ms" ? options.latency_tolerance_ms : options.time_tolerance_s;
     rows.push_back(Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
                            figure.wall_time ? wall_tolerance : 0, options.level));
+  }
+  const std::vector<std::optional<double>> downstream_live = DownstreamLive(live);
+  for (size_t k = 0; k < downstream.size(); ++k) {
+    rows.push_back(Compare(downstream[k], kDownstreamUnit, downstream_live[k],
+                           simulated.values[figures.size() + k], 0, options.level));
   }
   if (scenario.drains.empty()) {
     rows.push_back(NotCompared("time_to_empty_s", "s",

@@ -231,6 +231,7 @@ void Worker::RunSlot() {
     while (verdict.action == Action::kRetryLater) {
       backoff_us = LiveBackoffUs(state_.scenario, state_.plan.messages.at(job->id),
                                  state_.plan.seed, job->attempt, verdict.error);
+      if (verdict.wait_us) backoff_us = *verdict.wait_us;  // a downstream failure's own
       if (!sleep) break;  // republish: the connection thread publishes the copy
       state_.log->Write("sleep", job->id, index_, job->attempt,
                         verdict.detail + "; backoff_us=" + std::to_string(backoff_us));

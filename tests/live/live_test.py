@@ -420,6 +420,59 @@ def run_traffic(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_downstream(args, env, tmpdir):
+    """The downstream API for real: every call goes to the in-process HTTP server; the rate-limit
+    window answers 429s with Retry-After: 1, which the consumer sleeps before its next attempt;
+    the outage window answers 503s; nothing is lost or dead-lettered."""
+    out = os.path.join(args.work, "downstream")
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
+        "--replications", "5")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    check(live["published"] == 300 and live["acked"] == 300 and live["dead_lettered"] == 0,
+          f"300 published, 300 acked, none dead-lettered (got {live['published']}, "
+          f"{live['acked']}, {live['dead_lettered']})")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished, nothing in two places")
+    d = live["downstream"]
+    check(d["rate_limited_429"] > 0 and d["unavailable_503"] > 0,
+          f"429s and 503s seen live ({d})")
+    check(d["unanswered"] == 0 and d["server_bad_requests_400"] == 0, f"every call answered ({d})")
+    check(d["calls"] == live["attempts"], f"one call per attempt ({d['calls']}, {live['attempts']})")
+    check(d["calls"] == 300 + d["rate_limited_429"] + d["unavailable_503"],
+          f"calls = first attempts + the failed ones ({d})")
+    calls, retry_after, sleeps = 0, 0, {}
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "downstream_call":
+                calls += 1
+                if "status=429" in e["detail"]:
+                    retry_after += "retry_after=1" in e["detail"]
+            elif e["event"] == "sleep" and "downstream 429" in e["detail"]:
+                sleeps[e["detail"].split("backoff_us=")[1]] = 1 + sleeps.get(
+                    e["detail"].split("backoff_us=")[1], 0)
+    check(calls == d["calls"], f"every call logged ({calls})")
+    check(retry_after == d["rate_limited_429"], "every 429 carried Retry-After: 1")
+    check(list(sleeps) == ["1000000"], f"every 429 slept its Retry-After of 1 s ({sleeps})")
+    rows = {r["metric"]: r for r in report["comparison"]}
+    for name in ("published", "human_needed", "dlq_end", "lost", "unfinished"):
+        r = rows[name]
+        check(r["exact"] and r["live"] == r["simulated_mean"] and r["verdict"] == "inside",
+              f"{name}: live {r['live']} = simulated {r['simulated_mean']} in every replication")
+    for name in ("downstream_calls", "downstream_429s", "downstream_503s"):
+        check(rows[name]["verdict"] in ("inside", "outside") and rows[name]["live"] is not None,
+              f"{name} compared ({rows[name]})")
+    check(rows["downstream_429s"]["live"] == d["rate_limited_429"], "the 429 row is live.json's")
+    outside = [r["metric"] for r in report["comparison"] if r["verdict"] == "outside"]
+    check(proc.returncode == (1 if outside else 0) and report["exit_code"] == proc.returncode,
+          f"exit {proc.returncode} iff a figure is outside ({outside})")
+
+
 def run_refuse(args, env):
     proc = subprocess.run([args.drainsim, "live", args.scenario], env=env, capture_output=True,
                           text=True, timeout=60)
@@ -487,7 +540,7 @@ def run_crash(args, env, tmpdir):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
-                                         "crash", "traffic", "retry"])
+                                         "crash", "traffic", "retry", "downstream"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -505,7 +558,8 @@ def main():
         services_or_skip(args.drainsim, env)
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
          "drain": run_drain, "traffic": run_traffic,
-         "crash": run_crash, "retry": run_retry}[args.mode](args, env, tmpdir)
+         "crash": run_crash, "retry": run_retry,
+         "downstream": run_downstream}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 
