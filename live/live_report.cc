@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "live/fault_report.h"
+#include "live/injected_report.h"
 #include "live/live_traffic_report.h"
 #include "sim/scenario/json_integers.h"
 
@@ -23,7 +24,8 @@ std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
         {"drain_parked", live.drain.parked, sim.drains.empty() ? 0 : sim.drains[0].parked});
     checks.push_back({"acked", live.acked, sim.acked});
   }
-  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));  // crashes, lost acks
+  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));     // crashes, lost acks
+  for (Check& c : InjectedChecks(live, plan)) checks.push_back(std::move(c));  // errors
   return checks;
 }
 
@@ -108,7 +110,8 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   std::fprintf(
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
-  PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
+  PrintFaultSummary(out, r, plan);     // crashes and lost acks, when the scenario has them
+  PrintInjectedSummary(out, r, plan);  // errors and bug faults
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -218,6 +221,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   }
   j["checks"] = jc;
   j["faults"] = FaultJson(r, plan);
+  j["injected"] = InjectedJson(r, plan);
   return j.dump(2) + "\n";
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "live/amqp_connection.h"
+#include "live/db_faults.h"
 #include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
@@ -241,7 +242,8 @@ int RunLive(const Args& args) {
 
   const live::Plan plan = live::MakePlan(s, seed);
   if (!s.database) service_options.postgres_url = "-";
-  service_options.max_connections = s.database ? static_cast<int>(s.database->connections) : 10;
+  // The pool's largest size (a db_connections fault may grow it: live/db_faults.h).
+  service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
   service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
   std::string error;
