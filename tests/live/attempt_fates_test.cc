@@ -94,7 +94,7 @@ TEST_CASE("live errors: the plan pins every attempt the simulation failed, by ex
   }
 }
 
-TEST_CASE("live errors: a window limits the pins; the lower fault index wins an attempt",
+TEST_CASE("live errors: a window limits the pins, and the lower fault index wins an attempt",
           "[live]") {
   const scenario::Scenario s = FromText(WithFaults(R"([
       {"type": "errors", "probability": 0.2, "error": "permanent", "from_s": 1, "until_s": 2},
@@ -137,7 +137,8 @@ TEST_CASE("live errors: a window limits the pins; the lower fault index wins an 
   CHECK_FALSE(live::AttemptFate(m, 3, 0.5).has_value());  // before from_s
 }
 
-TEST_CASE("live bug: the victims are the model's draw; they fail before the fix only", "[live]") {
+TEST_CASE("live bug: the victims are the model's draw, and they fail before the fix only",
+          "[live]") {
   const scenario::Scenario s = FromText(WithFaults(
       R"([{"type": "bug", "kind": "order", "fraction": 0.25, "error": "transient",
            "from_s": 0.5, "fixed_at_s": 2}])",

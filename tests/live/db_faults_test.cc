@@ -54,7 +54,7 @@ TEST_CASE("live db faults: the schedule is the model's, edge by edge", "[live]")
   CHECK(live::HasDbSlowdown(s));
 }
 
-TEST_CASE("live db faults: a window from 0 is a step at 0; one to the run's end closes there",
+TEST_CASE("live db faults: a window from 0 is a step at 0, one to the run's end closes there",
           "[live]") {
   const scenario::Scenario s = WithFaults(R"([
       {"type": "db_slowdown", "from_s": 0, "until_s": 20, "factor": 2},
