@@ -18,6 +18,9 @@
 //    seconds since the plan's time 0, as db_outage's) is in [from_s, fixed_at_s) at the
 //    attempt's start. So the victims are exactly the model's; which of their attempts fail
 //    depends on when they run, exact except for attempts within the live run's lag of the fix.
+// The worker reads the pins from the plan (the same process), as it reads success_fates
+// (live/fault_plan.h), by the message id and execution it knows: a header would have to follow
+// every republished copy and drain replay of the message.
 // The message-level fates (poison, synthetic_failures: PlannedMessage::fate) come first, as
 // they fail every attempt; among attempt fates, the lowest fault index wins, as the model's loop
 // over the faults.
