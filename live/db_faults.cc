@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "live/db_outage.h"
 #include "live/stop_signal.h"
 
 namespace drainsim::live {
@@ -107,9 +108,14 @@ DbFaultController::~DbFaultController() {
 bool DbFaultController::Apply(const DbFaultStep& step) {
   if (step.factor != factor_) {
     // A db_outage may have ended this backend (live/db_outage.h): reconnect and retry, until
-    // the database takes it or the run stops.
+    // the database takes it or the run stops. Without an outage a failure is an error.
     std::string error;
+    const bool outages = !DbOutageWindows(state_.scenario).empty();
     while (!PgExec(conn_, state_.pool->SetFactorSql(step.factor), &error)) {
+      if (!outages) {
+        state_.Fail("db_slowdown: " + error);
+        return false;
+      }
       if (StopRequested() || state_.workers_done || state_.failed) return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       PQreset(conn_);

@@ -32,7 +32,8 @@
 //      connection of its own, outside the pool, so a shrunk or busy pool never delays it; the
 //      limit on the pool) and logs it (events db_slowdown, db_connections): the steps due at 0
 //      when it is made, before the run's clock starts; Run() the others, returning once every
-//      step is applied or the run stops. Its errors go to state.Fail().
+//      step is applied or the run stops. Its errors go to state.Fail(); the factor's UPDATE is
+//      retried (on a new connection) only in a scenario with a db_outage, which ends backends.
 //  (3) CheckDbFaultSupport() accepts db_slowdown and db_connections up to kLivePoolMax
 //      connections (each is a real PostgreSQL backend) and marks them handled.
 #pragma once
