@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "live/drainer_busy.h"
+#include "live/attempt_fates.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
 #include "sim/scenario/enum_names.h"
@@ -217,8 +218,10 @@ void Drainer::ReturnHeld() {
 }
 
 void Drainer::Run(Clock::time_point run_start) {
+  // start_at_s, or start_after_fix_s after the latest bug fix (live/attempt_fates.h).
+  const engine::Instant planned = DrainStartAt(state_.scenario, drain_);
   const auto start_at =
-      run_start + std::chrono::microseconds((*drain_.start_at - engine::Instant::Zero()).micros());
+      run_start + std::chrono::microseconds((planned - engine::Instant::Zero()).micros());
   // Connected before the start (heartbeats are off, live/amqp_connection.cc): the drain starts
   // at its planned instant, not two connection handshakes later (238 ms at load 10).
   if (!Open() || !WaitStart(start_at)) {
@@ -234,7 +237,7 @@ void Drainer::Run(Clock::time_point run_start) {
   DrainFigures& f = shared_.figures;
   f.started = true;
   f.started_at_s = state_.log->Now();
-  f.planned_start_s = (*drain_.start_at - engine::Instant::Zero()).seconds();
+  f.planned_start_s = planned.seconds();
   f.slack_ms = BucketSlackMs(drain_);
   state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
   int64_t taken = 0;

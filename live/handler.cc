@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "live/downstream_calls.h"
+#include "live/attempt_fates.h"
+#include "live/live_traffic.h"
 #include "live/stop_signal.h"
 #include "sim/engine/rng.h"
 #include "sim/model/backoff.h"
@@ -101,10 +103,24 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
                  int worker, engine::Rng& rng) {
   DbOutcome out;
   const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
+  const auto asked = std::chrono::steady_clock::now();
   PGconn* conn = state.pool->Acquire(std::chrono::milliseconds(timeout_ms));
   if (conn == nullptr) {
     out.timed_out = true;
     out.error = "no database connection free within timeout_ms";
+    return out;
+  }
+  // As the model's, the timeout bounds wait + service: after a wait for a connection (a pool
+  // shrunk by db_connections, or busy), the transaction's first statement runs with what is
+  // left (SET LOCAL: gone at COMMIT or ROLLBACK; live/live_traffic.h, LoweredTimeoutMs).
+  const std::optional<int64_t> lowered_ms =
+      LoweredTimeoutMs(timeout_ms, std::chrono::duration_cast<std::chrono::microseconds>(
+                                       std::chrono::steady_clock::now() - asked)
+                                       .count());
+  if (lowered_ms && *lowered_ms <= 0) {
+    state.pool->Release(conn);
+    out.timed_out = true;
+    out.error = "waited timeout_ms for a database connection";
     return out;
   }
   auto fail = [&](const std::string& error) {
@@ -116,7 +132,9 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
     return out;
   };
   std::string error;
-  if (!PgExec(conn, "BEGIN", &error)) return fail(error);
+  const std::string begin =
+      lowered_ms ? "BEGIN; SET LOCAL statement_timeout = " + std::to_string(*lowered_ms) : "BEGIN";
+  if (!PgExec(conn, begin, &error)) return fail(error);
   if (kind.idempotency == scenario::Idempotency::kClaim) {
     int64_t rows = 0;
     if (!PgExec(conn,
@@ -136,10 +154,12 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
   if (kind.handler.db_ops > 0) {
     const model::DurationSampler op(*kind.handler.db_op_ms, 1000.0);
     for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
-      const double seconds = static_cast<double>(op.Sample(rng).micros()) / 1e6;
-      char sql[64];
-      std::snprintf(sql, sizeof sql, "SELECT pg_sleep(%.6f)", seconds);
-      if (!PgExec(conn, sql, &error)) return fail(error);
+      // pg_sleep, or with a db_slowdown the run's function that sleeps it x the server's
+      // current factor (live/db_faults.h); a later statement gets the whole timeout again.
+      const std::string sql = state.pool->SleepSql(op.Sample(rng).micros());
+      const std::string reset =
+          "SET LOCAL statement_timeout = " + std::to_string(timeout_ms) + "; ";
+      if (!PgExec(conn, (i > 0 && lowered_ms ? reset : "") + sql, &error)) return fail(error);
     }
   }
   if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says
@@ -176,6 +196,11 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
                    int worker) {
   const PlannedMessage& m = state.plan.messages.at(id);
   const scenario::Kind& kind = state.scenario.kinds.at(m.kind);
+  // The message's execution over all its lives and the run's clock at the attempt's start: the
+  // errors and bug faults' keys (live/attempt_fates.h).
+  const int32_t execution = ++state.executions[static_cast<size_t>(id)];
+  const std::optional<Fate> attempt_fate =
+      AttemptFate(m, execution, state.log->Now() - state.run_start_s);
   ++state.attempts;
   state.log->Write("attempt", id, worker, attempt);
   engine::Rng rng = engine::Rng::ForStream(state.plan.seed, engine::StreamId("live-handler"),
@@ -189,6 +214,18 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
     ++state.failures;
     return Route(state.scenario, error, attempt,
                  "injected by fault " + HeaderString(message.headers, "x-drainsim-fault"));
+  }
+  if (attempt_fate) {
+    SleepMicros(attempt_fate->fail_after_ms
+                    ? static_cast<int64_t>(*attempt_fate->fail_after_ms * 1000.0)
+                    : 0);
+    ++state.failures;
+    const bool bug = std::holds_alternative<scenario::BugFault>(
+        state.scenario.faults.at(static_cast<size_t>(attempt_fate->fault_index)));
+    ++(bug ? state.bug_failed : state.errors_failed);
+    return Route(state.scenario, attempt_fate->error, attempt,
+                 "injected by fault " + std::to_string(attempt_fate->fault_index) +
+                     (bug ? " (bug)" : " (errors, execution " + std::to_string(execution) + ")"));
   }
   if (state.pool != nullptr) {
     const DbOutcome db = DbWork(state, kind, m, attempt, worker, rng);
@@ -206,7 +243,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
       if (db.timed_out) ++state.db_timeouts;
       // The simulation's class for a database timeout or refusal: transient.
       return Route(state.scenario, ErrorClass::kTransient, attempt,
-                   db.timed_out ? "database timeout" : "database error");
+                   (db.timed_out ? "database timeout: " : "database error: ") + db.error);
     }
     if (db.suppressed) {
       ++state.suppressed;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "live/amqp_connection.h"
+#include "live/db_faults.h"
 #include "live/db_outage.h"
 #include "live/downstream_server.h"
 #include "live/live_traffic.h"
@@ -200,6 +201,8 @@ void Tally(RunState& state, LiveResult* r) {
   r->downstream_429s = state.downstream_429s;
   r->downstream_503s = state.downstream_503s;
   r->downstream_errors = state.downstream_errors;
+  r->errors_failed = state.errors_failed;
+  r->bug_failed = state.bug_failed;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];
@@ -238,12 +241,17 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   r.broker_version = inspector->server_version();
   std::unique_ptr<PgPool> pool;
   if (!options.postgres_url.empty()) {
-    pool = PgPool::Open(options.postgres_url, static_cast<int>(scenario.database->connections),
+    // Opened at the largest size a db_connections fault asks; the limit is the scenario's
+    // (live/db_faults.h).
+    pool = PgPool::Open(options.postgres_url, static_cast<int>(PoolSizeMax(scenario)),
                         scenario.database->timeout.micros() / 1000, topology.run_id, &error);
-    if (!pool || !pool->CreateTables(&error)) {
+    if (!pool || !pool->CreateTables(&error) ||
+        (HasDbSlowdown(scenario) && !pool->CreateSlowdown(&error))) {
+      if (pool) pool->DropTables(&error);
       r.error = error;
       return r;
     }
+    pool->SetLimit(static_cast<int>(scenario.database->connections));
     r.postgres_version = pool->server_version();
     state.pool = pool.get();
   }
@@ -270,6 +278,9 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     state.downstream_epoch_utc_s = downstream->epoch_utc_s();
   }
   r.dlq_seeded = SeedDlq(state);
+  // db_slowdown and db_connections: the steps due at 0 before the clock starts.
+  std::optional<DbFaultController> db_faults;
+  if (state.pool != nullptr) db_faults.emplace(state, options.postgres_url);
   const auto start = Clock::now();
   log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
   if (downstream) downstream->SetStart(start);  // its fault windows: the same instants
@@ -290,6 +301,8 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   if (!options.postgres_url.empty()) {
     outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
   }
+  std::thread db_fault_thread;  // live/db_faults.h
+  if (db_faults) db_fault_thread = std::thread([&db_faults] { db_faults->Run(); });
   std::atomic<bool> traffic_stop{false};
   LiveTrafficRun traffic;
   std::thread traffic_thread;  // database.live_traffic (live/live_traffic.h)
@@ -334,6 +347,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     r.downstream_server_400s = downstream->counts().bad_400;
     r.downstream_connections = downstream->counts().connections;
   }
+  if (db_fault_thread.joinable()) db_fault_thread.join();
   r.interrupted = StopRequested();
 
   std::vector<bool> expected(plan.messages.size(), false);

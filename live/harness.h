@@ -73,6 +73,8 @@ struct LiveResult {
   int64_t crashes = 0, crash_after_commit = 0, acks_lost = 0, channel_closes = 0;
   int64_t settles_dropped = 0, rolled_back = 0;
   int64_t duplicates_after_fault = 0, suppressed_after_fault = 0;
+  // Attempts failed by an errors fault and by a bug fault (live/attempt_fates.h).
+  int64_t errors_failed = 0, bug_failed = 0;
   int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
   // The downstream API (live/downstream_calls.h): calls made, answered 429, answered 503, with
   // no answer (never expected); and what the server counted (requests answered 400 included).

@@ -7,6 +7,7 @@
 #include "live/downstream_report.h"
 #include "live/drainer_busy.h"
 #include "live/fault_report.h"
+#include "live/injected_report.h"
 #include "live/live_traffic_report.h"
 #include "sim/scenario/json_integers.h"
 
@@ -25,7 +26,8 @@ std::vector<Check> ExactChecks(const LiveResult& live, const Plan& plan) {
         {"drain_parked", live.drain.parked, sim.drains.empty() ? 0 : sim.drains[0].parked});
     checks.push_back({"acked", live.acked, sim.acked});
   }
-  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));  // crashes, lost acks
+  for (Check& c : FaultChecks(live, plan)) checks.push_back(std::move(c));     // crashes, lost acks
+  for (Check& c : InjectedChecks(live, plan)) checks.push_back(std::move(c));  // errors
   return checks;
 }
 
@@ -122,8 +124,9 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   std::fprintf(
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
-  PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
+  PrintFaultSummary(out, r, plan);       // crashes and lost acks, when the scenario has them
   PrintDownstreamSummary(out, r, plan);  // the downstream API, when the scenario has one
+  PrintInjectedSummary(out, r, plan);    // errors and bug faults
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -234,6 +237,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   j["checks"] = jc;
   j["faults"] = FaultJson(r, plan);
   j["downstream"] = DownstreamJson(r, plan);
+  j["injected"] = InjectedJson(r, plan);
   return j.dump(2) + "\n";
 }
 

@@ -16,6 +16,7 @@
 //   live_traffic {...} (only with database.live_traffic; live/live_traffic_report.h),
 //   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions,
 //              replays, time_to_empty_s},
+//   injected {live, simulated} (errors and bug faults; live/injected_report.h),
 //   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)
 #pragma once
 

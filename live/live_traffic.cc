@@ -75,9 +75,9 @@ LiveQuery Execute(const Query& ctx, const LiveArrival& a) {
     ctx.pool->Release(conn);
     return finish(PgTimedOut(error) ? LiveOutcome::kTimeout : LiveOutcome::kRefused);
   }
-  char sql[64];
-  std::snprintf(sql, sizeof sql, "SELECT pg_sleep(%.6f)", static_cast<double>(a.query_us) / 1e6);
-  const bool ok = PgExec(conn, sql, &error);
+  // pg_sleep, or with a db_slowdown the run's function: the same database slows the live
+  // queries and the workers' alike, as the model's one database (live/db_faults.h).
+  const bool ok = PgExec(conn, ctx.pool->SleepSql(a.query_us), &error);
   q = finish(ok                  ? LiveOutcome::kOk
              : PgTimedOut(error) ? LiveOutcome::kTimeout
                                  : LiveOutcome::kRefused);

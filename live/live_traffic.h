@@ -9,8 +9,8 @@
 //    No arrival at or after run.until_s.
 //  - The pool: the model has ONE database, a FIFO of database.connections shared by the
 //    workers' queries and the live ones; so a live query takes a connection from the workers'
-//    pool (live/pg_pool.h), not one of its own. (PgPool hands a freed connection to any waiter,
-//    not strictly the oldest: FIFO only approximately.)
+//    pool (live/pg_pool.h), not one of its own; PgPool serves its waiters first come, first
+//    served, as the model's queue.
 //  - The query is `SELECT pg_sleep(d)`: d held in the server on that connection, as the
 //    handler's db_op_ms (live/handler.cc).
 //  - The statement timeout bounds wait + service (the model's): a query that waited a

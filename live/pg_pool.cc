@@ -1,6 +1,10 @@
 #include "live/pg_pool.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+
+#include "sim/engine/check.h"
 
 namespace drainsim::live {
 
@@ -48,6 +52,7 @@ std::unique_ptr<PgPool> PgPool::Open(const std::string& conninfo, int size, int6
                                      const std::string& run_id, std::string* error) {
   std::unique_ptr<PgPool> pool(new PgPool());
   pool->conninfo_ = conninfo;
+  pool->run_id_ = run_id;
   pool->claims_ = run_id + "_claims";
   pool->executions_ = run_id + "_executions";
   for (int i = 0; i < size; ++i) {
@@ -56,6 +61,7 @@ std::unique_ptr<PgPool> PgPool::Open(const std::string& conninfo, int size, int6
     pool->all_.push_back(conn);
     pool->free_.push_back(conn);
   }
+  pool->limit_ = size;
   if (!pool->all_.empty()) {
     const char* v = PQparameterStatus(pool->all_.front(), "server_version");
     pool->version_ = v != nullptr ? v : "";
@@ -69,9 +75,24 @@ PgPool::~PgPool() {
 
 PGconn* PgPool::Acquire(std::chrono::milliseconds wait) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, wait, [this] { return !free_.empty(); })) return nullptr;
+  // First come, first served, as the model's queue: a waiter takes a connection only when every
+  // earlier one has (or has given up at its deadline).
+  const uint64_t ticket = next_ticket_++;
+  line_.push_back(ticket);
+  const bool got = cv_.wait_for(
+      lock, wait, [&] { return line_.front() == ticket && !free_.empty() && out_ < limit_; });
+  if (!got) {
+    line_.erase(std::find(line_.begin(), line_.end(), ticket));
+    lock.unlock();
+    cv_.notify_all();  // the one behind may be next now
+    return nullptr;
+  }
+  line_.pop_front();
   PGconn* conn = free_.back();
   free_.pop_back();
+  ++out_;
+  lock.unlock();
+  cv_.notify_all();  // the next in line, if another connection is free
   return conn;
 }
 
@@ -80,8 +101,23 @@ void PgPool::Release(PGconn* conn) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     free_.push_back(conn);
+    --out_;
   }
-  cv_.notify_one();
+  cv_.notify_all();  // the waiter at the front of the line, whichever thread it is
+}
+
+void PgPool::SetLimit(int limit) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    DRAINSIM_CHECK(limit >= 1 && static_cast<size_t>(limit) <= all_.size());
+    limit_ = limit;
+  }
+  cv_.notify_all();
+}
+
+int PgPool::limit() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return limit_;
 }
 
 PGconn* PgPool::AcquireChecked(std::chrono::milliseconds wait) {
@@ -113,7 +149,45 @@ bool PgPool::CreateTables(std::string* error) {
 }
 
 bool PgPool::DropTables(std::string* error) {
+  if (!slowdown_.empty() && !Exec("DROP FUNCTION IF EXISTS " + work_ + "(double precision); " +
+                                      "DROP TABLE IF EXISTS " + slowdown_,
+                                  error)) {
+    return false;
+  }
   return Exec("DROP TABLE IF EXISTS " + claims_ + ", " + executions_, error);
+}
+
+bool PgPool::CreateSlowdown(std::string* error) {
+  const std::string table = run_id_ + "_slowdown";
+  const std::string work = run_id_ + "_work";
+  // LANGUAGE sql, VOLATILE (the default): the factor is read when the statement runs, with the
+  // statement's snapshot (READ COMMITTED: a new one per statement), so a change applies to the
+  // statements that start after it and never to one already sleeping, as the model's service
+  // time is fixed at its start (sim/model/database.cc, StartWaiting).
+  if (!Exec("CREATE TABLE " + table + " (factor double precision NOT NULL); INSERT INTO " + table +
+                " VALUES (1)",
+            error) ||
+      !Exec("CREATE FUNCTION " + work + "(s double precision) RETURNS void LANGUAGE sql AS " +
+                "$$ SELECT pg_sleep(s * (SELECT factor FROM " + table + ")) $$",
+            error)) {
+    return false;
+  }
+  slowdown_ = table;
+  work_ = work;
+  return true;
+}
+
+std::string PgPool::SleepSql(int64_t us) const {
+  char sql[160];
+  std::snprintf(sql, sizeof sql, "SELECT %s(%.6f)", work_.empty() ? "pg_sleep" : work_.c_str(),
+                static_cast<double>(us) / 1e6);
+  return sql;
+}
+
+std::string PgPool::SetFactorSql(double factor) const {
+  char sql[160];
+  std::snprintf(sql, sizeof sql, "UPDATE %s SET factor = %.17g", slowdown_.c_str(), factor);
+  return sql;
 }
 
 bool PgPool::CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,

@@ -1,4 +1,4 @@
-// The handlers' database: a pool of `database.connections` libpq connections, each with
+// The handlers' database: a pool of libpq connections (limit: `database.connections`), each with
 // statement_timeout = database.timeout_ms, and the run's own two tables.
 //
 // Tables (names carry the run id, so that runs against a shared server never meet):
@@ -6,21 +6,32 @@
 //   RUN_executions (key text, message_id bigint, attempt int, worker int,
 //                   committed_at timestamptz DEFAULT clock_timestamp())  one row per commit
 // A key with two executions rows ran twice: the duplicate executions live, found in the
-// database rather than inferred.
+// database rather than inferred. With a db_slowdown (live/db_faults.h), CreateSlowdown() adds
+//   RUN_slowdown   (factor double precision)  one row: the database's current slowdown factor
+//   RUN_work(s double precision)             sleeps s x that factor, read at the statement's start
+//
+// The pool holds `size` connections, of which at most limit() are checked out at once: a
+// db_connections fault changes the limit (SetLimit), the connections stay open.
 //
 // Contract:
-//  (1) Acquire() waits at most `wait` for a free connection (the pool is the contention the
-//      scenario's database.connections describes); Release() returns it. A connection that
-//      failed (not CONNECTION_OK) is reconnected on release.
+//  (1) Acquire() waits at most `wait` for a free connection while fewer than limit() are out
+//      (the pool is the contention the scenario's database.connections describes), first come
+//      first served (the model's FIFO: a waiter is served only after every earlier one was, or
+//      gave up at its deadline); Release() returns it. A connection that failed (not
+//      CONNECTION_OK) is reconnected on release.
 //  (2) CreateTables() / DropTables() touch only the run's tables.
+//  (3) SetLimit(n) applies to checkouts from then on: lowering it never takes a connection back
+//      (those out finish their work), raising it wakes the waiters. 1 <= limit <= size.
 //
-// Thread-safety: Acquire/Release from any thread; a PGconn is used by the thread holding it.
+// Thread-safety: Acquire/Release/SetLimit from any thread; a PGconn is used by the thread holding
+// it.
 #pragma once
 
 #include <libpq-fe.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,12 +48,22 @@ class PgPool {
 
   PGconn* Acquire(std::chrono::milliseconds wait);  // nullptr: none free in time
   void Release(PGconn* conn);
+  // REQUIRES: 1 <= limit <= the size opened.
+  void SetLimit(int limit);
+  int limit() const;
   const std::string& claims_table() const { return claims_; }
   const std::string& executions_table() const { return executions_; }
   const std::string& server_version() const { return version_; }
 
   bool CreateTables(std::string* error);
-  bool DropTables(std::string* error);
+  bool DropTables(std::string* error);  // and the slowdown's table and function, if created
+  // The slowdown's table (factor 1) and function; from then on SleepSql() calls the function.
+  // REQUIRES: no other thread uses the pool yet.
+  bool CreateSlowdown(std::string* error);
+  // The statement that holds the server `us` microseconds (x the factor, after CreateSlowdown).
+  std::string SleepSql(int64_t us) const;
+  // The statement that sets the slowdown factor. REQUIRES: CreateSlowdown() succeeded.
+  std::string SetFactorSql(double factor) const;
   // Keys with more than one executions row, and the number of extra executions.
   bool CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,
                        std::string* error);
@@ -53,10 +74,17 @@ class PgPool {
   // Acquire(), and a reconnect if the connection turns out dead (the run's own statements).
   PGconn* AcquireChecked(std::chrono::milliseconds wait);
   std::string conninfo_;
+  std::string run_id_;
   std::string claims_;
   std::string executions_;
+  std::string slowdown_;  // the run's slowdown table ("" until CreateSlowdown)
+  std::string work_;      // ... and function
   std::string version_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
+  int limit_ = 0;
+  int out_ = 0;  // checked out
+  uint64_t next_ticket_ = 0;
+  std::deque<uint64_t> line_;  // the waiters' tickets, in arrival order
   std::condition_variable cv_;
   std::vector<PGconn*> free_;
   std::vector<PGconn*> all_;

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "live/downstream_api.h"
+#include "live/attempt_fates.h"
+#include "live/db_faults.h"
 #include "live/fault_plan.h"
 #include "live/live_traffic.h"
 #include "live/retry_plan.h"
@@ -55,7 +57,6 @@ void CheckDrains(const scenario::Scenario& s, std::vector<Problem>* out) {
     if (d.kind() == scenario::DrainStrategy::kAdaptive) {
       out->push_back({at + "/strategy", NotYet("an adaptive drain")});
     }
-    if (d.start_after_fix) out->push_back({at + "/start_after_fix_s", NotYet("start_after_fix_s")});
   }
   const auto& retention = s.broker.dlq_retention;
   if (retention && (!s.drains.empty() || !s.backlog.empty())) {
@@ -85,10 +86,14 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
   for (scenario::Problem& p : CheckFaultSupport(s, &handled)) out->push_back(std::move(p));
   // The downstream API and its faults: live/downstream_api.h
   for (scenario::Problem& p : CheckDownstreamSupport(s, &handled)) out->push_back(std::move(p));
+  std::vector<bool> db_handled;  // db_slowdown and db_connections: live/db_faults.h
+  for (scenario::Problem& p : CheckDbFaultSupport(s, &db_handled)) out->push_back(std::move(p));
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
+    // errors and bug: live/attempt_fates.h
     if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures &&
-        !handled[i]) {
+        type != scenario::FaultType::kErrors && type != scenario::FaultType::kBug && !handled[i] &&
+        !db_handled[i]) {
       out->push_back(
           {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(scenario::NameOf(type)))});
     }
@@ -100,6 +105,12 @@ void CheckRetry(const scenario::RetryPolicy& r, std::vector<Problem>* out) {
   CheckRetrySupport(r, out);  // requeue, republish, sleep_in_consumer: live/retry_plan.h
   if (r.budget) out->push_back({"/retry/budget", NotYet("a retry budget")});
   if (r.circuit_breaker) out->push_back({"/retry/circuit_breaker", NotYet("a circuit breaker")});
+}
+
+// Poison and synthetic_failures fail every attempt of their messages.
+bool MessageFate(const scenario::Fault& fault) {
+  return std::holds_alternative<scenario::PoisonFault>(fault) ||
+         std::holds_alternative<scenario::SyntheticFailuresFault>(fault);
 }
 
 Fate FateOf(const scenario::Fault& fault, int index) {
@@ -117,11 +128,11 @@ Fate FateOf(const scenario::Fault& fault, int index) {
   return fate;
 }
 
-// Records publishes (with keys) and injected failures.
+// Records publishes (with keys) and the failures injected by poison and synthetic_failures (the
+// errors and bug faults fail particular attempts: live/attempt_fates.h).
 class PlanRecorder : public model::RunObserver {
  public:
-  PlanRecorder(Plan* plan, const std::vector<scenario::BacklogEntry>& backlog)
-      : plan_(plan), backlog_(backlog) {}
+  PlanRecorder(Plan* plan, const scenario::Scenario& s) : plan_(plan), scenario_(s) {}
   bool WantsKeys() const override { return true; }
   void OnPublish(const model::PublishInfo& info) override {
     if (info.message_id != plan_->messages.size()) return;  // a republish: not a new message
@@ -132,7 +143,7 @@ class PlanRecorder : public model::RunObserver {
     m.key = std::string(info.key);
     m.publish_at_s = static_cast<double>(info.at.micros()) / 1e6;
     if (info.state == model::MessageState::kDeadLettered) {
-      const scenario::BacklogEntry& entry = backlog_.at(info.source_index);
+      const scenario::BacklogEntry& entry = scenario_.backlog.at(info.source_index);
       m.dlq = DlqStart{entry.reason.value_or(scenario::DlqReason::kMaxAttempts),
                        entry.error.value_or(scenario::ErrorClass::kTransient),
                        static_cast<int32_t>(entry.attempts)};
@@ -141,7 +152,8 @@ class PlanRecorder : public model::RunObserver {
   }
   void OnAttemptEnd(const model::AttemptEndInfo& info) override {
     if (info.outcome == model::AttemptOutcome::kFailed &&
-        info.failure == model::FailureCause::kInjected && info.fault >= 0) {
+        info.failure == model::FailureCause::kInjected && info.fault >= 0 &&
+        MessageFate(scenario_.faults.at(static_cast<size_t>(info.fault)))) {
       injected_.emplace(info.message_id, info.fault);
     }
   }
@@ -164,7 +176,7 @@ class PlanRecorder : public model::RunObserver {
 
  private:
   Plan* plan_;
-  const std::vector<scenario::BacklogEntry>& backlog_;
+  const scenario::Scenario& scenario_;
   std::map<uint64_t, int> injected_;
   std::vector<int32_t> slot_attempt_;  // the attempt running in each slot
 
@@ -190,13 +202,15 @@ Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
   Plan plan;
   plan.seed = seed;
   for (const auto& entry : s.kinds) plan.kind_names.push_back(entry.first);
-  PlanRecorder recorder(&plan, s.backlog);
+  PlanRecorder recorder(&plan, s);
   FaultRecorder faults(s);
-  model::ObserverTee tee({&recorder, &faults});
+  AttemptFateRecorder attempt_fates(s);
+  model::ObserverTee tee({&recorder, &faults, &attempt_fates});
   model::RunOptions options;
   options.observer = &tee;
   plan.simulated = model::RunSimulation(s, seed, options);
   faults.Finish(&plan);
+  attempt_fates.Finish(&plan);
   for (const auto& [id, fault] : recorder.injected()) {
     if (id < plan.messages.size()) plan.messages[id].fate = FateOf(s.faults.at(fault), fault);
   }

@@ -23,6 +23,9 @@
 //      followed them there.
 //  (7) backoff_us holds every backoff the simulation waited for a message (a republish's delay,
 //      a sleep_in_consumer's sleep), by the attempt in its life that failed (live/retry_plan.h).
+//  (8) Faults that fail particular attempts (live/attempt_fates.h): execution_fates pin the
+//      attempts the simulation failed through an `errors` fault, by the message's execution
+//      number over all its lives; bug_fates say which `bug` faults made the message a victim.
 #pragma once
 
 #include <cstdint>
@@ -76,6 +79,29 @@ struct FaultFigures {
   int64_t suppressed_after_fault = 0;  // claim suppressions of the same
 };
 
+// An attempt an `errors` fault failed in the simulation: the message's execution (its attempts
+// over all lives, from 1) and the failure (live/attempt_fates.h).
+struct ExecutionFate {
+  int32_t execution = 0;
+  Fate fate;
+};
+
+// A `bug` fault whose victim the message is: its attempts started in [from_s, fixed_at_s) fail.
+struct BugFate {
+  Fate fate;
+  double from_s = 0;
+  std::optional<double> fixed_at_s;  // null: never fixed
+};
+
+// The simulation's failures by errors and bug faults, counted as drainsim live counts them.
+struct InjectedFigures {
+  bool errors = false;        // the scenario has an errors fault
+  bool bug = false;           // ... a bug fault
+  int64_t errors_failed = 0;  // attempts failed by an errors fault
+  int64_t bug_failed = 0;     // attempts failed by a bug fault
+  int64_t bug_victims = 0;    // messages a bug fault chose
+};
+
 struct PlannedMessage {
   uint64_t id = 0;
   uint32_t kind_index = 0;  // the scenario's kinds in name order
@@ -88,6 +114,8 @@ struct PlannedMessage {
   // The simulation's backoff after its attempt n failed, at [n - 1] (µs; -1: none drawn), for
   // republish and sleep_in_consumer (live/retry_plan.h).
   std::vector<int64_t> backoff_us;
+  std::vector<ExecutionFate> execution_fates;  // by execution
+  std::vector<BugFate> bug_fates;              // in fault order
 };
 
 struct Plan {
@@ -95,6 +123,7 @@ struct Plan {
   std::vector<std::string> kind_names;   // by kind_index
   std::vector<PlannedCrash> crashes;     // in time order
   FaultFigures faults;                   // the simulation's
+  InjectedFigures injected;              // the simulation's (live/attempt_fates.h)
   model::Results simulated;
   int64_t dlq_count() const {  // messages in the DLQ at the start
     int64_t n = 0;

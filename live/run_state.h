@@ -11,7 +11,9 @@
 //  (4) successes[id] counts the message's commits and claim suppressions (live/fault_plan.h
 //      pins crashes between commit and ack and lost acks to them); a delivery whose ack was
 //      withheld (a lost ack) stays in in_flight until its channel is gone.
-//  (5) worker_down[w] is set while worker w is crashed: its running handlers roll back instead
+//  (5) executions[id] counts the handler runs of message `id` (its attempts over all lives, as
+//      the model's execution number: live/attempt_fates.h pins errors faults to it).
+//  (6) worker_down[w] is set while worker w is crashed: its running handlers roll back instead
 //      of committing (the process died, its transactions with it).
 #pragma once
 
@@ -49,6 +51,7 @@ struct RunState {
         deliveries(p.messages.size()),
         acked(p.messages.size()),
         successes(p.messages.size()),
+        executions(p.messages.size()),
         worker_down(static_cast<size_t>(s.workers.count)) {}
 
   const scenario::Scenario& scenario;
@@ -61,6 +64,7 @@ struct RunState {
   std::vector<std::atomic<int32_t>> deliveries;
   std::vector<std::atomic<bool>> acked;
   std::vector<std::atomic<int32_t>> successes;
+  std::vector<std::atomic<int32_t>> executions;
   std::vector<std::atomic<bool>> worker_down;
   std::atomic<int64_t> in_flight{0};
   // Wall microseconds (EventLog::Now) of the last delivery received or settled: the run is empty
@@ -80,6 +84,8 @@ struct RunState {
   std::atomic<int64_t> crashes{0}, crash_after_commit{0}, acks_lost{0}, channel_closes{0};
   std::atomic<int64_t> settles_dropped{0}, rolled_back{0};
   std::atomic<int64_t> duplicates_after_fault{0}, suppressed_after_fault{0};
+  // Attempts failed by an errors fault and by a bug fault (live/attempt_fates.h).
+  std::atomic<int64_t> errors_failed{0}, bug_failed{0};
   std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
   // The downstream API (live/downstream_calls.h): the server's port (0: none) and epoch, and the
   // calls made, those answered 429 and 503, and those that got no answer.

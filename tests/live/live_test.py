@@ -24,6 +24,12 @@ Modes (one ctest test each):
              the 1 ms latency tolerance), 600 acked, lost 0, and the exit code 0 iff every row
              is inside (whether the latencies are depends on the machine's load: a finding, not
              a failure); then nothing left.
+  dbfaults   scenarios/live-db-faults.json: errors, db_slowdown and db_connections for real:
+             the attempts the errors faults failed equal the simulation's (pinned by message and
+             execution), human needed and the DLQ exact, lost 0; the slowdown's factor set in the
+             server at 5 s and back at 7 s, statements cancelled by the statement timeout inside
+             the window (db_timeouts > 0, compared with the simulation's interval); the pool's
+             limit 1 from 8.5 s to 10.5 s; then nothing left.
   refuse     a scenario with an unsupported fault is refused at its JSON pointer (exit 2), with
              no service started (needs no broker).
 
@@ -478,13 +484,13 @@ def run_refuse(args, env):
                           text=True, timeout=60)
     print(proc.stdout + proc.stderr)
     check(proc.returncode == 2, f"exit 2 (got {proc.returncode})")
-    for needle in ("/faults/1/type: db_slowdown is not supported by drainsim live yet",
-                   "/broker/on_visibility_timeout: ack_loss live needs on_visibility_timeout "
+    for needle in ("/broker/on_visibility_timeout: ack_loss live needs on_visibility_timeout "
                    "close_channel",
                    "/retry/backoff/jitter: jitter proportional with republish is not supported"):
         check(needle in proc.stderr, f"refused: {needle}")
     check("/drains/" not in proc.stderr, "its drip drain is not refused")
     check("/faults/2/type" not in proc.stderr, "worker_crash accepted")
+    check("/faults/1/type" not in proc.stderr, "db_slowdown accepted")
     check("rabbitmq:" not in proc.stdout, "no service started")
     for option, message in ((["--replications", "1"], "--replications must be in 2..100000"),
                             (["--time-tolerance-s", "-1"], "--time-tolerance-s must be in 0..3600"),
@@ -537,10 +543,72 @@ def run_crash(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_dbfaults(args, env, tmpdir):
+    out = os.path.join(args.work, "dbfaults")
+    proc, stdout, stderr = run_live(
+        args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
+        "--replications", "5")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    sim = live["simulated"]
+    check(live["published"] == live["planned"] == sim["published"] > 500,
+          f"every planned order published ({live['published']})")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished, nothing in two places")
+    checks = {c["name"]: c for c in live["checks"]}
+    check(all(c["passed"] for c in live["checks"]), f"every exact count equals the simulation's")
+    injected = live["injected"]
+    check(checks["errors_failed"]["live"] == injected["simulated"]["errors_failed"] > 10,
+          f"the attempts the errors faults failed: live {injected['live']['errors_failed']} = "
+          f"simulated {injected['simulated']['errors_failed']}")
+    check(live["human_needed"] == sim["human_needed"] == live["dead_lettered"] > 0
+          and live["dlq_by_reason"] == {"rejected": live["dead_lettered"]},
+          f"human needed {live['human_needed']}: the permanent errors, dead-lettered at once")
+    check(live["acked"] + live["dead_lettered"] == live["published"], "the others acked")
+    edges, timeouts, pinned = [], [], 0
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] in ("db_slowdown", "db_connections"):
+                edges.append((e["event"], e["detail"], e["t_s"]))
+            detail = e.get("detail", "")
+            if e["event"].startswith("reject") and "statement timeout" in detail:
+                timeouts.append(e["t_s"])
+            pinned += e["event"].startswith("reject") and "(errors, execution" in detail
+    check([(n, float(d.split("=")[1])) for n, d, _ in edges] ==
+          [("db_slowdown", 10), ("db_slowdown", 1), ("db_connections", 1),
+           ("db_connections", 16)],
+          f"the factor and the pool's limit set at the window edges: {edges}")
+    # Applied within a millisecond or two on an idle machine; a loaded one stalls the whole
+    # process for 100 ms and more (the events' gaps show it), hence the bound.
+    late_ms = [round((t - want) * 1000, 1) for (_, _, t), want in zip(edges, (5, 7, 8.5, 10.5))]
+    check(all(0 <= ms < 250 for ms in late_ms), f"each applied within 250 ms of its instant: {late_ms} ms")
+    check(pinned == injected["live"]["errors_failed"], f"{pinned} attempts failed by the pins")
+    slowed = [t for t in timeouts if 5 <= t <= 7.3]
+    check(live["db_timeouts"] > 0 and slowed,
+          f"statements cancelled by the timeout in the slowdown: {len(slowed)} "
+          f"(db_timeouts {live['db_timeouts']}, at {[round(t, 2) for t in timeouts]})")
+    check(not [t for t in timeouts if t < 5], "no statement timeout before the slowdown")
+    rows = {r["metric"]: r for r in report["comparison"]}
+    check(rows["db_timeouts"]["verdict"] in ("inside", "outside") and not rows["db_timeouts"]["exact"],
+          f"db_timeouts compared with the simulated interval ({rows['db_timeouts']})")
+    outside = [r["metric"] for r in report["comparison"] if r["verdict"] == "outside"]
+    check(proc.returncode == (1 if outside else 0) and report["exit_code"] == proc.returncode,
+          f"exit {proc.returncode} iff a figure is outside ({outside})")
+    t = rows["db_timeouts"]
+    print(f"measured: db_timeouts live {t['live']}, simulated interval [{t['interval_low']}, "
+          f"{t['interval_high']}]: {t['verdict']}; outside: {outside}")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
-                                         "crash", "traffic", "retry", "downstream"])
+                                         "crash", "traffic", "retry", "downstream",
+                                         "dbfaults"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -559,7 +627,8 @@ def main():
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
          "drain": run_drain, "traffic": run_traffic,
          "crash": run_crash, "retry": run_retry,
-         "downstream": run_downstream}[args.mode](args, env, tmpdir)
+         "downstream": run_downstream,
+         "dbfaults": run_dbfaults}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "live/amqp_connection.h"
+#include "live/db_faults.h"
 #include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
@@ -46,9 +47,11 @@ constexpr const char* kDescription =
     "report.json, report.md and report.html into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
     "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison,\n"
-    "synthetic_failures, worker_crash, ack_loss and db_outage faults (crashes drop the\n"
+    "synthetic_failures, errors, bug, worker_crash, ack_loss, db_outage, db_slowdown and\n"
+    "db_connections faults (errors fail the attempts the simulation failed; crashes drop the\n"
     "connection; a lost ack is never sent, and the consumer timeout, visibility_timeout_s,\n"
-    "returns it; an outage refuses connections and ends the database's backends).\n"
+    "returns it; an outage refuses connections and ends the database's backends; a slowdown\n"
+    "multiplies the server's sleeps; db_connections limits the pool's checkouts).\n"
     "Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed).\n"
@@ -241,7 +244,8 @@ int RunLive(const Args& args) {
 
   const live::Plan plan = live::MakePlan(s, seed);
   if (!s.database) service_options.postgres_url = "-";
-  service_options.max_connections = s.database ? static_cast<int>(s.database->connections) : 10;
+  // The pool's largest size (a db_connections fault may grow it: live/db_faults.h).
+  service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
   service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
   std::string error;
