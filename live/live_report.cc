@@ -6,6 +6,7 @@
 
 #include "live/fault_report.h"
 #include "live/live_traffic_report.h"
+#include "live/restart_report.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {
@@ -109,6 +110,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
   PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
+  PrintRestartSummary(out, r);       // broker restarts, when the scenario has them
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -218,6 +220,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   }
   j["checks"] = jc;
   j["faults"] = FaultJson(r, plan);
+  j["broker_restart"] = RestartJson(r, plan);
   return j.dump(2) + "\n";
 }
 

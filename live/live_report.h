@@ -16,7 +16,8 @@
 //   live_traffic {...} (only with database.live_traffic; live/live_traffic_report.h),
 //   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions,
 //              replays, time_to_empty_s},
-//   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)
+//   checks [{name, live, simulated, passed}]  (the counts that must agree exactly),
+//   faults (live/fault_report.h), broker_restart (live/restart_report.h)
 #pragma once
 
 #include <cstdio>
