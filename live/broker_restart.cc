@@ -45,8 +45,12 @@ std::string RestartExpression(int64_t stop_at_unix_us, int64_t downtime_us) {
   const std::string start_at = std::to_string(stop_at_unix_us + downtime_us);
   return "Wait = fun(T) -> D = T - os:system_time(microsecond), "
          "if D > 0 -> timer:sleep((D + 999) div 1000); true -> ok end end, "
-         "Wait(" + stop_at + "), T0 = os:system_time(microsecond), S = rabbit:stop(), "
-         "T1 = os:system_time(microsecond), Wait(" + start_at + "), "
+         "Wait(" +
+         stop_at +
+         "), T0 = os:system_time(microsecond), S = rabbit:stop(), "
+         "T1 = os:system_time(microsecond), Wait(" +
+         start_at +
+         "), "
          "T2 = os:system_time(microsecond), R = rabbit:start(), "
          "T3 = os:system_time(microsecond), {drainsim_restart, S, R, T0, T1, T2, T3}.";
 }
@@ -132,9 +136,9 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
     return false;
   }
   // Bounded: the wait for the instant, the downtime, and a minute for the stop and the start.
-  const auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
-                                           (std::max(0.0, r.at_s - run_now_s) + r.downtime_s + 60) *
-                                           1000));
+  const auto deadline =
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                         (std::max(0.0, r.at_s - run_now_s) + r.downtime_s + 60) * 1000));
   while (!cli.WaitExit(std::chrono::milliseconds(50))) {
     if (StopRequested() || state.failed || Clock::now() >= deadline) {
       cli.Stop(SIGKILL, std::chrono::milliseconds(0));
@@ -163,8 +167,8 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
   state.log->Write("broker_restart", EventLog::kNoMessage, -1, -1, detail);
   // Up: the first connection the broker accepts (as a client sees it).
   auto probe = OpenWithRetry(
-      state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{},
-      {}, [&] { return StopRequested() || state.failed; }, &error);
+      state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{}, {},
+      [&] { return StopRequested() || state.failed; }, &error);
   if (!probe) {
     if (!StopRequested()) state.Fail("broker_restart: the broker did not come back: " + error);
     return false;
@@ -191,7 +195,17 @@ void RunBrokerRestarts(RunState& state, const BrokerControl& control, RestartFig
     if (!done) break;
     figures->restarts.push_back(record);
   }
-  figures->starts_after = CountNodeStarts(control.node_log_path);
+  // The node writes its log with a delay (the logger's file handler buffers): wait, at most
+  // kLogWaitS, for the line of every restart made.
+  constexpr double kLogWaitS = 10;
+  const auto until =
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(kLogWaitS * 1000));
+  const int64_t expected = figures->starts_before + static_cast<int64_t>(figures->restarts.size());
+  do {
+    figures->starts_after = CountNodeStarts(control.node_log_path);
+    if (figures->starts_after >= expected || figures->starts_before < 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  } while (Clock::now() < until && !StopRequested());
 }
 
 }  // namespace drainsim::live

@@ -77,7 +77,7 @@ std::optional<RestartTimes> ParseRestartOutput(const std::string& output);
 // What rabbitmqctl needs to reach the private node (PrivateRabbitMq::ControlSpec), and the node's
 // log, where it writes "Server startup complete" at every start.
 struct BrokerControl {
-  ChildSpec ctl;  // argv: rabbitmqctl and its global options; the command is appended
+  ChildSpec ctl;            // argv: rabbitmqctl and its global options; the command is appended
   std::string output_path;  // the CLI's stdout and stderr
   std::string node_log_path;
 };
@@ -93,7 +93,9 @@ struct RestartRecord {
 struct RestartFigures {
   bool active = false;  // the scenario has a broker_restart fault
   std::vector<RestartRecord> restarts;
-  int64_t starts_before = -1, starts_after = -1;  // "Server startup complete" in the node's log
+  // "Server startup complete" in the node's log: before the first restart, and after the last
+  // (waiting up to 10 s for the node to write it: its log is written with a delay).
+  int64_t starts_before = -1, starts_after = -1;
 };
 
 // Counts the node's starts in its log; -1 when it cannot be read.

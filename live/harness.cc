@@ -303,8 +303,9 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     if (!options.broker_control) {
       state.Fail("broker_restart needs the run's own broker (not --amqp)");
     } else {
-      restarts = std::thread(
-          [&state, &options, &r] { RunBrokerRestarts(state, *options.broker_control, &r.restart); });
+      restarts = std::thread([&state, &options, &r] {
+        RunBrokerRestarts(state, *options.broker_control, &r.restart);
+      });
     }
   }
   std::atomic<bool> traffic_stop{false};

@@ -110,7 +110,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
   PrintFaultSummary(out, r, plan);  // crashes and lost acks, when the scenario has them
-  PrintRestartSummary(out, r);       // broker restarts, when the scenario has them
+  PrintRestartSummary(out, r);      // broker restarts, when the scenario has them
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));

@@ -38,8 +38,9 @@ class ConfirmLink {
     std::string error;
     const auto setup = [](AmqpConnection& c) { return c.ConfirmSelect(); };
     conn_ = state_.reconnect
-                ? OpenWithRetry(state_.amqp_url, kName, ReconnectPolicy{}, setup,
-                                [this] { return StopRequested() || state_.failed.load(); }, &error)
+                ? OpenWithRetry(
+                      state_.amqp_url, kName, ReconnectPolicy{}, setup,
+                      [this] { return StopRequested() || state_.failed.load(); }, &error)
                 : AmqpConnection::Open(state_.amqp_url, kName, &error);
     if (conn_ && !state_.reconnect && !setup(*conn_)) error = conn_->error(), conn_.reset();
     if (!conn_) state_.Fail("producer: " + error);
@@ -77,9 +78,9 @@ class ConfirmLink {
       return false;
     }
     ++state_.connections_lost;
-    state_.log->Write("connection_lost", EventLog::kNoMessage, -1, -1,
-                      "producer: " + conn_->error() + "; unconfirmed " +
-                          std::to_string(unconfirmed_.size()));
+    state_.log->Write(
+        "connection_lost", EventLog::kNoMessage, -1, -1,
+        "producer: " + conn_->error() + "; unconfirmed " + std::to_string(unconfirmed_.size()));
     conn_.reset();
     if (!Open()) return false;
     ++state_.reconnects;

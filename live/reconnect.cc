@@ -38,10 +38,11 @@ bool Wait(int64_t ms, const std::function<bool()>& give_up) {
 
 }  // namespace
 
-std::unique_ptr<AmqpConnection> OpenWithRetry(
-    const std::string& url, const std::string& name, const ReconnectPolicy& policy,
-    const std::function<bool(AmqpConnection&)>& setup, const std::function<bool()>& give_up,
-    std::string* error, int* tries) {
+std::unique_ptr<AmqpConnection> OpenWithRetry(const std::string& url, const std::string& name,
+                                              const ReconnectPolicy& policy,
+                                              const std::function<bool(AmqpConnection&)>& setup,
+                                              const std::function<bool()>& give_up,
+                                              std::string* error, int* tries) {
   const std::vector<int64_t> waits = ReconnectSchedule(policy);
   std::string last;
   int made = 0;

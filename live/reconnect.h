@@ -35,7 +35,7 @@ namespace drainsim::live {
 struct ReconnectPolicy {
   int64_t first_ms = 25;
   int64_t cap_ms = 250;
-  int attempts_max = 400;       // tries in all, the first included
+  int attempts_max = 400;        // tries in all, the first included
   int64_t total_max_ms = 60000;  // the sum of the waits
 };
 
@@ -47,9 +47,10 @@ std::vector<int64_t> ReconnectSchedule(const ReconnectPolicy& policy);
 
 // Contract (3). `setup` may be empty (nothing to set up); `tries` (optional) gets the number of
 // tries made.
-std::unique_ptr<AmqpConnection> OpenWithRetry(
-    const std::string& url, const std::string& name, const ReconnectPolicy& policy,
-    const std::function<bool(AmqpConnection&)>& setup, const std::function<bool()>& give_up,
-    std::string* error, int* tries = nullptr);
+std::unique_ptr<AmqpConnection> OpenWithRetry(const std::string& url, const std::string& name,
+                                              const ReconnectPolicy& policy,
+                                              const std::function<bool(AmqpConnection&)>& setup,
+                                              const std::function<bool()>& give_up,
+                                              std::string* error, int* tries = nullptr);
 
 }  // namespace drainsim::live

@@ -199,7 +199,8 @@ bool Worker::Settle(const Done& done, bool* crash) {
       }
       ok = conn_->Ack(done.delivery_tag);
       if (ok) state_.acked[done.id] = true;  // else the broker returns it: it runs again
-      state_.log->Write("ack", done.id, index_, done.attempt, done.verdict.detail);
+      state_.log->Write(ok ? "ack" : "ack_failed", done.id, index_, done.attempt,
+                        done.verdict.detail);
       break;
     case Action::kRequeue:
     case Action::kDeadLetter: {

@@ -286,8 +286,8 @@ int RunLive(const Args& args) {
   options.wall_max_s = vm["wall-max-s"].as<double>();
   options.settle_max_s = vm["settle-max-s"].as<double>();
   if (const live::PrivateRabbitMq* mq = services->rabbit()) {
-    options.broker_control = live::BrokerControl{mq->ControlSpec(), mq->control_output_path(),
-                                                 mq->node_log_path()};
+    options.broker_control =
+        live::BrokerControl{mq->ControlSpec(), mq->control_output_path(), mq->node_log_path()};
   }
   const live::LiveResult result = live::RunLive(s, plan, options);
 
