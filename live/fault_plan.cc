@@ -17,11 +17,6 @@ std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& s,
       (*handled)[i] = true;  // live/db_outage.h
     } else if (std::holds_alternative<scenario::BrokerRestartFault>(s.faults[i])) {
       (*handled)[i] = true;  // live/broker_restart.h
-      if (!s.drains.empty()) {
-        out.push_back({"/faults/" + std::to_string(i) + "/type",
-                       "broker_restart with a drain plan is not supported by drainsim live yet "
-                       "(the drainer does not reconnect)"});
-      }
     } else if (std::holds_alternative<scenario::AckLossFault>(s.faults[i])) {
       (*handled)[i] = true;
       if (s.broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel) {

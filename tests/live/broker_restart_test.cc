@@ -1,5 +1,5 @@
 // broker_restart for drainsim live, without a broker (live/broker_restart.h, live/reconnect.h):
-// the clients' reconnect schedule, the refusal with --amqp and beside a drain plan, the node-side
+// the clients' reconnect schedule, the refusal with --amqp, the node-side
 // program and the parsing of what rabbitmqctl prints, the side-by-side's extra row.
 #include "live/broker_restart.h"
 
@@ -77,26 +77,23 @@ TEST_CASE("live reconnect: OpenWithRetry gives up after its tries, or at once wh
 }
 
 TEST_CASE(
-    "live broker_restart: accepted on the private broker, refused with --amqp and beside a "
-    "drain plan",
+    "live broker_restart: accepted on the private broker, beside a drain too; refused with "
+    "--amqp",
     "[live]") {
   const auto s = LoadScenario("live-restart.json");
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
+  CHECK(drainsim::live::CheckLiveSupport(LoadScenario("live-restart-drain.json")).empty());
   CHECK(drainsim::live::BrokerRestartProblems(s, /*external_broker=*/false).empty());
   const auto refused = drainsim::live::BrokerRestartProblems(s, /*external_broker=*/true);
   REQUIRE(refused.size() == 1);
   CHECK(refused[0].pointer == "/faults/0/type");
   CHECK(refused[0].message.find("not --amqp") != std::string::npos);
-
-  auto drain = LoadScenario("live-drain.json");
-  drainsim::scenario::BrokerRestartFault restart;
-  restart.at = drainsim::engine::Instant::Zero() + drainsim::engine::Duration::Seconds(3);
-  drain.faults.push_back(restart);
-  const auto problems = drainsim::live::CheckLiveSupport(drain);
-  const std::string at = "/faults/" + std::to_string(drain.faults.size() - 1) + "/type";
-  REQUIRE(problems.size() == 1);
-  CHECK(problems[0].pointer == at);
-  CHECK(problems[0].message.find("with a drain plan") != std::string::npos);
+  // The pointer is the fault's own index among the others.
+  const auto drain =
+      drainsim::live::BrokerRestartProblems(LoadScenario("live-restart-drain.json"), true);
+  REQUIRE(drain.size() == 1);
+  CHECK(drain[0].pointer == "/faults/1/type");
+  CHECK(drainsim::live::BrokerRestartProblems(LoadScenario("live-crash.json"), true).empty());
 }
 
 TEST_CASE("live broker_restart: the restarts by instant, the node-side program, its output",
