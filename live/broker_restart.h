@@ -86,7 +86,9 @@ struct BrokerControl {
 struct RestartRecord {
   double planned_at_s = 0, downtime_s = 0;
   double stop_called_s = 0, stop_returned_s = 0, start_called_s = 0, start_returned_s = 0;
-  std::optional<double> up_s;  // the first AMQP connection accepted after the start
+  // The first AMQP connection accepted after the planned start (probed every 50 ms from then:
+  // the listener opens before rabbit:start() returns).
+  std::optional<double> up_s;
   double real_downtime_s() const { return (up_s ? *up_s : start_returned_s) - stop_called_s; }
 };
 
