@@ -77,7 +77,7 @@ TEST_CASE("live reconnect: OpenWithRetry gives up after its tries, or at once wh
 }
 
 TEST_CASE(
-    "live broker_restart: accepted on the private broker, beside a drain too; refused with "
+    "live broker_restart: accepted on the private broker, beside a drain too, refused with "
     "--amqp",
     "[live]") {
   const auto s = LoadScenario("live-restart.json");
