@@ -114,6 +114,12 @@ void ReadProperties(const amqp_basic_properties_t& props, AmqpMessage* out) {
   }
 }
 
+// rabbitmq-c statuses that mean the socket is gone (amqp.h, amqp_status_enum).
+bool SocketGone(int status) {
+  return status == AMQP_STATUS_SOCKET_ERROR || status == AMQP_STATUS_CONNECTION_CLOSED ||
+         status == AMQP_STATUS_SOCKET_CLOSED || status == AMQP_STATUS_HEARTBEAT_TIMEOUT;
+}
+
 std::string ServerProperty(amqp_connection_state_t conn, const char* name) {
   const amqp_table_t* props = amqp_get_server_properties(conn);
   if (props == nullptr) return "";
@@ -193,8 +199,10 @@ bool AmqpConnection::Check(amqp_rpc_reply_t reply, const char* what) {
   std::string why;
   if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION) {
     why = amqp_error_string2(reply.library_error);
+    connection_lost_ = connection_lost_ || SocketGone(reply.library_error);
   } else if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION) {
     if (reply.reply.id == AMQP_CONNECTION_CLOSE_METHOD) {
+      connection_lost_ = true;
       auto* m = static_cast<amqp_connection_close_t*>(reply.reply.decoded);
       why = "connection closed by the broker: " + BytesToString(m->reply_text);
     } else if (reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD) {
@@ -212,6 +220,7 @@ bool AmqpConnection::Check(amqp_rpc_reply_t reply, const char* what) {
 
 bool AmqpConnection::CheckStatus(int status, const char* what) {
   if (status == AMQP_STATUS_OK) return true;
+  connection_lost_ = connection_lost_ || SocketGone(status);
   error_ = std::string(what) + ": " + amqp_error_string2(status);
   return false;
 }
@@ -302,7 +311,9 @@ bool AmqpConnection::WaitConfirms(std::chrono::milliseconds timeout) {
       return false;
     } else if (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD ||
                frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD) {
-      error_ = "the broker closed the publishing channel";
+      connection_lost_ = frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD;
+      error_ = connection_lost_ ? "the broker closed the publishing connection"
+                                : "the broker closed the publishing channel";
       return false;
     }
     amqp_maybe_release_buffers(conn_);
@@ -332,11 +343,15 @@ std::optional<AmqpMessage> AmqpConnection::NextDelivery(std::chrono::millisecond
   if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
       reply.library_error == AMQP_STATUS_UNEXPECTED_STATE) {
     amqp_frame_t frame{};
-    if (amqp_simple_wait_frame(conn_, &frame) == AMQP_STATUS_OK &&
-        frame.frame_type == AMQP_FRAME_METHOD &&
+    const int status = amqp_simple_wait_frame(conn_, &frame);
+    if (status == AMQP_STATUS_OK && frame.frame_type == AMQP_FRAME_METHOD &&
         (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD ||
          frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD)) {
-      error_ = "the broker closed the consuming channel";
+      connection_lost_ = frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD;
+      error_ = connection_lost_ ? "the broker closed the connection"
+                                : "the broker closed the consuming channel";
+    } else if (status != AMQP_STATUS_OK) {
+      CheckStatus(status, "basic.consume (waiting for a frame)");
     }
     return std::nullopt;  // another method (e.g. basic.cancel-ok): not a delivery
   }

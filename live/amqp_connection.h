@@ -53,6 +53,9 @@ class AmqpConnection {
 
   bool Ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
+  // The whole connection is gone (its socket failed or closed, or the broker sent
+  // connection.close: a broker that stops), not just the channel (a consumer timeout).
+  bool connection_lost() const { return connection_lost_; }
   // The broker's server-properties at connection: "product" and "version" ("3.10.8").
   const std::string& server_product() const { return product_; }
   const std::string& server_version() const { return version_; }
@@ -106,6 +109,7 @@ class AmqpConnection {
   uint64_t next_publish_seq_ = 1;
   uint64_t confirmed_ = 0;
   bool confirming_ = false;
+  bool connection_lost_ = false;
 };
 
 // The string value of a header, or "".

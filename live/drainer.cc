@@ -9,6 +9,7 @@
 #include "live/drainer_busy.h"
 #include "live/attempt_fates.h"
 #include "live/producer.h"
+#include "live/reconnect.h"
 #include "live/stop_signal.h"
 #include "sim/scenario/enum_names.h"
 
@@ -45,7 +46,15 @@ class Drainer {
   void ReturnHeld();
   bool AtLimit() const { return drain_.limit && shared_.figures.replayed >= *drain_.limit; }
   // Publishes a copy; its DLQ message is acked once the copy's confirm arrives (AckConfirmed).
-  bool Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers, uint64_t dlq_tag);
+  // The caller has counted it (replayed or parked) already: Recover() takes that back.
+  bool Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers, uint64_t dlq_tag,
+               bool replay);
+  // Under a broker_restart (RunState::reconnect), after the broker dropped a connection: both
+  // opened again (live/reconnect.h). What the old ones held goes back to the DLQ (the broker
+  // returns unacked messages) and is taken again: a held message, and the original of a copy
+  // whose confirm never came, which is replayed (or parked) again, a duplicate when the broker
+  // had taken the first copy. False when it is no such loss or the broker did not come back.
+  bool Recover();
   // Reads the confirms that arrived within `wait` and acks their DLQ messages; false (and
   // RunState::Fail) on a nack or an error.
   bool AckConfirmed(std::chrono::milliseconds wait);
@@ -85,28 +94,68 @@ class Drainer {
   Clock::time_point started_;
   std::optional<Clock::time_point> last_publish_;  // the last replay's start (NoteBusy)
   std::set<uint64_t> replayed_;
+  std::set<uint64_t> left_;     // selected, not replayed when the drain ended
   std::vector<uint64_t> held_;  // delivery tags held unacked: they stay in the DLQ
-  // Copies published and not yet confirmed: (publish sequence number, DLQ delivery tag).
-  std::deque<std::pair<uint64_t, uint64_t>> unconfirmed_;
+  // Copies published and not yet confirmed (seq: the publish sequence number; 0 before it went).
+  struct Pending {
+    uint64_t seq = 0, dlq_tag = 0, id = 0;
+    bool replay = false;  // else parked
+  };
+  std::deque<Pending> unconfirmed_;
+  int64_t taken_ = 0;  // DLQ messages taken so far (for sorting, contract (2))
+  int recoveries_ = 0;
+  static constexpr int kRecoveriesMax = 20;
 };
 
 bool Drainer::Publish(const std::string& queue, uint64_t id, const AmqpHeaders& headers,
-                      uint64_t dlq_tag) {
+                      uint64_t dlq_tag, bool replay) {
+  unconfirmed_.push_back(Pending{0, dlq_tag, id, replay});
   if (!pub_->Publish(queue, std::to_string(id), headers, "{\"id\":" + std::to_string(id) + "}")) {
+    if (Recover()) return true;
     state_.Fail("drainer: publish to " + queue + ": " + pub_->error());
     return false;
   }
-  unconfirmed_.emplace_back(pub_->published(), dlq_tag);
+  unconfirmed_.back().seq = pub_->published();
   return AckConfirmed(std::chrono::milliseconds(0));
+}
+
+bool Drainer::Recover() {
+  const bool lost = (get_ && get_->connection_lost()) || (pub_ && pub_->connection_lost());
+  if (!state_.reconnect || !lost || ++recoveries_ > kRecoveriesMax) return false;
+  ++state_.connections_lost;
+  state_.log->Write("connection_lost", EventLog::kNoMessage, -1, -1,
+                    "drainer: held " + std::to_string(held_.size()) + ", unconfirmed " +
+                        std::to_string(unconfirmed_.size()));
+  DrainFigures& f = shared_.figures;
+  for (const Pending& p : unconfirmed_) {
+    if (p.replay) {
+      replayed_.erase(p.id);
+      --f.replayed;
+      ++state_.publishes_resent;  // it will be replayed again when it comes back
+    } else {
+      --f.parked;
+    }
+  }
+  taken_ = std::max<int64_t>(0, taken_ - static_cast<int64_t>(held_.size() + unconfirmed_.size()));
+  held_.clear();
+  unconfirmed_.clear();
+  get_.reset();
+  pub_.reset();
+  if (!Open()) return false;
+  ++state_.reconnects;
+  state_.log->Write("reconnect", EventLog::kNoMessage, -1, -1, "drainer");
+  return true;
 }
 
 bool Drainer::AckConfirmed(std::chrono::milliseconds wait) {
   if (!unconfirmed_.empty() && !pub_->WaitConfirms(wait)) {
+    if (Recover()) return true;
     state_.Fail("drainer: confirm: " + (pub_->Ok() ? "a publish was nacked" : pub_->error()));
     return false;
   }
-  while (!unconfirmed_.empty() && unconfirmed_.front().first <= pub_->confirmed()) {
-    if (!get_->Ack(unconfirmed_.front().second)) {
+  while (!unconfirmed_.empty() && unconfirmed_.front().seq <= pub_->confirmed()) {
+    if (!get_->Ack(unconfirmed_.front().dlq_tag)) {
+      if (Recover()) return true;
       state_.Fail("drainer: ack: " + get_->error());
       return false;
     }
@@ -131,8 +180,15 @@ bool Drainer::SleepUntil(Clock::time_point due) {
 
 bool Drainer::Open() {
   std::string error;
-  get_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: drainer", &error);
-  if (get_) pub_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: drainer publish", &error);
+  const auto open = [&](const char* name) {
+    return state_.reconnect
+               ? OpenWithRetry(
+                     state_.amqp_url, name, ReconnectPolicy{}, {},
+                     [this] { return StopRequested() || state_.failed.load(); }, &error)
+               : AmqpConnection::Open(state_.amqp_url, name, &error);
+  };
+  get_ = open("drainsim live: drainer");
+  if (get_) pub_ = open("drainsim live: drainer publish");
   if (!get_ || !pub_ || !pub_->ConfirmSelect()) {
     state_.Fail("drainer: " + (pub_ ? pub_->error() : error));
     return false;
@@ -151,13 +207,18 @@ bool Drainer::WaitStart(Clock::time_point at) {
 
 bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
   const auto ready = Clock::now();  // the next DLQ message in hand: ready for a token
+  const int recoveries = recoveries_;
   const auto due =
       started_ +
       std::chrono::microseconds(pacer_.Take(
           std::chrono::duration_cast<std::chrono::microseconds>(ready - started_).count()));
   if (!SleepUntil(due)) {  // stopping: not replayed, it stays in the DLQ
-    held_.push_back(message.delivery_tag);
+    if (recoveries_ == recoveries) held_.push_back(message.delivery_tag);
     return !state_.failed;
+  }
+  if (recoveries_ != recoveries) {  // its connection was lost meanwhile: it comes back
+    --taken_;
+    return true;
   }
   NoteBusy(ready, due);
   const PlannedMessage& m = state_.plan.messages.at(id);
@@ -169,11 +230,12 @@ bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
   headers["x-drainsim-replay-of"] = static_cast<int64_t>(id);
   const auto publish_at = Clock::now();
   NoteSlow("wake-up after the token", due);
-  if (!Publish(state_.topology.main_queue, id, headers, message.delivery_tag)) return false;
-  NoteSlow("basic.publish", publish_at);
   replayed_.insert(id);
   DrainFigures& f = shared_.figures;
   ++f.replayed;
+  if (!Publish(state_.topology.main_queue, id, headers, message.delivery_tag, true)) return false;
+  if (recoveries_ != recoveries) return true;  // lost with its connection: it comes back
+  NoteSlow("basic.publish", publish_at);
   f.last_replay_at_s = state_.log->Now();
   state_.Touch();
   state_.log->Write("replay", id, -1, -1, "life-base=" + std::to_string(life_base));
@@ -184,8 +246,12 @@ bool Drainer::ParkOther(const AmqpMessage& message, uint64_t id) {
   const PlannedMessage& m = state_.plan.messages.at(id);
   AmqpHeaders headers = PublishHeaders(m);
   headers["x-drainsim-parked"] = std::string("drain: not selected");
-  if (!Publish(state_.topology.parking_queue, id, headers, message.delivery_tag)) return false;
   ++shared_.figures.parked;
+  const int recoveries = recoveries_;
+  if (!Publish(state_.topology.parking_queue, id, headers, message.delivery_tag, false)) {
+    return false;
+  }
+  if (recoveries_ != recoveries) return true;  // lost with its connection: it comes back
   state_.log->Write("drain_park", id, -1, -1, "others=park");
   return true;
 }
@@ -198,11 +264,22 @@ bool Drainer::Handle(AmqpMessage message, bool sorting) {
   }
   const bool selected = Selected(drain_.select, ViewOf(message, state_.scenario));
   const auto uid = static_cast<uint64_t>(id);
+  if (replayed_.count(uid) && HeaderInt(message.headers, "x-drainsim-replay-of", -1) < 0) {
+    // The original of a confirmed replay whose DLQ ack died with a connection (a
+    // broker_restart): its copy is in the main queue, so it is acked now. (A replay that came
+    // back dead-lettered carries x-drainsim-replay-of.)
+    --taken_;
+    state_.log->Write("drain_ack_again", uid, -1, -1, "its ack was lost with the connection");
+    return get_->Ack(message.delivery_tag) || Recover();
+  }
   if (selected && !replayed_.count(uid) && !AtLimit()) return Replay(message, uid);
   if (!selected && sorting && drain_.others == scenario::DrainOthers::kPark) {
     return ParkOther(message, uid);
   }
-  if (selected && !replayed_.count(uid)) ++shared_.figures.left;
+  if (selected && !replayed_.count(uid)) {
+    left_.insert(uid);
+    shared_.figures.left = static_cast<int64_t>(left_.size());
+  }
   held_.push_back(message.delivery_tag);
   return true;
 }
@@ -228,7 +305,8 @@ void Drainer::Run(Clock::time_point run_start) {
     shared_.idle = true;
     return;
   }
-  const std::optional<int64_t> at_start = get_->ReadyCount(state_.topology.dlq);
+  std::optional<int64_t> at_start = get_->ReadyCount(state_.topology.dlq);
+  if (!at_start && Recover()) at_start = get_->ReadyCount(state_.topology.dlq);
   if (!at_start) {
     state_.Fail("drainer: " + get_->error());
     return;
@@ -240,10 +318,9 @@ void Drainer::Run(Clock::time_point run_start) {
   f.planned_start_s = planned.seconds();
   f.slack_ms = BucketSlackMs(drain_);
   state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
-  int64_t taken = 0;
   bool ended = false;
   while (!Stopping(state_, shared_)) {
-    const bool sorting = taken < *at_start;
+    const bool sorting = taken_ < *at_start;
     if (!ended && AtLimit() && !sorting) {
       ended = true;
       f.ended_at_s = state_.log->Now();
@@ -255,10 +332,11 @@ void Drainer::Run(Clock::time_point run_start) {
     NoteSlow("basic.get", get_at);
     if (!message) {
       if (!get_->Ok()) {
+        if (Recover()) continue;
         state_.Fail("drainer: " + get_->error());
         break;
       }
-      taken = std::max(taken, *at_start);  // nothing more of the start's DLQ to sort
+      taken_ = std::max(taken_, *at_start);  // nothing more of the start's DLQ to sort
       if (unconfirmed_.empty()) {
         shared_.idle = true;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -268,7 +346,7 @@ void Drainer::Run(Clock::time_point run_start) {
       continue;
     }
     shared_.idle = false;
-    ++taken;
+    ++taken_;
     if (!Handle(std::move(*message), sorting)) break;
   }
   if (!f.ended_at_s) f.ended_at_s = state_.log->Now();

@@ -15,6 +15,8 @@ std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& s,
       (*handled)[i] = true;
     } else if (std::holds_alternative<scenario::DbOutageFault>(s.faults[i])) {
       (*handled)[i] = true;  // live/db_outage.h
+    } else if (std::holds_alternative<scenario::BrokerRestartFault>(s.faults[i])) {
+      (*handled)[i] = true;  // live/broker_restart.h
     } else if (std::holds_alternative<scenario::AckLossFault>(s.faults[i])) {
       (*handled)[i] = true;
       if (s.broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel) {

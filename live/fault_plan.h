@@ -19,7 +19,8 @@
 //      figures `faults` counted the way harness.h counts them live: a success of a fated message
 //      after its first fated success is a duplicate execution (a commit) or a suppression.
 //  (2) CheckFaultSupport() accepts worker_crash (any point, at_s or rate_per_h), db_outage
-//      (live/db_outage.h) and ack_loss, and refuses ack_loss unless
+//      (live/db_outage.h), broker_restart (live/broker_restart.h) and ack_loss, and refuses
+//      ack_loss unless
 //      broker.on_visibility_timeout is close_channel: a lost ack live is an unacked delivery,
 //      and RabbitMQ's consumer timeout closes its channel.
 #pragma once

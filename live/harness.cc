@@ -9,10 +9,12 @@
 
 #include "live/amqp_connection.h"
 #include "live/db_faults.h"
+#include "live/broker_restart.h"
 #include "live/db_outage.h"
 #include "live/downstream_server.h"
 #include "live/live_traffic.h"
 #include "live/producer.h"
+#include "live/reconnect.h"
 #include "live/retry_plan.h"
 #include "live/stop_signal.h"
 #include "live/worker.h"
@@ -91,17 +93,42 @@ void Undeclare(const std::string& url, const Topology& t) {
 // Waits until nothing is ready in the main queue nor waiting in a delay queue, nothing is in flight
 // and nothing has moved for kQuietUs, on three polls in a row; returns the time of the last
 // movement (the last settle).
-std::optional<double> WaitEmpty(RunState& state, AmqpConnection& inspector, Clock::time_point until,
-                                const DrainShared* drain) {
+// Under a broker_restart: the inspector's connection opened again once the broker dropped it
+// (live/reconnect.h); false (and RunState::Fail) when it cannot be, or it failed otherwise.
+bool ReopenInspector(RunState& state, std::unique_ptr<AmqpConnection>& inspector) {
+  if (!state.reconnect || !inspector->connection_lost()) {
+    state.Fail("inspector: " + inspector->error());
+    return false;
+  }
+  std::string error;
+  inspector = OpenWithRetry(
+      state.amqp_url, "drainsim live: inspector", ReconnectPolicy{}, {},
+      [&state] { return StopRequested() || state.failed.load(); }, &error);
+  if (!inspector) {
+    state.Fail("inspector: " + error);
+    return false;
+  }
+  return true;
+}
+
+std::optional<double> WaitEmpty(RunState& state, std::unique_ptr<AmqpConnection>& inspector,
+                                Clock::time_point until, const DrainShared* drain) {
   constexpr int64_t kQuietUs = 300'000;
   int quiet = 0;
   while (Clock::now() < until && !StopRequested() && !state.failed) {
-    std::optional<int64_t> ready = inspector.ReadyCount(state.topology.main_queue);
-    const std::optional<int64_t> delayed = DelayedCount(inspector, state.topology);
+    if (state.broker_restarting) {  // never empty while the broker restarts
+      quiet = 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    std::optional<int64_t> ready = inspector->ReadyCount(state.topology.main_queue);
+    const std::optional<int64_t> delayed =
+        ready ? DelayedCount(*inspector, state.topology) : std::nullopt;
     if (ready && delayed) *ready += *delayed;
     if (!ready || !delayed) {
-      state.Fail("inspector: " + inspector.error());
-      return std::nullopt;
+      if (!ReopenInspector(state, inspector)) return std::nullopt;
+      quiet = 0;
+      continue;
     }
     const int64_t now_us = static_cast<int64_t>(state.log->Now() * 1e6);
     const bool still = now_us - state.last_activity_us >= kQuietUs;
@@ -203,6 +230,9 @@ void Tally(RunState& state, LiveResult* r) {
   r->downstream_errors = state.downstream_errors;
   r->errors_failed = state.errors_failed;
   r->bug_failed = state.bug_failed;
+  r->connections_lost = state.connections_lost;
+  r->reconnects = state.reconnects;
+  r->publishes_resent = state.publishes_resent;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];
@@ -231,6 +261,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     return r;
   }
   RunState state(scenario, plan, topology, &log, options.amqp_url);
+  state.reconnect = !BrokerRestarts(scenario).empty();  // live/broker_restart.h
   std::string error;
   auto inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
   if (!inspector) {
@@ -303,6 +334,16 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
   std::thread db_fault_thread;  // live/db_faults.h
   if (db_faults) db_fault_thread = std::thread([&db_faults] { db_faults->Run(); });
+  std::thread restarts;  // broker_restart faults (live/broker_restart.h)
+  if (state.reconnect && !state.failed) {
+    if (!options.broker_control) {
+      state.Fail("broker_restart needs the run's own broker (not --amqp)");
+    } else {
+      restarts = std::thread([&state, &options, &r] {
+        RunBrokerRestarts(state, *options.broker_control, &r.restart);
+      });
+    }
+  }
   std::atomic<bool> traffic_stop{false};
   LiveTrafficRun traffic;
   std::thread traffic_thread;  // database.live_traffic (live/live_traffic.h)
@@ -323,7 +364,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
       wall_deadline,
       Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(options.settle_max_s * 1000)));
   r.time_to_empty_s =
-      WaitEmpty(state, *inspector, settle_deadline, drainer.joinable() ? &drain : nullptr);
+      WaitEmpty(state, inspector, settle_deadline, drainer.joinable() ? &drain : nullptr);
   drain.stop = true;
   traffic_stop = true;
   if (traffic_thread.joinable()) traffic_thread.join();
@@ -348,6 +389,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
     r.downstream_connections = downstream->counts().connections;
   }
   if (db_fault_thread.joinable()) db_fault_thread.join();
+  if (restarts.joinable()) restarts.join();
   r.interrupted = StopRequested();
 
   std::vector<bool> expected(plan.messages.size(), false);
@@ -360,7 +402,10 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
       --produced_left;
     }
   }
-  if (inspector->Ok()) Inspect(state, *inspector, expected, &r);
+  if (inspector && !inspector->Ok() && state.reconnect && !state.failed) {
+    ReopenInspector(state, inspector);
+  }
+  if (inspector && inspector->Ok()) Inspect(state, *inspector, expected, &r);
   Tally(state, &r);
   r.db_timeouts += r.live_traffic.timeouts;  // the model's db_timeouts counts both
   if (pool) {

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "live/broker_restart.h"
 #include "live/drainer.h"
 #include "live/live_traffic.h"
 #include "live/plan.h"
@@ -47,6 +48,9 @@ struct LiveOptions {
   std::string events_path;    // live-events.jsonl
   double wall_max_s = 600;    // the whole run (publishing + waiting), wall seconds
   double settle_max_s = 120;  // after the last publish: the wait for the main queue to empty
+  // The private broker's control (live/broker_restart.h); null with --amqp, where a scenario
+  // with broker_restart is refused before the run.
+  std::optional<BrokerControl> broker_control;
 };
 
 struct LiveResult {
@@ -75,6 +79,10 @@ struct LiveResult {
   int64_t duplicates_after_fault = 0, suppressed_after_fault = 0;
   // Attempts failed by an errors fault and by a bug fault (live/attempt_fates.h).
   int64_t errors_failed = 0, bug_failed = 0;
+  // broker_restart (live/broker_restart.h): the restarts as they happened, the connections the
+  // clients lost and opened again, and the publishes sent again after a lost confirm.
+  RestartFigures restart;
+  int64_t connections_lost = 0, reconnects = 0, publishes_resent = 0;
   int64_t duplicate_keys = 0, duplicate_executions = 0, executions = 0;
   // The downstream API (live/downstream_calls.h): calls made, answered 429, answered 503, with
   // no answer (never expected); and what the server counted (requests answered 400 included).

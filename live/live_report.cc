@@ -9,6 +9,7 @@
 #include "live/fault_report.h"
 #include "live/injected_report.h"
 #include "live/live_traffic_report.h"
+#include "live/restart_report.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {
@@ -127,6 +128,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   PrintFaultSummary(out, r, plan);       // crashes and lost acks, when the scenario has them
   PrintDownstreamSummary(out, r, plan);  // the downstream API, when the scenario has one
   PrintInjectedSummary(out, r, plan);    // errors and bug faults
+  PrintRestartSummary(out, r);           // broker restarts, when the scenario has them
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -238,6 +240,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   j["faults"] = FaultJson(r, plan);
   j["downstream"] = DownstreamJson(r, plan);
   j["injected"] = InjectedJson(r, plan);
+  j["broker_restart"] = RestartJson(r, plan);
   return j.dump(2) + "\n";
 }
 

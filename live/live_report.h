@@ -17,7 +17,8 @@
 //   simulated {published, acked, dlq_end, parked, human_needed, lost, duplicate_executions,
 //              replays, time_to_empty_s},
 //   injected {live, simulated} (errors and bug faults; live/injected_report.h),
-//   checks [{name, live, simulated, passed}]  (the counts that must agree exactly)
+//   checks [{name, live, simulated, passed}]  (the counts that must agree exactly),
+//   faults (live/fault_report.h), broker_restart (live/restart_report.h)
 #pragma once
 
 #include <cstdio>

@@ -116,6 +116,9 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
   mq->server_ = Child::Spawn(server, error);
   if (mq->server_.pid() < 0) return nullptr;
 
+  mq->home_ = home;
+  mq->user_ = user;
+  mq->env_ = server.env;
   mq->url_ = "amqp://guest:guest@127.0.0.1:" + std::to_string(mq->port_);  // no path: vhost "/"
   return mq;
 }
@@ -129,6 +132,17 @@ bool PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout, std::string* 
   };
   return WaitUntilReady(server_, "RabbitMQ", log_path_, timeout, std::chrono::milliseconds(100),
                         ready, error);
+}
+
+ChildSpec PrivateRabbitMq::ControlSpec() const {
+  ChildSpec spec;
+  // rabbitmqctl beside the start script (Debian: /usr/lib/rabbitmq/bin).
+  const std::string script = RabbitMqServerScript();
+  spec.argv = {script.substr(0, script.rfind('/') + 1) + "rabbitmqctl", "-q", "-n", node_name_};
+  spec.env = env_;
+  spec.run_as_user = user_;
+  spec.cwd = home_;
+  return spec;
 }
 
 void PrivateRabbitMq::Stop() {

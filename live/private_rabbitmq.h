@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "live/local_ports.h"
 #include "live/process.h"
@@ -58,6 +59,13 @@ class PrivateRabbitMq {
   pid_t epmd_pid() const { return epmd_.pid(); }
   const std::string& node_name() const { return node_name_; }
   const std::string& log_path() const { return log_path_; }
+  // rabbitmqctl for this node (argv: the CLI, -q, -n NODE; the command is appended): its
+  // environment (epmd port, the cookie's HOME) and user; the node's own log (a line "Server
+  // startup complete" at every start of the application); a file for the CLI's output.
+  // live/broker_restart.h restarts the application with it.
+  ChildSpec ControlSpec() const;
+  std::string node_log_path() const { return home_ + "/log/" + node_name_ + ".log"; }
+  std::string control_output_path() const { return home_ + "/rabbitmqctl.out"; }
   void Stop();
 
  private:
@@ -67,6 +75,9 @@ class PrivateRabbitMq {
   std::string url_;
   std::string node_name_;
   std::string log_path_;
+  std::string home_;
+  std::string user_;
+  std::vector<std::string> env_;  // the node's (and its CLI's) environment
   int port_ = 0;
   int epmd_port_ = 0;
   int dist_port_ = 0;

@@ -9,6 +9,10 @@
 //      plan's length and stops early on StopRequested() or `deadline`.
 //  (3) Returns how many publishes the broker confirmed (the first `confirmed` ids of the plan
 //      that are not in the DLQ at the start: live/drainer.h's SeedDlq puts those there).
+//  (4) Under a broker_restart (RunState::reconnect), a connection the broker dropped is opened
+//      again (live/reconnect.h) and every publish not yet confirmed is sent again, in order,
+//      before the plan goes on: at-least-once, so a copy the broker had taken before it went
+//      away is a duplicate (RunState::publishes_resent counts the copies sent again).
 #pragma once
 
 #include <chrono>

@@ -93,6 +93,14 @@ struct RunState {
   int64_t downstream_epoch_utc_s = 0;
   std::atomic<int64_t> downstream_calls{0}, downstream_429s{0}, downstream_503s{0};
   std::atomic<int64_t> downstream_errors{0};
+  // broker_restart (live/broker_restart.h): the clients reconnect when the broker goes away
+  // (live/reconnect.h) instead of failing the run; broker_restarting is set while a restart is
+  // under way (the run is never found empty then). Connections the clients lost and opened
+  // again, and the publishes sent again because their confirm never came (a duplicate copy
+  // when the broker had taken the first).
+  bool reconnect = false;
+  std::atomic<bool> broker_restarting{false};
+  std::atomic<int64_t> connections_lost{0}, reconnects{0}, publishes_resent{0};
   std::atomic<double> run_start_s{
       0};  // EventLog time of the plan's instant 0 (the publishing start)
   std::atomic<bool> workers_done{false};  // set by the harness: finish and disconnect

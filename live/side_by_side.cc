@@ -20,7 +20,7 @@ using model::MessageState;
 
 // One compared figure: its unit, whether it is a wall time (the tolerance applies), and how
 // each side measures it.
-enum class Needs : uint8_t { kNothing, kDatabase, kDrain };
+enum class Needs : uint8_t { kNothing, kDatabase, kDrain, kRestart };
 
 struct Figure {
   const char* name;
@@ -62,6 +62,11 @@ const Figure kFigures[] = {
     {"duplicate_executions", "executions", false, Needs::kNothing,
      [](const model::Results& r, std::optional<double>) { return Some(r.duplicate_executions); },
      [](const LiveResult& l) { return Some(l.duplicate_executions); }},
+    // broker_restart (live/broker_restart.h): the redeliveries of the claim kinds that a claim
+    // row stopped (the none kinds' run again: duplicate_executions above).
+    {"duplicates_suppressed", "executions", false, Needs::kRestart,
+     [](const model::Results& r, std::optional<double>) { return Some(r.duplicates_suppressed); },
+     [](const LiveResult& l) { return Some(l.suppressed); }},
     {"db_timeouts", "queries", false, Needs::kDatabase,
      [](const model::Results& r, std::optional<double>) { return Some(r.db_timeouts); },
      [](const LiveResult& l) { return Some(l.db_timeouts); }},
@@ -101,6 +106,12 @@ const Figure kLiveTrafficFigures[] = {
      [](const LiveResult& l) { return l.live_traffic.p99_ms; }},
 };
 
+bool HasBrokerRestart(const scenario::Scenario& s) {
+  return std::any_of(s.faults.begin(), s.faults.end(), [](const scenario::Fault& f) {
+    return std::holds_alternative<scenario::BrokerRestartFault>(f);
+  });
+}
+
 bool HasLiveTraffic(const scenario::Scenario& s) {
   return s.database && s.database->live_traffic.has_value();
 }
@@ -110,7 +121,8 @@ std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
   for (const Figure& f : kFigures) {
     const bool has = f.needs == Needs::kNothing ||
                      (f.needs == Needs::kDatabase && s.database.has_value()) ||
-                     (f.needs == Needs::kDrain && !s.drains.empty());
+                     (f.needs == Needs::kDrain && !s.drains.empty()) ||
+                     (f.needs == Needs::kRestart && HasBrokerRestart(s));
     if (has) figures.push_back(&f);
   }
   if (HasLiveTraffic(s)) {

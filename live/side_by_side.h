@@ -4,7 +4,8 @@
 //
 // The figures, in report order (docs/METRICS.md defines them, with the same names):
 //   published, attempts, human_needed, dlq_end, parked, unfinished, lost, duplicate_executions,
-//   db_timeouts (with a database): counts, tolerance 0;
+//   db_timeouts (with a database), duplicates_suppressed (with a broker_restart: the claim
+//   kinds' redeliveries a claim row stopped): counts, tolerance 0;
 //   main_queue_settled_s: the last settle (ack, dead-letter, park) of a main-queue message,
 //     from the plan's time 0, provided the main queue (ready + delayed + in flight) stayed empty
 //     from then to the end. The live run measures it as live.json's time_to_empty_s; the

@@ -5,6 +5,7 @@
 
 #include "live/amqp_connection.h"
 #include "live/handler.h"
+#include "live/reconnect.h"
 #include "live/retry_plan.h"
 #include "live/stop_signal.h"
 #include "live/worker_mailbox.h"
@@ -14,7 +15,8 @@ namespace drainsim::live {
 namespace {
 
 // How a connection's session ended.
-enum class SessionEnd { kStop, kCrash, kChannelClosed, kError };
+// kBrokerLost: the whole connection went away under a broker_restart (live/broker_restart.h).
+enum class SessionEnd { kStop, kCrash, kChannelClosed, kBrokerLost, kError };
 
 using worker_mailbox::Done;
 using worker_mailbox::Job;
@@ -31,6 +33,7 @@ class Worker {
 
  private:
   bool Connect();
+  bool Lost() const { return state_.reconnect && conn_ && conn_->connection_lost(); }
   SessionEnd Session();
   void Abandon(SessionEnd end);
   bool SleepRestart();
@@ -87,21 +90,36 @@ void Worker::Receive(AmqpMessage message) {
 bool Worker::PublishConfirmed(const std::string& queue, const Done& done,
                               const AmqpHeaders& headers, std::optional<int64_t> expiration_ms) {
   std::string error;
-  if (!park_conn_) {
-    park_conn_ = AmqpConnection::Open(
-        state_.amqp_url, "drainsim live: worker " + std::to_string(index_) + " parking", &error);
-    if (!park_conn_ || !park_conn_->ConfirmSelect()) {
-      state_.Fail("worker parking: " + (park_conn_ ? park_conn_->error() : error));
-      return false;
+  const std::string name = "drainsim live: worker " + std::to_string(index_) + " parking";
+  // Under a broker_restart, a connection the broker dropped is opened again and the copy sent
+  // again (at most twice more): a copy the broker took before it went away is then a duplicate.
+  for (int round = 0; round < 3; ++round) {
+    if (!park_conn_) {
+      park_conn_ = state_.reconnect
+                       ? OpenWithRetry(
+                             state_.amqp_url, name, ReconnectPolicy{},
+                             [](AmqpConnection& c) { return c.ConfirmSelect(); },
+                             [this] { return StopRequested() || state_.failed.load(); }, &error)
+                       : AmqpConnection::Open(state_.amqp_url, name, &error);
+      if (!park_conn_ || !park_conn_->ConfirmSelect()) {
+        state_.Fail("worker parking: " + (park_conn_ ? park_conn_->error() : error));
+        return false;
+      }
+      if (round > 0) ++state_.reconnects;
     }
+    if (round > 0) ++state_.publishes_resent;
+    if (park_conn_->Publish(queue, std::to_string(done.id), headers, "{}", expiration_ms) &&
+        park_conn_->WaitConfirms(std::chrono::seconds(10)) &&
+        park_conn_->confirmed() == park_conn_->published()) {
+      return true;
+    }
+    if (!state_.reconnect || !park_conn_->connection_lost()) break;
+    ++state_.connections_lost;
+    park_conn_.reset();
   }
-  if (!park_conn_->Publish(queue, std::to_string(done.id), headers, "{}", expiration_ms) ||
-      !park_conn_->WaitConfirms(std::chrono::seconds(10)) ||
-      park_conn_->confirmed() != park_conn_->published()) {
-    state_.Fail("worker publishing to " + queue + ": " + park_conn_->error());
-    return false;
-  }
-  return true;
+  state_.Fail("worker publishing to " + queue + ": " +
+              (park_conn_ ? park_conn_->error() : "the broker went away"));
+  return false;
 }
 
 bool Worker::Park(const Done& done) {
@@ -180,8 +198,9 @@ bool Worker::Settle(const Done& done, bool* crash) {
         return true;
       }
       ok = conn_->Ack(done.delivery_tag);
-      state_.acked[done.id] = true;
-      state_.log->Write("ack", done.id, index_, done.attempt, done.verdict.detail);
+      if (ok) state_.acked[done.id] = true;  // else the broker returns it: it runs again
+      state_.log->Write(ok ? "ack" : "ack_failed", done.id, index_, done.attempt,
+                        done.verdict.detail);
       break;
     case Action::kRequeue:
     case Action::kDeadLetter: {
@@ -262,12 +281,27 @@ void Worker::RunSlot() {
 
 bool Worker::Connect() {
   std::string error;
-  conn_ = AmqpConnection::Open(state_.amqp_url, "drainsim live: worker " + std::to_string(index_),
-                               &error);
-  if (!conn_ || !conn_->Qos(static_cast<int>(state_.scenario.workers.prefetch)) ||
-      !conn_->Consume(state_.topology.main_queue)) {
-    state_.Fail("worker " + std::to_string(index_) + ": " + (conn_ ? conn_->error() : error));
-    return false;
+  const std::string name = "drainsim live: worker " + std::to_string(index_);
+  const auto setup = [this](AmqpConnection& c) {
+    return c.Qos(static_cast<int>(state_.scenario.workers.prefetch)) &&
+           c.Consume(state_.topology.main_queue);
+  };
+  if (state_.reconnect) {
+    // Also the first connection: a worker that starts while a restart is under way waits.
+    conn_ = OpenWithRetry(
+        state_.amqp_url, name, ReconnectPolicy{}, setup,
+        [this] { return StopRequested() || state_.workers_done.load() || state_.failed.load(); },
+        &error);
+    if (!conn_) {
+      if (!StopRequested() && !state_.workers_done) state_.Fail(error);
+      return false;
+    }
+  } else {
+    conn_ = AmqpConnection::Open(state_.amqp_url, name, &error);
+    if (!conn_ || !setup(*conn_)) {
+      state_.Fail("worker " + std::to_string(index_) + ": " + (conn_ ? conn_->error() : error));
+      return false;
+    }
   }
   withheld_ = 0;
   ++session_;
@@ -294,13 +328,18 @@ SessionEnd Worker::Session() {
       return SessionEnd::kCrash;
     }
     bool crash = false;
+    bool lost = false;
     for (const Done& done : mailbox_.TakeDone()) {
-      if (crash) {  // results behind the crash: their acks die with the connection
+      if (crash || lost) {  // results behind a crash or a lost connection: Abandon counts them
         mailbox_.PushDone(done);
         continue;
       }
-      if (!Settle(done, &crash)) return SessionEnd::kError;
+      if (!Settle(done, &crash)) {
+        if (!Lost()) return SessionEnd::kError;
+        lost = true;
+      }
     }
+    if (lost) return SessionEnd::kBrokerLost;
     if (crash) {
       crash_pending_ = true;
       return SessionEnd::kCrash;
@@ -308,6 +347,8 @@ SessionEnd Worker::Session() {
     std::optional<AmqpMessage> message = conn_->NextDelivery(std::chrono::milliseconds(2));
     if (message) {
       Receive(std::move(*message));
+    } else if (Lost()) {
+      return SessionEnd::kBrokerLost;  // the broker went away (a broker_restart)
     } else if (!conn_->Ok()) {
       // The broker closed the channel: RabbitMQ's consumer timeout when an ack was withheld.
       ++state_.channel_closes;
@@ -364,7 +405,12 @@ void Worker::Run() {
     slots.emplace_back([this] { RunSlot(); });
   }
   SessionEnd end = Session();
-  while (end == SessionEnd::kCrash || end == SessionEnd::kChannelClosed) {
+  while (end == SessionEnd::kCrash || end == SessionEnd::kChannelClosed ||
+         end == SessionEnd::kBrokerLost) {
+    if (end == SessionEnd::kBrokerLost) {
+      ++state_.connections_lost;
+      state_.log->Write("connection_lost", EventLog::kNoMessage, index_, -1, conn_->error());
+    }
     Abandon(end);
     if (end == SessionEnd::kCrash) {
       const bool back = SleepRestart();
@@ -379,6 +425,10 @@ void Worker::Run() {
       ++next_crash_;
     }
     if (!Connect()) break;
+    if (end == SessionEnd::kBrokerLost) {
+      ++state_.reconnects;
+      state_.log->Write("reconnect", EventLog::kNoMessage, index_, -1);
+    }
     end = Session();
   }
   // Stopping: the jobs not started are left unacked (the broker requeues them when the

@@ -32,6 +32,13 @@ Modes (one ctest test each):
              limit 1 from 8.5 s to 10.5 s; then nothing left.
   refuse     a scenario with an unsupported fault is refused at its JSON pointer (exit 2), with
              no service started (needs no broker).
+  restart    scenarios/live-restart.json: the private node's RabbitMQ application stopped at 5.2
+             s and started 2 s later (its own log shows a second start); every client reconnects;
+             each attempt whose ack died with the connection runs again: a second executions row
+             for an email, a suppression at the claim row for a purge, exactly those; the restart's
+             redeliveries carry x-delivery-count >= 1 (RabbitMQ 3.10 counts the return); lost 0,
+             all acked, the exit code 1 iff a row is outside; then nothing left. Also refused with
+             --amqp before anything starts.
 
 Exit 77 (ctest: skipped) with the reason when the services are not installed, when they cannot
 start outside CI (CI installs them, so there a failure to start fails), or when --skip says so.
@@ -426,6 +433,95 @@ def run_traffic(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_restart(args, env, tmpdir):
+    """broker_restart for real: the restart happened at its instant, the clients came back, and
+    the duplicates are exactly the attempts whose acks died with the connection."""
+    proc = subprocess.run([args.drainsim, "live", args.scenario, "--amqp",
+                           "amqp://guest:guest@127.0.0.1:1"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    check(proc.returncode == 2 and "/faults/0/type: broker_restart is run only on the private "
+          "RabbitMQ, not --amqp" in proc.stderr and "rabbitmq:" not in proc.stdout,
+          f"--amqp: refused before anything starts ({proc.returncode}, {proc.stderr!r})")
+    out = os.path.join(args.work, "restart")
+    started = time.time()
+    proc, stdout, stderr = run_live(args, env, args.scenario, out, "--wall-max-s", "120",
+                                    "--settle-max-s", "30", "--replications", "5")
+    print(f"measured: whole run {time.time() - started:.1f} s")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
+          "lost 0, nothing unfinished, nothing in two places")
+    check(live["acked"] == live["published"] == live["planned"],
+          f"every planned message published and acked ({live['acked']})")
+    with open(args.scenario) as f:
+        fault = json.load(f)["faults"][0]
+    at_s, downtime_s = fault["at_s"], fault["downtime_s"]
+    restart = live["broker_restart"]
+    check(len(restart["restarts"]) == 1, "one restart")
+    r = restart["restarts"][0]
+    check(at_s <= r["stop_called_s"] < at_s + 0.2,
+          f"the application stopped at its instant {at_s} s ({r})")
+    check(at_s + downtime_s <= r["start_called_s"] < at_s + downtime_s + 0.2,
+          f"and was started again {downtime_s} s later ({r})")
+    check(r["up_s"] is not None and r["real_downtime_s"] >= downtime_s,
+          f"real downtime {r['real_downtime_s']:.3f} s, at least the scenario's {downtime_s} s")
+    check(restart["node_starts_after"] == 2,
+          f"the node's own log shows its boot and a second start ({restart})")
+    check(restart["connections_lost"] >= 5 and restart["reconnects"] >= 5,
+          f"the 4 workers and the producer lost their connections and came back ({restart})")
+    events = []
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        events = [json.loads(line) for line in f]
+    kind = {e["id"]: e["detail"] for e in events if e["event"] == "publish"}
+    # An attempt whose ack died with the connection: its settle dropped (the connection was gone
+    # when it finished) or its basic.ack failed.
+    dropped = [e["id"] for e in events if e["event"] in ("settle_dropped", "ack_failed")
+               and e.get("detail") in ("committed", "suppressed")]
+    commits, suppressed, counts, first_commit_s = {}, {}, {}, {}
+    for e in events:
+        if e["event"] == "commit":
+            commits[e["id"]] = commits.get(e["id"], 0) + 1
+            first_commit_s.setdefault(e["id"], e["t_s"])
+        elif e["event"] == "suppressed":
+            suppressed[e["id"]] = suppressed.get(e["id"], 0) + 1
+        elif e["event"] == "delivery" and e["id"] in dropped and e["t_s"] > r["stop_called_s"]:
+            # The largest: a copy the producer sent again is a new message (count 0).
+            count = int(e["detail"].split("x-delivery-count=")[1].split()[0])
+            counts[e["id"]] = max(count, counts.get(e["id"], 0))
+    check(dropped, f"acks died with the connection: {len(dropped)} ({dropped})")
+    emails = [i for i in dropped if kind[i] == "email"]
+    purges = [i for i in dropped if kind[i] == "purge"]
+    check(all(commits.get(i) == 2 for i in emails),
+          f"each email whose ack died committed twice ({emails})")
+    check(all(commits.get(i) == 1 and suppressed.get(i) == 1 for i in purges),
+          f"each purge whose ack died committed once, its redelivery stopped by the claim ({purges})")
+    twice = sorted(i for i, n in commits.items() if n == 2)
+    check(live["duplicate_executions"] == len(twice) and max(commits.values()) <= 2,
+          f"the database's duplicate executions ({live['duplicate_executions']}) are the emails "
+          f"the log shows committed twice ({twice})")
+    resent = {e["id"] for e in events if e["event"] == "publish_resent"}
+    # An ack sent just before the stop may never have been processed: the broker returns that
+    # message too. Either way the first commit came before the application had stopped.
+    check(all(first_commit_s[i] <= r["stop_returned_s"] + 0.5 or i in resent for i in twice),
+          f"every duplicate is the restart's: first committed before the stop ended, or its "
+          f"publish sent again ({len(resent)})")
+    check(live["suppressed"] == len(purges), f"suppressions {live['suppressed']} = the purges")
+    check(counts and all(c >= 1 for c in counts.values()),
+          f"the restart's redeliveries have x-delivery-count >= 1: {sorted(counts.values())} "
+          f"(the simulation counts none)")
+    rows = {row["metric"]: row for row in report["comparison"]}
+    check({"duplicate_executions", "duplicates_suppressed"} <= set(rows), "both duplicate rows")
+    outside = [n for n, row in rows.items() if row["verdict"] == "outside"]
+    check(proc.returncode == (1 if outside else 0), f"exit 1 iff a row is outside ({outside})")
+    print(f"measured: real downtime {r['real_downtime_s']:.3f} s; duplicates "
+          f"{live['duplicate_executions']}, suppressed {live['suppressed']}; rows outside {outside}")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def run_downstream(args, env, tmpdir):
     """The downstream API for real: every call goes to the in-process HTTP server; the rate-limit
     window answers 429s with Retry-After: 1, which the consumer sleeps before its next attempt;
@@ -608,7 +704,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
                                          "crash", "traffic", "retry", "downstream",
-                                         "dbfaults"])
+                                         "dbfaults", "restart"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -628,7 +724,7 @@ def main():
          "drain": run_drain, "traffic": run_traffic,
          "crash": run_crash, "retry": run_retry,
          "downstream": run_downstream,
-         "dbfaults": run_dbfaults}[args.mode](args, env, tmpdir)
+         "dbfaults": run_dbfaults, "restart": run_restart}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 

@@ -12,6 +12,7 @@
 
 #include "live/amqp_connection.h"
 #include "live/db_faults.h"
+#include "live/broker_restart.h"
 #include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
@@ -47,11 +48,13 @@ constexpr const char* kDescription =
     "report.json, report.md and report.html into --out.\n"
     "Supported now: kinds with database work and claim rows, any producer schedule, a main-queue\n"
     "backlog, retry.delivery requeue, broker.delivery_limit (quorum queue), poison,\n"
-    "synthetic_failures, errors, bug, worker_crash, ack_loss, db_outage, db_slowdown and\n"
-    "db_connections faults (errors fail the attempts the simulation failed; crashes drop the\n"
-    "connection; a lost ack is never sent, and the consumer timeout, visibility_timeout_s,\n"
-    "returns it; an outage refuses connections and ends the database's backends; a slowdown\n"
-    "multiplies the server's sleeps; db_connections limits the pool's checkouts).\n"
+    "synthetic_failures, errors, bug, worker_crash, ack_loss, db_outage, db_slowdown,\n"
+    "db_connections and broker_restart faults (errors fail the attempts the simulation failed;\n"
+    "crashes drop the connection; a lost ack is never sent, and the consumer timeout,\n"
+    "visibility_timeout_s, returns it; an outage refuses connections and ends the database's\n"
+    "backends; a slowdown multiplies the server's sleeps; db_connections limits the pool's\n"
+    "checkouts; a restart stops and starts the private node's RabbitMQ application, and every\n"
+    "client reconnects; refused with --amqp).\n"
     "Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed).\n"
@@ -234,6 +237,14 @@ int RunLive(const Args& args) {
   const std::optional<scenario::Scenario> loaded = LoadForLive(path);
   if (!loaded) return kExitBadInput;
   const scenario::Scenario& s = *loaded;
+  // A restart for real only of the run's own broker (live/broker_restart.h), said before
+  // anything starts.
+  const std::vector<scenario::Problem> restart_problems =
+      live::BrokerRestartProblems(s, !service_options.amqp_url.empty());
+  for (const scenario::Problem& p : restart_problems) {
+    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
+  }
+  if (!restart_problems.empty()) return kExitBadInput;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
   const std::string out_dir =
       vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir("live", "live-" + s.name);
@@ -278,6 +289,10 @@ int RunLive(const Args& args) {
   options.events_path = out_dir + "/live-events.jsonl";
   options.wall_max_s = vm["wall-max-s"].as<double>();
   options.settle_max_s = vm["settle-max-s"].as<double>();
+  if (const live::PrivateRabbitMq* mq = services->rabbit()) {
+    options.broker_control =
+        live::BrokerControl{mq->ControlSpec(), mq->control_output_path(), mq->node_log_path()};
+  }
   const live::LiveResult result = live::RunLive(s, plan, options);
 
   live::ServiceFigures figures;
