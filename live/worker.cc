@@ -145,9 +145,11 @@ bool Worker::Republish(const Done& done) {
   AmqpHeaders headers = done.headers;
   headers.erase("x-delivery-count");  // the broker's count for the original, not the copy's
   headers["x-drainsim-attempt"] = static_cast<int64_t>(done.attempt + 1);
-  if (!PublishConfirmed(queue->second, done, headers, level_ms)) return false;
+  // Logged as it is sent: the TTL counts from here, and the confirm can take a while on a busy
+  // machine (a delivery then seemed to come back before its TTL). A failed publish fails the run.
   state_.log->Write("republish", done.id, index_, done.attempt,
                     done.verdict.detail + "; delay_ms=" + std::to_string(level_ms));
+  if (!PublishConfirmed(queue->second, done, headers, level_ms)) return false;
   return conn_->Ack(done.delivery_tag);
 }
 
