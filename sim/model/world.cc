@@ -271,8 +271,7 @@ void World::Handle(const Event& event) {
       BrokerRestart(event);
       break;
     case EventType::kBrokerResume:
-      broker_down_ = false;
-      Dispatch();
+      ResumeBroker();
       break;
     case EventType::kDlqExpire:
       DlqExpire(event);

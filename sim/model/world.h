@@ -234,7 +234,13 @@ class World final : public Scheduler {
   // A visibility timeout ran out: counts a stall (stalled_count_max), closes the channel
   // (close_channel); true when it handled the expiry.
   bool VisibilityExpiredHook(const Delivery& delivery);
-  void CloseChannel(uint32_t worker_index);
+  // Why a consumer's channel closed: RabbitMQ's consumer timeout (on_visibility_timeout
+  // close_channel) or a broker restart (every connection closed; the return counts as a crash's).
+  enum class ChannelClose : uint8_t { kConsumerTimeout, kBrokerRestart };
+  // The broker is back after a restart: a drain due meanwhile starts, the active one goes on,
+  // deliveries resume.
+  void ResumeBroker();
+  void CloseChannel(uint32_t worker_index, ChannelClose why);
   bool WorkerHolds(uint32_t worker_index, const Delivery& delivery) const;
 
   // world_faults.cc

@@ -359,29 +359,24 @@ void World::RestartWorker(const Event& event) {
 
 void World::BrokerRestart(const Event& event) {
   const auto& fault = std::get<scenario::BrokerRestartFault>(scenario_.faults[event.a]);
-  // Every unacked delivery goes back to the queue; workers still running them hold stale
-  // copies whose acks will be ignored.
+  broker_down_ = true;
+  if (observer_ != nullptr) [[unlikely]] {
+    observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);
+  }
+  // A restart closes every connection, as a consumer timeout closes one channel: running
+  // attempts go on as stale copies (their acks go nowhere), prefetched and withheld copies are
+  // dropped with the channel, and the current deliveries are returned, counting towards the
+  // delivery limit as a closed connection's returns do (RabbitMQ 3.x: live-restart.json's
+  // redeliveries carried x-delivery-count >= 1). Nothing is delivered until the broker is back.
+  for (uint32_t w = 0; w < workers_.size(); ++w) {
+    if (workers_[w].alive) CloseChannel(w, ChannelClose::kBrokerRestart);
+  }
+  // What no live consumer holds (a crashed worker's lease still running under
+  // requeue_on_crash after_visibility_timeout) goes back too, uncounted: no channel returned it.
   std::vector<MessageRef> in_flight;
   messages_.ForEachLive([&](MessageRef ref, const Message& m) {
     if (m.state == MessageState::kInFlight) in_flight.push_back(ref);
   });
-  broker_down_ = true;
-  // A restart closes every connection: deliveries withheld after a lost ack are gone from the
-  // channels (their messages are among those requeued below).
-  for (uint32_t w = 0; w < workers_.size(); ++w) {
-    Worker& worker = workers_[w];
-    if (worker.withheld.empty()) continue;
-    for (const Delivery& d : worker.withheld) {
-      --worker.unacked;
-      --messages_.Get(d.message).copies_on_workers;
-      ReleaseIfDone(d.message);
-    }
-    worker.withheld.clear();
-    AddToRing(w);  // its prefetch slots are free again (it takes deliveries once resumed)
-  }
-  if (observer_ != nullptr) [[unlikely]] {
-    observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);
-  }
   for (MessageRef ref : in_flight) {
     Message& m = messages_.Get(ref);
     m.cause = RedeliveryCause::kOther;

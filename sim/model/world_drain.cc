@@ -40,7 +40,8 @@ void World::ScheduleDrains() {
 }
 
 void World::StartDueDrain() {
-  if (active_drain_ >= 0) return;
+  // A drainer needs the broker: a drain due while it restarts starts once it is back.
+  if (active_drain_ >= 0 || broker_down_) return;
   for (uint32_t d = 0; d < drains_.size(); ++d) {
     if (drains_[d].due && !drains_[d].started) {
       StartDrain(d);
@@ -124,6 +125,7 @@ void World::DrainTick(uint32_t d) {
   DrainState& state = drains_[d];
   state.tick_scheduled = false;
   if (active_drain_ != static_cast<int32_t>(d)) return;
+  if (broker_down_) return;  // nothing moves while the broker restarts: World::ResumeBroker
   const std::optional<int64_t>& limit = scenario_.drains[d].limit;
   while (!state.pending.empty() && !(limit && state.replayed >= *limit)) {
     const DlqEntry entry = state.pending.front();
@@ -181,6 +183,16 @@ void World::Replay(MessageRef ref, Message& m) {
   EnterPipeline(PipelineEntry{now_, ref, m.replays});
   MakeReady(ref, m,
             TransitionNote{.cause = TransitionCause::kReplayed, .drain = m.replayed_by_drain});
+}
+
+void World::ResumeBroker() {
+  broker_down_ = false;
+  if (active_drain_ < 0) {
+    StartDueDrain();  // its first tick comes with it
+  } else if (!drains_[static_cast<size_t>(active_drain_)].tick_scheduled) {
+    DrainTick(static_cast<uint32_t>(active_drain_));  // its ticks stopped while it was down
+  }
+  Dispatch();
 }
 
 void World::DrainAdjust(uint32_t d) {

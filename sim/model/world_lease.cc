@@ -172,7 +172,7 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
   if (broker.stalled_count_max) ++m.stalled_count;
   if (broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
       m.holder >= 0 && WorkerHolds(static_cast<uint32_t>(m.holder), delivery)) {
-    CloseChannel(static_cast<uint32_t>(m.holder));
+    CloseChannel(static_cast<uint32_t>(m.holder), ChannelClose::kConsumerTimeout);
     return true;
   }
   return false;  // a plain redelivery (also when the holder crashed and the broker waited)
@@ -196,11 +196,12 @@ bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
   return false;
 }
 
-void World::CloseChannel(uint32_t w) {
+void World::CloseChannel(uint32_t w, ChannelClose why) {
   Worker& worker = workers_[w];
   // Everything the channel carried leaves it first: running attempts go on as stale copies
   // (slot order), buffered and ETA-held copies are dropped (delivery order). Then the current
-  // deliveries are returned, and the consumer takes new ones on a new channel at once.
+  // deliveries are returned, and the consumer takes new ones on a new channel at once (after a
+  // broker restart: once the broker is back, World::Dispatch).
   std::vector<Delivery> returned;
   std::vector<MessageRef> dropped;
   for (Attempt& a : attempts_) {
@@ -237,8 +238,13 @@ void World::CloseChannel(uint32_t w) {
   for (const Delivery& d : returned) {
     if (!IsCurrent(d)) continue;
     Message& m = messages_.Get(d.message);
-    ReturnToQueue(d.message, m, scenario::ReturnKind::kConsumerTimeout, ExpiryCause(m),
-                  TransitionCause::kVisibilityTimeout);
+    if (why == ChannelClose::kConsumerTimeout) {
+      ReturnToQueue(d.message, m, scenario::ReturnKind::kConsumerTimeout, ExpiryCause(m),
+                    TransitionCause::kVisibilityTimeout);
+    } else {
+      ReturnToQueue(d.message, m, scenario::ReturnKind::kCrash, RedeliveryCause::kOther,
+                    TransitionCause::kBrokerRestart);
+    }
   }
   StartAttempts(w);
   if (permit_back) Dispatch();  // a dropped probe's permit came back (World::ProbeVanished)
