@@ -11,13 +11,17 @@ small="$source_dir/scenarios/live-poison.json"
 other="$source_dir/tests/fuzz/regressions/restart-stale-attempts.json"
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
-out=$("$check" --base-binary "$drainsim" --new-binary "$drainsim" --build-dir "$work" \
-      "$small" "$other" 2>&1)
-code=$?
-echo "$out"
-[ $code -eq 0 ] || { echo "FAIL: same binary, exit $code (want 0)"; exit 1; }
-echo "$out" | grep -q "2 scenarios x 3 seeds .* = 6 runs: 6 identical, 0 different" ||
-  { echo "FAIL: same binary, not 6 identical runs"; exit 1; }
+# run_check BASE WANTED_EXIT SUMMARY: runs the check with BASE as the base binary; sets $out.
+run_check() {
+  out=$("$check" --base-binary "$1" --new-binary "$drainsim" --build-dir "$work" \
+        "$small" "$other" 2>&1)
+  code=$?
+  echo "$out"
+  [ $code -eq "$2" ] || { echo "FAIL: base $1: exit $code (want $2)"; exit 1; }
+  echo "$out" | grep -q "$3" || { echo "FAIL: base $1: no summary '$3'"; exit 1; }
+}
+
+run_check "$drainsim" 0 "2 scenarios x 3 seeds .* = 6 runs: 6 identical, 0 different"
 
 # A base that is drainsim with its fingerprint altered for live-poison only.
 altered="$work/altered-drainsim"
@@ -31,13 +35,7 @@ case "\$*" in *live-poison*) [ -n "\$out" ] &&
 exit \$code
 WRAPPER
 chmod +x "$altered"
-out=$("$check" --base-binary "$altered" --new-binary "$drainsim" --build-dir "$work" \
-      "$small" "$other" 2>&1)
-code=$?
-echo "$out"
-[ $code -eq 1 ] || { echo "FAIL: altered base, exit $code (want 1)"; exit 1; }
-echo "$out" | grep -q "6 runs: 3 identical, 3 different" ||
-  { echo "FAIL: altered base, not 3 identical and 3 different"; exit 1; }
+run_check "$altered" 1 "6 runs: 3 identical, 3 different"
 [ "$(echo "$out" | grep -c 'different: scenarios/live-poison.json seed .*fingerprint')" -eq 3 ] ||
   { echo "FAIL: the three live-poison seeds are not listed with their fingerprint line"; exit 1; }
 echo "PASS"
