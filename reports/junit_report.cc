@@ -8,7 +8,7 @@ namespace drainsim::reports {
 namespace {
 
 std::string Attribute(const char* name, const std::string& value) {
-  return std::string(" ") + name + "=\"" + XmlEscape(value) + "\"";
+  return std::string(" ") + name + "=\"" + XmlEscape(value, XmlFlavour::kXml) + "\"";
 }
 
 std::string Property(const char* name, const std::string& value) {
@@ -28,38 +28,6 @@ std::string FailureDetails(const Verdict& v, const ReportInput& input) {
 }
 
 }  // namespace
-
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to write these
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::string JunitReport(const ReportInput& input) {
   const std::string& scenario = input.results.scenario_name;
@@ -91,12 +59,13 @@ std::string JunitReport(const ReportInput& input) {
       continue;
     }
     out += ">\n      <failure" + Attribute("message", FailureMessage(v)) +
-           Attribute("type", "expectation") + ">" + XmlEscape(FailureDetails(v, input)) +
-           "</failure>\n    </testcase>\n";
+           Attribute("type", "expectation") + ">" +
+           XmlEscape(FailureDetails(v, input), XmlFlavour::kXml) + "</failure>\n    </testcase>\n";
   }
   // Health findings (reports/health.h): read by people, never counted as failures.
   const std::string findings = FindingsLine(HealthFindings(input.results, input.verdicts));
-  if (!findings.empty()) out += "    <system-out>" + XmlEscape(findings) + "</system-out>\n";
+  if (!findings.empty())
+    out += "    <system-out>" + XmlEscape(findings, XmlFlavour::kXml) + "</system-out>\n";
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

@@ -23,12 +23,10 @@
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/xml_escape.h"  // XmlEscape(..., XmlFlavour::kXml): contract 3
 
 namespace drainsim::reports {
 
 std::string JunitReport(const ReportInput& input);
-
-// `text` escaped for XML character data and attribute values.
-std::string XmlEscape(const std::string& text);
 
 }  // namespace drainsim::reports

@@ -330,33 +330,6 @@ double NiceCeil(double value, bool integer) {
   return std::ceil(value / step - 1e-9) * step;
 }
 
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 Points Downsample(std::span<const double> x, std::span<const double> y, size_t max_points) {
   DRAINSIM_CHECK(x.size() == y.size());
   DRAINSIM_CHECK(max_points >= 2);

@@ -35,6 +35,8 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/xml_escape.h"
+
 namespace drainsim::reports::svg {
 
 // How an axis is labelled: "simulated time (h)". A data value v is printed as v / scale.
@@ -120,8 +122,11 @@ std::vector<double> NiceTicks(double lo, double hi, int target, bool integer = f
 // The smallest round number (a multiple of a nice step) >= value. REQUIRES: value > 0
 double NiceCeil(double value, bool integer = false);
 
-// & < > " ' as entities: safe in text and in double- or single-quoted attributes.
-std::string XmlEscape(std::string_view text);
+// & < > " ' as entities (' as &#39;): safe in text and in double- or single-quoted
+// attributes. The reports' one escaping function in its HTML flavour (reports/xml_escape.h).
+inline std::string XmlEscape(std::string_view text) {
+  return reports::XmlEscape(text, XmlFlavour::kHtml);
+}
 
 // A down-sampled series: at most max_points points.
 struct Points {

@@ -22,7 +22,6 @@ class DurationSampler {
 
   // One draw, rounded to the microsecond, never negative, capped at 100 years.
   engine::Duration Sample(engine::Rng& rng) const;
-  double MeanMicros() const { return distribution_.Mean() * micros_per_unit_; }
 
  private:
   engine::Distribution distribution_;

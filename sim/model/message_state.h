@@ -4,9 +4,9 @@
 // Invariants:
 //  (1) Every published message is in exactly one MessageState at every event.
 //  (2) Only the transitions in IsLegalTransition happen; anything else is a programmer error.
-//  (3) Ledger::Conserved(): the per-state counts sum to the number published. The ledger is
+//  (3) Ledger::Lost() == 0: the per-state counts sum to the number published. The ledger is
 //      kept incrementally; the model also recounts its message records against it (see
-//      Simulation::CheckConservation) so that a bookkeeping bug cannot hide in both places.
+//      World::Audit) so that a bookkeeping bug cannot hide in both places.
 //
 // Thread-safety: none needed; a run is single-threaded and owns its ledger.
 #pragma once

@@ -1,8 +1,9 @@
 // One run of a scenario: the queue-recovery model on top of the engine.
 //
-// Simulation owns every piece of a run's state (messages, broker queues, workers, database,
-// downstream, faults, metrics) and advances it event by event. It reads a loaded Scenario and
-// writes Results; it knows nothing of files, the CLI or report formats.
+// RunSimulation builds the run's World (sim/model/world.h), which owns every piece of a run's
+// state (messages, broker queues, workers, database, downstream, faults, metrics) and advances
+// it event by event. It reads a loaded Scenario and writes Results; it knows nothing of files,
+// the CLI or report formats.
 //
 // Invariants (checked):
 //  (1) Simulated time never decreases.
@@ -20,7 +21,7 @@
 //      delayed or in flight then would never move again (a stall: issue 20); the run reports
 //      it as Results::model_error ("quiet_end") instead of passing for a finished run.
 //
-// Thread-safety: a Simulation is used by one thread; separate runs share nothing.
+// Thread-safety: a run (its World) is used by one thread; separate runs share nothing.
 #pragma once
 
 #include <cstdint>

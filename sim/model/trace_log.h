@@ -198,7 +198,7 @@ class TraceRecorder final : public RunObserver {
     MessageLife life;
     size_t tail_next = 0;  // once full: where the next event overwrites the oldest of the tail
     int commits = 0;
-    bool interesting = false;  // see Interesting() in trace_log.cc
+    bool interesting = false;  // see MakesInteresting() in trace_log.cc
   };
   Recording* LifeOf(uint64_t message_id);
   void Record(Recording& r, const LifeEvent& e);

@@ -187,7 +187,6 @@ class World final : public Scheduler {
   void StartAttempts(uint32_t worker_index);
   void StartAttempt(uint32_t worker_index, Delivery delivery);
   void AttemptStep(const Event& event);
-  void Advance(uint32_t attempt_slot);
   void DatabaseEvent(const Event& event);
   void CallDownstream(uint32_t attempt_slot);
   void Commit(uint32_t attempt_slot);
@@ -247,7 +246,6 @@ class World final : public Scheduler {
   void ScheduleFaults();
   void FaultEdge(const Event& event);
   void CrashEvent(const Event& event);
-  bool FaultActive(size_t fault_index) const { return fault_active_[fault_index]; }
   std::optional<scenario::ErrorClass> InjectedFailure(Message& message,
                                                       engine::Duration& fail_after,
                                                       uint16_t& fault_index);

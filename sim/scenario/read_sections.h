@@ -84,7 +84,6 @@ void ReadBackoff(const Node& node, Backoff* backoff);
 // "run.until_s = 21600": how messages name the end of the run.
 std::string RunEndText(const Context& context);
 
-void ReadRun(const Node& node, Context& context, Run* run);
 void ReadKinds(const Node& node, Context& context, std::map<std::string, Kind>* kinds);
 void ReadProducers(const Node& node, Context& context, std::vector<Producer>* producers);
 void ReadBacklog(const Node& node, Context& context, std::vector<BacklogEntry>* backlog);

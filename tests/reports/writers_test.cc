@@ -160,7 +160,8 @@ TEST_CASE("junit: a scenario name full of XML's special characters", "[reports][
   const xml::Element& suite = *doc.root->Children("testsuite").at(0);
   CHECK(suite.Attr("name") == "a&b <c> \"d\" 'e'");
   CHECK(suite.Children("testcase").at(0)->Attr("classname") == "drainsim.a&b <c> \"d\" 'e'");
-  CHECK(reports::XmlEscape("<&>\"'\x01") == "&lt;&amp;&gt;&quot;&apos;\xEF\xBF\xBD");
+  CHECK(reports::XmlEscape("<&>\"'\x01", reports::XmlFlavour::kXml) ==
+        "&lt;&amp;&gt;&quot;&apos;\xEF\xBF\xBD");
 }
 
 TEST_CASE("junit: no expectations gives one passing run case", "[reports][junit]") {

@@ -29,6 +29,7 @@
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
+#include "tools/drainsim/scenario_input.h"
 
 namespace drainsim::cli {
 
@@ -109,14 +110,8 @@ std::optional<scenario::Scenario> LoadForLive(const std::string& path) {
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   std::vector<scenario::Problem> problems = std::move(loaded.problems);
   if (loaded.ok()) problems = live::CheckLiveSupport(*loaded.scenario);
-  for (const scenario::Problem& p : problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
-  }
-  if (problems.empty()) {
-    for (const scenario::Problem& w : loaded.warnings) {
-      std::fprintf(stderr, "%s\n", scenario::FormatWarning(path, w).c_str());
-    }
-  }
+  PrintProblems(path, problems);
+  if (problems.empty()) PrintWarnings(path, loaded.warnings);
   if (!loaded.ok() || !problems.empty()) return std::nullopt;
   if (!loaded.scenario->expect.empty()) {
     std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");

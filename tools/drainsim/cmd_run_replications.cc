@@ -10,6 +10,7 @@
 #include "experiments/replications_report.h"
 #include "reports/expectations.h"
 #include "tools/drainsim/experiment_cli.h"
+#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
@@ -122,7 +123,7 @@ int RunReplicated(const po::variables_map& vm) {
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};
   const std::string name = experiments::PartialFileName(*shard);
-  if (const std::string error = WriteOutputs(out_dir, {{name, PartialText(partial)}});
+  if (const std::string error = WriteOutputSet(out_dir, {{name, PartialText(partial)}});
       !error.empty()) {
     std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
     return kExitBadInput;

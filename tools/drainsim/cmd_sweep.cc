@@ -11,6 +11,7 @@
 #include "experiments/seeds.h"
 #include "experiments/sweep_report.h"
 #include "tools/drainsim/experiment_cli.h"
+#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
@@ -129,7 +130,7 @@ int RunSweep(const Args& args) {
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};
   const std::string name = experiments::PartialFileName(*shard);
-  if (const std::string error = WriteOutputs(out_dir, {{name, PartialText(partial)}});
+  if (const std::string error = WriteOutputSet(out_dir, {{name, PartialText(partial)}});
       !error.empty()) {
     std::fprintf(stderr, "drainsim sweep: %s\n", error.c_str());
     return kExitBadInput;

@@ -171,13 +171,8 @@ std::optional<std::string> OutDirFor(const char* command, const po::variables_ma
   return dir;
 }
 
-std::string WriteOutputs(const std::string& dir,
-                         const std::vector<experiments::OutputFile>& files) {
-  return WriteOutputSet(dir, files);
-}
-
 int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir) {
-  if (const std::string error = WriteOutputs(dir, rendered.files); !error.empty()) {
+  if (const std::string error = WriteOutputSet(dir, rendered.files); !error.empty()) {
     std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
     return kExitBadInput;
   }

@@ -77,10 +77,6 @@ experiments::Experiment ExperimentFor(const char* command, const LoadedScenario&
 std::optional<std::string> OutDirFor(const char* command, const po::variables_map& vm,
                                      const std::string& default_component);
 
-// Writes every file into `dir` (created if missing) as one output set
-// (tools/drainsim/output_set.h): all of them, or none. Returns "" or the error.
-std::string WriteOutputs(const std::string& dir, const std::vector<experiments::OutputFile>& files);
-
 // Prints rendered.text, writes its files into `dir` and lists them ("report: DIR/FILE").
 // Returns rendered.exit_code, or kExitBadInput when a file cannot be written.
 int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir);

@@ -4,13 +4,21 @@
 
 namespace drainsim::cli {
 
-void ReportLoad(const std::string& path, const scenario::LoadResult& result) {
-  for (const scenario::Problem& problem : result.problems) {
+void PrintProblems(const std::string& path, const std::vector<scenario::Problem>& problems) {
+  for (const scenario::Problem& problem : problems) {
     std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, problem).c_str());
   }
-  for (const scenario::Problem& warning : result.warnings) {
+}
+
+void PrintWarnings(const std::string& path, const std::vector<scenario::Problem>& warnings) {
+  for (const scenario::Problem& warning : warnings) {
     std::fprintf(stderr, "%s\n", scenario::FormatWarning(path, warning).c_str());
   }
+}
+
+void ReportLoad(const std::string& path, const scenario::LoadResult& result) {
+  PrintProblems(path, result.problems);
+  PrintWarnings(path, result.warnings);
 }
 
 scenario::LoadResult LoadAndReport(const std::string& path) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/scenario/load.h"
 
@@ -14,5 +15,11 @@ scenario::LoadResult LoadAndReport(const std::string& path);
 
 // Prints `result`'s problems and warnings for `path`.
 void ReportLoad(const std::string& path, const scenario::LoadResult& result);
+
+// Prints each problem as "FILE: /pointer: message", one a line, on stderr.
+void PrintProblems(const std::string& path, const std::vector<scenario::Problem>& problems);
+
+// Prints each plausibility warning as "FILE: /pointer: warning: message" on stderr.
+void PrintWarnings(const std::string& path, const std::vector<scenario::Problem>& warnings);
 
 }  // namespace drainsim::cli
