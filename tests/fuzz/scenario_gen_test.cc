@@ -60,6 +60,7 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"worker_crash\"", "\"between_commit_and_ack\"", "\"ack_loss\"", "\"broker_restart\"",
       // every drain strategy, start after fix
       "\"bulk\"", "\"drip\"", "\"bounded\"", "\"adaptive\"", "\"start_after_fix_s\":",
+      "\"replay_ms\":",
       // alerts and expectations
       "\"oldest_age_s\":", "\"dlq_depth\":", "\"always\":", "\"sometimes\":", "\"during\":",
       "\"time_to_empty_s\"", "\"live_p99_ms\"", "\"equals\":"};

@@ -145,6 +145,8 @@ Json Drain(Choices& in, GenContext& c) {
     d["latency_target_ms"] = in.RealIn(0.1, 200);
     if (in.Chance(50)) d["adjust_every_s"] = in.RealIn(0.1, 30);
   }
+  // Last, so that the draws before it decode as they did before the field existed.
+  if (in.Chance(25)) d["replay_ms"] = Distribution(in, 20);
   return d;
 }
 
