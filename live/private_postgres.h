@@ -20,7 +20,7 @@
 //      running once the object is destroyed.
 //  (2) Stop() (or the destructor) ends every process of it; the ScratchDir removes its files.
 //  (3) Durability is off (fsync, full_page_writes, synchronous_commit): a throwaway database,
-//      whose commits are cheaper than a production server's (README "Rehearsing for real").
+//      whose commits are cheaper than a production server's (docs/LIVE.md).
 #pragma once
 
 #include <chrono>

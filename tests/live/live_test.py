@@ -220,7 +220,7 @@ def run_poison(args, env, tmpdir):
         args, env, args.scenario, out, "--wall-max-s", "120", "--settle-max-s", "60",
         "--replications", "5")
     # Exit 0 or 1: the counts must agree (checked below), but whether the wall-time figure is
-    # inside depends on the broker's latency on this machine (README, "Rehearsing for real").
+    # inside depends on the broker's latency on this machine (docs/LIVE.md).
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
     with open(os.path.join(out, "live.json")) as f:
         live = json.load(f)

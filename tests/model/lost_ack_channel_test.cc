@@ -1,7 +1,7 @@
 // A lost ack with on_visibility_timeout close_channel (RabbitMQ): the delivery stays unacked on
 // its worker's channel, so a crash returns it at once and the consumer timeout returns every
 // unacked delivery of the channel with it. drainsim live measured both against RabbitMQ 3.10
-// (README, "Crashes and lost acks"); before, the model requeued the lost one alone at its
+// (docs/LIVE.md, "Crashes and lost acks"); before, the model requeued the lost one alone at its
 // timeout.
 #include <catch2/catch.hpp>
 #include <string>
