@@ -163,16 +163,29 @@ void World::ActOnStall(MessageRef ref, Message& m) {
 bool World::VisibilityExpiredHook(const Delivery& delivery) {
   const scenario::Broker& broker = scenario_.broker;
   Message& m = messages_.Get(delivery.message);
+  // The consumer timeout closes the holder's channel whatever else the expiry does.
+  const int32_t closes = broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
+                                 m.holder >= 0 &&
+                                 WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
+                             ? m.holder
+                             : -1;
   if (broker.stalled_count_max && m.stalled_count + 1 > *broker.stalled_count_max) {
     ++m.stalled_count;
     m.cause = ExpiryCause(m);
     DeadLetter(delivery.message, m, scenario::DlqReason::kStalled);
+    // Before this, a withheld copy (a lost ack) of the dead-lettered message stayed on its
+    // channel for ever, holding a prefetch slot: with prefetch 1 every worker ended up full and
+    // the ready messages stalled (generated scenario seed 12360: ack_loss, close_channel and
+    // stalled_count_max 0).
+    if (closes >= 0) {
+      CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
+      Dispatch();  // nothing went back to the queue to wake the dispatcher: the free slot takes
+    }
     return true;
   }
   if (broker.stalled_count_max) ++m.stalled_count;
-  if (broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
-      m.holder >= 0 && WorkerHolds(static_cast<uint32_t>(m.holder), delivery)) {
-    CloseChannel(static_cast<uint32_t>(m.holder), ChannelClose::kConsumerTimeout);
+  if (closes >= 0) {
+    CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
     return true;
   }
   return false;  // a plain redelivery (also when the holder crashed and the broker waited)
