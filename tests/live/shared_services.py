@@ -155,8 +155,10 @@ def stop(args, tmpdir):
         os.remove(path)
         skip(s["skipped"])
     pid = s["drainsim_pid"]
+    started = time.time()
     check(_running(pid), f"the shared services' drainsim (pid {pid}) still up at the end")
     amqp, sql = _run_objects(s, "")  # judged after the stop: a leftover must not keep it up
+    listed_s = time.time() - started
     os.kill(pid, signal.SIGTERM)
     deadline = time.time() + 60
     while time.time() < deadline and _running(pid):
@@ -165,6 +167,8 @@ def stop(args, tmpdir):
         log = f.read()
     print(log)
     check(not _running(pid), f"drainsim --serve-services (pid {pid}) ended after SIGTERM")
+    print(f"measured: leftovers listed in {listed_s:.1f} s, stopped {time.time() - started:.1f} s "
+          f"after the cleanup's start")
     check("services stopped in" in log, "it stopped the services")
     check(not os.path.exists(path), f"it removed {path}")
     node_pid = s["rabbitmq"]["node"].split("-")[1]
