@@ -47,91 +47,12 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 
-SKIP = 77
-
-
-def skip(reason):
-    print(f"SKIPPED: {reason}")
-    sys.exit(SKIP)
-
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    print(f"ok: {message}")
-
-
-def pid_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie is dead for our purpose only if reaped; report it as alive (it would be a leak).
-    return True
-
-
-def port_open(port):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.settimeout(1)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def processes_mentioning(text):
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if text in cmd:
-            found.append(f"{entry}: {cmd[:120]}")
-    return found
-
-
-def parse_services(stdout):
-    """pids and ports from the 'rabbitmq: ...' and 'postgres: ...' lines."""
-    pids, ports = [], []
-    for line in stdout.splitlines():
-        words = line.replace("(", " ").split()
-        if not words or words[0] not in ("rabbitmq:", "postgres:"):
-            continue
-        for i, w in enumerate(words[:-1]):
-            if w == "pid":
-                pids.append(int(words[i + 1]))
-            elif w in ("port", "dist_port"):
-                ports.append(int(words[i + 1]))
-    return pids, ports
-
-
-def assert_nothing_left(stdout, tmpdir, drainsim_pid, min_pids=3, min_ports=4):
-    """min_pids, min_ports: RabbitMQ and epmd (2, 3), plus PostgreSQL (3, 4) by default."""
-    pids, ports = parse_services(stdout)
-    check(len(pids) >= min_pids and len(ports) >= min_ports, f"services reported pids {pids} and ports {ports}")
-    deadline = time.time() + 10
-    while time.time() < deadline and any(pid_alive(p) for p in pids):
-        time.sleep(0.2)
-    check(not any(pid_alive(p) for p in pids), f"no service process left (pids {pids})")
-    check(not any(port_open(p) for p in ports), f"no service port still accepting (ports {ports})")
-    left = processes_mentioning(f"drainsim-{drainsim_pid}-") + processes_mentioning(tmpdir)
-    check(not left, f"no process of the run's node or scratch directory: {left}")
-    check(not [d for d in os.listdir(tmpdir) if d.startswith("drainsim-live-")],
-          f"scratch directory removed from {tmpdir}")
+from live_common import assert_nothing_left, check, fail, skip
+import shared_services
 
 
 def services_or_skip(drainsim, env):
@@ -205,6 +126,8 @@ def check_side_by_side(out, returncode, counts=POISON_COUNTS, settled_s=10, last
 def run_live(args, env, scenario, out, *options):
     """`drainsim live SCENARIO --out OUT OPTIONS...` to its end: prints its output and, outside
     CI, skips the test when the services cannot start here. Returns (proc, stdout, stderr)."""
+    if args.services:  # the fixture's shared pair (shared_services.py)
+        options = (*options, *shared_services.live_options(args.services))
     proc = subprocess.Popen([args.drainsim, "live", scenario, "--out", out, *options], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stdout, stderr = proc.communicate(timeout=300)
@@ -212,6 +135,17 @@ def run_live(args, env, scenario, out, *options):
     if proc.returncode == 2 and "could not start" in stderr and os.environ.get("CI") != "true":
         skip(f"services cannot start here: {stderr.strip()}")
     return proc, stdout, stderr
+
+
+def assert_run_left_nothing(args, out, stdout, tmpdir, drainsim_pid, min_pids=3, min_ports=4):
+    """With the shared pair: the run's own queues and tables deleted from it (its processes and
+    ports are checked by the fixture's cleanup); with a private pair: nothing of it left."""
+    if args.services:
+        started = time.time()
+        shared_services.assert_run_removed(args.services, out, stdout)
+        print(f"measured: the shared servers checked in {time.time() - started:.1f} s")
+    else:
+        assert_nothing_left(stdout, tmpdir, drainsim_pid, min_pids, min_ports)
 
 
 def run_poison(args, env, tmpdir):
@@ -256,7 +190,7 @@ def run_poison(args, env, tmpdir):
           f"each poison message delivered exactly delivery_limit + 1 = {limit + 1} times "
           f"(RabbitMQ dead-letters the return that makes the count exceed the limit)")
     check(len(deliveries) == 2000, "every published message delivered")
-    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid))
 
 
 def run_retry(args, env, tmpdir):
@@ -310,7 +244,8 @@ def run_retry(args, env, tmpdir):
     check(delays == [200, 400, 800] and len(republished) == 24,
           f"24 republishes with the simulation's 200, 400, 800 ms (got {len(republished)}, {delays})")
     check(counts == {"x-delivery-count=0"}, f"a republished copy is a new message: {counts}")
-    assert_nothing_left(stdout, tmpdir, str(proc.pid), min_pids=2, min_ports=3)  # no database
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid), min_pids=2,
+                            min_ports=3)  # no database
 
 
 def run_sigterm(args, env, tmpdir):
@@ -393,7 +328,7 @@ def run_drain(args, env, tmpdir):
     live_tte = drain["time_to_empty_s"]
     print(f"measured: time to empty live {live_tte:.3f} s, simulated {sim_tte:.3f} s")
     check(abs(live_tte - sim_tte) <= 0.25 * sim_tte, "live time to empty within 25% of the simulation's")
-    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid))
 
 
 def run_traffic(args, env, tmpdir):
@@ -430,7 +365,7 @@ def run_traffic(args, env, tmpdir):
     p99 = rows["live_p99_ms"]
     print(f"measured: live p50 {t['p50_ms']} ms, p99 {t['p99_ms']} ms; simulated p99 interval "
           f"[{p99['interval_low']}, {p99['interval_high']}] ms: {p99['verdict']}")
-    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid))
 
 
 def run_restart(args, env, tmpdir):
@@ -579,6 +514,8 @@ def run_downstream(args, env, tmpdir):
     outside = [r["metric"] for r in report["comparison"] if r["verdict"] == "outside"]
     check(proc.returncode == (1 if outside else 0) and report["exit_code"] == proc.returncode,
           f"exit {proc.returncode} iff a figure is outside ({outside})")
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid), min_pids=2,
+                            min_ports=3)  # no database
 
 
 def run_refuse(args, env):
@@ -703,29 +640,47 @@ def run_dbfaults(args, env, tmpdir):
     t = rows["db_timeouts"]
     print(f"measured: db_timeouts live {t['live']}, simulated interval [{t['interval_low']}, "
           f"{t['interval_high']}]: {t['verdict']}; outside: {outside}")
-    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+    assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid))
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
                                          "crash", "traffic", "retry", "downstream",
-                                         "dbfaults", "restart"])
+                                         "dbfaults", "restart", "shared-start", "shared-stop"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
     parser.add_argument("--skip", default="")
+    parser.add_argument("--shared", default="",
+                        help="the fixture's state file: run against its shared pair")
     args = parser.parse_args()
+    args.services = None
     if args.skip:
         skip(args.skip)
     os.makedirs(args.work, exist_ok=True)
-    tmpdir = tempfile.mkdtemp(prefix=f"tmp-{args.mode}-", dir=args.work)
+    if args.mode in ("shared-start", "shared-stop"):
+        # The shared pair's scratch directory lives from the setup test to the cleanup test.
+        tmpdir = os.path.join(args.work, "tmp-shared")
+        os.makedirs(tmpdir, mode=0o755, exist_ok=True)
+    else:
+        tmpdir = tempfile.mkdtemp(prefix=f"tmp-{args.mode}-", dir=args.work)
     os.chmod(tmpdir, 0o755)  # the services' users must reach their scratch directories
     env = dict(os.environ, TMPDIR=tmpdir)
     if args.mode == "refuse":
         run_refuse(args, env)
+    elif args.mode == "shared-start":
+        services_or_skip(args.drainsim, env)
+        shared_services.start(args, tmpdir)  # the pair keeps its scratch directory in tmpdir
+        print("1 passed, 0 failed")
+        return
+    elif args.mode == "shared-stop":
+        services_or_skip(args.drainsim, env)
+        shared_services.stop(args, tmpdir)
     else:
         services_or_skip(args.drainsim, env)
+        if args.shared:
+            args.services = shared_services.state(args.shared)
         {"services": run_services, "poison": run_poison, "sigterm": run_sigterm,
          "drain": run_drain, "traffic": run_traffic,
          "crash": run_crash, "retry": run_retry,

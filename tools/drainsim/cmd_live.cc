@@ -26,6 +26,7 @@
 #include "live/stop_signal.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
+#include "tools/drainsim/live_serve.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
@@ -58,7 +59,9 @@ constexpr const char* kDescription =
     "client reconnects; refused with --amqp).\n"
     "Anything else is refused at its JSON pointer (exit 2).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
-    "stops them (no scenario needed).\n"
+    "stops them (no scenario needed). --serve-services --state-file F starts them, writes their\n"
+    "URLs, pids and ports to F (JSON) and keeps them up for runs with --amqp / --postgres until\n"
+    "SIGTERM/Ctrl-C, until F is removed, or 30 minutes at most; then stops them.\n"
     "Exit code 0: conservation holds, the exact counts agree with the simulation of the same\n"
     "seed and every compared figure is inside; 1: model and reality disagree (or messages were\n"
     "lost; the files are written all the same); 2: bad input, an unsupported field, services\n"
@@ -192,7 +195,8 @@ int RunLive(const Args& args) {
   CommandLine line("live",
                    "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
                    "[--wall-max-s S] [--settle-max-s S] [--replications N] [--jobs K] "
-                   "[--time-tolerance-s S] | live --check-services",
+                   "[--time-tolerance-s S] | live --check-services | "
+                   "live --serve-services --state-file F",
                    kDescription);
   line.options.add_options()("scenario", po::value<std::string>(), "scenario JSON file")(
       "seed", po::value<uint64_t>(), "seed (default: the scenario's `seed`)")(
@@ -209,6 +213,8 @@ int RunLive(const Args& args) {
       "time-tolerance-s", po::value<double>()->default_value(0.1, "0.1"),
       "widens the interval of wall-time figures by this much on each side (timing jitter)")(
       "check-services", po::bool_switch(), "start the private services, report, stop them")(
+      "serve-services", po::bool_switch(), "start the private services, keep them up for others")(
+      "state-file", po::value<std::string>(), "--serve-services: where their URLs are written")(
       "keep-data", po::bool_switch(), "keep the services' scratch directory (debugging)");
   AddJobsOption(line.options);
   line.positional.add("scenario", 1);
@@ -221,6 +227,11 @@ int RunLive(const Args& args) {
   if (vm.count("postgres")) service_options.postgres_url = vm["postgres"].as<std::string>();
   service_options.keep_data = vm["keep-data"].as<bool>();
   if (vm["check-services"].as<bool>()) return CheckServices(service_options);
+  if (vm["serve-services"].as<bool>()) {
+    return ServeServices(service_options,
+                         vm.count("state-file") ? vm["state-file"].as<std::string>() : "",
+                         kServeMaxS);
+  }
   if (!vm.count("scenario")) {
     std::fprintf(stderr, "drainsim live: give a SCENARIO (or --check-services)\n");
     return kExitBadInput;
