@@ -4,15 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "live/nearest_rank.h"
+
 namespace drainsim::live {
 
 namespace {
-
-double NearestRank(const std::vector<double>& sorted, double p) {
-  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
-  rank = std::clamp<size_t>(rank, 1, sorted.size());
-  return sorted[rank - 1];
-}
 
 // Enough points for the body and for the tail, where the stalls are.
 constexpr double kTableProbabilities[] = {0.1,  0.2,   0.3,   0.4,    0.5,   0.6,    0.7,

@@ -8,19 +8,9 @@
 #include <vector>
 
 #include "experiments/table.h"
+#include "live/nearest_rank.h"
 
 namespace drainsim::live {
-
-namespace {
-
-// Nearest rank ceil(p * n), 1-based, of a sorted, non-empty vector.
-double NearestRank(const std::vector<double>& sorted, double p) {
-  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
-  rank = std::clamp<size_t>(rank, 1, sorted.size());
-  return sorted[rank - 1];
-}
-
-}  // namespace
 
 WhereTimeWent ReadWhereTimeWent(const std::string& events_path, const Plan& plan) {
   WhereTimeWent w;

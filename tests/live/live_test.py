@@ -148,6 +148,14 @@ def assert_run_left_nothing(args, out, stdout, tmpdir, drainsim_pid, min_pids=3,
         assert_nothing_left(stdout, tmpdir, drainsim_pid, min_pids, min_ports)
 
 
+def read_outputs(out):
+    """live.json and report.json of the run written to OUT."""
+    with open(os.path.join(out, "live.json")) as f:
+        live = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        return live, json.load(f)
+
+
 def run_poison(args, env, tmpdir):
     out = os.path.join(args.work, "poison")
     proc, stdout, stderr = run_live(
@@ -337,10 +345,7 @@ def run_traffic(args, env, tmpdir):
         args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
         "--replications", "5")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    with open(os.path.join(out, "live.json")) as f:
-        live = json.load(f)
-    with open(os.path.join(out, "report.json")) as f:
-        report = json.load(f)
+    live, report = read_outputs(out)
     check(live["published"] == 600 and live["acked"] == 600, "600 published, 600 acked")
     check(live["lost"] == 0 and live["unfinished"] == 0, "lost 0, nothing unfinished")
     t = live["live_traffic"]
@@ -383,10 +388,7 @@ def run_restart(args, env, tmpdir):
                                     "--settle-max-s", "30", "--replications", "5")
     print(f"measured: whole run {time.time() - started:.1f} s")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    with open(os.path.join(out, "live.json")) as f:
-        live = json.load(f)
-    with open(os.path.join(out, "report.json")) as f:
-        report = json.load(f)
+    live, report = read_outputs(out)
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
           "lost 0, nothing unfinished, nothing in two places")
@@ -472,10 +474,7 @@ def run_downstream(args, env, tmpdir):
         args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
         "--replications", "5")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    with open(os.path.join(out, "live.json")) as f:
-        live = json.load(f)
-    with open(os.path.join(out, "report.json")) as f:
-        report = json.load(f)
+    live, report = read_outputs(out)
     check(live["published"] == 300 and live["acked"] == 300 and live["dead_lettered"] == 0,
           f"300 published, 300 acked, none dead-lettered (got {live['published']}, "
           f"{live['acked']}, {live['dead_lettered']})")
@@ -588,10 +587,7 @@ def run_dbfaults(args, env, tmpdir):
         args, env, args.scenario, out, "--wall-max-s", "60", "--settle-max-s", "30",
         "--replications", "5")
     check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    with open(os.path.join(out, "live.json")) as f:
-        live = json.load(f)
-    with open(os.path.join(out, "report.json")) as f:
-        report = json.load(f)
+    live, report = read_outputs(out)
     sim = live["simulated"]
     check(live["published"] == live["planned"] == sim["published"] > 500,
           f"every planned order published ({live['published']})")
