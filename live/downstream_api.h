@@ -85,6 +85,8 @@ class DownstreamApi {
  public:
   // REQUIRES: scenario.downstream is set (a loaded scenario's invariants hold)
   DownstreamApi(const scenario::Scenario& scenario, uint64_t seed, int64_t epoch_utc_s);
+  // It keeps a reference into the scenario: a temporary would dangle (ASan: stack-use-after-scope).
+  DownstreamApi(scenario::Scenario&&, uint64_t, int64_t) = delete;
 
   DownstreamAnswer Decide(engine::Instant now, uint64_t call_key);
 

@@ -44,6 +44,7 @@ class DownstreamServer {
 
   // REQUIRES: scenario.downstream is set; connections_max >= 1
   DownstreamServer(const scenario::Scenario& scenario, uint64_t seed, int connections_max);
+  DownstreamServer(scenario::Scenario&&, uint64_t, int) = delete;  // it keeps a reference
   ~DownstreamServer();
   DownstreamServer(const DownstreamServer&) = delete;
   DownstreamServer& operator=(const DownstreamServer&) = delete;

@@ -11,8 +11,8 @@ namespace drainsim::live {
 namespace {
 
 // Enough points for the body and for the tail, where the stalls are.
-constexpr double kTableProbabilities[] = {0.1,  0.2,   0.3,   0.4,    0.5,   0.6,    0.7,
-                                          0.8,  0.9,   0.95,  0.98,   0.99,  0.995,  0.998,
+constexpr double kTableProbabilities[] = {0.1,   0.2,    0.3,    0.4,    0.5,  0.6,   0.7,
+                                          0.8,   0.9,    0.95,   0.98,   0.99, 0.995, 0.998,
                                           0.999, 0.9995, 0.9998, 0.9999, 1.0};
 
 double Micros(double ms) { return std::round(ms * 1000.0) / 1000.0; }

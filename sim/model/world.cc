@@ -232,7 +232,8 @@ void World::CheckQuietEnd() {
   error.invariant = "quiet_end";
   error.detail = text;
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.
-  error.detail += std::string(broker_down_ ? "; broker down" : "") + "; workers (unacked, withheld, in ring):";
+  error.detail +=
+      std::string(broker_down_ ? "; broker down" : "") + "; workers (unacked, withheld, in ring):";
   for (size_t w = 0; w < workers_.size() && w < 8; ++w) {
     const Worker& worker = workers_[w];
     error.detail += " " + std::to_string(worker.unacked) + "/" +

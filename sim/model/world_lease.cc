@@ -164,11 +164,11 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
   const scenario::Broker& broker = scenario_.broker;
   Message& m = messages_.Get(delivery.message);
   // The consumer timeout closes the holder's channel whatever else the expiry does.
-  const int32_t closes = broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
-                                 m.holder >= 0 &&
-                                 WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
-                             ? m.holder
-                             : -1;
+  const int32_t closes =
+      broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
+              m.holder >= 0 && WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
+          ? m.holder
+          : -1;
   if (broker.stalled_count_max && m.stalled_count + 1 > *broker.stalled_count_max) {
     ++m.stalled_count;
     m.cause = ExpiryCause(m);
@@ -179,7 +179,7 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
     // stalled_count_max 0).
     if (closes >= 0) {
       CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
-      Dispatch();  // nothing went back to the queue to wake the dispatcher: the free slot takes
+      Dispatch();  // nothing went back to the queue to wake the dispatcher for the free slot
     }
     return true;
   }

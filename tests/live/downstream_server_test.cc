@@ -72,7 +72,8 @@ std::string RawExchange(int port, const std::string& request) {
 
 TEST_CASE("live downstream: the token bucket admits its burst, then refills at its rate",
           "[live]") {
-  DownstreamApi api(Limited(RetryAfterFormat::kSeconds), 14, 1'700'000'000);
+  const auto scenario = Limited(RetryAfterFormat::kSeconds);
+  DownstreamApi api(scenario, 14, 1'700'000'000);
   CHECK(api.Decide(At(0), 1).status == 200);
   CHECK(api.Decide(At(0), 2).status == 200);
   const auto limited = api.Decide(At(0.001), 3);
@@ -91,7 +92,8 @@ TEST_CASE("live downstream: the token bucket admits its burst, then refills at i
 
 TEST_CASE("live downstream: a 429's Retry-After in the scenario's style", "[live]") {
   SECTION("http_date: the IMF-fixdate of the epoch plus the whole second the bucket refills") {
-    DownstreamApi api(Limited(RetryAfterFormat::kHttpDate), 14, 1'700'000'000);
+    const auto scenario = Limited(RetryAfterFormat::kHttpDate);
+    DownstreamApi api(scenario, 14, 1'700'000'000);
     api.Decide(At(2.5), 1);
     api.Decide(At(2.5), 2);
     const auto limited = api.Decide(At(2.5), 3);  // the next token at 2.6 s -> date 3 s
@@ -106,7 +108,8 @@ TEST_CASE("live downstream: a 429's Retry-After in the scenario's style", "[live
     CHECK(!drainsim::live::RetryAfterWaitUs("soon", 0, 0).has_value());
   }
   SECTION("none: no header at all") {
-    DownstreamApi api(Limited(RetryAfterFormat::kNone), 14, 0);
+    const auto scenario = Limited(RetryAfterFormat::kNone);
+    DownstreamApi api(scenario, 14, 0);
     api.Decide(At(0), 1);
     api.Decide(At(0), 2);
     const auto limited = api.Decide(At(0), 3);
@@ -120,7 +123,8 @@ TEST_CASE(
     "downstream_rate_limit window",
     "[live]") {
   // live-downstream.json: 40/s burst 10; 10/s burst 2 over [3 s, 6 s); outage over [8 s, 8.5 s).
-  DownstreamApi api(LoadDownstream(), 14, 0);
+  const auto scenario = LoadDownstream();
+  DownstreamApi api(scenario, 14, 0);
   CHECK(api.Decide(At(7.999), 1).status == 200);
   const auto down = api.Decide(At(8), 2);
   CHECK(down.status == 503);
@@ -129,7 +133,7 @@ TEST_CASE(
   CHECK(api.Decide(At(8.499), 3).status == 503);
   CHECK(api.Decide(At(8.5), 4).status == 200);
 
-  DownstreamApi limited(LoadDownstream(), 14, 0);
+  DownstreamApi limited(scenario, 14, 0);
   int admitted = 0;
   for (int i = 0; i < 20; ++i) admitted += limited.Decide(At(3.0), 100 + i).status == 200;
   CHECK(admitted == 2);  // the window's burst: the 10 tokens held are capped at 2

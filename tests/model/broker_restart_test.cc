@@ -21,10 +21,12 @@ std::string RestartScenario(int count, double handler_s, int prefetch, const std
          std::to_string(handler_s * 1000) + R"(}}}},
     "producers": [{"kind": "job", "burst": {"at_s": 0, "count": )" +
          std::to_string(count) + R"(}}],
-    "broker": )" + broker + R"(,
+    "broker": )" +
+         broker + R"(,
     "workers": {"count": 1, "prefetch": )" +
          std::to_string(prefetch) + R"(, "concurrency": 1},
-    "faults": [)" + faults + "]}";
+    "faults": [)" +
+         faults + "]}";
 }
 
 TEST_CASE("a broker restart's return counts towards the delivery limit (RabbitMQ 3.x)",
@@ -40,8 +42,7 @@ TEST_CASE("a broker restart's return counts towards the delivery limit (RabbitMQ
   CHECK(r.acked == 0);
 }
 
-TEST_CASE("a broker restart drops the prefetched copies with the connection",
-          "[model][restart]") {
+TEST_CASE("a broker restart drops the prefetched copies with the connection", "[model][restart]") {
   // 10 messages, prefetch 10, one slot: at the restart one runs and nine wait in the buffer.
   // Only the running one goes on (a stale copy that commits): one duplicate execution, not ten.
   const Results r = RunAudited(LoadOrFail(RestartScenario(
