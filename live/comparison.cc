@@ -74,8 +74,21 @@ Comparison Compare(const std::string& name, const std::string& unit, std::option
     return c;
   }
   c.interval = PredictionInterval(s, level);
+  c.interval->low = std::max(0.0, c.interval->low);  // contract (6)
   c.verdict = Within(*live, c.interval->low, c.interval->high, tolerance) ? Verdict::kInside
                                                                           : Verdict::kOutside;
+  return c;
+}
+
+Comparison CompareCount(const std::string& name, const std::string& unit,
+                        std::optional<double> live,
+                        std::span<const std::optional<double>> simulated, double level) {
+  Comparison c = Compare(name, unit, live, simulated, 0, level);
+  if (!c.interval || c.exact || !live) return c;
+  c.interval = Interval{std::max(0.0, std::ceil(c.interval->low - 0.5)),
+                        std::floor(c.interval->high + 0.5)};
+  c.verdict = Within(*live, c.interval->low, c.interval->high, 0) ? Verdict::kInside
+                                                                   : Verdict::kOutside;
   return c;
 }
 

@@ -16,6 +16,12 @@
 //      some replications are undefined compares with the defined ones (the note says how many
 //      were not); with fewer than two defined it is not compared.
 //  (5) A row that cannot be compared (no live counterpart yet) says why and never fails a run.
+//  (6) Every compared figure is non-negative (counts, times, latencies): the interval's low end
+//      is clamped at 0.
+//  (7) A count (CompareCount) is an integer judged by a normal-theory interval: with the
+//      continuity correction (the count k stands for [k - 0.5, k + 0.5]) its interval becomes the
+//      integers it admits, [ceil(low - 0.5), floor(high + 0.5)]. Without it, a count the
+//      replications themselves produce could fall between an interval's fractional ends.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -56,6 +62,11 @@ struct Comparison {
 Comparison Compare(const std::string& name, const std::string& unit, std::optional<double> live,
                    std::span<const std::optional<double>> simulated, double tolerance,
                    double level = 0.95);
+
+// Compare for a count: tolerance 0 and contract (7).
+Comparison CompareCount(const std::string& name, const std::string& unit,
+                        std::optional<double> live,
+                        std::span<const std::optional<double>> simulated, double level = 0.95);
 
 // A row with no live counterpart (contract (5)).
 Comparison NotCompared(const std::string& name, const std::string& unit, const std::string& why);

@@ -262,13 +262,16 @@ std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const L
     const Figure& figure = *figures[f];
     const double wall_tolerance =
         std::string(figure.unit) == "ms" ? options.latency_tolerance_ms : options.time_tolerance_s;
-    rows.push_back(Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
-                           figure.wall_time ? wall_tolerance : 0, options.level));
+    rows.push_back(figure.wall_time
+                       ? Compare(figure.name, figure.unit, figure.live(live), simulated.values[f],
+                                 wall_tolerance, options.level)
+                       : CompareCount(figure.name, figure.unit, figure.live(live),
+                                      simulated.values[f], options.level));
   }
   const std::vector<std::optional<double>> downstream_live = DownstreamLive(live);
   for (size_t k = 0; k < downstream.size(); ++k) {
-    rows.push_back(Compare(downstream[k], kDownstreamUnit, downstream_live[k],
-                           simulated.values[figures.size() + k], 0, options.level));
+    rows.push_back(CompareCount(downstream[k], kDownstreamUnit, downstream_live[k],
+                                simulated.values[figures.size() + k], options.level));
   }
   if (scenario.drains.empty()) {
     rows.push_back(NotCompared("time_to_empty_s", "s",

@@ -100,6 +100,40 @@ TEST_CASE("side by side: a spread figure is inside iff within the prediction int
   CHECK(Compare("x", "u", middle.interval->low - 0.01, values, 0).verdict == Verdict::kOutside);
 }
 
+TEST_CASE("side by side: a count's interval is the integers the continuity correction admits",
+          "[live]") {
+  // Values 1..30: the prediction interval is [-2.80, 33.80] (15.5 -+ 18.30).
+  Values values;
+  for (int i = 1; i <= 30; ++i) values.push_back(i);
+  const Comparison continuous = Compare("x", "u", 34.0, values, 0);
+  REQUIRE(continuous.interval);
+  CHECK(continuous.interval->low == 0);  // contract (6): no negative count or time
+  CHECK(continuous.interval->high == Approx(33.80).margin(0.01));
+  CHECK(continuous.verdict == Verdict::kOutside);
+  // 34 stands for [33.5, 34.5], which meets [-2.80, 33.80]: inside as a count; 35 is not.
+  const Comparison count = drainsim::live::CompareCount("x", "messages", 34.0, values);
+  REQUIRE(count.interval);
+  CHECK(count.interval->low == 0);
+  CHECK(count.interval->high == 34);
+  CHECK(count.verdict == Verdict::kInside);
+  CHECK(count.tolerance == 0);
+  CHECK(drainsim::live::CompareCount("x", "messages", 35.0, values).verdict == Verdict::kOutside);
+  // A replication gave 5, yet 5 is below the interval [5.19, 8.81] of these 30 (5 once, 6 seven
+  // times, 7 fourteen, 8 seven, 9 once); as a count it is inside. Exact comparisons stay exact.
+  Values near{5.0, 9.0};
+  near.insert(near.end(), 7, 6.0);
+  near.insert(near.end(), 14, 7.0);
+  near.insert(near.end(), 7, 8.0);
+  const Comparison edge = drainsim::live::CompareCount("x", "messages", 5.0, near);
+  REQUIRE(edge.interval);
+  CHECK(Compare("x", "messages", 5.0, near, 0).verdict == Verdict::kOutside);
+  CHECK(edge.interval->low == 5);
+  CHECK(edge.verdict == Verdict::kInside);
+  CHECK(drainsim::live::CompareCount("x", "messages", 10.0, Values(30, 10.0)).exact);
+  CHECK(drainsim::live::CompareCount("x", "messages", 11.0, Values(30, 10.0)).verdict ==
+        Verdict::kOutside);
+}
+
 TEST_CASE("side by side: never against never agrees, never against a value does not", "[live]") {
   const Values never(30, std::nullopt);
   const Comparison both = Compare("main_queue_settled_s", "s", std::nullopt, never, 0.1);
