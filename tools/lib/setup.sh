@@ -16,6 +16,10 @@ DRAINSIM_PACKAGES=(
 # which reports itself skipped where Chromium is absent. DRAINSIM_NO_OPTIONAL_PACKAGES=1 skips them.
 DRAINSIM_OPTIONAL_PACKAGES=(chromium)
 
+# Only for `tools/test --sanitize`: it builds with clang (see tools/test); the sanitizer runtimes
+# are in libclang-rt-14-dev, which clang only recommends.
+DRAINSIM_SANITIZE_PACKAGES=(clang libclang-rt-14-dev)
+
 # Only for `tools/test --coverage`: gcovr reads the gcov counters into per-folder figures.
 DRAINSIM_COVERAGE_PACKAGES=(gcovr)
 
@@ -42,6 +46,17 @@ drainsim_ensure_packages() {
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq >&2 || return 1
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
+}
+
+# drainsim_forget_other_compiler BUILD_DIR COMPILER: a build tree configured with another C++
+# compiler (an older tools/test built build-sanitize/ with GCC) loses its CMake cache, because
+# CMake refuses to switch compilers in place.
+drainsim_forget_other_compiler() {
+  local cache="$1/CMakeCache.txt"
+  [ -f "$cache" ] || return 0
+  grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=.*$2\$" "$cache" && return 0
+  drainsim_log "$1 was configured with another compiler: reconfiguring it with $2"
+  rm -rf "$cache" "$1/CMakeFiles"
 }
 
 # drainsim_build BUILD_DIR [extra cmake args...]: configure (cheap when nothing changed) and
