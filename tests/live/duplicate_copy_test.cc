@@ -30,7 +30,7 @@ TEST_CASE("delay queues of a quorum main queue are quorum, at-least-once, reject
   const drainsim::scenario::Scenario s = Load("live-restart-retry.json");
   const drainsim::live::Topology t = drainsim::live::MakeTopology(s);
   REQUIRE(t.quorum);
-  REQUIRE(t.delay_queues.count(500) == 1);  // the first retry's level
+  REQUIRE(t.delay_queues.count(1500) == 1);  // the first retry's level
   const AmqpHeaders args = drainsim::live::DelayQueueArgs(t);
   CHECK(args == AmqpHeaders{{"x-queue-type", std::string("quorum")},
                             {"x-dead-letter-strategy", std::string("at-least-once")},

@@ -42,8 +42,8 @@ Modes (one ctest test each):
   restartretry  scenarios/live-restart-retry.json: republish retries waiting in their delay
              queues across a broker restart (the copies' TTL runs out while the broker is down):
              with quorum delay queues and at-least-once dead-lettering none is lost; exact
-             counts (308 published, 300 acked, 8 pills run 4 times each, 8 in the DLQ with
-             reason rejected, lost 0), each pill's second copy republished before the stop and
+             counts (508 published, 500 acked, 8 pills run 3 times each, 8 in the DLQ with
+             reason rejected, lost 0), each pill with a copy republished before the stop and
              delivered after the broker was back; then nothing left.
 
 Exit 77 (ctest: skipped) with the reason when the services are not installed, when they cannot
@@ -472,7 +472,7 @@ def run_restart(args, env, tmpdir):
 
 
 def run_restart_retry(args, env, tmpdir):
-    """republish across a broker restart: the pills' copies wait in the 500 ms delay queue
+    """republish across a broker restart: the pills' copies wait in the 1.5 s delay queue
     while the broker is down; quorum delay queues with at-least-once dead-lettering hand every
     one back to the main queue (classic ones, at-most-once, lost 4-5 of 8)."""
     out = os.path.join(args.work, "restart-retry")
@@ -487,14 +487,16 @@ def run_restart_retry(args, env, tmpdir):
           f"delay queues dead-letter at-least-once ({live['delay_dead_letter']})")
     check(live["unfinished"] == 0 and live["double_ids"] == [],
           "nothing unfinished, nothing in two places")
-    check(live["published"] == 308 and live["acked"] == 300,
-          f"308 published, 300 acked (got {live['published']}, {live['acked']})")
+    check(live["published"] == 508 and live["acked"] == 500,
+          f"508 published, 500 acked (got {live['published']}, {live['acked']})")
     check(live["dead_lettered"] == 8 and live["human_needed"] == 8
           and live["dlq_by_reason"] == {"rejected": 8},
           f"8 in the DLQ (rejected), human needed 8 (got {live['dead_lettered']}, "
           f"{live['human_needed']}, {live['dlq_by_reason']})")
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     r = live["broker_restart"]["restarts"][0]
+    check(r["stop_called_s"] >= 5.5 and r["up_s"] > r["start_called_s"] > r["stop_called_s"],
+          f"the application stopped (planned at 5.5 s), started again and came back ({r})")
     attempts, copies, duplicates = {}, {}, 0
     with open(os.path.join(out, "live-events.jsonl")) as f:
         for line in f:
@@ -508,12 +510,14 @@ def run_restart_retry(args, env, tmpdir):
             elif e["event"] == "duplicate_copy":
                 duplicates += 1
     pills = sorted(i for i, n in attempts.items() if n != 1)
-    check(len(pills) == 8 and all(attempts[i] == 4 for i in pills)
-          and sum(attempts.values()) == 300 + 32,
-          f"8 pills run 4 times each, the others once: {sum(attempts.values())} attempts")
-    across = [k for k, (sent, got) in copies.items() if k[1] == 2 and sent < r["stop_called_s"]
-              and got is not None and got > r["up_s"]]
-    check(len(across) == 8, f"every pill's second copy waited in its delay queue across the "
+    check(len(pills) == 8 and all(attempts[i] == 3 for i in pills)
+          and sum(attempts.values()) == 500 + 24,
+          f"8 pills run 3 times each, the others once: {sum(attempts.values())} attempts")
+    # The premise: planned, each pill's second copy (1.5 s TTL, from 6.55 s) waits across the
+    # restart; a stop late by the CLI's own start on a very busy machine catches a later copy.
+    across = {k[0] for k, (sent, got) in copies.items()
+              if sent < r["stop_called_s"] and got is not None and got > r["up_s"]}
+    check(across == set(pills), f"every pill had a copy waiting in a delay queue across the "
           f"restart ({len(across)} of 8; stop {r['stop_called_s']:.3f} s, up {r['up_s']:.3f} s)")
     check(live["duplicate_copies"] == duplicates,
           f"duplicate copies counted ({live['duplicate_copies']}) as logged ({duplicates})")
