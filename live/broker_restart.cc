@@ -143,7 +143,7 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
   // before rabbit:start() returns, and clients connect from then on.
   std::optional<double> up_s;
   // Up only after a probe found the broker down: a stop later than planned (the CLI's own start
-  // on a busy machine: 1.8-6 s late measured at load 12) is not the broker back.
+  // on a busy machine: 1.8-8.5 s late measured at load 11-14) is not the broker back.
   bool seen_down = false;
   while (!cli.WaitExit(std::chrono::milliseconds(50))) {
     if (StopRequested() || state.failed || Clock::now() >= deadline) {
