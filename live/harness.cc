@@ -169,6 +169,7 @@ void Tally(RunState& state, LiveResult* r) {
   r->connections_lost = state.connections_lost;
   r->reconnects = state.reconnects;
   r->publishes_resent = state.publishes_resent;
+  r->duplicate_copies = state.duplicate_copies;
   bool first = true;
   for (size_t id = 0; id < state.plan.messages.size(); ++id) {
     const int32_t d = state.deliveries[id];
@@ -189,6 +190,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   const Topology topology = MakeTopology(scenario);
   r.run_id = topology.run_id;
   r.quorum = topology.quorum;
+  if (!topology.delay_queues.empty()) r.delay_dead_letter = DelayDeadLetterStrategy(topology);
   r.delivery_limit = topology.delivery_limit;
   r.planned = static_cast<int64_t>(plan.messages.size());
   EventLog log(options.events_path);

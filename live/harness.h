@@ -69,6 +69,11 @@ struct LiveResult {
   std::vector<uint64_t> double_ids;
   std::map<std::string, int64_t> dlq_by_reason;  // x-death reason
   int64_t deliveries = 0, attempts = 0, failures = 0, commits = 0, suppressed = 0;
+  // republish: how the delay queues hand their copies back (live/topology.h: "at-least-once"
+  // or "at-most-once"; empty without delay queues), and the copies received twice and not run
+  // (live/run_state.h (7)).
+  std::string delay_dead_letter;
+  int64_t duplicate_copies = 0;
   int64_t db_timeouts = 0;          // the workers' and the live traffic's (within its window)
   LiveTrafficFigures live_traffic;  // database.live_traffic (live/live_traffic.h)
   // Faults for real (live/fault_plan.h, run_state.h): crashes of any point, crashes between

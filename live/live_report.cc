@@ -117,6 +117,10 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
                static_cast<long long>(r.deliveries), static_cast<long long>(r.attempts),
                static_cast<long long>(r.failures), static_cast<long long>(r.commits),
                static_cast<long long>(r.suppressed));
+  if (!r.delay_dead_letter.empty()) {
+    std::fprintf(out, "delay queues: %s dead-lettering; %lld duplicate copies (acked, not run)\n",
+                 r.delay_dead_letter.c_str(), static_cast<long long>(r.duplicate_copies));
+  }
   if (r.fated > 0) {
     std::fprintf(out, "fated to fail: %lld messages, delivered %lld to %lld times each\n",
                  static_cast<long long>(r.fated), static_cast<long long>(r.fated_deliveries_min),
@@ -207,6 +211,9 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
            {"executions", r.executions}}) {
     j[k] = v;
   }
+  j["delay_dead_letter"] =
+      r.delay_dead_letter.empty() ? nlohmann::json() : nlohmann::json(r.delay_dead_letter);
+  j["duplicate_copies"] = r.duplicate_copies;
   j["lost_ids"] = r.lost_ids;
   j["double_ids"] = r.double_ids;
   j["dlq_by_reason"] = r.dlq_by_reason;

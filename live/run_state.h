@@ -15,6 +15,10 @@
 //      the model's execution number: live/attempt_fates.h pins errors faults to it).
 //  (6) worker_down[w] is set while worker w is crashed: its running handlers roll back instead
 //      of committing (the process died, its transactions with it).
+//  (7) copy_seen[id] is the largest CopyKey (live/worker.h) of a republished copy of message
+//      `id` received; a copy received again with a key no larger, not as a redelivery, is a
+//      duplicate copy (at-least-once dead-lettering, or a republish sent again): counted in
+//      duplicate_copies, acked, not run and not counted in deliveries[id].
 #pragma once
 
 #include <atomic>
@@ -52,6 +56,7 @@ struct RunState {
         acked(p.messages.size()),
         successes(p.messages.size()),
         executions(p.messages.size()),
+        copy_seen(p.messages.size()),
         worker_down(static_cast<size_t>(s.workers.count)) {}
 
   const scenario::Scenario& scenario;
@@ -65,6 +70,7 @@ struct RunState {
   std::vector<std::atomic<bool>> acked;
   std::vector<std::atomic<int32_t>> successes;
   std::vector<std::atomic<int32_t>> executions;
+  std::vector<std::atomic<int64_t>> copy_seen;
   std::vector<std::atomic<bool>> worker_down;
   std::atomic<int64_t> in_flight{0};
   // Wall microseconds (EventLog::Now) of the last delivery received or settled: the run is empty
@@ -86,7 +92,8 @@ struct RunState {
   std::atomic<int64_t> duplicates_after_fault{0}, suppressed_after_fault{0};
   // Attempts failed by an errors fault and by a bug fault (live/attempt_fates.h).
   std::atomic<int64_t> errors_failed{0}, bug_failed{0};
-  std::atomic<int64_t> unknown_deliveries{0};  // no drainsim id: not ours (never expected)
+  std::atomic<int64_t> unknown_deliveries{0};
+  std::atomic<int64_t> duplicate_copies{0};  // (7)  // no drainsim id: not ours (never expected)
   // The downstream API (live/downstream_calls.h): the server's port (0: none) and epoch, and the
   // calls made, those answered 429 and 503, and those that got no answer.
   int downstream_port = 0;

@@ -32,6 +32,23 @@ Topology MakeTopology(const scenario::Scenario& s) {
   return t;
 }
 
+AmqpHeaders DelayQueueArgs(const Topology& t) {
+  // A delay queue's expired messages go back to the main queue's tail through the default
+  // exchange (live/retry_plan.h); one queue per delay level, so they expire in order.
+  AmqpHeaders args = {{"x-dead-letter-exchange", std::string()},
+                      {"x-dead-letter-routing-key", t.main_queue}};
+  if (t.quorum) {
+    args["x-queue-type"] = std::string("quorum");
+    args["x-dead-letter-strategy"] = std::string("at-least-once");
+    args["x-overflow"] = std::string("reject-publish");
+  }
+  return args;
+}
+
+const char* DelayDeadLetterStrategy(const Topology& t) {
+  return t.quorum ? "at-least-once" : "at-most-once";
+}
+
 bool Declare(AmqpConnection& c, const Topology& t) {
   AmqpHeaders main_args = {{"x-queue-type", std::string(t.quorum ? "quorum" : "classic")},
                            {"x-dead-letter-exchange", t.dlx}};
@@ -41,10 +58,7 @@ bool Declare(AmqpConnection& c, const Topology& t) {
       !c.DeclareQueue(t.main_queue, main_args)) {
     return false;
   }
-  // A delay queue's expired messages go back to the main queue's tail through the default
-  // exchange (live/retry_plan.h); one queue per delay level, so they expire in order.
-  const AmqpHeaders delay_args = {{"x-dead-letter-exchange", std::string()},
-                                  {"x-dead-letter-routing-key", t.main_queue}};
+  const AmqpHeaders delay_args = DelayQueueArgs(t);
   for (const auto& [ms, name] : t.delay_queues) {
     if (!c.DeclareQueue(name, delay_args)) return false;
   }

@@ -39,6 +39,12 @@ Modes (one ctest test each):
              redeliveries carry x-delivery-count >= 1 (RabbitMQ 3.10 counts the return); lost 0,
              all acked, the exit code 1 iff a row is outside; then nothing left. Also refused with
              --amqp before anything starts.
+  restartretry  scenarios/live-restart-retry.json: republish retries waiting in their delay
+             queues across a broker restart (the copies' TTL runs out while the broker is down):
+             with quorum delay queues and at-least-once dead-lettering none is lost; exact
+             counts (508 published, 500 acked, 8 pills run 3 times each, 8 in the DLQ with
+             reason rejected, lost 0), each pill with a copy republished before the stop and
+             delivered after the broker was back; then nothing left.
 
 Exit 77 (ctest: skipped) with the reason when the services are not installed, when they cannot
 start outside CI (CI installs them, so there a failure to start fails), or when --skip says so.
@@ -465,6 +471,65 @@ def run_restart(args, env, tmpdir):
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
 
 
+def run_restart_retry(args, env, tmpdir):
+    """republish across a broker restart: the pills' copies wait in the 1.5 s delay queue
+    while the broker is down; quorum delay queues with at-least-once dead-lettering hand every
+    one back to the main queue (classic ones, at-most-once, lost 4-5 of 8)."""
+    out = os.path.join(args.work, "restart-retry")
+    started = time.time()
+    proc, stdout, stderr = run_live(args, env, args.scenario, out, "--wall-max-s", "60",
+                                    "--settle-max-s", "30", "--replications", "5")
+    print(f"measured: whole run {time.time() - started:.1f} s")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    live, report = read_outputs(out)
+    check(live["lost"] == 0, f"lost 0 (got {live['lost']}: ids {live['lost_ids']})")
+    check(live["delay_dead_letter"] == "at-least-once",
+          f"delay queues dead-letter at-least-once ({live['delay_dead_letter']})")
+    check(live["unfinished"] == 0 and live["double_ids"] == [],
+          "nothing unfinished, nothing in two places")
+    check(live["published"] == 508 and live["acked"] == 500,
+          f"508 published, 500 acked (got {live['published']}, {live['acked']})")
+    check(live["dead_lettered"] == 8 and live["human_needed"] == 8
+          and live["dlq_by_reason"] == {"rejected": 8},
+          f"8 in the DLQ (rejected), human needed 8 (got {live['dead_lettered']}, "
+          f"{live['human_needed']}, {live['dlq_by_reason']})")
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    r = live["broker_restart"]["restarts"][0]
+    check(r["stop_called_s"] >= 5.5 and r["up_s"] > r["start_called_s"] > r["stop_called_s"],
+          f"the application stopped (planned at 5.5 s), started again and came back ({r})")
+    attempts, copies, duplicates = {}, {}, 0
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "attempt":
+                attempts[e["id"]] = attempts.get(e["id"], 0) + 1
+            elif e["event"] == "republish":
+                copies[(e["id"], e["attempt"] + 1)] = [e["t_s"], None]
+            elif e["event"] == "delivery" and (e["id"], e["attempt"]) in copies:
+                copies[(e["id"], e["attempt"])][1] = e["t_s"]
+            elif e["event"] == "duplicate_copy":
+                duplicates += 1
+    pills = sorted(i for i, n in attempts.items() if n != 1)
+    check(len(pills) == 8 and all(attempts[i] == 3 for i in pills)
+          and sum(attempts.values()) == 500 + 24,
+          f"8 pills run 3 times each, the others once: {sum(attempts.values())} attempts")
+    # The premise: planned, each pill's second copy (1.5 s TTL, from 6.55 s) waits across the
+    # restart; a stop late by the CLI's own start on a very busy machine catches a later copy.
+    across = {k[0] for k, (sent, got) in copies.items()
+              if sent < r["stop_called_s"] and got is not None and got > r["up_s"]}
+    check(across == set(pills), f"every pill had a copy waiting in a delay queue across the "
+          f"restart ({len(across)} of 8; stop {r['stop_called_s']:.3f} s, up {r['up_s']:.3f} s)")
+    check(live["duplicate_copies"] == duplicates,
+          f"duplicate copies counted ({live['duplicate_copies']}) as logged ({duplicates})")
+    rows = {row["metric"]: row for row in report["comparison"]}
+    outside = [n for n, row in rows.items() if row["verdict"] == "outside"]
+    check(proc.returncode == (1 if outside else 0), f"exit 1 iff a row is outside ({outside})")
+    print(f"measured: real downtime {r['real_downtime_s']:.3f} s; main_queue_settled_s live "
+          f"{rows['main_queue_settled_s']['live']} s, simulated mean "
+          f"{rows['main_queue_settled_s']['simulated_mean']} s; rows outside {outside}")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid), min_pids=2, min_ports=3)  # no database
+
+
 def run_downstream(args, env, tmpdir):
     """The downstream API for real: every call goes to the in-process HTTP server; the rate-limit
     window answers 429s with Retry-After: 1, which the consumer sleeps before its next attempt;
@@ -643,7 +708,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
                                          "crash", "traffic", "retry", "downstream",
-                                         "dbfaults", "restart", "shared-start", "shared-stop"])
+                                         "dbfaults", "restart", "restartretry", "shared-start",
+                                         "shared-stop"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
     parser.add_argument("--work", required=True)
@@ -681,7 +747,8 @@ def main():
          "drain": run_drain, "traffic": run_traffic,
          "crash": run_crash, "retry": run_retry,
          "downstream": run_downstream,
-         "dbfaults": run_dbfaults, "restart": run_restart}[args.mode](args, env, tmpdir)
+         "dbfaults": run_dbfaults, "restart": run_restart,
+         "restartretry": run_restart_retry}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 
