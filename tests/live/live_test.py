@@ -645,8 +645,9 @@ def run_dbcpu(args, env, tmpdir):
     connections. The statements burn the server's CPU, so the 4 running share one core: each
     takes several times its draw, and the backlog takes at least about 200 x 20 ms, where a
     pg_sleep (or the model's 1 + 0.5 x waiting / connections) lets 4 run at once. The bounds are
-    loose for a loaded 2-core machine (any load only makes the statements longer), and fail for a
-    sleep (ratio about 1.1, the backlog about 1.1 s)."""
+    loose for a loaded 2-core machine (any load only makes the statements longer); the ratio fails
+    for a sleep (seen 1.19 at load 12, where the sleeping backlog also took 2.7 s, so the time
+    bounds alone would not tell a sleep on a loaded machine)."""
     out = os.path.join(args.work, "dbcpu")
     os.makedirs(out, exist_ok=True)
     refused = subprocess.run([args.drainsim, "live", args.scenario, "--db-cpus", "1",
@@ -684,9 +685,12 @@ def run_dbcpu(args, env, tmpdir):
     four = cells.get(4)
     check(four is not None and four["statements"] >= 50 and four["ratio"] >= 2.0,
           f"4 running on 1 CPU: at least 2 x the draw (PS: 4 x): {four}")
+    # 200 x 20 ms of CPU on one core cannot take less than 4 s, give or take the calibration's
+    # noise; calibrated on the wall clock (no schedstat) the work shrinks under load, hence 0.5.
     settled = live["time_to_empty_s"]
-    check(settled is not None and settled >= 0.6 * 200 * 0.020,
-          f"the backlog took at least 0.6 x its 4 s of CPU on one core: {settled} s")
+    share = 0.8 if cal["per"] == "backend cpu ms" else 0.5
+    check(settled is not None and settled >= share * 200 * 0.020,
+          f"the backlog took at least {share} x its 4 s of CPU on one core: {settled} s")
     rows = {r["metric"]: r for r in report["comparison"]}
     row = rows["main_queue_settled_s"]
     check(row["verdict"] == "outside" and row["live"] > row["interval_high"],
