@@ -11,8 +11,8 @@
 #include <string>
 
 #include "live/amqp_connection.h"
-#include "live/broker_restart.h"
 #include "live/db_faults.h"
+#include "live/broker_restart.h"
 #include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
