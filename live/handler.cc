@@ -156,10 +156,13 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
     for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
       // pg_sleep, or with a db_slowdown the run's function that sleeps it x the server's
       // current factor (live/db_faults.h); a later statement gets the whole timeout again.
-      const std::string sql = state.pool->SleepSql(op.Sample(rng).micros());
+      // (--db-work cpu: the run's function that burns server CPU instead; live/db_cpu.h.)
+      const int64_t us = op.Sample(rng).micros();
       const std::string reset =
           "SET LOCAL statement_timeout = " + std::to_string(timeout_ms) + "; ";
-      if (!PgExec(conn, (i > 0 && lowered_ms ? reset : "") + sql, &error)) return fail(error);
+      if (!state.pool->RunWork(conn, us, i > 0 && lowered_ms ? reset : "", &error)) {
+        return fail(error);
+      }
     }
   }
   if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says

@@ -220,6 +220,16 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
       r.error = error;
       return r;
     }
+    r.db_work.work = options.db_work;
+    r.db_work.cpus = options.db_cpus;
+    if (options.db_work == DbWork::kCpu) {  // before any other use of the pool (db_cpu.h)
+      r.db_work.calibration.emplace();
+      if (!CalibrateCpuWork(*pool, topology.run_id, &*r.db_work.calibration, &error)) {
+        pool->DropTables(&error);
+        r.error = error;
+        return r;
+      }
+    }
     pool->SetLimit(static_cast<int>(scenario.database->connections));
     r.postgres_version = pool->server_version();
     state.pool = pool.get();
@@ -348,6 +358,7 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   r.db_timeouts += r.live_traffic.timeouts;  // the model's db_timeouts counts both
   if (pool) {
     pool->CountDuplicates(&r.duplicate_keys, &r.duplicate_executions, &r.executions, &error);
+    r.db_work.totals = pool->meter().Figures();
     pool->DropTables(&error);
   }
   Undeclare(options.amqp_url, topology);

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "live/broker_restart.h"
+#include "live/db_work_report.h"
 #include "live/drainer.h"
 #include "live/live_traffic.h"
 #include "live/plan.h"
@@ -51,6 +52,9 @@ struct LiveOptions {
   // The private broker's control (live/broker_restart.h); null with --amqp, where a scenario
   // with broker_restart is refused before the run.
   std::optional<BrokerControl> broker_control;
+  // --db-work and the private server's pinned CPUs (live/db_cpu.h; reported in live.json).
+  DbWork db_work = DbWork::kSleep;
+  std::vector<int> db_cpus;
 };
 
 struct LiveResult {
@@ -108,6 +112,7 @@ struct LiveResult {
   // time_to_empty_s when the drain's replays are what settles last, as in live-drain.json.
   // Null, as the simulation's, when the drain left selected messages unreplayed (its limit).
   std::optional<double> drain_time_to_empty_s;
+  DbWorkFigures db_work;     // --db-work: the statements' measured times (live/db_cpu.h)
   bool interrupted = false;  // Ctrl-C / SIGTERM
   std::string error;         // an operating error (the run is not valid)
 };

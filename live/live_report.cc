@@ -100,6 +100,7 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   if (!r.postgres_version.empty()) {
     std::fprintf(out, "database: PostgreSQL %s%s\n", r.postgres_version.c_str(),
                  services.private_postgres ? ", private" : ", given by --postgres");
+    PrintDbWork(out, r.db_work);
   }
   if (services.private_rabbitmq || services.private_postgres) {
     std::fprintf(out, "services ready in %.1f s (RabbitMQ %.1f s, PostgreSQL %.1f s)\n",
@@ -191,6 +192,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
       {"queue_type", r.quorum ? "quorum" : "classic"},
       {"delivery_limit", r.delivery_limit ? nlohmann::json(*r.delivery_limit) : nlohmann::json()}};
   j["postgres_version"] = r.postgres_version;
+  j["db_work"] = DbWorkJson(r.db_work);
   for (const auto& [k, v] : std::initializer_list<std::pair<const char*, int64_t>>{
            {"planned", r.planned},
            {"published", r.published},

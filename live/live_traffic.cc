@@ -77,7 +77,7 @@ LiveQuery Execute(const Query& ctx, const LiveArrival& a) {
   }
   // pg_sleep, or with a db_slowdown the run's function: the same database slows the live
   // queries and the workers' alike, as the model's one database (live/db_faults.h).
-  const bool ok = PgExec(conn, ctx.pool->SleepSql(a.query_us), &error);
+  const bool ok = ctx.pool->RunWork(conn, a.query_us, "", &error);
   q = finish(ok                  ? LiveOutcome::kOk
              : PgTimedOut(error) ? LiveOutcome::kTimeout
                                  : LiveOutcome::kRefused);

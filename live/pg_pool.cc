@@ -149,6 +149,7 @@ bool PgPool::CreateTables(std::string* error) {
 }
 
 bool PgPool::DropTables(std::string* error) {
+  if (!cpu_drop_.empty() && !Exec(cpu_drop_, error)) return false;
   if (!slowdown_.empty() && !Exec("DROP FUNCTION IF EXISTS " + work_ + "(double precision); " +
                                       "DROP TABLE IF EXISTS " + slowdown_,
                                   error)) {
@@ -179,9 +180,32 @@ bool PgPool::CreateSlowdown(std::string* error) {
 
 std::string PgPool::SleepSql(int64_t us) const {
   char sql[160];
-  std::snprintf(sql, sizeof sql, "SELECT %s(%.6f)", work_.empty() ? "pg_sleep" : work_.c_str(),
+  const std::string& fn = !cpu_work_.empty() ? cpu_work_ : work_;
+  std::snprintf(sql, sizeof sql, "SELECT %s(%.6f)", fn.empty() ? "pg_sleep" : fn.c_str(),
                 static_cast<double>(us) / 1e6);
   return sql;
+}
+
+void PgPool::UseWorkFunction(const std::string& function, const std::string& drop_sql) {
+  cpu_work_ = function;
+  cpu_drop_ = drop_sql;
+}
+
+bool PgPool::RunWork(PGconn* conn, int64_t us, const std::string& prefix, std::string* error) {
+  int waiting = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting = static_cast<int>(line_.size());
+  }
+  const std::string sql = prefix + SleepSql(us);
+  const DbWorkMeter::Begun begun = meter_.Start(waiting);
+  const auto start = std::chrono::steady_clock::now();
+  const bool ok = PgExec(conn, sql, error);
+  const int64_t took_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+  meter_.Finish(begun, us, took_us, ok);
+  return ok;
 }
 
 std::string PgPool::SetFactorSql(double factor) const {

@@ -37,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "live/db_work_meter.h"
+
 namespace drainsim::live {
 
 class PgPool {
@@ -54,6 +56,7 @@ class PgPool {
   const std::string& claims_table() const { return claims_; }
   const std::string& executions_table() const { return executions_; }
   const std::string& server_version() const { return version_; }
+  const std::string& slowdown_table() const { return slowdown_; }  // "" without a db_slowdown
 
   bool CreateTables(std::string* error);
   bool DropTables(std::string* error);  // and the slowdown's table and function, if created
@@ -62,6 +65,13 @@ class PgPool {
   bool CreateSlowdown(std::string* error);
   // The statement that holds the server `us` microseconds (x the factor, after CreateSlowdown).
   std::string SleepSql(int64_t us) const;
+  // --db-work cpu (live/db_cpu.h): from then on SleepSql() calls `function` (which burns server
+  // CPU, x the slowdown factor when there is one), and DropTables() runs `drop_sql` first.
+  // REQUIRES: no other thread uses the pool yet.
+  void UseWorkFunction(const std::string& function, const std::string& drop_sql);
+  // Runs `prefix` + SleepSql(us) on `conn` (checked out), timed into meter().
+  bool RunWork(PGconn* conn, int64_t us, const std::string& prefix, std::string* error);
+  DbWorkMeter& meter() { return meter_; }
   // The statement that sets the slowdown factor. REQUIRES: CreateSlowdown() succeeded.
   std::string SetFactorSql(double factor) const;
   // Keys with more than one executions row, and the number of extra executions.
@@ -79,6 +89,9 @@ class PgPool {
   std::string executions_;
   std::string slowdown_;  // the run's slowdown table ("" until CreateSlowdown)
   std::string work_;      // ... and function
+  std::string cpu_work_;  // UseWorkFunction's function ("" : none) ...
+  std::string cpu_drop_;  // ... and how to drop it
+  DbWorkMeter meter_;
   std::string version_;
   mutable std::mutex mu_;
   int limit_ = 0;

@@ -48,7 +48,8 @@ std::string PostgresBinDir() {
 }
 
 std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, int max_connections,
-                                                         std::string* error) {
+                                                         std::string* error,
+                                                         const std::vector<int>& cpus) {
   const std::string bindir = PostgresBinDir();
   if (bindir.empty()) {
     *error =
@@ -117,6 +118,7 @@ std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, 
   server.log_path = pg->log_path_;
   server.cwd = home;
   server.death_signal = SIGINT;  // fast shutdown: roll back open transactions, then exit
+  server.cpus = cpus;            // the backends are forked from it: they inherit the affinity
   pg->server_ = Child::Spawn(server, error);
   if (pg->server_.pid() < 0) return nullptr;
 

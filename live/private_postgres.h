@@ -26,6 +26,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "live/local_ports.h"
 #include "live/process.h"
@@ -34,8 +35,10 @@ namespace drainsim::live {
 
 class PrivatePostgres {
  public:
+  // `cpus`: the CPUs the server and its backends may run on (--db-cpus); empty: any.
   static std::unique_ptr<PrivatePostgres> Launch(const ScratchDir& dir, int max_connections,
-                                                 std::string* error);
+                                                 std::string* error,
+                                                 const std::vector<int>& cpus = {});
   bool WaitReady(std::chrono::milliseconds timeout, std::string* error);
   ~PrivatePostgres() { Stop(); }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -26,6 +27,8 @@ struct PreparedExec {
   std::vector<char*> envp;
   const char* cwd = nullptr;
   bool switch_user = false;
+  bool pin = false;
+  cpu_set_t cpus;
   uid_t uid = 0;
   gid_t gid = 0;
 };
@@ -40,6 +43,15 @@ bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
   for (const std::string& var : spec.env) out->envp.push_back(const_cast<char*>(var.c_str()));
   out->envp.push_back(nullptr);
   if (!spec.cwd.empty()) out->cwd = spec.cwd.c_str();
+  CPU_ZERO(&out->cpus);
+  for (int c : spec.cpus) {
+    if (c < 0 || c >= CPU_SETSIZE) {
+      *error = "no CPU " + std::to_string(c);
+      return false;
+    }
+    CPU_SET(c, &out->cpus);
+    out->pin = true;
+  }
   if (!spec.run_as_user.empty()) {
     const passwd* pw = getpwnam(spec.run_as_user.c_str());
     if (pw == nullptr) {
@@ -77,6 +89,7 @@ bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
     if (setgroups(1, &prep.gid) != 0 || setgid(prep.gid) != 0 || setuid(prep.uid) != 0) _exit(126);
   }
   if (prep.cwd != nullptr && chdir(prep.cwd) != 0) _exit(124);
+  if (prep.pin && sched_setaffinity(0, sizeof prep.cpus, &prep.cpus) != 0) _exit(123);
   // After the user switch: a credential change clears the parent-death signal (prctl(2)).
   prctl(PR_SET_PDEATHSIG, death_signal);
   if (getppid() != parent) _exit(125);  // drainsim died before prctl took effect

@@ -32,6 +32,9 @@ struct ChildSpec {
   std::string log_path;           // stdout and stderr, appended; stdin is /dev/null
   std::string cwd;        // empty: drainsim's (which the other user may not be allowed into)
   int death_signal = 15;  // sent to the child when drainsim dies
+  // The CPUs the child (and every process it forks) may run on (sched_setaffinity before exec);
+  // empty: drainsim's own. `drainsim live --db-cpus` (live/db_cpu.h).
+  std::vector<int> cpus;
 };
 
 class Child {

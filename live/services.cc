@@ -17,7 +17,8 @@ double SecondsSince(Clock::time_point start) {
 
 std::unique_ptr<Services> Services::Start(const ServiceOptions& options, std::string* error) {
   std::unique_ptr<Services> s(new Services());
-  s->amqp_url_ = options.amqp_url;
+  // "-": not needed (no database for the scenario; no broker for --db-curve).
+  s->amqp_url_ = options.amqp_url == "-" ? "" : options.amqp_url;
   s->postgres_url_ = options.postgres_url == "-" ? "" : options.postgres_url;
   const bool need_rabbit = options.amqp_url.empty();
   const bool need_pg = options.postgres_url.empty();
@@ -39,7 +40,8 @@ std::unique_ptr<Services> Services::Start(const ServiceOptions& options, std::st
     }
   }
   if (need_pg) {
-    s->pg_ = PrivatePostgres::Launch(*s->scratch_, options.max_connections, &why);
+    s->pg_ =
+        PrivatePostgres::Launch(*s->scratch_, options.max_connections, &why, options.postgres_cpus);
     if (!s->pg_ || !s->pg_->WaitReady(options.ready_timeout, &why)) {
       *error = "PostgreSQL could not start: " + why;
       return nullptr;  // the destructor stops whatever did start

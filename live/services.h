@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "live/local_ports.h"
 #include "live/private_postgres.h"
@@ -24,7 +25,7 @@
 namespace drainsim::live {
 
 struct ServiceOptions {
-  std::string amqp_url;      // empty: start a private RabbitMQ
+  std::string amqp_url;      // empty: start a private RabbitMQ; "-": no broker (--db-curve)
   std::string postgres_url;  // empty: start a private PostgreSQL; "-": no database needed
   int max_connections = 20;  // the private PostgreSQL's pool needs
   std::chrono::milliseconds ready_timeout{60000};
@@ -32,6 +33,8 @@ struct ServiceOptions {
   // The private RabbitMQ's consumer_timeout (a scenario with ack_loss: live/fault_plan.h);
   // nullopt: RabbitMQ's default (30 minutes). Not applied to a broker given by --amqp.
   std::optional<int64_t> consumer_timeout_ms;
+  // The CPUs the private PostgreSQL is pinned to (--db-cpus, live/db_cpu.h); empty: any.
+  std::vector<int> postgres_cpus;
 };
 
 class Services {

@@ -704,11 +704,75 @@ def run_dbfaults(args, env, tmpdir):
     assert_run_left_nothing(args, out, stdout, tmpdir, str(proc.pid))
 
 
+def run_dbcpu(args, env, tmpdir):
+    """--db-work cpu on a private PostgreSQL pinned to one CPU (--db-cpus 1; a private pair,
+    since only the run's own server is pinned): 200 orders of one 20 ms statement each through 4
+    connections. The statements burn the server's CPU, so the 4 running share one core: each
+    takes several times its draw, and the backlog takes at least about 200 x 20 ms, where a
+    pg_sleep (or the model's 1 + 0.5 x waiting / connections) lets 4 run at once. The bounds are
+    loose for a loaded 2-core machine (any load only makes the statements longer); the ratio fails
+    for a sleep (seen 1.19 at load 12, where the sleeping backlog also took 2.7 s, so the time
+    bounds alone would not tell a sleep on a loaded machine)."""
+    out = os.path.join(args.work, "dbcpu")
+    os.makedirs(out, exist_ok=True)
+    refused = subprocess.run([args.drainsim, "live", args.scenario, "--db-cpus", "1",
+                              "--postgres", "host=127.0.0.1 port=1"], env=env,
+                             capture_output=True, text=True, timeout=60)
+    check(refused.returncode == 2 and "--db-cpus pins only the private PostgreSQL"
+          in refused.stderr and "postgres:" not in refused.stdout,
+          f"--db-cpus with --postgres: exit 2 before anything starts ({refused.stderr!r})")
+    with open(args.scenario) as f:
+        scenario = json.load(f)
+    scenario["name"] = "live-db-cpu-200"
+    scenario["backlog"][0]["count"] = 200
+    short = os.path.join(out, "live-db-cpu-200.json")
+    with open(short, "w") as f:
+        json.dump(scenario, f)
+    started = time.time()
+    proc, stdout, stderr = run_live(args, env, short, out, "--db-work", "cpu", "--db-cpus", "1",
+                                    "--wall-max-s", "120", "--settle-max-s", "60",
+                                    "--replications", "5")
+    print(f"measured: whole run {time.time() - started:.1f} s")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    live, report = read_outputs(out)
+    check(live["acked"] == live["published"] == 200 and live["lost"] == 0
+          and live["unfinished"] == 0, "200 published, 200 acked, lost 0")
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
+    work = live["db_work"]
+    cal = work["calibration"]
+    check(work["work"] == "cpu" and len(work["cpus"]) == 1 and cal
+          and len(cal["runs"]) == 7 and cal["iterations_per_ms"] > 0,
+          f"cpu work, pinned to one CPU, calibrated over 7 runs: {work['cpus']}, {cal}")
+    stmts = work["statements"]
+    check(stmts["statements"] == 200 and abs(stmts["drawn_ms_mean"] - 20) < 1e-6,
+          f"every statement measured, 20 ms drawn ({stmts})")
+    cells = {c["running"]: c for c in work["by_running"]}
+    four = cells.get(4)
+    check(four is not None and four["statements"] >= 50 and four["ratio"] >= 2.0,
+          f"4 running on 1 CPU: at least 2 x the draw (PS: 4 x): {four}")
+    # 200 x 20 ms of CPU on one core cannot take less than 4 s, give or take the calibration's
+    # noise; calibrated on the wall clock (no schedstat) the work shrinks under load, hence 0.5.
+    settled = live["time_to_empty_s"]
+    share = 0.8 if cal["per"] == "backend cpu ms" else 0.5
+    check(settled is not None and settled >= share * 200 * 0.020,
+          f"the backlog took at least {share} x its 4 s of CPU on one core: {settled} s")
+    rows = {r["metric"]: r for r in report["comparison"]}
+    row = rows["main_queue_settled_s"]
+    check(row["verdict"] == "outside" and row["live"] > row["interval_high"],
+          f"the side-by-side says the live backlog is slower than the model's: {row}")
+    check(proc.returncode == 1 and report["exit_code"] == 1, "exit 1: model and reality disagree")
+    print(f"measured: 4 running on 1 CPU x{four['ratio']:.2f} the draw; settled live {settled} s, "
+          f"simulated {row['simulated_mean']} s; {cal['iterations_per_ms']:.0f} iterations/ms "
+          f"({cal['per']})")
+    assert_nothing_left(stdout, tmpdir, str(proc.pid))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["services", "poison", "sigterm", "drain", "refuse",
                                          "crash", "traffic", "retry", "downstream",
-                                         "dbfaults", "restart", "restartretry", "shared-start",
+                                         "dbfaults", "restart", "restartretry", "dbcpu",
+                                          "shared-start",
                                          "shared-stop"])
     parser.add_argument("--drainsim", required=True)
     parser.add_argument("--scenario")
@@ -748,7 +812,8 @@ def main():
          "crash": run_crash, "retry": run_retry,
          "downstream": run_downstream,
          "dbfaults": run_dbfaults, "restart": run_restart,
-         "restartretry": run_restart_retry}[args.mode](args, env, tmpdir)
+         "restartretry": run_restart_retry,
+         "dbcpu": run_dbcpu}[args.mode](args, env, tmpdir)
     os.rmdir(tmpdir)
     print("1 passed, 0 failed")
 

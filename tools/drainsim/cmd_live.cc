@@ -26,6 +26,7 @@
 #include "live/stop_signal.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
+#include "tools/drainsim/live_db_work.h"
 #include "tools/drainsim/live_serve.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/out_dir.h"
@@ -58,6 +59,9 @@ constexpr const char* kDescription =
     "checkouts; a restart stops and starts the private node's RabbitMQ application, and every\n"
     "client reconnects; refused with --amqp).\n"
     "Anything else is refused at its JSON pointer (exit 2).\n"
+    "--db-work cpu makes each database statement burn real server CPU (calibrated on the\n"
+    "server at the start) instead of pg_sleep; --db-cpus K pins the private PostgreSQL to K\n"
+    "CPUs; --db-curve measures the server's overload curve (no scenario, no broker).\n"
     "--check-services starts the private services, prints their ports and start time, and\n"
     "stops them (no scenario needed). --serve-services --state-file F starts them, writes their\n"
     "URLs, pids and ports to F (JSON) and keeps them up for runs with --amqp / --postgres until\n"
@@ -195,7 +199,8 @@ int RunLive(const Args& args) {
   CommandLine line("live",
                    "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
                    "[--wall-max-s S] [--settle-max-s S] [--replications N] [--jobs K] "
-                   "[--time-tolerance-s S] | live --check-services | "
+                   "[--time-tolerance-s S] [--db-work sleep|cpu] [--db-cpus K] | "
+                   "live --db-curve [--db-work cpu] [--db-cpus K] | live --check-services | "
                    "live --serve-services --state-file F",
                    kDescription);
   line.options.add_options()("scenario", po::value<std::string>(), "scenario JSON file")(
@@ -217,6 +222,7 @@ int RunLive(const Args& args) {
       "state-file", po::value<std::string>(), "--serve-services: where their URLs are written")(
       "keep-data", po::bool_switch(), "keep the services' scratch directory (debugging)");
   AddJobsOption(line.options);
+  AddDbWorkOptions(line.options);  // live_db_work.h
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -226,6 +232,12 @@ int RunLive(const Args& args) {
   if (vm.count("amqp")) service_options.amqp_url = vm["amqp"].as<std::string>();
   if (vm.count("postgres")) service_options.postgres_url = vm["postgres"].as<std::string>();
   service_options.keep_data = vm["keep-data"].as<bool>();
+  live::DbWorkOptions db_work;
+  if (!ReadDbWorkOptions(vm, &db_work)) return kExitBadInput;
+  if (vm["db-curve"].as<bool>()) {
+    return RunDbCurve(db_work, service_options, vm["db-curve-cell-s"].as<double>());
+  }
+  service_options.postgres_cpus = DbCpus(db_work);
   if (vm["check-services"].as<bool>()) return CheckServices(service_options);
   if (vm["serve-services"].as<bool>()) {
     return ServeServices(service_options,
@@ -272,6 +284,14 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
   PrintServices(*services);
+  if (services->postgres() != nullptr) {
+    if (const std::string problem =
+            CheckPinned(services->postgres()->pid(), service_options.postgres_cpus);
+        !problem.empty()) {
+      std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
+      return kExitBadInput;
+    }
+  }
   if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
     // An outage for real cuts the whole database off: only on the run's own server.
     std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
@@ -294,6 +314,8 @@ int RunLive(const Args& args) {
   options.postgres_url = s.database ? services->postgres_url() : "";
   options.events_path = out_dir + "/live-events.jsonl";
   options.wall_max_s = vm["wall-max-s"].as<double>();
+  options.db_work = db_work.work;
+  options.db_cpus = service_options.postgres_cpus;
   options.settle_max_s = vm["settle-max-s"].as<double>();
   if (const live::PrivateRabbitMq* mq = services->rabbit()) {
     options.broker_control =
