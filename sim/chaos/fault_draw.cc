@@ -6,7 +6,7 @@
 #include <iterator>
 #include <string>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 
 namespace drainsim::chaos {

@@ -5,7 +5,7 @@
 #include <set>
 #include <string_view>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/load.h"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/base/check.h"
 #include "sim/chaos/fault_draw.h"
 #include "sim/chaos/policy_draw.h"
-#include "sim/engine/check.h"
 
 namespace drainsim::chaos {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::chaos::testing {
 namespace {

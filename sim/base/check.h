@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/engine/coverage.h"
+#include "sim/base/coverage.h"
 
-namespace drainsim::engine {
+namespace drainsim::base {
 
 // Called by a failed check after its message is printed and before the abort, so that a
 // supervisor (the chaos swarm's forked child, sim/chaos/isolate.cc) can tell a broken invariant
@@ -37,12 +37,12 @@ inline void SetCheckFailureHandler(CheckFailureHandler handler) {
   internal::check_failure_handler = handler;
 }
 
-}  // namespace drainsim::engine
+}  // namespace drainsim::base
 
-#define DRAINSIM_CHECK(condition)                                                \
-  do {                                                                           \
-    if (!(condition)) [[unlikely]]                                               \
-      ::drainsim::engine::internal::CheckFailed(__FILE__, __LINE__, #condition); \
+#define DRAINSIM_CHECK(condition)                                              \
+  do {                                                                         \
+    if (!(condition)) [[unlikely]]                                             \
+      ::drainsim::base::internal::CheckFailed(__FILE__, __LINE__, #condition); \
   } while (false)
 
 #if defined(DRAINSIM_EXPENSIVE_CHECKS) || !defined(NDEBUG)

@@ -10,7 +10,7 @@
 extern "C" void __gcov_dump(void);
 #endif
 
-namespace drainsim::engine {
+namespace drainsim::base {
 
 inline void FlushCoverage() {
 #ifdef DRAINSIM_COVERAGE
@@ -18,4 +18,4 @@ inline void FlushCoverage() {
 #endif
 }
 
-}  // namespace drainsim::engine
+}  // namespace drainsim::base
