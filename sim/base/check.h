@@ -15,7 +15,7 @@
 namespace drainsim::base {
 
 // Called by a failed check after its message is printed and before the abort, so that a
-// supervisor (the chaos swarm's forked child, sim/chaos/isolate.cc) can tell a broken invariant
+// supervisor (the chaos swarm's forked child, chaos/isolate.cc) can tell a broken invariant
 // from any other crash. The abort happens whatever the handler does, unless it never returns.
 // Default: none, and then a failed check behaves exactly as it always has.
 using CheckFailureHandler = void (*)(const char* file, int line, const char* condition);

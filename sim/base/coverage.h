@@ -2,7 +2,7 @@
 // of this process now; elsewhere it does nothing.
 //
 // gcov writes its counters from an atexit handler, which a process leaving by _exit or by a
-// signal never runs: the chaos swarm's forked children (sim/chaos/isolate.cc) and a failed
+// signal never runs: the chaos swarm's forked children (chaos/isolate.cc) and a failed
 // DRAINSIM_CHECK (check.h) call this first, so that what they executed is counted.
 #pragma once
 

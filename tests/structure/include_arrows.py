@@ -12,7 +12,7 @@ The layer map (README.md, section Layout, says the same):
     engine       sim/engine/       base, engine
     scenario     sim/scenario/     base, engine, scenario
     model        sim/model/        base, engine, model
-    chaos        sim/chaos/        base, engine, scenario, model, chaos
+    chaos        chaos/            base, engine, scenario, model, chaos
     reports      reports/          base, model, reports, and of the scenario only the typed
                                    expectations and names (REPORTS_MAY_READ below)
     experiments  experiments/      anything below: base, engine, scenario, model, chaos, reports
@@ -42,7 +42,7 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("sim/engine/", "engine"),
     ("sim/scenario/", "scenario"),
     ("sim/model/", "model"),
-    ("sim/chaos/", "chaos"),
+    ("chaos/", "chaos"),
     ("reports/", "reports"),
     ("experiments/", "experiments"),
     ("live/", "live"),
@@ -51,7 +51,7 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("tools/fuzz/", "tools"),
     ("tests/", "tests"),
 ]
-CHECKED = ["sim", "reports", "experiments", "live", "tools/drainsim", "tools/bench", "tools/fuzz"]
+CHECKED = ["sim", "chaos", "reports", "experiments", "live", "tools/drainsim", "tools/bench", "tools/fuzz"]
 
 ALLOWED = {  # every layer may include the base
     layer: {"base"} | above

@@ -29,7 +29,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/chaos/seed_report.h"
+#include "chaos/seed_report.h"
 
 namespace drainsim::chaos {
 

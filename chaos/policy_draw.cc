@@ -1,4 +1,4 @@
-#include "sim/chaos/policy_draw.h"
+#include "chaos/policy_draw.h"
 
 #include <array>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "sim/chaos/isolate.h"
+#include "chaos/isolate.h"
 
 #include <poll.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "sim/chaos/fault_draw.h"
+#include "chaos/fault_draw.h"
 
 #include <algorithm>
 #include <array>
