@@ -24,8 +24,8 @@ The layer map (README.md, section Layout, says the same):
 So: every layer may use the base (DRAINSIM_CHECK), which includes nothing above it; the engine
 knows nothing above it; the model reads no scenario-file code, reports, CLI or live; reports
 read results, not the engine nor the whole Scenario nor file-format code; nothing but the CLI
-includes the CLI. A file outside these folders is not checked; an include outside them (a system header in
-quotes, a generated file) fails, so that a new folder gets a layer on purpose.
+includes the CLI. A file outside these folders is not checked; an include outside them (a
+system header in quotes, a generated file) fails, so that a new folder gets a layer on purpose.
 
 Today's tree breaks the map in known places. ALLOWLIST below names each (including file,
 included file) pair with the issue-15 step that removes it. The test fails on a forbidden
