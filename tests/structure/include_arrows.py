@@ -51,7 +51,8 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("tools/fuzz/", "tools"),
     ("tests/", "tests"),
 ]
-CHECKED = ["sim", "chaos", "reports", "experiments", "live", "tools/drainsim", "tools/bench", "tools/fuzz"]
+CHECKED = ["sim", "chaos", "reports", "experiments", "live", "tools/drainsim", "tools/bench",
+           "tools/fuzz"]
 
 ALLOWED = {  # every layer may include the base
     layer: {"base"} | above
