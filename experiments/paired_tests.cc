@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

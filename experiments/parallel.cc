@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

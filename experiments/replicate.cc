@@ -5,7 +5,7 @@
 
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

@@ -4,7 +4,7 @@
 #include "experiments/table.h"
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

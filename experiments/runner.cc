@@ -4,7 +4,7 @@
 
 #include "experiments/parallel.h"
 #include "reports/expectations.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

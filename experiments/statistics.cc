@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "experiments/student_t.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

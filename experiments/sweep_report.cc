@@ -11,7 +11,7 @@
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
 #include "reports/svg_chart.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

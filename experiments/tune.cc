@@ -8,7 +8,7 @@
 #include "experiments/replications_report.h"
 #include "experiments/table.h"
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::experiments {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 #include "sim/model/world.h"
 

@@ -4,7 +4,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::live {
 

@@ -6,7 +6,7 @@
 #include <ctime>
 
 #include "live/retry_plan.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 #include "sim/model/retry_after.h"
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::live {
 

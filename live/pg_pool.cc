@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::live {
 

@@ -9,7 +9,7 @@
 #include "experiments/seeds.h"
 #include "live/downstream_report.h"
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/model/simulation.h"
 
 namespace drainsim::live {

@@ -7,7 +7,7 @@
 
 #include "experiments/table.h"
 #include "reports/svg_chart.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::live {
 

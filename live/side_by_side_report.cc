@@ -8,7 +8,7 @@
 #include "live/drainer_busy.h"
 #include "live/live_traffic_report.h"
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/json_integers.h"
 
 namespace drainsim::live {

@@ -5,7 +5,7 @@
 
 #include "reports/measure.h"
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "reports/life_text.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {

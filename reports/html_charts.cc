@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "reports/metrics.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::reports {
 

@@ -10,7 +10,7 @@
 #include "reports/metrics.h"
 #include "reports/recovery.h"
 #include "reports/svg_chart.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::reports {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {

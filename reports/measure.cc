@@ -7,7 +7,7 @@
 
 #include "reports/metrics.h"
 #include "reports/recovery.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {

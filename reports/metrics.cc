@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::reports {

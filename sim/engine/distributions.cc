@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/math.h"
 
 namespace drainsim::engine {

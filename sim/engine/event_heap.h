@@ -25,7 +25,7 @@
 #include <new>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::engine {
 

@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/event_heap.h"
 #include "sim/engine/time.h"
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::engine {
 

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::engine {
 

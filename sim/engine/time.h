@@ -19,7 +19,7 @@
 #include <limits>
 #include <optional>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::engine {
 

@@ -25,7 +25,7 @@
 #include <deque>
 #include <optional>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/time.h"
 
 namespace drainsim::engine {

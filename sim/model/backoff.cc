@@ -4,7 +4,7 @@
 #include <cmath>
 #include <variant>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::model {
 

@@ -1,6 +1,6 @@
 #include "sim/model/keys.h"
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::model {
 

@@ -19,7 +19,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/time.h"
 #include "sim/model/message_state.h"
 #include "sim/scenario/scenario_enums.h"

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::model {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::model {
 

@@ -1,5 +1,5 @@
 // When the k-th publish of a paced stream happens: shared by the model (world_publish.cc) and
-// the chaos swarm, which clips paced fanouts to its safety phase (sim/chaos/plan.cc) and must
+// the chaos swarm, which clips paced fanouts to its safety phase (chaos/plan.cc) and must
 // count exactly the publishes the model makes before an instant.
 //
 // Invariants:

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::model {
 

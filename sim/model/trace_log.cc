@@ -4,7 +4,7 @@
 #include <tuple>
 #include <utility>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {

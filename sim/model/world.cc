@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <variant>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/model/keys.h"
 
 namespace drainsim::model {

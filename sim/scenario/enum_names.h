@@ -15,7 +15,7 @@
 #include <span>
 #include <string_view>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::scenario {

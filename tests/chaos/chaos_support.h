@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/chaos/plan.h"
+#include "chaos/plan.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::chaos::testing {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include "chaos/variant.h"
 #include "reports/expectations.h"
-#include "sim/chaos/variant.h"
 #include "sim/model/simulation.h"
 #include "tests/chaos/chaos_support.h"
 

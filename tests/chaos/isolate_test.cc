@@ -1,6 +1,6 @@
 // Crash isolation: each seed in its own child, every way a child can end told apart, reports in
 // seed order whatever the number of jobs.
-#include "sim/chaos/isolate.h"
+#include "chaos/isolate.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::chaos::testing {
 namespace {

@@ -1,6 +1,6 @@
 // The swarm plan: phases, producers clipped to the safety phase, drains kept or dropped, and the
 // bases that make no swarm.
-#include "sim/chaos/plan.h"
+#include "chaos/plan.h"
 
 #include <catch2/catch.hpp>
 #include <string>

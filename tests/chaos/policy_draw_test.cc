@@ -1,7 +1,7 @@
 // The swarm's policy draw (policy_draw.h) and the per-variant liveness bound (plan.h): policies
 // vary, every drawn variant loads, a seed names one variant, the bound follows the policy.
 // No simulation runs here: a few seconds even under the sanitizers.
-#include "sim/chaos/policy_draw.h"
+#include "chaos/policy_draw.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "sim/chaos/variant.h"
+#include "chaos/variant.h"
 #include "sim/scenario/enum_names.h"
 #include "tests/chaos/chaos_support.h"
 

@@ -1,6 +1,6 @@
 // The checks on one seed, in process: a healthy variant passes them all, a bound too short for
 // the work left fails liveness and nothing else.
-#include "sim/chaos/seed_check.h"
+#include "chaos/seed_check.h"
 
 #include <catch2/catch.hpp>
 #include <string>

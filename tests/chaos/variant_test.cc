@@ -1,6 +1,6 @@
 // The variant generator: reproducible, varied, always valid, faults inside the safety phase and
 // only of the types the scenario can have.
-#include "sim/chaos/variant.h"
+#include "chaos/variant.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <string>
 #include <variant>
 
-#include "sim/chaos/fault_draw.h"
+#include "chaos/fault_draw.h"
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::validation {
 

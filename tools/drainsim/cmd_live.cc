@@ -259,9 +259,7 @@ int RunLive(const Args& args) {
   // anything starts.
   const std::vector<scenario::Problem> restart_problems =
       live::BrokerRestartProblems(s, !service_options.amqp_url.empty());
-  for (const scenario::Problem& p : restart_problems) {
-    std::fprintf(stderr, "%s\n", scenario::FormatProblem(path, p).c_str());
-  }
+  PrintProblems(path, restart_problems);
   if (!restart_problems.empty()) return kExitBadInput;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
   const std::string out_dir =

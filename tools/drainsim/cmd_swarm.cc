@@ -1,5 +1,5 @@
 // `drainsim swarm`: the chaos swarm over one scenario (docs/SWARM.md). The work is in
-// sim/chaos/; this file reads the command line, prints, and picks the exit code.
+// chaos/; this file reads the command line, prints, and picks the exit code.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -8,14 +8,14 @@
 #include <optional>
 #include <string>
 
-#include "sim/chaos/isolate.h"
-#include "sim/chaos/plan.h"
-#include "sim/chaos/seed_check.h"
-#include "sim/chaos/variant.h"
+#include "chaos/isolate.h"
+#include "chaos/plan.h"
+#include "chaos/seed_check.h"
+#include "chaos/variant.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
-#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/output_set.h"
+#include "tools/drainsim/scenario_input.h"
 
 namespace drainsim::cli {
 

@@ -5,12 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "live/stop_signal.h"
 #include "tools/drainsim/cli.h"
+#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
@@ -45,17 +45,15 @@ nlohmann::json StateJson(const live::Services& services) {
   return j;
 }
 
-// Written to a temporary name and renamed, so that a reader never sees half of it.
-bool WriteState(const std::string& path, const nlohmann::json& state) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << state.dump(2) << "\n";
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  return !ec;
+// Through the output set (output_set.h), the one atomic file write: written whole and fsync'ed
+// beside it, then renamed over it, so that a reader never sees half of it. Returns "" or the
+// error ("cannot write F: No space left on device").
+std::string WriteState(const std::string& path, const nlohmann::json& state) {
+  const std::filesystem::path file(path);
+  const std::string name = file.filename().string();
+  if (name.empty() || name == "." || name == "..") return "cannot write " + path + ": not a file";
+  const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
+  return WriteOutputSet(dir, {{name, state.dump(2) + "\n"}});
 }
 
 }  // namespace
@@ -83,8 +81,8 @@ int ServeServices(live::ServiceOptions options, const std::string& state_file, d
   }
   std::printf("scratch: %s\n", services->scratch().c_str());
   std::fflush(stdout);
-  if (!WriteState(state_file, StateJson(*services))) {
-    std::fprintf(stderr, "drainsim live: cannot write %s\n", state_file.c_str());
+  if (const std::string error = WriteState(state_file, StateJson(*services)); !error.empty()) {
+    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
     return kExitBadInput;  // the destructor stops the services
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_s);

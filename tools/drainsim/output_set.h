@@ -1,6 +1,7 @@
 // The output set: every file one drainsim command writes into its output directory, replaced
 // as a whole or not at all. Every writer goes through WriteOutputSet: `run` (its --format
-// files), `run --replications`, `sweep`, `tune`, `compare`, `merge`, and the --shard parts.
+// files), `run --replications`, `sweep`, `tune`, `compare`, `merge`, the --shard parts, and
+// `live --serve-services`'s state file (a set of one file; live_serve.cc).
 //
 // How (why not one rename per file): the files are first written in full, fsync'ed and closed
 // in a staging directory DIR/.drainsim-staging-XXXXXX (same file system, so renames are

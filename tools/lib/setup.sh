@@ -148,7 +148,7 @@ drainsim_coverage_report() {
   rm -rf "$out" && mkdir -p "$out"
   ( cd "$DRAINSIM_ROOT" &&
     gcovr --root . --object-directory "$dir" -j "$(nproc)" \
-      --filter 'sim/' --filter 'reports/' --filter 'experiments/' --filter 'tools/drainsim/' \
+      --filter 'sim/' --filter 'chaos/' --filter 'reports/' --filter 'experiments/' --filter 'tools/drainsim/' \
       --json-summary "$out/summary.json" --html-details "$out/index.html" ) >"$out/gcovr.log" 2>&1 || {
     tail -n 20 "$out/gcovr.log" >&2
     drainsim_log "gcovr failed; full log: $out/gcovr.log"

@@ -5,7 +5,7 @@
 // The child runs `work(seed)` and writes its SeedReport to a pipe (seed_report.h's encoding),
 // then leaves with _exit (no atexit handlers, no flush of buffers it inherited). A failed
 // DRAINSIM_CHECK in the child first writes a "C" record through the hook of
-// sim/engine/check.h, so the parent reports a broken invariant as a correctness failure, not
+// sim/base/check.h, so the parent reports a broken invariant as a correctness failure, not
 // as a crash, although the child still dies of the abort.
 //
 // Contract:
@@ -29,7 +29,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/chaos/seed_report.h"
+#include "chaos/seed_report.h"
 
 namespace drainsim::chaos {
 

@@ -1,11 +1,11 @@
-#include "sim/chaos/policy_draw.h"
+#include "chaos/policy_draw.h"
 
 #include <array>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/load.h"

@@ -1,4 +1,4 @@
-#include "sim/chaos/isolate.h"
+#include "chaos/isolate.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -19,8 +19,8 @@
 #include <map>
 #include <vector>
 
-#include "sim/engine/check.h"
-#include "sim/engine/coverage.h"
+#include "sim/base/check.h"
+#include "sim/base/coverage.h"
 
 namespace drainsim::chaos {
 
@@ -121,7 +121,7 @@ void WriteCheckRecord(const char* file, int line, const char* condition) {
     if (current.sa_handler == &KillChildrenAndDie) signal(sig, SIG_DFL);
   }
   g_report_fd = fd;
-  engine::SetCheckFailureHandler(&WriteCheckRecord);
+  base::SetCheckFailureHandler(&WriteCheckRecord);
   // The parent classifies by how the child died: a host that handles these (Catch2 does, to
   // report a crashed test) must not turn the abort or the timeout into something else.
   signal(SIGABRT, SIG_DFL);
@@ -144,7 +144,7 @@ void WriteCheckRecord(const char* file, int line, const char* condition) {
   }
   const std::string text = EncodeSeedReport(report);
   WriteAll(fd, text.data(), text.size());
-  engine::FlushCoverage();  // _exit runs no atexit handler
+  base::FlushCoverage();  // _exit runs no atexit handler
   _exit(0);
 }
 

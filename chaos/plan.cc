@@ -1,4 +1,4 @@
-#include "sim/chaos/plan.h"
+#include "chaos/plan.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <variant>
 
-#include "sim/chaos/fault_draw.h"
+#include "chaos/fault_draw.h"
 #include "sim/model/publish_spacing.h"
 
 namespace drainsim::chaos {

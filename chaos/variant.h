@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/chaos/plan.h"
+#include "chaos/plan.h"
 #include "sim/scenario/load.h"
 #include "sim/scenario/scenario.h"
 

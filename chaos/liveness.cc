@@ -4,8 +4,8 @@
 #include <cmath>
 #include <variant>
 
-#include "sim/chaos/fault_draw.h"
-#include "sim/chaos/plan.h"
+#include "chaos/fault_draw.h"
+#include "chaos/plan.h"
 #include "sim/model/backoff.h"
 
 namespace drainsim::chaos {

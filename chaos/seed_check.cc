@@ -1,4 +1,4 @@
-#include "sim/chaos/seed_check.h"
+#include "chaos/seed_check.h"
 
 #include <cinttypes>
 #include <cstdarg>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/chaos/variant.h"
+#include "chaos/variant.h"
 #include "sim/model/simulation.h"
 
 namespace drainsim::chaos {

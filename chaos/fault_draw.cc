@@ -1,4 +1,4 @@
-#include "sim/chaos/fault_draw.h"
+#include "chaos/fault_draw.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <iterator>
 #include <string>
 
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 #include "sim/engine/rng.h"
 
 namespace drainsim::chaos {

@@ -22,8 +22,8 @@
 
 #include <cstdint>
 
-#include "sim/chaos/plan.h"
-#include "sim/chaos/seed_report.h"
+#include "chaos/plan.h"
+#include "chaos/seed_report.h"
 #include "sim/model/results.h"
 
 namespace drainsim::chaos {

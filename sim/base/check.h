@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/engine/coverage.h"
+#include "sim/base/coverage.h"
 
-namespace drainsim::engine {
+namespace drainsim::base {
 
 // Called by a failed check after its message is printed and before the abort, so that a
-// supervisor (the chaos swarm's forked child, sim/chaos/isolate.cc) can tell a broken invariant
+// supervisor (the chaos swarm's forked child, chaos/isolate.cc) can tell a broken invariant
 // from any other crash. The abort happens whatever the handler does, unless it never returns.
 // Default: none, and then a failed check behaves exactly as it always has.
 using CheckFailureHandler = void (*)(const char* file, int line, const char* condition);
@@ -37,12 +37,12 @@ inline void SetCheckFailureHandler(CheckFailureHandler handler) {
   internal::check_failure_handler = handler;
 }
 
-}  // namespace drainsim::engine
+}  // namespace drainsim::base
 
-#define DRAINSIM_CHECK(condition)                                                \
-  do {                                                                           \
-    if (!(condition)) [[unlikely]]                                               \
-      ::drainsim::engine::internal::CheckFailed(__FILE__, __LINE__, #condition); \
+#define DRAINSIM_CHECK(condition)                                              \
+  do {                                                                         \
+    if (!(condition)) [[unlikely]]                                             \
+      ::drainsim::base::internal::CheckFailed(__FILE__, __LINE__, #condition); \
   } while (false)
 
 #if defined(DRAINSIM_EXPENSIVE_CHECKS) || !defined(NDEBUG)

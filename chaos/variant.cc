@@ -1,11 +1,11 @@
-#include "sim/chaos/variant.h"
+#include "chaos/variant.h"
 
 #include <algorithm>
 #include <string>
 
-#include "sim/chaos/fault_draw.h"
-#include "sim/chaos/policy_draw.h"
-#include "sim/engine/check.h"
+#include "chaos/fault_draw.h"
+#include "chaos/policy_draw.h"
+#include "sim/base/check.h"
 
 namespace drainsim::chaos {
 

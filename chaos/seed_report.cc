@@ -1,4 +1,4 @@
-#include "sim/chaos/seed_report.h"
+#include "chaos/seed_report.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // of this process now; elsewhere it does nothing.
 //
 // gcov writes its counters from an atexit handler, which a process leaving by _exit or by a
-// signal never runs: the chaos swarm's forked children (sim/chaos/isolate.cc) and a failed
+// signal never runs: the chaos swarm's forked children (chaos/isolate.cc) and a failed
 // DRAINSIM_CHECK (check.h) call this first, so that what they executed is counted.
 #pragma once
 
@@ -10,7 +10,7 @@
 extern "C" void __gcov_dump(void);
 #endif
 
-namespace drainsim::engine {
+namespace drainsim::base {
 
 inline void FlushCoverage() {
 #ifdef DRAINSIM_COVERAGE
@@ -18,4 +18,4 @@ inline void FlushCoverage() {
 #endif
 }
 
-}  // namespace drainsim::engine
+}  // namespace drainsim::base
