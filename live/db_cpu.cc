@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "live/pg_pool.h"
-#include "sim/engine/check.h"
+#include "sim/base/check.h"
 
 namespace drainsim::live {
 
