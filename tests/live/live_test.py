@@ -162,6 +162,19 @@ def read_outputs(out):
         return live, json.load(f)
 
 
+def run_compared(args, env, name, *options):
+    """run_live of the test's scenario into WORK/NAME, timed, to exit 0 or 1 (the caller checks the
+    exact counts; whether a wall time is inside depends on this machine). Returns (proc, stdout,
+    out, live, report)."""
+    out = os.path.join(args.work, name)
+    started = time.time()
+    proc, stdout, _ = run_live(args, env, args.scenario, out, *options)
+    print(f"measured: whole run {time.time() - started:.1f} s")
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    live, report = read_outputs(out)
+    return proc, stdout, out, live, report
+
+
 def run_poison(args, env, tmpdir):
     out = os.path.join(args.work, "poison")
     proc, stdout, stderr = run_live(
@@ -388,13 +401,8 @@ def run_restart(args, env, tmpdir):
     check(proc.returncode == 2 and "/faults/0/type: broker_restart is run only on the private "
           "RabbitMQ, not --amqp" in proc.stderr and "rabbitmq:" not in proc.stdout,
           f"--amqp: refused before anything starts ({proc.returncode}, {proc.stderr!r})")
-    out = os.path.join(args.work, "restart")
-    started = time.time()
-    proc, stdout, stderr = run_live(args, env, args.scenario, out, "--wall-max-s", "120",
-                                    "--settle-max-s", "30", "--replications", "5")
-    print(f"measured: whole run {time.time() - started:.1f} s")
-    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    live, report = read_outputs(out)
+    proc, stdout, out, live, report = run_compared(args, env, "restart", "--wall-max-s", "120",
+                                                   "--settle-max-s", "30", "--replications", "5")
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
           "lost 0, nothing unfinished, nothing in two places")
@@ -475,13 +483,9 @@ def run_restart_retry(args, env, tmpdir):
     """republish across a broker restart: the pills' copies wait in the 1.5 s delay queue
     while the broker is down; quorum delay queues with at-least-once dead-lettering hand every
     one back to the main queue (classic ones, at-most-once, lost 4-5 of 8)."""
-    out = os.path.join(args.work, "restart-retry")
-    started = time.time()
-    proc, stdout, stderr = run_live(args, env, args.scenario, out, "--wall-max-s", "60",
-                                    "--settle-max-s", "30", "--replications", "5")
-    print(f"measured: whole run {time.time() - started:.1f} s")
-    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
-    live, report = read_outputs(out)
+    proc, stdout, out, live, report = run_compared(args, env, "restart-retry", "--wall-max-s",
+                                                   "60", "--settle-max-s", "30",
+                                                   "--replications", "5")
     check(live["lost"] == 0, f"lost 0 (got {live['lost']}: ids {live['lost_ids']})")
     check(live["delay_dead_letter"] == "at-least-once",
           f"delay queues dead-letter at-least-once ({live['delay_dead_letter']})")
@@ -659,7 +663,7 @@ def run_dbfaults(args, env, tmpdir):
     check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
           "lost 0, nothing unfinished, nothing in two places")
     checks = {c["name"]: c for c in live["checks"]}
-    check(all(c["passed"] for c in live["checks"]), f"every exact count equals the simulation's")
+    check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     injected = live["injected"]
     check(checks["errors_failed"]["live"] == injected["simulated"]["errors_failed"] > 10,
           f"the attempts the errors faults failed: live {injected['live']['errors_failed']} = "
