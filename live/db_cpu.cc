@@ -89,6 +89,11 @@ std::string DbWorkProblem(const DbWorkOptions& options, bool postgres_given, int
   return "";
 }
 
+std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_has_database) {
+  if (scenario_has_database || (options.work == DbWork::kSleep && options.cpus == 0)) return "";
+  return "the scenario has no database, so --db-work cpu and --db-cpus have nothing to act on";
+}
+
 std::vector<int> AllowedCpus() {
   cpu_set_t set;
   CPU_ZERO(&set);

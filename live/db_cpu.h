@@ -19,7 +19,8 @@
 //
 // Contract:
 //  (1) DbWorkProblem() refuses, with the reason, what cannot be run: --db-cpus K outside
-//      1..the CPUs this process may use, or with --postgres (only the run's own server is pinned).
+//      1..the CPUs this process may use, or with --postgres (only the run's own server is pinned);
+//      DbWorkScenarioProblem() refuses --db-work cpu or --db-cpus for a scenario without a database.
 //  (2) MedianIterationsPerMs() is the median over the runs with iterations > 0 and a time > 0 of
 //      iterations / RunMs(run) (the mean of the middle two for an even count); RunMs is cpu_ms
 //      when measured (> 0), else elapsed_ms.
@@ -49,6 +50,9 @@ const char* DbWorkName(DbWork work);
 
 // "" when the options can run, else why not (contract (1)).
 std::string DbWorkProblem(const DbWorkOptions& options, bool postgres_given, int cpus_allowed);
+// "" when the scenario can take the options, else why not: --db-work cpu and --db-cpus act on the
+// database, so a scenario without one is refused rather than run with nothing to measure.
+std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_has_database);
 // The CPUs this process may run on (sched_getaffinity), ascending.
 std::vector<int> AllowedCpus();
 // The CPUs the private server is pinned to: the last `k` of `allowed` (the first CPU takes most

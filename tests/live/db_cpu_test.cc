@@ -47,6 +47,20 @@ TEST_CASE("live db work: --db-cpus is refused with --postgres and outside the CP
   CHECK(live::DbWorkProblem(o, false, 2).empty());
 }
 
+TEST_CASE("live db work: cpu work or pinning without a database in the scenario is refused",
+          "[live]") {
+  live::DbWorkOptions o;
+  CHECK(live::DbWorkScenarioProblem(o, false).empty());  // the default: nothing to refuse
+  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+  o.work = live::DbWork::kCpu;
+  CHECK(Has(live::DbWorkScenarioProblem(o, false), "no database"));
+  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+  o.work = live::DbWork::kSleep;
+  o.cpus = 1;
+  CHECK(Has(live::DbWorkScenarioProblem(o, false), "--db-cpus"));
+  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+}
+
 TEST_CASE("live db work: the server is pinned to the last K CPUs allowed", "[live]") {
   CHECK(live::PinnedCpus({0, 1}, 1) == std::vector<int>{1});
   CHECK(live::PinnedCpus({0, 1}, 2) == std::vector<int>{0, 1});

@@ -261,6 +261,11 @@ int RunLive(const Args& args) {
       live::BrokerRestartProblems(s, !service_options.amqp_url.empty());
   PrintProblems(path, restart_problems);
   if (!restart_problems.empty()) return kExitBadInput;
+  if (const std::string problem = live::DbWorkScenarioProblem(db_work, s.database.has_value());
+      !problem.empty()) {
+    std::fprintf(stderr, "%s: /database: %s\n", path.c_str(), problem.c_str());
+    return kExitBadInput;
+  }
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
   const std::string out_dir =
       vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir("live", "live-" + s.name);
