@@ -154,6 +154,13 @@ def assert_run_left_nothing(args, out, stdout, tmpdir, drainsim_pid, min_pids=3,
         assert_nothing_left(stdout, tmpdir, drainsim_pid, min_pids, min_ports)
 
 
+def read_events(out):
+    """The events of live-events.jsonl of the run written to OUT, one dict per line."""
+    with open(os.path.join(out, "live-events.jsonl")) as f:
+        for line in f:
+            yield json.loads(line)
+
+
 def read_outputs(out):
     """live.json and report.json of the run written to OUT."""
     with open(os.path.join(out, "live.json")) as f:
@@ -199,13 +206,11 @@ def run_poison(args, env, tmpdir):
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     deliveries = {}
     first_publish_s = None
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "delivery":
-                deliveries[e["id"]] = deliveries.get(e["id"], 0) + 1
-            if e["event"] == "publish" and first_publish_s is None:
-                first_publish_s = e["t_s"]
+    for e in read_events(out):
+        if e["event"] == "delivery":
+            deliveries[e["id"]] = deliveries.get(e["id"], 0) + 1
+        if e["event"] == "publish" and first_publish_s is None:
+            first_publish_s = e["t_s"]
     # t_s counts from the plan's time 0, as the simulation does: the first order is due at 0 s
     # (the producer's connection takes a few ms). Counted from before the topology was declared,
     # as it was, the first publish was at 0.13-0.18 s.
@@ -247,23 +252,21 @@ def run_retry(args, env, tmpdir):
           "lost 0, nothing unfinished, nothing in two places")
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     attempts, republished, counts = {}, {}, set()
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "attempt":
-                attempts[e["id"]] = attempts.get(e["id"], 0) + 1
-            elif e["event"] == "republish":
-                delay_ms = int(e["detail"].split("delay_ms=")[1])
-                republished[(e["id"], e["attempt"] + 1)] = (e["t_s"], delay_ms)
-            elif e["event"] == "delivery":
-                counts.add(e["detail"].split()[0])
-                key = (e["id"], e["attempt"])
-                if key in republished:
-                    at_s, delay_ms = republished[key]
-                    waited_ms = (e["t_s"] - at_s) * 1000
-                    check(delay_ms - 20 <= waited_ms <= delay_ms + 250,
-                          f"order {key[0]} attempt {key[1]} delivered {waited_ms:.1f} ms after its "
-                          f"republish with a {delay_ms} ms TTL")
+    for e in read_events(out):
+        if e["event"] == "attempt":
+            attempts[e["id"]] = attempts.get(e["id"], 0) + 1
+        elif e["event"] == "republish":
+            delay_ms = int(e["detail"].split("delay_ms=")[1])
+            republished[(e["id"], e["attempt"] + 1)] = (e["t_s"], delay_ms)
+        elif e["event"] == "delivery":
+            counts.add(e["detail"].split()[0])
+            key = (e["id"], e["attempt"])
+            if key in republished:
+                at_s, delay_ms = republished[key]
+                waited_ms = (e["t_s"] - at_s) * 1000
+                check(delay_ms - 20 <= waited_ms <= delay_ms + 250,
+                      f"order {key[0]} attempt {key[1]} delivered {waited_ms:.1f} ms after its "
+                      f"republish with a {delay_ms} ms TTL")
     fated = {i for i, n in attempts.items() if n != 1}
     check(len(fated) == 8 and all(attempts[i] == 4 for i in fated),
           f"8 poison orders, 4 attempts each (attempts_max): {sorted(attempts[i] for i in fated)}")
@@ -346,13 +349,11 @@ def run_drain(args, env, tmpdir):
     check(live["duplicate_keys"] == 0 and live["executions"] == 495, "495 executions, no key twice")
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
     replays, deliveries = [], {}
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "replay":
-                replays.append(e["t_s"])
-            elif e["event"] == "delivery":
-                deliveries[e["id"]] = deliveries.get(e["id"], 0) + 1
+    for e in read_events(out):
+        if e["event"] == "replay":
+            replays.append(e["t_s"])
+        elif e["event"] == "delivery":
+            deliveries[e["id"]] = deliveries.get(e["id"], 0) + 1
     check(len(deliveries) == 500 and set(deliveries.values()) == {1},
           "every replayed order delivered exactly once")
     pace = (len(replays) - 1) / (replays[-1] - replays[0])
@@ -508,17 +509,15 @@ def run_restart_retry(args, env, tmpdir):
     check(r["stop_called_s"] >= 5.5 and r["up_s"] > r["start_called_s"] > r["stop_called_s"],
           f"the application stopped (planned at 5.5 s), started again and came back ({r})")
     attempts, copies, duplicates = {}, {}, 0
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "attempt":
-                attempts[e["id"]] = attempts.get(e["id"], 0) + 1
-            elif e["event"] == "republish":
-                copies[(e["id"], e["attempt"] + 1)] = [e["t_s"], None]
-            elif e["event"] == "delivery" and (e["id"], e["attempt"]) in copies:
-                copies[(e["id"], e["attempt"])][1] = e["t_s"]
-            elif e["event"] == "duplicate_copy":
-                duplicates += 1
+    for e in read_events(out):
+        if e["event"] == "attempt":
+            attempts[e["id"]] = attempts.get(e["id"], 0) + 1
+        elif e["event"] == "republish":
+            copies[(e["id"], e["attempt"] + 1)] = [e["t_s"], None]
+        elif e["event"] == "delivery" and (e["id"], e["attempt"]) in copies:
+            copies[(e["id"], e["attempt"])][1] = e["t_s"]
+        elif e["event"] == "duplicate_copy":
+            duplicates += 1
     pills = sorted(i for i, n in attempts.items() if n != 1)
     check(len(pills) == 8 and all(attempts[i] == 3 for i in pills)
           and sum(attempts.values()) == 500 + 24,
@@ -563,16 +562,14 @@ def run_downstream(args, env, tmpdir):
     check(d["calls"] == 300 + d["rate_limited_429"] + d["unavailable_503"],
           f"calls = first attempts + the failed ones ({d})")
     calls, retry_after, sleeps = 0, 0, {}
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "downstream_call":
-                calls += 1
-                if "status=429" in e["detail"]:
-                    retry_after += "retry_after=1" in e["detail"]
-            elif e["event"] == "sleep" and "downstream 429" in e["detail"]:
-                sleeps[e["detail"].split("backoff_us=")[1]] = 1 + sleeps.get(
-                    e["detail"].split("backoff_us=")[1], 0)
+    for e in read_events(out):
+        if e["event"] == "downstream_call":
+            calls += 1
+            if "status=429" in e["detail"]:
+                retry_after += "retry_after=1" in e["detail"]
+        elif e["event"] == "sleep" and "downstream 429" in e["detail"]:
+            sleeps[e["detail"].split("backoff_us=")[1]] = 1 + sleeps.get(
+                e["detail"].split("backoff_us=")[1], 0)
     check(calls == d["calls"], f"every call logged ({calls})")
     check(retry_after == d["rate_limited_429"], "every 429 carried Retry-After: 1")
     check(list(sleeps) == ["1000000"], f"every 429 slept its Retry-After of 1 s ({sleeps})")
@@ -644,13 +641,11 @@ def run_crash(args, env, tmpdir):
     # The claim kind never commits twice: a message whose redelivery was suppressed (a purge)
     # has one commit, and the keys committed twice are emails.
     claim_ids, commits = set(), {}
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "commit":
-                commits[e["id"]] = commits.get(e["id"], 0) + 1
-            elif e["event"] == "suppressed":
-                claim_ids.add(e["id"])
+    for e in read_events(out):
+        if e["event"] == "commit":
+            commits[e["id"]] = commits.get(e["id"], 0) + 1
+        elif e["event"] == "suppressed":
+            claim_ids.add(e["id"])
     check(claim_ids and all(commits.get(i) == 1 for i in claim_ids),
           "no suppressed (claim) message committed twice")
     assert_nothing_left(stdout, tmpdir, str(proc.pid))
@@ -679,15 +674,13 @@ def run_dbfaults(args, env, tmpdir):
           f"human needed {live['human_needed']}: the permanent errors, dead-lettered at once")
     check(live["acked"] + live["dead_lettered"] == live["published"], "the others acked")
     edges, timeouts, pinned = [], [], 0
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] in ("db_slowdown", "db_connections"):
-                edges.append((e["event"], e["detail"], e["t_s"]))
-            detail = e.get("detail", "")
-            if e["event"].startswith("reject") and "statement timeout" in detail:
-                timeouts.append(e["t_s"])
-            pinned += e["event"].startswith("reject") and "(errors, execution" in detail
+    for e in read_events(out):
+        if e["event"] in ("db_slowdown", "db_connections"):
+            edges.append((e["event"], e["detail"], e["t_s"]))
+        detail = e.get("detail", "")
+        if e["event"].startswith("reject") and "statement timeout" in detail:
+            timeouts.append(e["t_s"])
+        pinned += e["event"].startswith("reject") and "(errors, execution" in detail
     check([(n, float(d.split("=")[1])) for n, d, _ in edges] ==
           [("db_slowdown", 10), ("db_slowdown", 1), ("db_connections", 1),
            ("db_connections", 16)],
