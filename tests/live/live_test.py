@@ -431,9 +431,7 @@ def run_restart(args, env, tmpdir):
           f"the node's own log shows its boot and a second start ({restart})")
     check(restart["connections_lost"] >= 5 and restart["reconnects"] >= 5,
           f"the 4 workers and the producer lost their connections and came back ({restart})")
-    events = []
-    with open(os.path.join(out, "live-events.jsonl")) as f:
-        events = [json.loads(line) for line in f]
+    events = list(read_events(out))
     kind = {e["id"]: e["detail"] for e in events if e["event"] == "publish"}
     # An attempt whose ack died with the connection: its settle dropped (the connection was gone
     # when it finished) or its basic.ack failed.
