@@ -251,7 +251,7 @@ def run_retry(args, env, tmpdir):
     check(live["lost"] == 0 and live["unfinished"] == 0 and live["double_ids"] == [],
           "lost 0, nothing unfinished, nothing in two places")
     check(all(c["passed"] for c in live["checks"]), "every exact count equals the simulation's")
-    attempts, republished, counts = {}, {}, set()
+    attempts, republished, counts, late_ms = {}, {}, set(), []
     for e in read_events(out):
         if e["event"] == "attempt":
             attempts[e["id"]] = attempts.get(e["id"], 0) + 1
@@ -263,10 +263,19 @@ def run_retry(args, env, tmpdir):
             key = (e["id"], e["attempt"])
             if key in republished:
                 at_s, delay_ms = republished[key]
-                waited_ms = (e["t_s"] - at_s) * 1000
-                check(delay_ms - 20 <= waited_ms <= delay_ms + 250,
-                      f"order {key[0]} attempt {key[1]} delivered {waited_ms:.1f} ms after its "
-                      f"republish with a {delay_ms} ms TTL")
+                late_ms.append((e["t_s"] - at_s) * 1000 - delay_ms)
+    # Each copy waits its TTL and then some: locally 1-10 ms more; on a loaded 2-core CI machine
+    # one wait came in more than 250 ms late. A redelivery that skipped its delay queue would be
+    # ~delay_ms early; a copy stuck in it would be seconds late. The median says whether
+    # delay queues are typically on time.
+    late_ms.sort()
+    print(f"measured: delivered after republish, ms beyond the TTL: {[round(x, 1) for x in late_ms]}")
+    check(len(late_ms) == 24, f"24 republished copies delivered (got {len(late_ms)})")
+    check(late_ms[0] >= -20 and late_ms[-1] <= 1000,
+          f"every republished copy delivered after its TTL, within 1 s of it "
+          f"({late_ms[0]:.1f} to {late_ms[-1]:.1f} ms beyond)")
+    check(late_ms[len(late_ms) // 2] <= 100,
+          f"the median copy within 100 ms of its TTL ({late_ms[len(late_ms) // 2]:.1f} ms)")
     fated = {i for i, n in attempts.items() if n != 1}
     check(len(fated) == 8 and all(attempts[i] == 4 for i in fated),
           f"8 poison orders, 4 attempts each (attempts_max): {sorted(attempts[i] for i in fated)}")
