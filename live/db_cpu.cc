@@ -94,6 +94,36 @@ std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_ha
   return "the scenario has no database, so --db-work cpu and --db-cpus have nothing to act on";
 }
 
+namespace {
+std::string FormatCores(double cores) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", cores);
+  return text;
+}
+}  // namespace
+
+DbWorkOptions WithScenarioCores(DbWorkOptions options, bool work_given, bool cpus_given,
+                                double cores, bool postgres_given, int cpus_allowed,
+                                std::string* note) {
+  std::string said = "database: the scenario's cores " + FormatCores(cores) + ":";
+  if (!work_given) {
+    options.work = DbWork::kCpu;
+    said += " --db-work cpu";
+  }
+  const bool whole = cores == std::floor(cores);
+  if (!cpus_given && whole && !postgres_given && cores <= cpus_allowed) {
+    options.cpus = static_cast<int>(cores);
+    said += " --db-cpus " + std::to_string(options.cpus);
+  } else if (!cpus_given) {
+    said += postgres_given ? " (the --postgres server is not pinned)"
+            : !whole       ? " (not pinned: a fraction of a CPU cannot be)"
+                           : " (not pinned: more than the " + std::to_string(cpus_allowed) +
+                                 " CPUs this process may use)";
+  }
+  if (note != nullptr) *note = work_given && cpus_given ? "" : said;
+  return options;
+}
+
 std::vector<int> AllowedCpus() {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -21,6 +21,9 @@
 //  (1) DbWorkProblem() refuses, with the reason, what cannot be run: --db-cpus K outside
 //      1..the CPUs this process may use, or with --postgres (only the run's own server is pinned);
 //      DbWorkScenarioProblem() refuses --db-work cpu or --db-cpus for a scenario without a database.
+//  (1a) WithScenarioCores() runs a scenario whose database has `cores` K as a CPU-bound server:
+//      --db-work cpu unless given, and --db-cpus K unless given, K is whole, within the CPUs
+//      allowed and the PostgreSQL is the private one (otherwise not pinned, and said so).
 //  (2) MedianIterationsPerMs() is the median over the runs with iterations > 0 and a time > 0 of
 //      iterations / RunMs(run) (the mean of the middle two for an even count); RunMs is cpu_ms
 //      when measured (> 0), else elapsed_ms.
@@ -53,6 +56,11 @@ std::string DbWorkProblem(const DbWorkOptions& options, bool postgres_given, int
 // "" when the scenario can take the options, else why not: --db-work cpu and --db-cpus act on the
 // database, so a scenario without one is refused rather than run with nothing to measure.
 std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_has_database);
+// Contract (1a). `work_given` / `cpus_given`: the command line set --db-work / --db-cpus.
+// `note` (may be null) gets one line saying what was chosen and why.
+DbWorkOptions WithScenarioCores(DbWorkOptions options, bool work_given, bool cpus_given,
+                                double cores, bool postgres_given, int cpus_allowed,
+                                std::string* note);
 // The CPUs this process may run on (sched_getaffinity), ascending.
 std::vector<int> AllowedCpus();
 // The CPUs the private server is pinned to: the last `k` of `allowed` (the first CPU takes most

@@ -1,5 +1,6 @@
 #include "sim/model/database.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/base/check.h"
@@ -7,19 +8,26 @@
 namespace drainsim::model {
 
 namespace {
-uint64_t Pack(uint32_t generation) { return generation; }
+// kDbServiceEnd's b: the query's generation, and under processor sharing the epoch of the
+// schedule that predicted the end (0 without cores).
+uint64_t Pack(uint32_t generation, uint32_t epoch = 0) {
+  return (static_cast<uint64_t>(epoch) << 32) | generation;
+}
 }  // namespace
 
 Database::Database(Scheduler& scheduler, int64_t connections, Duration timeout,
-                   double overload_factor)
+                   double overload_factor, std::optional<double> cores)
     : scheduler_(scheduler),
       capacity_(connections),
       timeout_(timeout),
       overload_factor_(overload_factor),
+      cores_(cores),
+      shared_at_(scheduler.Now()),
       accounted_until_(scheduler.Now()) {
   DRAINSIM_CHECK(connections >= 1);
   DRAINSIM_CHECK(timeout > Duration::Zero());
   DRAINSIM_CHECK(overload_factor >= 0);
+  DRAINSIM_CHECK(!cores || *cores > 0);
 }
 
 uint32_t Database::NewQuery() {
@@ -82,13 +90,15 @@ void Database::Submit(uint64_t owner, Duration service_base) {
   deadlines_.CompactIfSparse(static_cast<size_t>(busy_ + waiting_), [this](const Deadline& d) {
     return queries_[d.slot].generation != d.generation;
   });
-  StartWaiting();
+  if (StartWaiting() && cores_) RescheduleShared();
 }
 
-void Database::StartWaiting() {
-  if (queue_.empty() || busy_ >= capacity_) return;  // nothing starts: busy_ stays as it is
+bool Database::StartWaiting() {
+  if (queue_.empty() || busy_ >= capacity_) return false;  // busy_ stays as it is
   Account();
+  if (cores_) AdvanceShared();
   const Instant now = scheduler_.Now();
+  bool started = false;
   while (busy_ < capacity_ && !queue_.empty()) {
     const Waiting next = queue_.front();
     queue_.pop_front();
@@ -102,21 +112,60 @@ void Database::StartWaiting() {
     q.running = true;
     --waiting_;
     ++busy_;
+    started = true;
     const double load =
         1.0 + overload_factor_ * static_cast<double>(waiting_) / static_cast<double>(capacity_);
-    const double service_us =
-        std::nearbyint(static_cast<double>(q.service_base.micros()) * slowdown_ * load);
-    const Instant deadline = q.submitted_at + timeout_;
-    // Cap at the deadline before converting: a degraded service time may exceed int64 µs.
-    const double until_deadline_us = static_cast<double>((deadline - now).micros());
-    const Instant end = service_us >= until_deadline_us
-                            ? deadline
-                            : now + Duration::Micros(static_cast<int64_t>(service_us));
-    if (end < deadline) {
-      scheduler_.At(end, Event{EventType::kDbServiceEnd, slot, Pack(q.generation)});
-    }
-    // Otherwise the deadline event, already scheduled, ends the query and frees the connection.
+    ScheduleEnd(slot, std::nearbyint(static_cast<double>(q.service_base.micros()) * slowdown_ *
+                                     load));
   }
+  return started;
+}
+
+void Database::ScheduleEnd(uint32_t slot, double work_us) {
+  const Query& q = queries_[slot];
+  if (cores_) {
+    shared_tags_.push(SharedTag{shared_us_ + work_us, shared_starts_++, slot, q.generation});
+    return;  // RescheduleShared, once every query of this instant has started
+  }
+  const Instant now = scheduler_.Now();
+  const Instant deadline = q.submitted_at + timeout_;
+  // Cap at the deadline before converting: a degraded service time may exceed int64 µs.
+  const double until_deadline_us = static_cast<double>((deadline - now).micros());
+  if (work_us < until_deadline_us) {
+    scheduler_.At(now + Duration::Micros(static_cast<int64_t>(work_us)),
+                  Event{EventType::kDbServiceEnd, slot, Pack(q.generation)});
+  }
+  // Otherwise the deadline event, already scheduled, ends the query and frees the connection.
+}
+
+void Database::AdvanceShared() {
+  const Instant now = scheduler_.Now();
+  if (busy_ > 0) {
+    const double rate = std::min(1.0, *cores_ / static_cast<double>(busy_));
+    shared_us_ += static_cast<double>((now - shared_at_).micros()) * rate;
+  }
+  shared_at_ = now;
+}
+
+void Database::RescheduleShared() {
+  ++shared_epoch_;  // whatever end event is pending now stands for an outdated prediction
+  while (!shared_tags_.empty()) {
+    const SharedTag& t = shared_tags_.top();
+    const Query& q = queries_[t.slot];
+    if (q.generation == t.generation && q.running) break;
+    shared_tags_.pop();  // it timed out while running
+  }
+  if (shared_tags_.empty()) return;
+  const SharedTag& least = shared_tags_.top();
+  const Query& q = queries_[least.slot];
+  const Instant now = scheduler_.Now();
+  const double rate = std::min(1.0, *cores_ / static_cast<double>(busy_));
+  // Rounded up, so that shared_us_ has reached the tag when the event comes.
+  const double end_in_us = std::ceil(std::max(0.0, least.finish_us - shared_us_) / rate);
+  const double until_deadline_us = static_cast<double>((q.submitted_at + timeout_ - now).micros());
+  if (end_in_us >= until_deadline_us) return;  // its deadline comes first and ends it
+  scheduler_.At(now + Duration::Micros(static_cast<int64_t>(end_in_us)),
+                Event{EventType::kDbServiceEnd, least.slot, Pack(least.generation, shared_epoch_)});
 }
 
 std::optional<uint32_t> Database::DeadlineWake() {
@@ -142,6 +191,9 @@ std::optional<QueryCompletion> Database::HandleEvent(const Event& event) {
   } else if (slot >= queries_.size() ||
              queries_[slot].generation != static_cast<uint32_t>(event.b)) {
     return std::nullopt;  // the query already completed
+  } else if (cores_ && queries_[slot].running &&
+             static_cast<uint32_t>(event.b >> 32) != shared_epoch_) {
+    return std::nullopt;  // a start or end since then moved this query's end
   }
   Query& q = queries_[slot];
   const Instant now = scheduler_.Now();
@@ -149,6 +201,7 @@ std::optional<QueryCompletion> Database::HandleEvent(const Event& event) {
   if (event.type == EventType::kDbServiceEnd) {
     if (q.running) {
       Account();
+      if (cores_) FinishShared(slot);
       --busy_;
     } else {
       DRAINSIM_CHECK(!q.queued);  // a refusal: never queued, never ran
@@ -159,22 +212,34 @@ std::optional<QueryCompletion> Database::HandleEvent(const Event& event) {
     ++timeouts_;
     if (q.running) {
       Account();
+      if (cores_) AdvanceShared();  // its tag goes stale and is skipped when it surfaces
       --busy_;
     } else {
       DRAINSIM_CHECK(q.queued);
       --waiting_;  // its queue entry is skipped lazily
     }
   }
+  const bool was_running = q.running;
   FreeQuery(slot);
-  StartWaiting();
+  const bool started = StartWaiting();
+  if (cores_ && (was_running || started)) RescheduleShared();
   return done;
+}
+
+void Database::FinishShared(uint32_t slot) {
+  AdvanceShared();
+  DRAINSIM_CHECK(!shared_tags_.empty() && shared_tags_.top().slot == slot);
+  // The event was rounded up to the µs: the shared time has reached the tag, give or take
+  // the rounding, and is set to it exactly.
+  shared_us_ = std::max(shared_us_, shared_tags_.top().finish_us);
+  shared_tags_.pop();
 }
 
 void Database::SetCapacity(int64_t connections) {
   DRAINSIM_CHECK(connections >= 1);
   Account();
   capacity_ = connections;
-  StartWaiting();
+  if (StartWaiting() && cores_) RescheduleShared();
 }
 
 }  // namespace drainsim::model

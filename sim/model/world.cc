@@ -67,7 +67,8 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
   for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
     const scenario::Database& db = *scenario.database;
-    database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor);
+    database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor,
+                                           db.cores);
     if (db.live_traffic) {
       live_query_.emplace(db.live_traffic->query_ms, 1e3);
       live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);

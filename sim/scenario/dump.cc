@@ -127,10 +127,14 @@ Json DatabaseJson(const Database& db) {
   auto live = [](const LiveTraffic& t) -> Json {
     return {{"rate_per_s", NumberJson(t.rate_per_s)}, {"query_ms", DistributionJson(t.query_ms)}};
   };
-  return {{"connections", db.connections},
-          {"timeout_ms", MillisJson(db.timeout)},
-          {"overload_factor", NumberJson(db.overload_factor)},
-          {"live_traffic", OrNull(db.live_traffic, live)}};
+  Json out = {{"connections", db.connections},
+              {"timeout_ms", MillisJson(db.timeout)},
+              {"overload_factor", NumberJson(db.overload_factor)},
+              {"live_traffic", OrNull(db.live_traffic, live)}};
+  // Written only when set, so that a scenario without it keeps the hash it had before the
+  // field existed (the hash is of this dump).
+  if (db.cores) out["cores"] = NumberJson(*db.cores);
+  return out;
 }
 
 Json DownstreamJson(const Downstream& d) {

@@ -164,6 +164,7 @@ void ReadDatabase(const Node& node, Context& c, std::optional<Database>* databas
   if (auto v = ReadNumber(o.Optional("overload_factor"), Range::Closed(0, 100))) {
     db.overload_factor = *v;
   }
+  db.cores = ReadNumber(NullAsAbsent(o.Optional("cores")), Range::AboveAtMost(0, kFleetMax));
   ObjectReader live(NullAsAbsent(o.Optional("live_traffic")));
   if (live.valid()) {
     c.has_live_traffic = true;

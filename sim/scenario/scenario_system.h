@@ -140,6 +140,11 @@ struct Database {
   // connections, so an overloaded database does less useful work; 0 turns this off (a plain
   // M/M/c queue, as the validation suite wants).
   double overload_factor = 0.5;
+  // CPUs the server's work shares, in (0, 100000]. Default null: no CPU limit, every running
+  // query at full speed. With K, the running queries share K CPUs (processor sharing): each
+  // progresses at min(1, K / running), so 8 queries on 1 CPU each take 8 times as long. What a
+  // CPU-bound PostgreSQL did when measured (docs/LIVE.md); pair it with overload_factor 0.
+  std::optional<double> cores;
   // Default null: no live traffic.
   std::optional<LiveTraffic> live_traffic;
   bool operator==(const Database&) const = default;

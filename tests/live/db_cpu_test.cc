@@ -61,6 +61,34 @@ TEST_CASE("live db work: cpu work or pinning without a database in the scenario 
   CHECK(live::DbWorkScenarioProblem(o, true).empty());
 }
 
+TEST_CASE("live db work: a scenario's database cores make the work CPU on that many CPUs",
+          "[live]") {
+  const live::DbWorkOptions plain;  // as parsed with neither flag given
+  std::string note;
+  live::DbWorkOptions o = live::WithScenarioCores(plain, false, false, 1, false, 2, &note);
+  CHECK(o.work == live::DbWork::kCpu);
+  CHECK(o.cpus == 1);
+  CHECK(note == "database: the scenario's cores 1: --db-work cpu --db-cpus 1");
+  // What the command line says wins.
+  live::DbWorkOptions given;
+  given.work = live::DbWork::kSleep;
+  given.cpus = 2;
+  o = live::WithScenarioCores(given, true, true, 1, false, 2, &note);
+  CHECK(o.work == live::DbWork::kSleep);
+  CHECK(o.cpus == 2);
+  CHECK(note.empty());
+  // Not pinned: a fraction, more CPUs than allowed, a server given by --postgres.
+  o = live::WithScenarioCores(plain, false, false, 1.5, false, 2, &note);
+  CHECK((o.work == live::DbWork::kCpu && o.cpus == 0));
+  CHECK(Has(note, "fraction"));
+  o = live::WithScenarioCores(plain, false, false, 4, false, 2, &note);
+  CHECK(o.cpus == 0);
+  CHECK(Has(note, "the 2 CPUs"));
+  o = live::WithScenarioCores(plain, false, false, 1, true, 2, &note);
+  CHECK(o.cpus == 0);
+  CHECK(Has(note, "--postgres"));
+}
+
 TEST_CASE("live db work: the server is pinned to the last K CPUs allowed", "[live]") {
   CHECK(live::PinnedCpus({0, 1}, 1) == std::vector<int>{1});
   CHECK(live::PinnedCpus({0, 1}, 2) == std::vector<int>{0, 1});

@@ -38,9 +38,15 @@ std::string ScenarioJson(const QueueScenario& q) {
   std::string json = R"({"format_version": 1, "name": ")" + q.name + R"(",
   "run": {"until_s": )" +
                      Number(q.until_s) + R"(, "sample_every_s": )" + Number(sample_every_s) + R"(},
-  "kinds": {"job": {"handler": {"cpu_ms": )" +
+  "kinds": {"job": {"handler": {)" +
+                     (q.database_cores ? R"("db_ops": 1, "db_op_ms": )" : R"("cpu_ms": )") +
                      service + R"(}}},
 )";
+  if (q.database_cores) {
+    json += R"(  "database": {"connections": )" + std::to_string(q.servers) +
+            R"(, "timeout_ms": 86400000, "overload_factor": 0, "cores": )" +
+            Number(*q.database_cores) + "},\n";
+  }
   if (q.lambda_per_s > 0) {
     json += R"(  "producers": [{"kind": "job", "poisson": {"rate_per_s": )" +
             Number(q.lambda_per_s) + "}}],\n";

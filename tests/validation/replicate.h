@@ -49,6 +49,10 @@ struct QueueScenario {
   // Waiting places in the main queue (broker.max_length, overflow reject_publish): an M/M/c/K
   // with K = servers + max_length. Unset: unbounded.
   std::optional<int64_t> max_length;
+  // The service as a database query instead of CPU: one `db_op_ms` statement on a database
+  // of `servers` connections whose running queries share this many CPUs (`database.cores`,
+  // processor sharing), overload_factor 0 and a day's timeout. Unset: CPU service.
+  std::optional<double> database_cores;
 };
 
 std::string ScenarioJson(const QueueScenario& q);

@@ -266,6 +266,14 @@ int RunLive(const Args& args) {
     std::fprintf(stderr, "%s: /database: %s\n", path.c_str(), problem.c_str());
     return kExitBadInput;
   }
+  if (s.database && s.database->cores) {  // a CPU-bound server: run its work as CPU
+    std::string note;
+    db_work = live::WithScenarioCores(
+        db_work, !vm["db-work"].defaulted(), !vm["db-cpus"].defaulted(), *s.database->cores,
+        vm.count("postgres") > 0, static_cast<int>(live::AllowedCpus().size()), &note);
+    service_options.postgres_cpus = DbCpus(db_work);
+    if (!note.empty()) std::printf("%s\n", note.c_str());
+  }
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
   const std::string out_dir =
       vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir("live", "live-" + s.name);
