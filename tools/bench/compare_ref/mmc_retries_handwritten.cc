@@ -56,8 +56,8 @@
 #include <queue>
 #include <vector>
 
-#include "fast_draws.h"
-#include "mmc_args.h"
+#include "tools/bench/compare_ref/fast_draws.h"
+#include "tools/bench/compare_ref/mmc_args.h"
 
 namespace {
 
