@@ -21,8 +21,8 @@
 //    of 24-byte entries (end time, the job's arrival time, attempts), at most c of them; the
 //    backoffs of attempt n all last base * 2^(n-1), so they end in the order they started: one
 //    FIFO ring per attempt number, and the earliest front cached. The loop takes the earliest
-//    of the three. (Putting the ~0.11 backoffs per job into the heap would make it ~10x
-//    deeper at c = 8, where backoffs in flight outnumber busy servers.)
+//    of the three. (In the heap, the backoffs would about double it: at rho 0.8 about as many
+//    jobs wait out a backoff as are in service.)
 //  - The waiting jobs are a power-of-two ring, not a std::deque.
 //  - xoshiro256** (one 64-bit draw per uniform); the failure test compares 53 random bits
 //    with an integer threshold; exponentials by the 256-layer ziggurat (Marsaglia & Tsang
