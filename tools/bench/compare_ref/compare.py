@@ -251,13 +251,15 @@ def build_info(binary):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="tools/bench/compare",
-        description="Run the M/M/c-with-retries reference model in drainsim, SimPy and a "
-                    "hand-written C++ loop; check they agree; print jobs/s, events/s, peak RSS.")
+        description="Run the M/M/c-with-retries reference model in drainsim, SimPy (two "
+                    "idioms) and a hand-written C++ loop; check they agree; print jobs/s, "
+                    "events/s, peak RSS.")
     parser.add_argument("--jobs", type=int, default=1_000_000,
                         help="expected arrivals (default 1e6)")
     parser.add_argument("--c", default="8,1000",
                         help="comma-separated server counts (default 8,1000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed passed to all three (default 1)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed passed to every implementation (default 1)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each implementation, interleaved; the median time "
                              "counts (default 3)")
