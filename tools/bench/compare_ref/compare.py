@@ -1,10 +1,14 @@
-"""tools/bench/compare's driver: one reference model run three ways, checked, side by side.
+"""tools/bench/compare's driver: one reference model run four ways, checked, side by side.
 
 Run by tools/bench/compare (which installs packages and builds first) with /usr/bin/python3.
-For each c it writes the drainsim scenario, runs drainsim, the hand-written C++ loop and the
-SimPy script one after the other with the same parameters (jobs, lambda, mu, seed), measures
-each as a child process (wall time, CPU time and peak RSS, from wait4 in measure_child), checks
-that the three did the same work, and prints the table and the jobs/s ratios.
+For each c it writes the drainsim scenario, runs drainsim, the hand-written C++ loop and SimPy
+in its two common idioms (a process per job; long-lived servers on a Store) with the same
+parameters (jobs, lambda, mu, seed), --repeat times each, interleaved; measures each as a
+child process (wall time, CPU time and peak RSS, from wait4 in measure_child), checks that
+they did the same work, and prints the table (median times) and the jobs/s ratios against the
+loop and against the faster SimPy idiom. It ends with the ratio lines of issue 16, one
+`drainsim/SimPy: N.Nx` and one `drainsim/hand-written: N.NNx` per c, the workload on which
+drainsim is slower (fewer jobs/s) last.
 
 The model is stated in mmc_retries_handwritten.cc and mmc_retries_simpy.py; model.py holds
 its parameters, the drainsim scenario and the statistics of the agreement check.
@@ -15,6 +19,7 @@ Exit codes: 0 all agree; 1 a figure disagrees (each one named); 2 usage or a run
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -62,8 +67,8 @@ def last_json_line(path):
     return json.loads(lines[-1])
 
 
-def run_drainsim(binary, params, work):
-    tag = f"drainsim-c{params['c']}"
+def run_drainsim(binary, params, work, run):
+    tag = f"drainsim-c{params['c']}-run{run}"
     scenario_path = os.path.join(work, f"{tag}.json")
     with open(scenario_path, "w") as f:
         json.dump(model.scenario(params), f, indent=2, sort_keys=True)
@@ -97,8 +102,8 @@ def run_drainsim(binary, params, work):
     return r
 
 
-def run_reference(name, cmd_head, params, work, extra_args):
-    tag = f"{name}-c{params['c']}"
+def run_reference(name, cmd_head, params, work, extra_args, run):
+    tag = f"{name}-c{params['c']}-run{run}"
     cmd = cmd_head + model.reference_args(params) + extra_args
     r = run_child(name, cmd, work, tag)
     result = last_json_line(r["stdout"])
@@ -108,8 +113,108 @@ def run_reference(name, cmd_head, params, work, extra_args):
     return r
 
 
+# The figures a run reports about the simulation (not its timing): equal in every repeat.
+FIGURES = ("jobs", "completed", "dead_lettered", "attempts", "mean_sojourn_s", "events")
+# SimPy's two common idioms; compare measures drainsim against the faster on each workload.
+SIMPY_IDIOMS = (("SimPy-process", "mmc_retries_simpy.py"),
+                ("SimPy-Store", "mmc_retries_simpy_store.py"))
+
+
+def contenders(args, params):
+    """(name, run function of the run number) in run order."""
+    extra = [a for arg in args.handwritten_arg for a in arg.split()]
+    out = [("drainsim", lambda n: run_drainsim(args.drainsim, params, args.work_dir, n)),
+           ("hand-written", lambda n: run_reference("hand-written", [args.handwritten], params,
+                                                    args.work_dir, extra, n))]
+    if not args.skip_simpy:
+        for name, script in SIMPY_IDIOMS:
+            cmd = [DEBIAN_PYTHON, os.path.join(HERE, script)]
+            out.append((name, lambda n, name=name, cmd=cmd: run_reference(
+                name, cmd, params, args.work_dir, [], n)))
+    return out
+
+
+def run_all(args, params):
+    """Runs every contender args.repeat times, interleaved, so that a change of load falls on
+    all of them alike. Returns one row per contender: its figures (the same in every run, or
+    exit 2: all are deterministic), the MEDIAN wall and CPU time, the largest peak RSS, and
+    every run's times with the 1-minute load average just before it."""
+    runs = {}
+    for run in range(1, args.repeat + 1):
+        for name, start in contenders(args, params):
+            load = os.getloadavg()[0]
+            r = start(run)
+            r["load_1min"] = load
+            runs.setdefault(name, []).append(r)
+    rows = []
+    for name, rs in runs.items():
+        row = dict(rs[0])
+        for other in rs[1:]:
+            changed = [k for k in FIGURES if other[k] != row[k]]
+            if changed:
+                sys.stderr.write(f"compare: {name} gave other figures ({', '.join(changed)}) "
+                                 f"in a repeat of the same run: not deterministic\n")
+                sys.exit(2)
+        for key in ("wall_s", "cpu_s", "load_1min"):
+            row[key + "_runs"] = [x[key] for x in rs]
+        row["wall_s"] = statistics.median(row["wall_s_runs"])
+        row["cpu_s"] = statistics.median(row["cpu_s_runs"])
+        row["peak_rss_mib"] = max(x["peak_rss_mib"] for x in rs)
+        rows.append(row)
+    return rows
+
+
+def ratios_of(rows):
+    """drainsim's jobs/s over the loop's and over the faster SimPy idiom's, by wall and CPU."""
+    rate = {r["impl"]: r["jobs"] / r["wall_s"] for r in rows}
+    cpu_rate = {r["impl"]: r["jobs"] / max(r["cpu_s"], 1e-6) for r in rows}
+    simpys = [name for name, _ in SIMPY_IDIOMS if name in rate]
+    idiom = max(simpys, key=lambda name: rate[name]) if simpys else None
+    against = {"hand-written": "hand-written"}
+    if idiom:
+        against["SimPy"] = idiom
+    return {"jobs_per_s": rate, "simpy_idiom": idiom,
+            "ratios": {k: rate["drainsim"] / rate[v] for k, v in against.items()},
+            "cpu_ratios": {k: cpu_rate["drainsim"] / cpu_rate[v] for k, v in against.items()}}
+
+
+def print_ratios(rows, result):
+    rate, ratios, idiom = result["jobs_per_s"], result["ratios"], result["simpy_idiom"]
+    n = len(rows[0]["wall_s_runs"])
+    print(f"  jobs/s by {'median ' if n > 1 else ''}wall time{f' of {n} runs' if n > 1 else ''}"
+          ": " + ", ".join(f"{k} {v:,.0f}" for k, v in rate.items())
+          + (f"; the faster SimPy idiom: {idiom}" if idiom else ""))
+    text = [f"drainsim/SimPy {ratios['SimPy']:.1f}x (against {idiom})"] if idiom else []
+    text.append(f"drainsim/hand-written {ratios['hand-written']:.2f}x")
+    cpu = result["cpu_ratios"]
+    print("  ratios: " + ", ".join(text) + "; by CPU time: "
+          + ", ".join(f"drainsim/{k} {v:.2f}x" for k, v in cpu.items()))
+    met = [f"drainsim/{k} >= {t}x: {'met' if ratios[k] >= t else 'NOT met'}"
+           for k, t in (("SimPy", 25), ("hand-written", 0.5)) if k in ratios]
+    print("  targets: " + "; ".join(met))
+    loads = [x for r in rows for x in r["load_1min_runs"]]
+    print(f"  load average (1 min) before each run: {min(loads):.2f} to {max(loads):.2f}")
+
+
+def print_summary(results, repeat):
+    """The ratio lines of issue 16, one pair per workload, the slower one for drainsim (the
+    lower jobs/s) last, so the binding figure closes the output."""
+    how = f"median of {repeat} runs each" if repeat > 1 else "one run each"
+    print(f"\ncompare: drainsim's ratios by wall time ({how}), the slower workload last:")
+    for res in sorted(results, key=lambda x: -x["jobs_per_s"]["drainsim"]):
+        idiom = res["simpy_idiom"]
+        print(f"c = {res['c']} (drainsim {res['jobs_per_s']['drainsim']:,.0f} jobs/s"
+              + (f"; SimPy = {idiom}, the faster idiom here" if idiom else "") + "):")
+        if idiom:
+            print(f"drainsim/SimPy: {res['ratios']['SimPy']:.1f}x")
+        print(f"drainsim/hand-written: {res['ratios']['hand-written']:.2f}x")
+
+
 def print_table(rows):
-    header = ["implementation", "jobs", "events", "ev/job", "wall s", "cpu s", "jobs/s",
+    median = len(rows[0]["wall_s_runs"]) > 1
+    header = ["implementation", "jobs", "events", "ev/job",
+              "median wall s" if median else "wall s", "median cpu s" if median else "cpu s",
+              "jobs/s",
               "events/s", "peak RSS MiB", "mean sojourn s", "DLQ"]
     table = [header]
     for r in rows:
@@ -146,14 +251,20 @@ def build_info(binary):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="tools/bench/compare",
-        description="Run the M/M/c-with-retries reference model in drainsim, SimPy and a "
-                    "hand-written C++ loop; check they agree; print jobs/s, events/s, peak RSS.")
+        description="Run the M/M/c-with-retries reference model in drainsim, SimPy (two "
+                    "idioms) and a hand-written C++ loop; check they agree; print jobs/s, "
+                    "events/s, peak RSS.")
     parser.add_argument("--jobs", type=int, default=1_000_000,
                         help="expected arrivals (default 1e6)")
     parser.add_argument("--c", default="8,1000",
                         help="comma-separated server counts (default 8,1000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed passed to all three (default 1)")
-    parser.add_argument("--skip-simpy", action="store_true", help="run only drainsim and the loop")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed passed to every implementation (default 1)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each implementation, interleaved; the median time "
+                             "counts (default 3)")
+    parser.add_argument("--skip-simpy", action="store_true",
+                        help="run only drainsim and the loop (neither SimPy idiom)")
     parser.add_argument("--no-build", action="store_true",
                         help="install and build nothing; use the binaries as they are")
     parser.add_argument("--drainsim", required=True,
@@ -173,8 +284,9 @@ def main(argv):
         cs = [int(x) for x in args.c.split(",") if x.strip()]
     except ValueError:
         parser.error(f"--c: not a list of integers: {args.c}")
-    if not cs or min(cs) < 1 or args.jobs < 100 or not 0 <= args.seed <= 2 ** 53:
-        parser.error("need --jobs >= 100, --c values >= 1 and 0 <= --seed <= 2^53")
+    if not cs or min(cs) < 1 or args.jobs < 100 or not 0 <= args.seed <= 2 ** 53 or \
+            args.repeat < 1:
+        parser.error("need --jobs >= 100, --c values >= 1, 0 <= --seed <= 2^53, --repeat >= 1")
     for path in (args.drainsim, args.handwritten, args.measure):
         if not os.access(path, os.X_OK):
             parser.error(f"not an executable: {path} (build first, or drop --no-build)")
@@ -196,38 +308,21 @@ def main(argv):
         params = model.parameters(c, args.jobs, args.seed)
         print(f"\n== c = {c}: lambda {params['lambda']:.6f}/s, T {params['until_s']:.3f} s, "
               f"mu {params['mu']}/s, rho {model.RHO} ==")
-        rows = [run_drainsim(args.drainsim, params, args.work_dir),
-                run_reference("hand-written", [args.handwritten], params, args.work_dir,
-                              [a for arg in args.handwritten_arg for a in arg.split()])]
-        if not args.skip_simpy:
-            script = os.path.join(HERE, "mmc_retries_simpy.py")
-            rows.append(run_reference("SimPy", [DEBIAN_PYTHON, script], params,
-                                      args.work_dir, []))
+        rows = run_all(args, params)
         print_table(rows)
         notes, bad = model.check_agreement(rows, params)
         for line in notes:
             print("  " + line)
-        by = {r["impl"]: r for r in rows}
-        rate = {k: v["jobs"] / v["wall_s"] for k, v in by.items()}
-        cpu_rate = {k: v["jobs"] / max(v["cpu_s"], 1e-6) for k, v in by.items()}
-        ratios = {}
-        if "SimPy" in by:
-            ratios["SimPy"] = rate["drainsim"] / rate["SimPy"]
-            print(f"drainsim/SimPy: {ratios['SimPy']:.1f}x")
-        ratios["hand-written"] = rate["drainsim"] / rate["hand-written"]
-        print(f"drainsim/hand-written: {ratios['hand-written']:.2f}x")
-        cpu_text = ", ".join(f"drainsim/{k} {cpu_rate['drainsim'] / cpu_rate[k]:.2f}x"
-                             for k in ("SimPy", "hand-written") if k in by)
-        print(f"  by CPU time instead of wall time: {cpu_text}")
-        met = [f"drainsim/{k} >= {t}x: {'met' if ratios[k] >= t else 'NOT met'}"
-               for k, t in (("SimPy", 25), ("hand-written", 0.5)) if k in ratios]
-        print("  targets: " + "; ".join(met))
+        result = ratios_of(rows)
+        print_ratios(rows, result)
         failures += [f"c = {c}: {b}" for b in bad]
-        all_results.append({"c": c, "params": params, "rows": rows, "ratios": ratios,
-                            "disagreements": bad})
+        all_results.append({"c": c, "params": params, "rows": rows, "disagreements": bad,
+                            **result})
 
     with open(os.path.join(args.work_dir, "results.json"), "w") as f:
-        json.dump({"jobs": args.jobs, "seed": args.seed, "results": all_results}, f, indent=2)
+        json.dump({"jobs": args.jobs, "seed": args.seed, "repeat": args.repeat,
+                   "results": all_results}, f, indent=2)
+    print_summary(all_results, args.repeat)
     if failures:
         print("\ncompare: the implementations disagree, so the timings do not compare the same "
               "work:")

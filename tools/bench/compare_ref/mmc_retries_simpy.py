@@ -18,6 +18,9 @@ request goes to the tail), one process per job, env.timeout for service and back
 loop is env.step() until EmptySchedule, which is what env.run() does inside, plus a counter:
 every event SimPy processes (timeouts, resource requests and releases, process starts and
 ends) counts, so SimPy's events per job are not comparable with the other two; jobs/s is.
+The other common idiom, long-lived servers pulling jobs from a Store, is
+mmc_retries_simpy_store.py (it reuses Stats, parse and run_and_report from here); compare runs
+both and measures drainsim against the faster.
 
 Prints one JSON line: jobs, completed, dead_lettered, attempts, mean_sojourn_s, sojourn_se_s
 (batch means over 30 batches by arrival time), events, wall_s (the run loop only).
@@ -88,8 +91,8 @@ def source(env, servers, rng, p, stats):
         env.process(job(env, servers, rng, p, stats))
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse(argv, description):
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--lambda", dest="lambda_", type=float, required=True)
     parser.add_argument("--mu", type=float, required=True)
     parser.add_argument("--c", type=int, required=True)
@@ -99,14 +102,11 @@ def main(argv):
     parser.add_argument("--backoff-base-s", type=float, required=True)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--batches", type=int, default=30)
-    p = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    rng = random.Random(p.seed)
-    stats = Stats(p.until_s, p.batches)
-    env = simpy.Environment()
-    servers = simpy.Resource(env, capacity=p.c)
-    env.process(source(env, servers, rng, p, stats))
 
+def run_and_report(env, stats, impl):
+    """Runs env until nothing is scheduled, counting events; prints the JSON line."""
     events = 0
     start = time.perf_counter()
     try:
@@ -120,7 +120,7 @@ def main(argv):
     assert stats.completed + stats.dead_lettered == stats.jobs, "a job did not finish"
     mean_s = stats.sojourn_sum_s / stats.completed if stats.completed else 0.0
     print(json.dumps({
-        "impl": "simpy",
+        "impl": impl,
         "simpy_version": simpy.__version__,
         "jobs": stats.jobs,
         "completed": stats.completed,
@@ -131,6 +131,16 @@ def main(argv):
         "events": events,
         "wall_s": round(wall_s, 6),
     }))
+
+
+def main(argv):
+    p = parse(argv, __doc__.splitlines()[0])
+    rng = random.Random(p.seed)
+    stats = Stats(p.until_s, p.batches)
+    env = simpy.Environment()
+    servers = simpy.Resource(env, capacity=p.c)
+    env.process(source(env, servers, rng, p, stats))
+    run_and_report(env, stats, "simpy-process-per-job")
     return 0
 
 
