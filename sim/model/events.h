@@ -38,6 +38,9 @@ enum class EventType : uint8_t {
   // purpose for the tests of simulation.h's invariant (5). Last, so the other values (and so
   // every fingerprint) stay as they were.
   kTestStall,
+  // Tests only (RunOptions::test_defect): b = 0 makes the defect, 1 heals it. After kTestStall
+  // for the same reason.
+  kTestDefect,
 };
 
 struct Event {

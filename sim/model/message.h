@@ -11,10 +11,17 @@
 //      `receive_count` counts broker deliveries in the current life (SQS ApproximateReceiveCount);
 //      `delivery_count` the returns broker.delivery_counted names (quorum x-delivery-count).
 //  (3) Slots are reused only after Release; a released slot's generation is bumped.
+//  (4) `audited_state` is written by MessageStore only (Create, Move): it is the state the
+//      message's last transition (or its publish) gave it, and the store counts live records by
+//      it. Move and Release check that `state` still equals it, so a write to `state` that
+//      bypasses World::Transition is caught at the message's next transition or its release
+//      (the audit's per-message check; a message that never moves again is caught by the
+//      audit's recount, World::Audit).
 //
 // Thread-safety: none; a run owns its store.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -42,8 +49,8 @@ enum class RedeliveryCause : uint8_t {
   kCrashAfterCommit,   // its worker died between commit and ack
   kVisibilityTimeout,  // its visibility timeout ran out while a worker was still on it
   kRedrive,            // a drain replayed it
-  kNotDeleted,         // its attempt failed and was left for the visibility timeout (SQS) from the DLQ
-  kOther,              // crash before commit, broker restart, ...
+  kNotDeleted,  // its attempt failed and was left for the visibility timeout (SQS) from the DLQ
+  kOther,       // crash before commit, broker restart, ...
 };
 
 // What the database knows about one idempotency key: its work committed, or an uncommitted
@@ -61,8 +68,9 @@ struct Message {
   uint32_t source_index = 0;  // producer or backlog entry that published it (for key fields)
   bool from_backlog = false;
   MessageState state = MessageState::kReady;
-  bool redelivered = false;        // the broker's boolean flag
-  bool poison = false;             // fails every attempt, replays included
+  MessageState audited_state = MessageState::kReady;  // see (4): MessageStore's copy
+  bool redelivered = false;                           // the broker's boolean flag
+  bool poison = false;                                // fails every attempt, replays included
   bool synthetic = false;          // fails every attempt until dead-lettered once
   bool bug_victim = false;         // fails while the bug fault is active
   bool synthetic_checked = false;  // synthetic-failure selection already considered it
@@ -73,8 +81,8 @@ struct Message {
   uint16_t copies_on_workers = 0;  // deliveries of this message still held by workers
   int32_t attempts = 0;
   int32_t receive_count = 0;
-  int32_t delivery_count = 0;        // counted returns in the current life (broker.delivery_limit)
-  int32_t stalled_count = 0;         // lock expiries in the current life (stalled_count_max)
+  int32_t delivery_count = 0;  // counted returns in the current life (broker.delivery_limit)
+  int32_t stalled_count = 0;   // lock expiries in the current life (stalled_count_max)
   int32_t replays = 0;
   int32_t replayed_by_drain = -1;    // the last drain that replayed it
   int32_t pending_in_drain = -1;     // the drain whose queue lists it, if any
@@ -109,8 +117,8 @@ inline RedeliveryCause ExpiryCause(const Message& m) {
 
 class MessageStore {
  public:
-  // Creates a record and returns its reference. The caller fills the fields.
-  MessageRef Create() {
+  // Creates a record in `state` and returns its reference. The caller fills the other fields.
+  MessageRef Create(MessageState state = MessageState::kReady) {
     uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -126,6 +134,9 @@ class MessageStore {
     Record& r = At(slot);
     r.live = true;
     r.message = Message{};
+    r.message.state = state;
+    r.message.audited_state = state;
+    ++live_by_state_[static_cast<size_t>(state)];
     ++live_count_;
     return MessageRef{slot, r.generation};
   }
@@ -151,13 +162,28 @@ class MessageStore {
     Record& r = At(ref.slot);
     DRAINSIM_CHECK(IsTerminal(r.message.state));
     DRAINSIM_CHECK(r.message.copies_on_workers == 0);
+    DRAINSIM_CHECK(r.message.state == r.message.audited_state);  // (4)
+    --live_by_state_[static_cast<size_t>(r.message.audited_state)];
     r.live = false;
     ++r.generation;
     free_.push_back(ref.slot);
     --live_count_;
   }
 
+  // The per-message check of (4) and the count by state, for a transition of `message` (a live
+  // record of this store) to `to`; the caller then sets message.state = to. O(1).
+  void Move(Message& message, MessageState to) {
+    DRAINSIM_CHECK(message.state == message.audited_state);  // (4)
+    --live_by_state_[static_cast<size_t>(message.audited_state)];
+    ++live_by_state_[static_cast<size_t>(to)];
+    message.audited_state = to;
+  }
+
   size_t live_count() const { return live_count_; }
+  // Live records whose last transition left them in `state` (kept by Create, Move, Release).
+  int64_t live_count(MessageState state) const {
+    return live_by_state_[static_cast<size_t>(state)];
+  }
   // High-water mark of slots: memory is proportional to this, not to messages published.
   size_t slot_count() const { return size_; }
 
@@ -193,6 +219,7 @@ class MessageStore {
   size_t size_ = 0;  // slots handed out: records in use or on free_
   std::vector<uint32_t> free_;
   size_t live_count_ = 0;
+  std::array<int64_t, kMessageStateCount> live_by_state_{};
 };
 
 }  // namespace drainsim::model

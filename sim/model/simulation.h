@@ -8,10 +8,12 @@
 // Invariants (checked):
 //  (1) Simulated time never decreases.
 //  (2) Every published message is in exactly one state: the ledger's counts sum to the number
-//      published after every event, and an audit recounts the message records against the
-//      ledger (after every event when RunOptions::audit_every_event, else at samples 1, 2, 4,
-//      8, ..., at every sample while that costs no more than the events processed, and at the
-//      end of the run).
+//      published after every event, every transition checks the message's record against its
+//      last transition (MessageStore, message.h (4)), and an audit recounts the message records
+//      against the ledger (with RunOptions::audit_every_event: the counts kept per state
+//      checked after every event and the full recount every max(4096, record slots) events;
+//      else the recount at samples 1, 2, 4, 8, ..., at every sample while that costs no more
+//      than the events processed; always at the end of the run).
 //  (3) A run processes at most run.events_max events; a run that needs more stops with
 //      Results::events_max_reached set rather than running away.
 //  (4) Same scenario + same seed -> identical Results, fingerprint included, with or without
@@ -34,9 +36,26 @@
 
 namespace drainsim::model {
 
+// Tests only (RunOptions::test_defect): a bookkeeping defect made on purpose, so that the tests
+// can see the audit catch each kind (tests/chaos/audit_test.cc).
+enum class TestDefect : uint8_t {
+  kNone,
+  // At test_defect_at, the first message of the main queue reads "delayed" behind the ledger's
+  // back (a stray write to Message::state): caught at its next transition.
+  kMisstate,
+  // At test_defect_at, the first message of the main queue leaves it without a transition (a
+  // lost message): caught by the counts checked after the event.
+  kLoseReady,
+  // From test_defect_at until test_defect_heal_at, the oldest dead letter reads "parked": it
+  // never moves, so only the recount can catch it, and only while it lasts.
+  kMisstateAtRest,
+};
+
 struct RunOptions {
-  // Recount every message record against the ledger after every event: O(messages) per
-  // event, for tests and `--audit`; otherwise at some samples (see (2)) and at the end.
+  // The audit of (2) at its finest: after every event the per-state counts (O(1)), and the full
+  // recount of the message records every max(4096, record slots) events, so that the recount
+  // costs at most one record visit per event amortised. For the chaos swarm, tests and
+  // `--audit`; otherwise the recount runs at some samples (see (2)) and at the end.
   bool audit_every_event = false;
   // Watches the run (sim/model/observer.h): the trace format, `drainsim explain`, progress.
   // Not owned; it must outlive the run. Default null: no observer, and each hook costs one
@@ -46,6 +65,10 @@ struct RunOptions {
   // made on purpose so that the tests can see invariant (5) reported through every command.
   // Default never. (`drainsim` sets it from the environment variable DRAINSIM_TEST_STALL_AT_S.)
   engine::Instant test_stall_at = engine::Instant::Never();
+  // Tests only: see TestDefect. Default none.
+  TestDefect test_defect = TestDefect::kNone;
+  engine::Instant test_defect_at = engine::Instant::Never();
+  engine::Instant test_defect_heal_at = engine::Instant::Never();  // kMisstateAtRest only
 };
 
 // Runs `scenario` with `seed` to completion (run.until, or earlier when nothing can happen

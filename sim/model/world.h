@@ -1,9 +1,10 @@
 // The state of one run and the handlers that change it (internal to sim/model).
 //
-// World is split over several files by topic: world.cc (the event loop, audit, fingerprint),
-// world_publish.cc (producers, backlog, message fates), world_broker.cc (delivery, visibility
-// timeouts, DLQ, parking, crashes), world_attempt.cc (handler steps, outcomes, retry routing),
-// world_metrics.cc (samples and results), world_observe.cc (what RunOptions::observer sees).
+// World is split over several files by topic: world.cc (the event loop, fingerprint),
+// world_audit.cc (the audit of the ledger, test defects), world_publish.cc (producers, backlog,
+// message fates), world_broker.cc (delivery, visibility timeouts, DLQ, parking, crashes),
+// world_attempt.cc (handler steps, outcomes, retry routing), world_metrics.cc (samples and
+// results), world_observe.cc (what RunOptions::observer sees).
 // See simulation.h for the invariants.
 #pragma once
 
@@ -137,7 +138,18 @@ class World final : public Scheduler {
  private:
   // world.cc
   void Handle(const Event& event);
-  void Audit() const;
+
+  // world_audit.cc: invariant (2) of simulation.h.
+  // The full recount: every live record's state against the counts the store keeps by
+  // transition, the main queue entry by entry, then AuditCounts. O(record slots).
+  void Audit();
+  // The counts the store keeps against the ledger's, and the main queue's length. O(1).
+  void AuditCounts() const;
+  // After each event with RunOptions::audit_every_event: AuditCounts, and Audit when
+  // max(kRecountEventsMin, record slots) events have passed since the last one.
+  void AuditEvent();
+  void ScheduleTestDefect();
+  void MakeTestDefect(const Event& event);
   bool NothingLeftToHappen() const;
   // Invariant (5) of simulation.h, checked once the loop has ended.
   void CheckQuietEnd();
@@ -321,6 +333,8 @@ class World final : public Scheduler {
   int64_t essential_pending_ = 0;  // events that can change a message's fate
   uint64_t fingerprint_ = 0;
   int64_t events_processed_ = 0;
+  int64_t next_recount_at_events_ = 0;  // AuditEvent's next full recount
+  MessageRef test_defect_ref_;          // the record RunOptions::test_defect misstated
 
   MessageStore messages_;
   // Keys shared between messages (patterns without {id}); looked up, never iterated.
@@ -406,8 +420,8 @@ class World final : public Scheduler {
     std::optional<DurationSampler> replay_time;
     engine::Rng replay_rng = engine::Rng::Unseeded();
     engine::Instant busy_until;
-    double rate_per_s = 0;              // adaptive: the current rate
-    bool due = false;                   // its start time has come
+    double rate_per_s = 0;  // adaptive: the current rate
+    bool due = false;       // its start time has come
     bool tick_scheduled = false;
     double db_busy_at_start = 0;
     double db_capacity_at_start = 0;

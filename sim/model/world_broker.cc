@@ -8,6 +8,9 @@ namespace drainsim::model {
 
 void World::Transition(Message& message, MessageState to, const TransitionNote& note) {
   const MessageState from = message.state;
+  // First the record against its own last transition (MessageStore's invariant (4)), then the
+  // move against the table of legal ones (the ledger).
+  messages_.Move(message, to);
   ledger_.Move(from, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) message.eta = engine::Instant::Never();
@@ -198,7 +201,8 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
     messages_.Get(ref).key_hash = hash;
     original.key_hash = hash;
   }
-  const MessageRef copy_ref = messages_.Create();
+  // Counted by the store as dead-lettered, as the copy below (of a dead letter) says.
+  const MessageRef copy_ref = messages_.Create(MessageState::kDeadLettered);
   Message& copy = messages_.Get(copy_ref);
   copy = original;
   copy.id = next_message_id_++;

@@ -160,13 +160,12 @@ void World::PublishBacklog() {
 
 MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
                           MessageState state, engine::Instant published_at) {
-  const MessageRef ref = messages_.Create();
+  const MessageRef ref = messages_.Create(state);
   Message& m = messages_.Get(ref);
   m.id = next_message_id_++;
   m.kind_index = kind_index;
   m.source_index = source_index;
   m.from_backlog = from_backlog;
-  m.state = state;
   m.published_at = published_at;
   m.entered_queue_at = published_at;
   m.ready_at = now_;

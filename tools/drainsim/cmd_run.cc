@@ -84,7 +84,8 @@ int RunRun(const Args& args) {
       "print only the verdicts (one PASS/FAIL line per expectation) and, if any failed, the "
       "reproduction command; the files are written all the same")(
       "audit", po::bool_switch(),
-      "recount every message against the ledger after every event (slow; for debugging)")(
+      "audit the ledger as the run goes: each message at its transitions, the counts after "
+      "every event, every message recounted every max(4096, records) events (for debugging)")(
       "quiet", po::bool_switch(),
       "no progress line on stderr (drawn only when stderr is a terminal and the run is long)");
   AddReplicationOptions(line.options);  // --replications, --jobs, --shard, ...

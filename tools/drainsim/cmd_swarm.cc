@@ -11,6 +11,7 @@
 #include "chaos/isolate.h"
 #include "chaos/plan.h"
 #include "chaos/seed_check.h"
+#include "chaos/seed_progress.h"
 #include "chaos/variant.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
@@ -33,13 +34,14 @@ const char kDescription[] =
     "safety phase [0, T) that ends when the producers stop, followed by a liveness phase\n"
     "[T, T + L) without faults, L derived from each variant's own policy unless --liveness-s.\n"
     "Each seed runs in its own child process and is checked for:\n"
-    "  conservation  the ledger audited after every event; published = acked + parked +\n"
-    "                expired + DLQ + rejected + not terminal, and nothing lost\n"
+    "  conservation  the ledger audited as the run goes (docs/SWARM.md); published = acked +\n"
+    "                parked + expired + DLQ + rejected + not terminal, and nothing lost\n"
     "  determinism   a second run gives the same fingerprint and figures\n"
     "  liveness      at the end nothing is ready, delayed or in flight (the DLQ, the parking\n"
     "                lot, acked and expired are resting states), and run.events_max not hit\n"
     "Each failure is printed with the command that reproduces it; stdout does not depend on\n"
-    "the wall clock or on --jobs.\n\n"
+    "the wall clock or on --jobs. Unless --quiet, stderr gets \"swarm: D of N seeds done, E s\"\n"
+    "at most every 10 s (a terminal or not).\n\n"
     "SIGINT or SIGTERM to the swarm kills every child it started before it ends.\n\n"
     "exit codes: 0 every seed passed; 2 bad input or usage; 3 a correctness failure\n"
     "(conservation, determinism, invalid variant, failed internal check); 4 a liveness\n"
@@ -101,7 +103,7 @@ int RunSwarm(const Args& args) {
   CommandLine line("swarm",
                    "swarm SCENARIO [--seeds N] [--first-seed S] [--seed K] [--safety-s T] "
                    "[--liveness-s L] [--vary-policies all|none] [--jobs J] [--dump-variant FILE] "
-                   "[--verbose]",
+                   "[--verbose] [--quiet]",
                    kDescription);
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "base scenario JSON file (its faults are replaced)")(
@@ -124,7 +126,10 @@ int RunSwarm(const Args& args) {
       "dump-variant", po::value<std::string>(),
       "with --seed: write the variant scenario to FILE (`drainsim run FILE` replays "
       "the run)")("verbose", po::bool_switch(),
-                  "print every seed: its faults and its run's figures");
+                  "print every seed: its faults and its run's figures")(
+      "quiet", po::bool_switch(),
+      "no progress lines on stderr (by default \"swarm: D of N seeds done\", at most one "
+      "per 10 s of wall clock, terminal or not)");
   line.positional.add("scenario", 1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -217,9 +222,12 @@ int RunSwarm(const Args& args) {
   if (plan.liveness_given) repeat += " --liveness-s " + liveness_s;
   if (!vary_policies) repeat += " --vary-policies none";
   const bool verbose = vm["verbose"].as<bool>();
+  std::optional<chaos::SeedProgress> progress;
+  if (!vm["quiet"].as<bool>()) progress.emplace(chaos::StderrSeedProgress(count));
   Tally tally;
   const auto on_report = [&](const chaos::SeedReport& report) {
     ++tally.run;
+    if (progress) progress->SeedDone();
     ++tally.by_verdict[static_cast<size_t>(report.verdict)];
     tally.worst = std::max(tally.worst, report.verdict);
     const bool failed = report.verdict != Verdict::kPass;
