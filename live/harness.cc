@@ -338,6 +338,10 @@ LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
   }
   if (db_fault_thread.joinable()) db_fault_thread.join();
   if (restarts.joinable()) restarts.join();
+  {
+    std::lock_guard<std::mutex> lock(state.consumer_reconnect_mu);
+    AttachConsumerReconnects(state.consumer_reconnects_s, &r.restart);
+  }
   r.interrupted = StopRequested();
 
   std::vector<bool> expected(plan.messages.size(), false);

@@ -446,6 +446,8 @@ void Worker::Run() {
     if (end == SessionEnd::kBrokerLost) {
       ++state_.reconnects;
       state_.log->Write("reconnect", EventLog::kNoMessage, index_, -1);
+      std::lock_guard<std::mutex> lock(state_.consumer_reconnect_mu);
+      state_.consumer_reconnects_s.push_back(state_.log->Now() - state_.run_start_s);
     }
     end = Session();
   }
