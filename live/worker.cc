@@ -448,6 +448,7 @@ void Worker::Run() {
       state_.log->Write("reconnect", EventLog::kNoMessage, index_, -1);
       std::lock_guard<std::mutex> lock(state_.consumer_reconnect_mu);
       state_.consumer_reconnects_s.push_back(state_.log->Now() - state_.run_start_s);
+      state_.consumer_back_us = static_cast<int64_t>(state_.log->Now() * 1e6);
     }
     end = Session();
   }
