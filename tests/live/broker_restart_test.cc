@@ -108,7 +108,7 @@ TEST_CASE("live broker_restart: the restarts by instant, the node-side program, 
   const auto retry = drainsim::live::BrokerRestarts(LoadScenario("live-restart-retry.json"));
   REQUIRE(retry.size() == 1);
   CHECK(retry[0].downtime_s == 1.5);
-  CHECK(retry[0].recovery_s == 1.0);
+  CHECK(retry[0].recovery_s == 1.1);
   CHECK(restarts[0].recovery_s == 0);
 
   const std::string e = drainsim::live::RestartExpression(1'700'000'000'000'000, 2'000'000);
