@@ -113,9 +113,12 @@ struct RunState {
   // restart's measured recovery, AttachConsumerReconnects); guarded by consumer_reconnect_mu.
   std::mutex consumer_reconnect_mu;
   std::vector<double> consumer_reconnects_s;
-  // The latest such reconnect (EventLog µs): the run is not found quiet until kQuietUs after it
-  // (harness.cc, WaitEmpty), since copies an expired TTL hands back with at-least-once
-  // dead-lettering are counted nowhere until the main queue is back and takes them.
+  // The workers whose connection a restart closed and that have not consumed again yet, and
+  // the latest reconnect (EventLog µs): the run is not found quiet while one is away nor until
+  // kQuietUs after the last came back (harness.cc, WaitEmpty), since copies an expired TTL
+  // hands back with at-least-once dead-lettering are counted nowhere until the main queue is
+  // back and takes them.
+  std::atomic<int64_t> consumers_away{0};
   std::atomic<int64_t> consumer_back_us{0};
   std::atomic<double> run_start_s{
       0};  // EventLog time of the plan's instant 0 (the publishing start)
