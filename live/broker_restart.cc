@@ -19,7 +19,7 @@ std::vector<PlannedRestart> BrokerRestarts(const scenario::Scenario& s) {
   for (size_t i = 0; i < s.faults.size(); ++i) {
     if (const auto* r = std::get_if<scenario::BrokerRestartFault>(&s.faults[i])) {
       out.push_back({static_cast<int>(i), (r->at - engine::Instant::Zero()).seconds(),
-                     r->downtime.seconds()});
+                     r->downtime.seconds(), r->recovery.seconds()});
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const PlannedRestart& a, const PlannedRestart& b) {
@@ -168,6 +168,7 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
   }
   record->planned_at_s = r.at_s;
   record->downtime_s = r.downtime_s;
+  record->recovery_s = r.recovery_s;
   record->stop_called_s = run_s(t->stop_called_us);
   record->stop_returned_s = run_s(t->stop_returned_us);
   record->start_called_s = run_s(t->start_called_us);
@@ -223,6 +224,19 @@ void RunBrokerRestarts(RunState& state, const BrokerControl& control, RestartFig
     if (figures->starts_after >= expected || figures->starts_before < 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } while (Clock::now() < until && !StopRequested());
+}
+
+void AttachConsumerReconnects(std::vector<double> reconnects_s, RestartFigures* figures) {
+  std::sort(reconnects_s.begin(), reconnects_s.end());
+  std::vector<RestartRecord>& restarts = figures->restarts;
+  for (size_t i = 0; i < restarts.size(); ++i) {
+    const auto first =
+        std::lower_bound(reconnects_s.begin(), reconnects_s.end(), restarts[i].stop_called_s);
+    const bool before_next = i + 1 == restarts.size() || (first != reconnects_s.end() &&
+                                                          *first < restarts[i + 1].stop_called_s);
+    restarts[i].first_consumer_s.reset();
+    if (first != reconnects_s.end() && before_next) restarts[i].first_consumer_s = *first;
+  }
 }
 
 }  // namespace drainsim::live

@@ -4,8 +4,12 @@
 // The model (sim/model/world_broker.cc, World::BrokerRestart): at `at_s` every unacked delivery
 // goes back to the queue (without counting towards the delivery limit; its redelivery's
 // duplicate has cause "other"), the attempts running go on as stale copies whose acks are
-// ignored, for `downtime_s` nothing is delivered or acked, publishes still enter the queue, and
-// at the end of the downtime delivery resumes at once.
+// ignored, for `downtime_s` and then `recovery_s` nothing is delivered or acked, publishes still
+// enter the queue, and then delivery resumes at once. recovery_s is the model's stand-in for
+// what the real broker does here: its start and the clients' reconnection. So the real downtime
+// is downtime_s only (recovery_s is never added to it); what the recovery really took is
+// measured and reported beside the scenario's recovery_s (RestartRecord::measured_recovery_s),
+// for calibrating it.
 //
 // How, for real: the RabbitMQ application of the node is stopped and started again inside the
 // running Erlang VM (rabbit:stop() then rabbit:start(), what `rabbitmqctl stop_app` and
@@ -35,6 +39,8 @@
 //  (3) RestartExpression() and ParseRestartOutput() are pure: the expression waits with
 //      timer:sleep for whole milliseconds, and the parser accepts the CLI's printed term with
 //      any whitespace (the term printer wraps long lines).
+//  (4) AttachConsumerReconnects() is pure: each restart's first_consumer_s is the earliest
+//      worker reconnect at or after its stop_called_s and before the next restart's.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +59,7 @@ struct PlannedRestart {
   int fault_index = -1;
   double at_s = 0;
   double downtime_s = 0;
+  double recovery_s = 0;  // the scenario's, reported only: never added to the real downtime
 };
 
 // The scenario's broker_restart faults, by instant.
@@ -84,12 +91,21 @@ struct BrokerControl {
 
 // One restart as it happened, in seconds of the run's clock.
 struct RestartRecord {
-  double planned_at_s = 0, downtime_s = 0;
+  double planned_at_s = 0, downtime_s = 0, recovery_s = 0;
   double stop_called_s = 0, stop_returned_s = 0, start_called_s = 0, start_returned_s = 0;
   // The first AMQP connection accepted after the planned start (probed every 50 ms from then:
   // the listener opens before rabbit:start() returns).
   std::optional<double> up_s;
+  // The first worker that consumed again after the restart (contract (4)); null: none did.
+  std::optional<double> first_consumer_s;
   double real_downtime_s() const { return (up_s ? *up_s : start_returned_s) - stop_called_s; }
+  // What the model's recovery_s stands for, measured: the application's start plus the first
+  // consumer's reconnection, first_consumer_s - start_called_s (= (up_s - start_called_s) +
+  // (first_consumer_s - up_s)). Null without a consumer back.
+  std::optional<double> measured_recovery_s() const {
+    if (!first_consumer_s) return std::nullopt;
+    return *first_consumer_s - start_called_s;
+  }
 };
 
 struct RestartFigures {
@@ -105,5 +121,8 @@ int64_t CountNodeStarts(const std::string& node_log_path);
 
 // Contract (2).
 void RunBrokerRestarts(RunState& state, const BrokerControl& control, RestartFigures* figures);
+
+// Contract (4): reconnects_s in any order (RunState::consumer_reconnects_s).
+void AttachConsumerReconnects(std::vector<double> reconnects_s, RestartFigures* figures);
 
 }  // namespace drainsim::live

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,17 @@ struct RunState {
   bool reconnect = false;
   std::atomic<bool> broker_restarting{false};
   std::atomic<int64_t> connections_lost{0}, reconnects{0}, publishes_resent{0};
+  // The run-clock instants at which a worker consumed again after losing its connection (a
+  // restart's measured recovery, AttachConsumerReconnects); guarded by consumer_reconnect_mu.
+  std::mutex consumer_reconnect_mu;
+  std::vector<double> consumer_reconnects_s;
+  // The workers whose connection a restart closed and that have not consumed again yet, and
+  // the latest reconnect (EventLog µs): the run is not found quiet while one is away nor until
+  // kQuietUs after the last came back (harness.cc, WaitEmpty), since copies an expired TTL
+  // hands back with at-least-once dead-lettering are counted nowhere until the main queue is
+  // back and takes them.
+  std::atomic<int64_t> consumers_away{0};
+  std::atomic<int64_t> consumer_back_us{0};
   std::atomic<double> run_start_s{
       0};  // EventLog time of the plan's instant 0 (the publishing start)
   std::atomic<bool> workers_done{false};  // set by the harness: finish and disconnect

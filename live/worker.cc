@@ -423,6 +423,7 @@ void Worker::Run() {
          end == SessionEnd::kBrokerLost) {
     if (end == SessionEnd::kBrokerLost) {
       ++state_.connections_lost;
+      ++state_.consumers_away;
       state_.log->Write("connection_lost", EventLog::kNoMessage, index_, -1, conn_->error());
       // The broker closed every connection, the republish/parking one too: the next republish
       // opens a new one instead of first failing on the dead one (measured: 0.56 s lost so by
@@ -446,6 +447,10 @@ void Worker::Run() {
     if (end == SessionEnd::kBrokerLost) {
       ++state_.reconnects;
       state_.log->Write("reconnect", EventLog::kNoMessage, index_, -1);
+      std::lock_guard<std::mutex> lock(state_.consumer_reconnect_mu);
+      state_.consumer_reconnects_s.push_back(state_.log->Now() - state_.run_start_s);
+      state_.consumer_back_us = static_cast<int64_t>(state_.log->Now() * 1e6);
+      --state_.consumers_away;
     }
     end = Session();
   }

@@ -80,9 +80,13 @@ FaultSpan SpanOf(const Fault& fault, double run_until_s) {
           span.detail = Prefixed("p=", Decimal(f.probability));
         } else if constexpr (std::is_same_v<F, BrokerRestartFault>) {
           span.from_s = f.at.seconds();
-          if (f.downtime.micros() > 0) {
-            span.until_s = (f.at + f.downtime).seconds();
+          // The span covers the whole unavailability; the detail names the recovery part.
+          if (f.downtime.micros() > 0 || f.recovery.micros() > 0) {
+            span.until_s = f.back().seconds();
             span.detail = Decimal(f.downtime.seconds()) + " s down";
+            if (f.recovery.micros() > 0) {
+              span.detail += " + " + Decimal(f.recovery.seconds()) + " s recovery";
+            }
           }
         }
       },

@@ -25,7 +25,7 @@ enum class EventType : uint8_t {
   kWorkerCrash,        // a = worker index (or all), b = crash fault index
   kWorkerRestart,      // a = worker index, b = worker generation
   kBrokerRestart,      // a = fault index: requeue every unacked delivery
-  kBrokerResume,       // the broker is back after a restart's downtime
+  kBrokerResume,       // the broker is back after a restart's downtime and recovery
   kDlqExpire,          // a = message slot, b = (generation << 32) | dead-letter count
   kDrainTick,          // a = drain index: the drain may replay its next message(s)
   kDrainAdjust,        // a = drain index: an adaptive drain re-reads database health

@@ -390,7 +390,9 @@ void World::BrokerRestart(const Event& event) {
     m.ready_at = now_;
     main_queue_.push_back(ref);
   }
-  At(now_ + fault.downtime, Event{EventType::kBrokerResume});
+  // The recovery (the broker's start and the clients' reconnection, docs/MODEL.md) keeps the
+  // broker unavailable exactly as the downtime does: one resume, at the end of both.
+  At(now_ + fault.downtime + fault.recovery, Event{EventType::kBrokerResume});
 }
 
 }  // namespace drainsim::model

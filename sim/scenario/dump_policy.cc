@@ -149,6 +149,8 @@ Json FaultJson(const Fault& fault) {
   } else if (const auto* f = std::get_if<BrokerRestartFault>(&fault)) {
     out["at_s"] = Instants(f->at);
     out["downtime_s"] = Seconds(f->downtime);
+    // Only when set: a scenario without it keeps its canonical form (and report fingerprint).
+    if (f->recovery > Duration::Zero()) out["recovery_s"] = Seconds(f->recovery);
   }
   return out;
 }

@@ -209,7 +209,9 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       if (!at.present()) r.ok = false;
       const Node downtime = o.Optional("downtime_s");
       f.downtime = r.Check(ReadSeconds(downtime, Range::Closed(0, kDaySeconds)), downtime);
-      if (f.downtime > Duration::Zero()) r.c.has_fault_window = true;
+      const Node recovery = o.Optional("recovery_s");
+      f.recovery = r.Check(ReadSeconds(recovery, Range::Closed(0, kDaySeconds)), recovery);
+      if (f.downtime + f.recovery > Duration::Zero()) r.c.has_fault_window = true;
       return f;
     }
   }

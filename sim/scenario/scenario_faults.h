@@ -129,10 +129,14 @@ struct AckLossFault {
 };
 
 // "broker_restart": at `at` the broker restarts: every unacked delivery is requeued, and for
-// `downtime` nothing is delivered or acked.
+// `downtime` then `recovery` nothing is delivered or acked (docs/MODEL.md: the recovery is the
+// broker's start and the clients' reconnection, the same unavailability as the downtime).
 struct BrokerRestartFault {
   Instant at;         // JSON `at_s`. Required.
   Duration downtime;  // JSON `downtime_s`, >= 0. Default 0.
+  Duration recovery;  // JSON `recovery_s`, >= 0. Default 0.
+  // The instant delivery resumes: at + downtime + recovery.
+  Instant back() const { return at + downtime + recovery; }
   bool operator==(const BrokerRestartFault&) const = default;
 };
 

@@ -58,6 +58,7 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"errors\"", "\"synthetic_failures\"", "\"poison\"", "\"bug\"", "\"db_slowdown\"",
       "\"db_outage\"", "\"db_connections\"", "\"downstream_outage\"", "\"downstream_rate_limit\"",
       "\"worker_crash\"", "\"between_commit_and_ack\"", "\"ack_loss\"", "\"broker_restart\"",
+      "\"recovery_s\":",
       // every drain strategy, start after fix
       "\"bulk\"", "\"drip\"", "\"bounded\"", "\"adaptive\"", "\"start_after_fix_s\":",
       "\"replay_ms\":",

@@ -104,6 +104,12 @@ TEST_CASE("live broker_restart: the restarts by instant, the node-side program, 
   CHECK(restarts[0].at_s == 5.2);
   CHECK(restarts[0].downtime_s == 2.0);
   CHECK(drainsim::live::BrokerRestarts(LoadScenario("live-crash.json")).empty());
+  // recovery_s is carried for the report; the node is stopped for downtime_s only.
+  const auto retry = drainsim::live::BrokerRestarts(LoadScenario("live-restart-retry.json"));
+  REQUIRE(retry.size() == 1);
+  CHECK(retry[0].downtime_s == 1.5);
+  CHECK(retry[0].recovery_s == 1.1);
+  CHECK(restarts[0].recovery_s == 0);
 
   const std::string e = drainsim::live::RestartExpression(1'700'000'000'000'000, 2'000'000);
   CHECK(e.find("Wait(1700000000000000)") != std::string::npos);
@@ -131,4 +137,25 @@ TEST_CASE("live broker_restart: the side-by-side compares the claim kinds' suppr
   CHECK(std::find(with.begin(), with.end(), "duplicates_suppressed") != with.end());
   const auto without = drainsim::live::ComparedFigures(LoadScenario("live-crash.json"));
   CHECK(std::find(without.begin(), without.end(), "duplicates_suppressed") == without.end());
+}
+
+TEST_CASE("live broker_restart: each restart's first consumer back, for its measured recovery",
+          "[live]") {
+  drainsim::live::RestartFigures f;
+  drainsim::live::RestartRecord a, b;
+  a.stop_called_s = 5.0, a.start_called_s = 7.0, a.up_s = 7.6;
+  b.stop_called_s = 12.0, b.start_called_s = 13.0, b.up_s = 13.5;
+  f.restarts = {a, b};
+  // In any order; one before the first restart (a crash's) does not count.
+  drainsim::live::AttachConsumerReconnects({13.9, 2.0, 8.1, 7.98, 14.2}, &f);
+  REQUIRE(f.restarts[0].first_consumer_s);
+  CHECK(*f.restarts[0].first_consumer_s == 7.98);
+  CHECK(*f.restarts[0].measured_recovery_s() == Approx(0.98));
+  REQUIRE(f.restarts[1].first_consumer_s);
+  CHECK(*f.restarts[1].first_consumer_s == 13.9);
+  // A restart no consumer came back from: none, not the next restart's.
+  drainsim::live::AttachConsumerReconnects({13.9}, &f);
+  CHECK_FALSE(f.restarts[0].first_consumer_s);
+  CHECK_FALSE(f.restarts[0].measured_recovery_s());
+  CHECK(*f.restarts[1].first_consumer_s == 13.9);
 }

@@ -77,5 +77,75 @@ TEST_CASE("a drain stops while the broker restarts and goes on after it", "[mode
   CHECK(late.drains[0].started_at_s == Approx(2.5));
 }
 
+// recovery_s (issue 14): the broker's start and the clients' reconnection after the downtime,
+// measured against RabbitMQ 3.10 (docs/LIVE.md, "A broker restart"). Each golden instant below
+// is exact: a constant handler and one worker leave nothing to chance.
+TEST_CASE("delivery resumes at at_s + downtime_s + recovery_s", "[model][restart][recovery]") {
+  // One job published at 0.2 s into a broker down since 0.1 s; a 1 s handler.
+  auto cleared_s = [](const std::string& restart) {
+    const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "recovery",
+      "run": {"until_s": 60},
+      "kinds": {"job": {"handler": {"validate_ms": {"constant": 1000}}}},
+      "producers": [{"kind": "job", "burst": {"at_s": 0.2, "count": 1}}],
+      "workers": {"count": 1, "prefetch": 1, "concurrency": 1},
+      "faults": [)" + restart + "]}"));
+    CheckConserved(r);
+    CHECK(r.acked == 1);
+    CHECK(r.attempts == 1);
+    REQUIRE(r.backlog_cleared_s);
+    return *r.backlog_cleared_s;
+  };
+  // Delivered at 0.1 + 1 + 0.5 = 1.6 s, acked 1 s later.
+  CHECK(cleared_s(R"({"type": "broker_restart", "at_s": 0.1, "downtime_s": 1,
+                      "recovery_s": 0.5})") == 2.6);
+  // recovery_s 0, or absent: delivery resumes the instant the downtime ends, as before.
+  CHECK(cleared_s(R"({"type": "broker_restart", "at_s": 0.1, "downtime_s": 1})") == 2.1);
+  CHECK(cleared_s(R"({"type": "broker_restart", "at_s": 0.1, "downtime_s": 1,
+                      "recovery_s": 0})") == 2.1);
+  // A recovery without downtime is an unavailability of its own.
+  CHECK(cleared_s(R"({"type": "broker_restart", "at_s": 0.1, "recovery_s": 0.25})") == 1.35);
+}
+
+TEST_CASE("a restart's recovery is its downtime extended, for the model",
+          "[model][restart][recovery]") {
+  // Ten 1 s jobs, prefetch 4: at 2.5 s one runs (a stale copy) and three wait in the buffer;
+  // every figure of downtime 1 + recovery 2 equals a downtime of 3.
+  auto run = [](const std::string& restart) {
+    const Results r = RunAudited(LoadOrFail(RestartScenario(
+        10, 1, 4, R"({"preset": "rabbitmq-quorum", "version": "3.10", "delivery_limit": 5})",
+        restart)));
+    CheckConserved(r);
+    return r;
+  };
+  const Results split = run(R"({"type": "broker_restart", "at_s": 2.5, "downtime_s": 1,
+                                "recovery_s": 2})");
+  const Results whole = run(R"({"type": "broker_restart", "at_s": 2.5, "downtime_s": 3})");
+  const Results none = run(R"({"type": "broker_restart", "at_s": 2.5, "downtime_s": 1})");
+  CHECK(split.acked == 10);
+  CHECK(split.attempts == whole.attempts);
+  CHECK(split.duplicate_executions == whole.duplicate_executions);
+  REQUIRE(split.backlog_cleared_s);
+  REQUIRE(whole.backlog_cleared_s);
+  REQUIRE(none.backlog_cleared_s);
+  CHECK(*split.backlog_cleared_s == *whole.backlog_cleared_s);
+  CHECK(*split.backlog_cleared_s - *none.backlog_cleared_s == Approx(2.0).margin(1e-9));
+}
+
+TEST_CASE("a drain due during the recovery starts when it ends", "[model][restart][recovery]") {
+  const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "recovery-drain",
+    "run": {"until_s": 600},
+    "kinds": {"job": {"handler": {"validate_ms": {"constant": 10}}}},
+    "backlog": [{"where": "dlq", "kind": "job", "count": 10, "reason": "max_attempts",
+                 "age_s": 3600}],
+    "workers": {"count": 1},
+    "drains": [{"start_at_s": 2.2, "strategy": "drip", "rate_per_s": 10}],
+    "faults": [{"type": "broker_restart", "at_s": 0.5, "downtime_s": 1.5,
+                "recovery_s": 0.75}]})"));
+  CheckConserved(r);
+  REQUIRE(r.drains.size() == 1);
+  REQUIRE(r.drains[0].started_at_s);
+  CHECK(*r.drains[0].started_at_s == 2.75);
+}
+
 }  // namespace
 }  // namespace drainsim::model

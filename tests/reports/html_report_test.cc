@@ -234,6 +234,23 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
   }
 }
 
+TEST_CASE("a broker restart's mark spans its downtime and recovery", "[reports][html]") {
+  scenario::BrokerRestartFault plain, recovering, instant;
+  plain.at = recovering.at = instant.at = engine::Instant::Micros(5'000'000);
+  plain.downtime = recovering.downtime = engine::Duration::Seconds(2);
+  recovering.recovery = engine::Duration::Millis(1500);
+  scenario::Scenario s;
+  s.run.until = engine::Instant::Micros(100'000'000);
+  s.faults = {plain, recovering, instant};
+  const reports::ScenarioMarks marks = reports::ScenarioMarksOf(s);
+  REQUIRE(marks.faults.size() == 3);
+  CHECK(marks.faults[0].until_s == 7);
+  CHECK(marks.faults[0].detail == "2 s down");
+  CHECK(marks.faults[1].until_s == 8.5);
+  CHECK(marks.faults[1].detail == "2 s down + 1.5 s recovery");
+  CHECK_FALSE(marks.faults[2].until_s.has_value());
+}
+
 TEST_CASE("html: a scenario name full of HTML's special characters", "[reports][html]") {
   Page page;
   page.results.scenario_name = "<b>night & \"day\"</b> it's";

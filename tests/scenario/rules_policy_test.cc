@@ -124,6 +124,13 @@ TEST_CASE("faults: windows inside the run, references, sections", "[rules]") {
                 "/faults/0/kind", "unknown kind \"jbo\" (did you mean \"job\"?)");
   CHECK_PROBLEM(Load(WithFault(R"({"type": "broker_restart", "at_s": 3600})")), "/faults/0/at_s",
                 "must be < run.until_s = 3600 (got 3600)");
+  // recovery_s (issue 14): a duration like downtime_s, 0..86400.
+  CHECK_PROBLEM(Load(WithFault(R"({"type": "broker_restart", "at_s": 1, "recovery_s": -0.5})")),
+                "/faults/0/recovery_s", "must be >= 0 (got -0.5)");
+  CHECK_PROBLEM(Load(WithFault(R"({"type": "broker_restart", "at_s": 1, "recovery_s": 9e4})")),
+                "/faults/0/recovery_s", "must be <= 86400 (got 90000)");
+  CHECK_PROBLEM(Load(WithFault(R"({"type": "broker_restart", "at_s": 1, "recovery_s": "1s"})")),
+                "/faults/0/recovery_s", "must be a number");
   CHECK_PROBLEM(Load(WithFault(R"({"type": "db_outage", "from_s": 1, "until_s": 2,
                                    "factor": 3})")),
                 "/faults/0/factor", "unknown key 'factor' for type 'db_outage'");

@@ -98,6 +98,7 @@ Json Fault(Choices& in, GenContext& c) {
   } else {  // broker_restart
     f["at_s"] = InstantIn(in, c);
     if (in.Chance(60)) f["downtime_s"] = in.RealIn(0, 60);
+    if (in.Chance(30)) f["recovery_s"] = in.RealIn(0, 5);
   }
   return f;
 }
