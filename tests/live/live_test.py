@@ -475,12 +475,18 @@ def run_restart(args, env, tmpdir):
           f"every duplicate is the restart's: first committed before the stop ended, or its "
           f"publish sent again ({len(resent)})")
     # A purge the producer sent again (its confirm died with the connection) is suppressed too
-    # when the broker had taken the first copy.
+    # when the broker had taken the first copy; and so is one whose ack was sent just before the
+    # stop but never processed (the broker returned it; seen in a clean tools/test run: 3
+    # suppressions for 2 dropped acks), by the same rule as the duplicates above.
     resent_purges = {i for i in resent if kind.get(i) == "purge"}
-    check(set(purges) <= set(suppressed) and set(suppressed) - set(purges) <= resent_purges
+    acked_at_stop = {i for i in suppressed
+                     if kind.get(i) == "purge" and first_commit_s.get(i, 1e9) <= r["stop_returned_s"] + 0.5}
+    check(set(purges) <= set(suppressed)
+          and set(suppressed) - set(purges) <= resent_purges | acked_at_stop
           and live["suppressed"] == sum(suppressed.values()),
           f"suppressions {live['suppressed']}: the purges whose ack died {sorted(purges)}, and "
-          f"of those sent again {sorted(resent_purges)}, those delivered twice")
+          f"of those sent again {sorted(resent_purges)} or acked as the broker stopped "
+          f"{sorted(acked_at_stop - set(purges))}, those delivered twice")
     check(counts and all(c >= 1 for c in counts.values()),
           f"the restart's redeliveries have x-delivery-count >= 1: {sorted(counts.values())} "
           f"(the simulation counts none)")
