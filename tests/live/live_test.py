@@ -479,8 +479,9 @@ def run_restart(args, env, tmpdir):
     # stop but never processed (the broker returned it; seen in a clean tools/test run: 3
     # suppressions for 2 dropped acks), by the same rule as the duplicates above.
     resent_purges = {i for i in resent if kind.get(i) == "purge"}
+    stop_end_s = r["stop_returned_s"] + 0.5
     acked_at_stop = {i for i in suppressed
-                     if kind.get(i) == "purge" and first_commit_s.get(i, 1e9) <= r["stop_returned_s"] + 0.5}
+                     if kind.get(i) == "purge" and first_commit_s.get(i, 1e9) <= stop_end_s}
     check(set(purges) <= set(suppressed)
           and set(suppressed) - set(purges) <= resent_purges | acked_at_stop
           and live["suppressed"] == sum(suppressed.values()),
