@@ -11,6 +11,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
+#include <fstream>
 #include <thread>
 
 #include "live/stop_signal.h"
@@ -206,13 +208,34 @@ int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, st
   return WEXITSTATUS(status);
 }
 
+namespace {
+
+// The last lines of a server's log, for a start-up failure's message: the scratch directory
+// that holds the log is removed when the start fails (unless --keep-data), so pointing at the
+// file alone would point at nothing.
+std::string LogTail(const std::string& log_path, size_t max_lines = 6) {
+  std::ifstream in(log_path);
+  std::deque<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    lines.push_back(line);
+    if (lines.size() > max_lines) lines.pop_front();
+  }
+  if (lines.empty()) return " (its log is empty; --keep-data keeps it)";
+  std::string tail = "; its log ends (--keep-data keeps it):";
+  for (const std::string& line : lines) tail += "\n  " + line;
+  return tail;
+}
+
+}  // namespace
+
 bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
                     std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
                     const std::function<bool()>& ready, std::string* error) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!ready()) {
     if (!server.Running()) {
-      *error = what + " exited during start-up; see " + log_path;
+      *error = what + " exited during start-up" + LogTail(log_path);
       return false;
     }
     if (StopRequested()) {
@@ -220,7 +243,8 @@ bool WaitUntilReady(Child& server, const std::string& what, const std::string& l
       return false;
     }
     if (std::chrono::steady_clock::now() >= deadline) {
-      *error = what + " not ready after " + std::to_string(timeout.count()) + " ms";
+      *error =
+          what + " not ready after " + std::to_string(timeout.count()) + " ms" + LogTail(log_path);
       return false;
     }
     std::this_thread::sleep_for(poll);

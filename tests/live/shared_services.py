@@ -133,9 +133,10 @@ def _run_objects(s, run_id):
     return amqp, [n for n in sql if n.startswith(prefix)]
 
 
-def assert_run_removed(s, out, stdout):
-    """A run against the shared servers started nothing of its own and left nothing there."""
-    check("rabbitmq:" not in stdout and "postgres:" not in stdout,
+def assert_run_removed(s, out, stdout, private_postgres=False):
+    """A run against the shared servers started nothing of its own (but its PostgreSQL with
+    PRIVATE_POSTGRES) and left nothing there."""
+    check("rabbitmq:" not in stdout and (private_postgres or "postgres:" not in stdout),
           "no private service started (the shared pair was used)")
     with open(os.path.join(out, "live.json")) as f:
         run_id = json.load(f)["run_id"]
