@@ -196,6 +196,21 @@ std::vector<std::vector<double>> MainQueueOnGrid(const std::vector<MainQueueRows
 
 }  // namespace
 
+SimulatedWait SimulatedWaitOf(const SimulatedSide& side) {
+  SimulatedWait wait;
+  for (size_t i = 0; i < side.queue_wait_p50_ms.size(); ++i) {
+    if (!side.queue_wait_p50_ms[i]) continue;
+    ++wait.replications;
+    wait.p50_ms += *side.queue_wait_p50_ms[i];
+    wait.p99_ms += *side.queue_wait_p99_ms[i];
+  }
+  if (wait.replications > 0) {
+    wait.p50_ms /= static_cast<double>(wait.replications);
+    wait.p99_ms /= static_cast<double>(wait.replications);
+  }
+  return wait;
+}
+
 std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario) {
   std::vector<std::string> names;
   for (const Figure* f : FiguresFor(scenario)) names.emplace_back(f->name);
@@ -219,6 +234,8 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
   side.names = ComparedFigures(scenario);
   const size_t n = static_cast<size_t>(replications);
   side.values.assign(side.names.size(), std::vector<std::optional<double>>(n));
+  side.queue_wait_p50_ms.assign(n, std::nullopt);
+  side.queue_wait_p99_ms.assign(n, std::nullopt);
   std::vector<std::optional<model::ModelError>> errors(n);
   std::vector<MainQueueRows> series(n);
   experiments::ParallelFor(n, jobs, [&](size_t i) {
@@ -231,6 +248,10 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
     const model::Results results = model::RunSimulation(scenario, seed, options);
     errors[i] = results.model_error;
     series[i] = MainQueueOf(results.series);
+    if (!results.queue_wait_us.empty()) {
+      side.queue_wait_p50_ms[i] = static_cast<double>(results.queue_wait_us.Quantile(0.50)) / 1e3;
+      side.queue_wait_p99_ms[i] = static_cast<double>(results.queue_wait_us.Quantile(0.99)) / 1e3;
+    }
     const std::optional<double> settled = SimulatedSettled(results, watch.last_settle_s());
     for (size_t f = 0; f < figures.size(); ++f) {
       side.values[f][i] = figures[f]->simulated(results, settled);

@@ -41,6 +41,7 @@
 
 #include "live/comparison.h"
 #include "live/harness.h"
+#include "live/where_time_went.h"
 #include "sim/model/results.h"
 #include "sim/scenario/scenario.h"
 
@@ -56,7 +57,14 @@ struct SimulatedSide {
   // keeps its end state. For the HTML chart's band (contract (4)).
   double sample_every_s = 0;
   std::vector<std::vector<double>> main_queue;  // [replication][sample]
+  // The model's queue wait (ready -> delivery, every delivery) per replication, p50 and p99 in
+  // ms, empty optional when nothing was delivered: what the live publish -> first delivery is
+  // set beside (live/where_time_went.h), not a compared figure.
+  std::vector<std::optional<double>> queue_wait_p50_ms, queue_wait_p99_ms;
 };
+
+// The queue wait's p50 and p99, means over the replications that delivered anything.
+SimulatedWait SimulatedWaitOf(const SimulatedSide& side);
 
 // The figures compared for `scenario` (the names of SimulatedSide::names).
 std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario);

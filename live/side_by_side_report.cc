@@ -82,7 +82,8 @@ std::string Closing(const SideBySideRun& run) {
     if (c.name == "main_queue_settled_s" && run.where.ok) {
       text += "  where the live time went: " + WhereTimeWentText(run.where) + "\n";
     }
-    if (c.name == "time_to_empty_s" && run.live->drain_planned && !run.live->drain.busy_ms.empty()) {
+    if (c.name == "time_to_empty_s" && run.live->drain_planned &&
+        !run.live->drain.busy_ms.empty()) {
       const DrainFigures& d = run.live->drain;
       const DrainerBusy busy = SummariseDrainerBusy(d.busy_ms, d.slack_ms);
       text += "  where the drain's time went: the drainer's " + DrainerBusyText(busy) +
@@ -153,10 +154,14 @@ std::string SideBySideJson(const SideBySideRun& run) {
     const WhereTimeWent& w = run.where;
     live["where_time_went"] = {{"last_publish_lag_s", reports::Fixed(w.last_publish_lag_s)},
                                {"publish_lag_max_s", reports::Fixed(w.publish_lag_max_s)},
-                               {"enqueue_p50_ms", reports::Fixed(w.enqueue_p50_ms)},
-                               {"enqueue_p99_ms", reports::Fixed(w.enqueue_p99_ms)},
-                               {"enqueue_max_ms", reports::Fixed(w.enqueue_max_ms)},
+                               {"first_delivery_p50_ms", reports::Fixed(w.first_delivery_p50_ms)},
+                               {"first_delivery_p99_ms", reports::Fixed(w.first_delivery_p99_ms)},
+                               {"first_delivery_max_ms", reports::Fixed(w.first_delivery_max_ms)},
                                {"delivered", w.delivered}};
+    if (w.simulated && w.simulated->replications > 0) {
+      live["where_time_went"]["simulated_queue_wait_p50_ms"] = reports::Fixed(w.simulated->p50_ms);
+      live["where_time_went"]["simulated_queue_wait_p99_ms"] = reports::Fixed(w.simulated->p99_ms);
+    }
   } else {
     live["where_time_went"] = nullptr;
   }

@@ -6,8 +6,10 @@
 //   report_version, kind "live side-by-side", scenario {name, path}, seed, run_id,
 //   method {interval "prediction", level, formula, exact, time_tolerance_s},
 //   live {FIGURE: value or null, ..., broker_version, postgres_version, started_at_utc,
-//         where_time_went {last_publish_lag_s, publish_lag_max_s, enqueue_p50_ms, enqueue_p99_ms,
-//                          enqueue_max_ms, delivered} (null when live-events.jsonl was unread)},
+//         where_time_went {last_publish_lag_s, publish_lag_max_s, first_delivery_p50_ms,
+//                          first_delivery_p99_ms, first_delivery_max_ms, delivered, and when the
+//                          simulation delivered anything simulated_queue_wait_p50_ms and _p99_ms}
+//                          (null when live-events.jsonl was unread)},
 //   simulated {replications, base_seed, seeds, figures {FIGURE: statistics + values}},
 //   comparison [{metric, unit, live, simulated_mean, simulated_sd, simulated_min, simulated_max,
 //                interval_low, interval_high, tolerance, exact, verdict, gap, note}],

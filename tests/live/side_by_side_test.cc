@@ -253,10 +253,26 @@ TEST_CASE("side by side: where the live time went, read back from live-events.js
   CHECK(w.publish_lag_max_s == Approx(0.030));
   CHECK(w.delivered == 3);
   // First deliveries only: 10, 40 and 20 ms after their publishes (id 0's redelivery ignored).
-  CHECK(w.enqueue_p50_ms == Approx(20));
-  CHECK(w.enqueue_p99_ms == Approx(40));
-  CHECK(w.enqueue_max_ms == Approx(40));
+  CHECK(w.first_delivery_p50_ms == Approx(20));
+  CHECK(w.first_delivery_p99_ms == Approx(40));
+  CHECK(w.first_delivery_max_ms == Approx(40));
   CHECK(drainsim::live::WhereTimeWentText(w).find("p50 20 ms, p99 40 ms") != std::string::npos);
+  CHECK(drainsim::live::WhereTimeWentText(w).find("queue wait") == std::string::npos);
+  // Beside the simulation's queue wait, which holds a backlog's wait: the live figure is not
+  // called the broker's enqueue, since a backlog's wait is in it too.
+  drainsim::live::SimulatedSide side;
+  side.queue_wait_p50_ms = {5.0, std::nullopt, 7.0};
+  side.queue_wait_p99_ms = {30.0, std::nullopt, 34.0};
+  auto beside = w;
+  beside.simulated = drainsim::live::SimulatedWaitOf(side);
+  CHECK(beside.simulated->replications == 2);
+  const std::string text = drainsim::live::WhereTimeWentText(beside);
+  CHECK(text.find("p50 20 ms, p99 40 ms, max 40 ms over 3 messages, against the simulation's "
+                  "queue wait") != std::string::npos);
+  CHECK(text.find("p50 6 ms, p99 32 ms (mean of 2 replications)") != std::string::npos);
+  beside.simulated = drainsim::live::SimulatedWaitOf(drainsim::live::SimulatedSide{});
+  CHECK(drainsim::live::WhereTimeWentText(beside).find("the simulation delivered nothing") !=
+        std::string::npos);
   CHECK_FALSE(drainsim::live::ReadWhereTimeWent(path + ".absent", plan).ok);
   std::remove(path.c_str());
 }

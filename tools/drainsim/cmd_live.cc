@@ -11,8 +11,8 @@
 #include <string>
 
 #include "live/amqp_connection.h"
-#include "live/db_faults.h"
 #include "live/broker_restart.h"
+#include "live/db_faults.h"
 #include "live/db_outage.h"
 #include "live/fault_plan.h"
 #include "live/harness.h"
@@ -362,6 +362,7 @@ int RunLive(const Args& args) {
     run.options = side_options.compare;
     run.rows = live::CompareSides(s, result, simulated, side_options.compare);
     run.where = live::ReadWhereTimeWent(options.events_path, plan);
+    run.where.simulated = live::SimulatedWaitOf(simulated);
     run.exit_code = live::ComparisonExitCode(run.rows);
     std::fputs(live::SideBySideText(run).c_str(), stdout);
     files.push_back({"report.json", live::SideBySideJson(run)});
