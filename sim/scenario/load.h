@@ -13,6 +13,7 @@
 // Thread-safety: the functions are reentrant; they share no state.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,9 @@
 #include "sim/scenario/scenario.h"
 
 namespace drainsim::scenario {
+
+// The only format version this build reads and writes (JSON `format_version`, required).
+inline constexpr int64_t kFormatVersion = 1;
 
 // One thing wrong with an input. `pointer` is a JSON pointer ("/drains/0/rate_per_s"), or ""
 // for the document as a whole; for syntax errors `pointer` is "" and `message` carries the

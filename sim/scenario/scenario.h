@@ -44,9 +44,6 @@
 
 namespace drainsim::scenario {
 
-// The only format version this build reads and writes (JSON `format_version`, required).
-inline constexpr int64_t kFormatVersion = 1;
-
 struct Run {
   // JSON `until_s`, in (0, 100 days]. Required. A hard stop; the run also ends early once
   // nothing can happen any more.
