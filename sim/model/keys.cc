@@ -5,7 +5,7 @@
 namespace drainsim::model {
 
 std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view kind_name,
-                      const scenario::Fields& fields, engine::Instant published_at) {
+                      const config::Fields& fields, engine::Instant published_at) {
   std::string key;
   key.reserve(pattern.size() + 16);
   size_t i = 0;

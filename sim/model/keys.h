@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/config/workload.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_workload.h"
 
 namespace drainsim::model {
 
@@ -18,7 +18,7 @@ namespace drainsim::model {
 // unless `fields` sets "date", any other {name} from `fields`. REQUIRES: the pattern is one
 // the loader accepted for this kind and these fields; an unknown placeholder fails a check.
 std::string RenderKey(std::string_view pattern, uint64_t id, std::string_view kind_name,
-                      const scenario::Fields& fields, engine::Instant published_at);
+                      const config::Fields& fields, engine::Instant published_at);
 
 // True iff every message gets its own key ({id} appears in the pattern): then per-message
 // state suffices and no key needs rendering during a run.

@@ -45,7 +45,7 @@ uint64_t EventWord(engine::Instant at, const Event& event) {
 
 }  // namespace
 
-World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options)
+World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options)
     : scenario_(scenario),
       seed_(seed),
       attempt_streams_(seed, kStreamAttempt),
@@ -66,7 +66,7 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
   workers_.resize(static_cast<size_t>(scenario.workers.count));
   for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
-    const scenario::Database& db = *scenario.database;
+    const config::Database& db = *scenario.database;
     database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor,
                                            db.cores);
     if (db.live_traffic) {
@@ -75,7 +75,7 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
     }
   }
   if (scenario.downstream) {
-    const scenario::Downstream& api = *scenario.downstream;
+    const config::Downstream& api = *scenario.downstream;
     if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
     call_duration_.emplace(api.call_ms, 1e3);
   }
@@ -92,20 +92,20 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
   for (size_t f = 0; f < scenario.faults.size(); ++f) {
     fault_streams_.emplace_back(seed, kStreamFates + f);
   }
-  for (const scenario::Fault& fault : scenario.faults) {
+  for (const config::Fault& fault : scenario.faults) {
     int64_t kind = kAnyKind;
-    if (const auto* f = std::get_if<scenario::ErrorsFault>(&fault); f && f->kind) {
+    if (const auto* f = std::get_if<config::ErrorsFault>(&fault); f && f->kind) {
       kind = kind_index(*f->kind);
-    } else if (const auto* s = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    } else if (const auto* s = std::get_if<config::SyntheticFailuresFault>(&fault)) {
       kind = kind_index(s->kind);
-    } else if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+    } else if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
       kind = kind_index(p->kind);
-    } else if (const auto* b = std::get_if<scenario::BugFault>(&fault)) {
+    } else if (const auto* b = std::get_if<config::BugFault>(&fault)) {
       kind = kind_index(b->kind);
     }
     fault_kind_.push_back(kind);
   }
-  for (const scenario::Producer& producer : scenario.producers) {
+  for (const config::Producer& producer : scenario.producers) {
     producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
   }
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
@@ -320,8 +320,7 @@ void World::Handle(const Event& event) {
   }
 }
 
-Results RunSimulation(const scenario::Scenario& scenario, uint64_t seed,
-                      const RunOptions& options) {
+Results RunSimulation(const config::Scenario& scenario, uint64_t seed, const RunOptions& options) {
   World world(scenario, seed, options);
   return world.Run();
 }

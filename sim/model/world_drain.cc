@@ -15,7 +15,7 @@ bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
 
 }  // namespace
 
-bool World::Selected(const scenario::Drain& drain, const Message& m) const {
+bool World::Selected(const config::Drain& drain, const Message& m) const {
   return Contains(drain.select.reasons, m.dlq_reason) &&
          Contains(drain.select.errors, m.last_error) &&
          Contains(drain.select.kinds, KindOf(m).name);
@@ -26,13 +26,13 @@ void World::ScheduleDrains() {
   results_.drains.resize(scenario_.drains.size());
   // start_after_fix counts from the latest fix of any bug fault.
   std::optional<engine::Instant> fixed_at;
-  for (const scenario::Fault& fault : scenario_.faults) {
-    if (const auto* bug = std::get_if<scenario::BugFault>(&fault); bug && bug->fixed_at) {
+  for (const config::Fault& fault : scenario_.faults) {
+    if (const auto* bug = std::get_if<config::BugFault>(&fault); bug && bug->fixed_at) {
       fixed_at = fixed_at ? std::max(*fixed_at, *bug->fixed_at) : *bug->fixed_at;
     }
   }
   for (uint32_t d = 0; d < scenario_.drains.size(); ++d) {
-    const scenario::Drain& drain = scenario_.drains[d];
+    const config::Drain& drain = scenario_.drains[d];
     const engine::Instant start =
         drain.start_at ? *drain.start_at : *fixed_at + *drain.start_after_fix;
     if (start < until_) At(start, Event{EventType::kDrainTick, d, 1});
@@ -51,7 +51,7 @@ void World::StartDueDrain() {
 }
 
 void World::StartDrain(uint32_t d) {
-  const scenario::Drain& drain = scenario_.drains[d];
+  const config::Drain& drain = scenario_.drains[d];
   DrainState& state = drains_[d];
   DrainResults& out = results_.drains[d];
   state.started = true;
@@ -84,7 +84,7 @@ void World::StartDrain(uint32_t d) {
       state.pending.push_back(entry);
       ++state.pending_count;
       kept.push_back(entry);
-    } else if (drain.others == scenario::DrainOthers::kPark) {
+    } else if (drain.others == config::DrainOthers::kPark) {
       ++out.parked;
       results_.human_needed_by_reason["parked:drain"]++;
       Park(entry.ref, m,
@@ -100,12 +100,12 @@ void World::StartDrain(uint32_t d) {
     state.replay_rng = engine::Rng::ForStream(seed_, kStreamDrainer, d);
   }
   state.busy_until = now_;
-  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+  if (const auto* drip = std::get_if<config::DripDrain>(&drain.strategy)) {
     state.bucket.emplace(drip->rate_per_s, drip->burst);
-  } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy);
+  } else if (const auto* bounded = std::get_if<config::BoundedDrain>(&drain.strategy);
              bounded != nullptr && bounded->rate_per_s) {
     state.bucket.emplace(*bounded->rate_per_s, 1);
-  } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&drain.strategy)) {
+  } else if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&drain.strategy)) {
     state.rate_per_s = adaptive->rate_min_per_s;
     state.bucket.emplace(state.rate_per_s, 1);
     db_interval_us_.Clear();
@@ -164,7 +164,7 @@ void World::Replay(MessageRef ref, Message& m) {
   // A replay is a new life: attempt counter and receive count start again, with a replay_of
   // header (the message keeps its id and key). Sidekiq's manual retry keeps the count, less the
   // retry itself: a job that died of exhausted retries dies again at its next failure.
-  m.attempts = scenario_.broker.redrive_attempts == scenario::RedriveAttempts::kKeep
+  m.attempts = scenario_.broker.redrive_attempts == config::RedriveAttempts::kKeep
                    ? std::max(0, m.attempts - 1)
                    : 0;
   m.receive_count = 0;
@@ -197,7 +197,7 @@ void World::ResumeBroker() {
 
 void World::DrainAdjust(uint32_t d) {
   if (active_drain_ != static_cast<int32_t>(d)) return;
-  const auto& adaptive = std::get<scenario::AdaptiveDrain>(scenario_.drains[d].strategy);
+  const auto& adaptive = std::get<config::AdaptiveDrain>(scenario_.drains[d].strategy);
   DrainState& state = drains_[d];
   const bool timeouts = database_->timeouts() > db_timeouts_at_adjust_;
   const bool slow =

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/config/enum_names.h"
 #include "sim/model/keys.h"
 #include "sim/model/world.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -64,13 +64,13 @@ void World::InspectDlqAtEnd(Results& r) {
     const Message& m = messages_.Get(entry.ref);
     if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     const KindModel& kind = KindOf(m);
-    const std::string reason(scenario::NameOf(m.dlq_reason));
-    const std::string error(scenario::NameOf(m.last_error));
+    const std::string reason(config::NameOf(m.dlq_reason));
+    const std::string error(config::NameOf(m.last_error));
     ++r.dlq_by_reason_error[reason + "/" + error];
     ++r.dlq_by_kind[kind.name];
     if (r.dlq_sample.size() < kSampleMax) {
-      const scenario::Fields& fields = m.from_backlog ? scenario_.backlog[m.source_index].fields
-                                                      : scenario_.producers[m.source_index].fields;
+      const config::Fields& fields = m.from_backlog ? scenario_.backlog[m.source_index].fields
+                                                    : scenario_.producers[m.source_index].fields;
       DlqSample sample;
       sample.id = m.id;
       sample.kind = kind.name;
@@ -81,7 +81,7 @@ void World::InspectDlqAtEnd(Results& r) {
       sample.failures = m.failures;
       sample.replays = m.replays;
       sample.dead_letters = m.dead_letters;
-      sample.first_reason = scenario::NameOf(m.first_dlq_reason);
+      sample.first_reason = config::NameOf(m.first_dlq_reason);
       sample.published_at_s = m.published_at.seconds();
       sample.first_failure_at_s =
           m.first_failure_at == engine::Instant::Never() ? 0 : m.first_failure_at.seconds();
@@ -102,7 +102,7 @@ void World::FillInstantColumns(Sample& s) {
   if (database_) s.db_queue = database_->waiting();
   s.dlq_by_reason = {};
   s.dlq_by_error = {};
-  for (size_t reason = 0; reason < scenario::kDlqReasonCount; ++reason) {
+  for (size_t reason = 0; reason < config::kDlqReasonCount; ++reason) {
     for (size_t error = 0; error < 4; ++error) {
       s.dlq_by_reason[reason] += dlq_by_reason_error_[reason][error];
       s.dlq_by_error[error] += dlq_by_reason_error_[reason][error];
@@ -137,7 +137,7 @@ void World::AddIntervalCounts(Sample& s, double interval_s) {
 
 void World::NoteSample(const Sample& s) {
   // Alerts fire on samples, as a monitoring system scraping at this period would see them.
-  const scenario::Alerts& alerts = scenario_.alerts;
+  const config::Alerts& alerts = scenario_.alerts;
   if (alerts.oldest_age && !results_.age_alert_first_s &&
       s.oldest_age_s > alerts.oldest_age->seconds()) {
     results_.age_alert_first_s = s.t_s;
@@ -209,7 +209,7 @@ void World::TakeFinalSample() {
 }
 
 void World::LiveQuery() {
-  const scenario::LiveTraffic& live = *scenario_.database->live_traffic;
+  const config::LiveTraffic& live = *scenario_.database->live_traffic;
   database_->Submit(kLiveQueryOwner | static_cast<uint64_t>(live_sequence_++),
                     live_query_->Sample(live_rng_));
   results_.db_queue_max = std::max(results_.db_queue_max, database_->waiting());
@@ -277,7 +277,7 @@ Results World::Collect() {
                        ledger_.count(MessageState::kInFlight);
   messages_.ForEachLive([&](MessageRef, const Message& m) {
     if (m.state == MessageState::kDeadLettered) {
-      r.human_needed_by_reason[std::string("dlq:") + std::string(scenario::NameOf(m.dlq_reason))]++;
+      r.human_needed_by_reason[std::string("dlq:") + std::string(config::NameOf(m.dlq_reason))]++;
     }
   });
   r.human_needed = 0;

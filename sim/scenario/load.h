@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::scenario {
 
@@ -35,7 +35,7 @@ struct Problem {
 };
 
 struct LoadResult {
-  std::optional<Scenario> scenario;
+  std::optional<config::Scenario> scenario;
   std::vector<Problem> problems;
   // Values that are legal but almost certainly a mistake (plausibility.h); empty unless ok().
   std::vector<Problem> warnings;
@@ -56,6 +56,6 @@ std::string FormatProblem(std::string_view file, const Problem& problem);
 std::string FormatWarning(std::string_view file, const Problem& warning);
 
 // The canonical form: sorted keys, every default filled in, units as in the input vocabulary.
-std::string DumpCanonical(const Scenario& scenario);
+std::string DumpCanonical(const config::Scenario& scenario);
 
 }  // namespace drainsim::scenario

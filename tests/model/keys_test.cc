@@ -10,7 +10,7 @@ namespace {
 using engine::Instant;
 
 TEST_CASE("keys are rendered from the work, not invented", "[model][keys]") {
-  const scenario::Fields fields{{"course", "4812"}, {"cutoff", "2026-03-01"}};
+  const config::Fields fields{{"course", "4812"}, {"cutoff", "2026-03-01"}};
   CHECK(RenderKey("purge:course-{course}:{cutoff}", 7, "purge", fields, Instant::Zero()) ==
         "purge:course-4812:2026-03-01");
   CHECK(RenderKey("{kind}:{id}", 42, "email", {}, Instant::Zero()) == "email:42");
