@@ -16,9 +16,15 @@ namespace drainsim::model {
 
 class DurationSampler {
  public:
-  // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field.
+  // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field. The model uses Millis.
   DurationSampler(const config::DistributionSpec& spec, double micros_per_unit)
       : distribution_(config::ToEngineDistribution(spec)), micros_per_unit_(micros_per_unit) {}
+
+  // The sampler of a `_ms` field's spec (every distribution field of the format is one): the
+  // unit is bound here, once, not passed by hand at each use.
+  static DurationSampler Millis(const config::DistributionSpec& spec_ms) {
+    return DurationSampler(spec_ms, 1e3);
+  }
 
   // One draw, rounded to the microsecond, never negative, capped at 100 years.
   engine::Duration Sample(engine::Rng& rng) const;

@@ -57,9 +57,9 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       until_(scenario.run.until) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
-                    &kind,        DurationSampler(kind.handler.validate_ms, 1e3),
-                    std::nullopt, DurationSampler(kind.handler.cpu_ms, 1e3)};
-    if (kind.handler.db_op_ms) model.db_op.emplace(*kind.handler.db_op_ms, 1e3);
+                    &kind,        DurationSampler::Millis(kind.handler.validate_ms),
+                    std::nullopt, DurationSampler::Millis(kind.handler.cpu_ms)};
+    if (kind.handler.db_op_ms) model.db_op = DurationSampler::Millis(*kind.handler.db_op_ms);
     kinds_.push_back(std::move(model));
     kind_results_.emplace_back();
   }
@@ -70,14 +70,14 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
     database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor,
                                            db.cores);
     if (db.live_traffic) {
-      live_query_.emplace(db.live_traffic->query_ms, 1e3);
+      live_query_ = DurationSampler::Millis(db.live_traffic->query_ms);
       live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);
     }
   }
   if (scenario.downstream) {
     const config::Downstream& api = *scenario.downstream;
     if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
-    call_duration_.emplace(api.call_ms, 1e3);
+    call_duration_ = DurationSampler::Millis(api.call_ms);
   }
   fault_active_.assign(scenario.faults.size(), false);
   const auto kind_index = [&](const std::string& name) -> int64_t {
@@ -107,6 +107,11 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   }
   for (const config::Producer& producer : scenario.producers) {
     producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
+    producer_keys_.emplace_back(scenario.kinds.at(producer.kind).key_pattern, producer.kind,
+                                producer.fields);
+  }
+  for (const config::BacklogEntry& entry : scenario.backlog) {
+    backlog_keys_.emplace_back(scenario.kinds.at(entry.kind).key_pattern, entry.kind, entry.fields);
   }
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   results_.scenario_name = scenario.name;

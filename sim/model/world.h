@@ -25,6 +25,7 @@
 #include "sim/model/database.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
+#include "sim/model/keys.h"
 #include "sim/model/message.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
@@ -273,7 +274,7 @@ class World final : public Scheduler {
   void EndDrain(uint32_t drain_index);
   void FillDrainResults(uint32_t drain_index, DrainResults& out) const;
   void Replay(MessageRef ref, Message& message);
-  bool Selected(const config::Drain& drain, const Message& message) const;
+  bool Selected(uint32_t drain_index, const Message& message) const;
   void NoteDeadLettered(MessageRef ref, Message& message);
   void NoteLeftPipeline(Message& message);
   void CheckEmpty();
@@ -382,6 +383,9 @@ class World final : public Scheduler {
   static constexpr int64_t kAnyKind = -1;
   std::vector<int64_t> fault_kind_;
   std::vector<uint32_t> producer_kind_;
+  // The key patterns resolved once per source (keys.h), by producer and by backlog entry.
+  std::vector<KeyTemplate> producer_keys_;
+  std::vector<KeyTemplate> backlog_keys_;
   std::vector<int64_t> fault_count_left_;  // poison / synthetic "count" still to assign
   engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
@@ -426,6 +430,12 @@ class World final : public Scheduler {
     double db_capacity_at_start = 0;
     bool main_held = false;  // the main queue held a message since it started
     std::optional<engine::Instant> backlog_cleared_at;
+    // The plan's selection, resolved once in ScheduleDrains: bit r of `reasons` is set iff DLQ
+    // reason r is selected, bit e of `errors` iff error class e is; `kinds` by kind index.
+    // Every bit set where the plan lists nothing. No name compares per message.
+    uint32_t reasons = 0;
+    uint32_t errors = 0;
+    std::vector<bool> kinds;
   };
   std::vector<DrainState> drains_;
   int32_t active_drain_ = -1;
@@ -440,6 +450,12 @@ class World final : public Scheduler {
 
   Results results_;
   std::vector<KindResults> kind_results_;  // by kind index; keyed by name in Collect
+  // Results::human_needed_by_reason as it grows, by enum index: parked by the policy (by error
+  // class), failed with no DLQ (by reason), parked by a drain. Collect writes the keys
+  // ("parked:transient", ...): no JSON words are looked up while the run lasts.
+  std::array<int64_t, 4> parked_by_error_{};
+  std::array<int64_t, config::kDlqReasonCount> failed_by_reason_{};
+  int64_t parked_by_drain_ = 0;
   Histogram live_interval_us_{5};
   int64_t live_errors_interval_ = 0;
   int64_t dlq_inflow_interval_ = 0;

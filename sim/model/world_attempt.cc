@@ -356,8 +356,7 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
       DeadLetter(ref, m, config::DlqReason::kNotRetryable);
       break;
     case config::ClassAction::kPark:
-      results_
-          .human_needed_by_reason[std::string("parked:") + std::string(config::NameOf(error))]++;
+      ++parked_by_error_[static_cast<size_t>(error)];
       Park(ref, m, TransitionNote{.cause = TransitionCause::kParkedByPolicy});
       break;
     case config::ClassAction::kRetry: {

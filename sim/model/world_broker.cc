@@ -163,7 +163,7 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
-    results_.human_needed_by_reason[std::string("failed:") + std::string(config::NameOf(reason))]++;
+    ++failed_by_reason_[static_cast<size_t>(reason)];
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
     return;
   }

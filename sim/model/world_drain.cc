@@ -8,22 +8,36 @@ namespace drainsim::model {
 
 namespace {
 
-template <typename T>
-bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
-  return !list || std::find(list->begin(), list->end(), value) != list->end();
+// The bits of the enumerators `list` names, or of all `count` when there is no list.
+template <typename E>
+uint32_t SelectionBits(const std::optional<std::vector<E>>& list, int count) {
+  if (!list) return (uint32_t{1} << count) - 1;
+  uint32_t bits = 0;
+  for (const E value : *list) bits |= uint32_t{1} << static_cast<int>(value);
+  return bits;
 }
 
 }  // namespace
 
-bool World::Selected(const config::Drain& drain, const Message& m) const {
-  return Contains(drain.select.reasons, m.dlq_reason) &&
-         Contains(drain.select.errors, m.last_error) &&
-         Contains(drain.select.kinds, KindOf(m).name);
+bool World::Selected(uint32_t d, const Message& m) const {
+  const DrainState& state = drains_[d];
+  return (state.reasons >> static_cast<int>(m.dlq_reason) & 1) != 0 &&
+         (state.errors >> static_cast<int>(m.last_error) & 1) != 0 && state.kinds[m.kind_index];
 }
 
 void World::ScheduleDrains() {
   drains_.resize(scenario_.drains.size());
   results_.drains.resize(scenario_.drains.size());
+  for (uint32_t d = 0; d < drains_.size(); ++d) {
+    const config::DrainSelect& select = scenario_.drains[d].select;
+    drains_[d].reasons = SelectionBits(select.reasons, config::kDlqReasonCount);
+    drains_[d].errors = SelectionBits(select.errors, static_cast<int>(parked_by_error_.size()));
+    for (const KindModel& kind : kinds_) {
+      drains_[d].kinds.push_back(!select.kinds ||
+                                 std::find(select.kinds->begin(), select.kinds->end(), kind.name) !=
+                                     select.kinds->end());
+    }
+  }
   // start_after_fix counts from the latest fix of any bug fault.
   std::optional<engine::Instant> fixed_at;
   for (const config::Fault& fault : scenario_.faults) {
@@ -74,7 +88,7 @@ void World::StartDrain(uint32_t d) {
     if (!messages_.IsLive(entry.ref)) continue;
     Message& m = messages_.Get(entry.ref);
     if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
-    if (Selected(drain, m)) {
+    if (Selected(d, m)) {
       if (m.replayed_by_drain == static_cast<int32_t>(d)) {
         kept.push_back(entry);
         continue;
@@ -86,7 +100,7 @@ void World::StartDrain(uint32_t d) {
       kept.push_back(entry);
     } else if (drain.others == config::DrainOthers::kPark) {
       ++out.parked;
-      results_.human_needed_by_reason["parked:drain"]++;
+      ++parked_by_drain_;
       Park(entry.ref, m,
            TransitionNote{.cause = TransitionCause::kParkedByDrain,
                           .drain = static_cast<int32_t>(d)});
@@ -96,7 +110,7 @@ void World::StartDrain(uint32_t d) {
   }
   dlq_ = std::move(kept);
   if (drain.replay_ms) {
-    state.replay_time.emplace(*drain.replay_ms, 1e3);
+    state.replay_time = DurationSampler::Millis(*drain.replay_ms);
     state.replay_rng = engine::Rng::ForStream(seed_, kStreamDrainer, d);
   }
   state.busy_until = now_;
@@ -251,7 +265,7 @@ void World::EndDrain(uint32_t d) {
 void World::NoteDeadLettered(MessageRef ref, Message& m) {
   if (active_drain_ < 0) return;
   const auto d = static_cast<uint32_t>(active_drain_);
-  if (m.replayed_by_drain == active_drain_ || !Selected(scenario_.drains[d], m)) return;
+  if (m.replayed_by_drain == active_drain_ || !Selected(d, m)) return;
   DrainState& state = drains_[d];
   m.pending_in_drain = active_drain_;
   state.pending.push_back(DlqEntry{ref, m.dead_letters});

@@ -1,6 +1,10 @@
 // Observation: the sampled time series, live traffic, alerts, and the final Results.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <string>
+#include <string_view>
 
 #include "sim/config/enum_names.h"
 #include "sim/model/keys.h"
@@ -57,6 +61,21 @@ void World::InspectDlq(const Message& m, int delta) {
   DRAINSIM_CHECK(count >= 0);
 }
 
+namespace {
+
+// Adds the nonzero `counts` (by enumerator of E) to `by_reason` as "PREFIXname" keys.
+template <typename E, size_t N>
+void AddHumanNeeded(std::string_view prefix, const std::array<int64_t, N>& counts,
+                    std::map<std::string, int64_t>& by_reason) {
+  for (size_t i = 0; i < N; ++i) {
+    if (counts[i] > 0) {
+      by_reason[std::string(prefix) + std::string(config::NameOf(static_cast<E>(i)))] += counts[i];
+    }
+  }
+}
+
+}  // namespace
+
 void World::InspectDlqAtEnd(Results& r) {
   constexpr size_t kSampleMax = 20;
   for (const DlqEntry& entry : dlq_) {
@@ -69,12 +88,11 @@ void World::InspectDlqAtEnd(Results& r) {
     ++r.dlq_by_reason_error[reason + "/" + error];
     ++r.dlq_by_kind[kind.name];
     if (r.dlq_sample.size() < kSampleMax) {
-      const config::Fields& fields = m.from_backlog ? scenario_.backlog[m.source_index].fields
-                                                    : scenario_.producers[m.source_index].fields;
       DlqSample sample;
       sample.id = m.id;
       sample.kind = kind.name;
-      sample.key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, m.published_at);
+      sample.key = (m.from_backlog ? backlog_keys_ : producer_keys_)[m.source_index].Render(
+          m.id, m.published_at);
       sample.reason = reason;
       sample.error = error;
       sample.attempts = m.attempts;
@@ -275,11 +293,14 @@ Results World::Collect() {
   r.lost = ledger_.Lost();
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
                        ledger_.count(MessageState::kInFlight);
+  std::array<int64_t, config::kDlqReasonCount> dlq_by_reason{};
   messages_.ForEachLive([&](MessageRef, const Message& m) {
-    if (m.state == MessageState::kDeadLettered) {
-      r.human_needed_by_reason[std::string("dlq:") + std::string(config::NameOf(m.dlq_reason))]++;
-    }
+    if (m.state == MessageState::kDeadLettered) ++dlq_by_reason[static_cast<size_t>(m.dlq_reason)];
   });
+  AddHumanNeeded<config::ErrorClass>("parked:", parked_by_error_, r.human_needed_by_reason);
+  AddHumanNeeded<config::DlqReason>("failed:", failed_by_reason_, r.human_needed_by_reason);
+  AddHumanNeeded<config::DlqReason>("dlq:", dlq_by_reason, r.human_needed_by_reason);
+  if (parked_by_drain_ > 0) r.human_needed_by_reason["parked:drain"] += parked_by_drain_;
   r.human_needed = 0;
   for (const auto& [reason, count] : r.human_needed_by_reason) r.human_needed += count;
   if (database_) {

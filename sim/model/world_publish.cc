@@ -171,11 +171,8 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   m.ready_at = now_;
   std::string key;  // rendered only when keys are shared, or an observer wants to see them
   if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
-    const config::Fields& fields = from_backlog ? scenario_.backlog[source_index].fields
-                                                : scenario_.producers[source_index].fields;
-    const KindModel& kind = kinds_[kind_index];
-    key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, published_at);
-    if (!kind.unique_keys) m.key_hash = HashKey(key);
+    key = (from_backlog ? backlog_keys_ : producer_keys_)[source_index].Render(m.id, published_at);
+    if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);
   ++results_.published;

@@ -31,6 +31,18 @@ TEST_CASE("{date} is the simulated day of the first publish unless a field sets 
   CHECK_FALSE(KeysAreUnique("a:{date}"));
 }
 
+TEST_CASE("a key template resolved once renders every message of its source", "[model][keys]") {
+  const auto at_s = [](int64_t s) { return Instant::Micros(s * 1'000'000); };
+  const KeyTemplate keys("{kind}:{course}:{id}:{date}:{id}", "purge", {{"course", "4812"}});
+  CHECK(keys.Render(7, at_s(0)) == "purge:4812:7:day-0:7");
+  CHECK(keys.Render(8, at_s(86400)) == "purge:4812:8:day-1:8");
+  CHECK(keys.Render(9, at_s(-1)) == "purge:4812:9:day-m1:9");
+  const KeyTemplate dated("{date}", "k", {{"date", "2026-03-01"}});
+  CHECK(dated.Render(1, at_s(86400)) == "2026-03-01");
+  CHECK(KeyTemplate("plain", "k", {}).Render(1, at_s(0)) == "plain");
+  CHECK(KeyTemplate("", "k", {}).Render(1, at_s(0)).empty());
+}
+
 TEST_CASE("messages that share a key share its claim row", "[model][keys][sim]") {
   // A cron trigger that fires twice on the same day publishes the same work twice.
   auto scenario = [](const char* idempotency) {
