@@ -34,6 +34,18 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
   return z ^ (z >> 31);
 }
 
+// One key template per source (producer or backlog entry), by the source's index.
+template <typename Source>
+std::vector<KeyTemplate> KeyTemplates(const config::Scenario& scenario,
+                                      const std::vector<Source>& sources) {
+  std::vector<KeyTemplate> keys;
+  keys.reserve(sources.size());
+  for (const Source& source : sources) {
+    keys.emplace_back(scenario.kinds.at(source.kind).key_pattern, source.kind, source.fields);
+  }
+  return keys;
+}
+
 // One word per event for the fingerprint: time, type and payload folded with odd multipliers
 // and rotations, so that swapping fields or shifting a time changes it.
 uint64_t EventWord(engine::Instant at, const Event& event) {
@@ -107,12 +119,9 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   }
   for (const config::Producer& producer : scenario.producers) {
     producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
-    producer_keys_.emplace_back(scenario.kinds.at(producer.kind).key_pattern, producer.kind,
-                                producer.fields);
   }
-  for (const config::BacklogEntry& entry : scenario.backlog) {
-    backlog_keys_.emplace_back(scenario.kinds.at(entry.kind).key_pattern, entry.kind, entry.fields);
-  }
+  producer_keys_ = KeyTemplates(scenario, scenario.producers);
+  backlog_keys_ = KeyTemplates(scenario, scenario.backlog);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   results_.scenario_name = scenario.name;
   results_.seed = seed;
