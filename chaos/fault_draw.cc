@@ -13,11 +13,11 @@ namespace drainsim::chaos {
 
 namespace {
 
+using config::ErrorClass;
+using config::FaultType;
 using engine::Duration;
 using engine::Instant;
 using engine::Rng;
-using scenario::ErrorClass;
-using scenario::FaultType;
 
 constexpr uint64_t kSwarmStream = engine::StreamId("swarm");
 
@@ -59,10 +59,10 @@ class Draw {
   Instant At() { return Ms(Int(0, safety_ms_ - 1)); }
 
   // [from, until) with whole-millisecond ends inside [0, safety_end), at least 1 ms long.
-  scenario::Window Window() {
+  config::Window Window() {
     const int64_t from_ms = Int(0, safety_ms_ - 1);
     const int64_t until_ms = Int(from_ms + 1, safety_ms_);
-    return scenario::Window{Ms(from_ms), Ms(until_ms)};
+    return config::Window{Ms(from_ms), Ms(until_ms)};
   }
 
   ErrorClass Error() { return static_cast<ErrorClass>(rng_.UniformInt(4)); }
@@ -81,16 +81,16 @@ class Draw {
   int64_t safety_ms_;
 };
 
-std::string PickKind(Draw& draw, const scenario::Scenario& s) {
+std::string PickKind(Draw& draw, const config::Scenario& s) {
   auto it = s.kinds.begin();
   std::advance(it, draw.Int(0, static_cast<int64_t>(s.kinds.size()) - 1));
   return it->first;
 }
 
-std::optional<scenario::Fault> DrawOne(FaultType type, Draw& draw, const scenario::Scenario& s) {
+std::optional<config::Fault> DrawOne(FaultType type, Draw& draw, const config::Scenario& s) {
   switch (type) {
     case FaultType::kErrors: {
-      scenario::ErrorsFault f;
+      config::ErrorsFault f;
       if (draw.Coin()) f.kind = PickKind(draw, s);
       f.probability = draw.Pick(kProbabilities);
       f.error = draw.Error();
@@ -99,7 +99,7 @@ std::optional<scenario::Fault> DrawOne(FaultType type, Draw& draw, const scenari
       return f;
     }
     case FaultType::kPoison: {
-      scenario::PoisonFault f;
+      config::PoisonFault f;
       f.kind = PickKind(draw, s);
       f.fraction = draw.Pick(kPoisonFractions);
       f.error = draw.Error();
@@ -113,7 +113,7 @@ std::optional<scenario::Fault> DrawOne(FaultType type, Draw& draw, const scenari
       return f;
     }
     case FaultType::kWorkerCrash: {
-      scenario::WorkerCrashFault f;
+      config::WorkerCrashFault f;
       if (draw.Coin()) {
         f.rate_per_h = draw.Pick(kCrashRatesPerH);
         f.window = draw.Window();
@@ -121,41 +121,41 @@ std::optional<scenario::Fault> DrawOne(FaultType type, Draw& draw, const scenari
         f.at = draw.At();
         f.count = draw.Int(1, s.workers.count);
       }
-      f.point = draw.Coin() ? scenario::CrashPoint::kAnywhere
-                            : scenario::CrashPoint::kBetweenCommitAndAck;
+      f.point =
+          draw.Coin() ? config::CrashPoint::kAnywhere : config::CrashPoint::kBetweenCommitAndAck;
       return f;
     }
     case FaultType::kAckLoss: {
-      scenario::AckLossFault f;
+      config::AckLossFault f;
       f.probability = draw.Pick(kProbabilities);
       f.window = draw.Window();
       return f;
     }
     case FaultType::kBrokerRestart: {
-      scenario::BrokerRestartFault f;
+      config::BrokerRestartFault f;
       f.at = draw.At();
       const int64_t left_ms = draw.safety_ms() - f.at.micros() / 1000;
       f.downtime = Duration::Millis(std::min(draw.Pick(kDowntimeS) * 1000, left_ms));
       return f;
     }
     case FaultType::kDbSlowdown: {
-      scenario::DbSlowdownFault f;
+      config::DbSlowdownFault f;
       f.window = draw.Window();
       f.factor = draw.Pick(kSlowdownFactors);
       return f;
     }
     case FaultType::kDbOutage:
-      return scenario::DbOutageFault{draw.Window()};
+      return config::DbOutageFault{draw.Window()};
     case FaultType::kDbConnections: {
-      scenario::DbConnectionsFault f;
+      config::DbConnectionsFault f;
       f.window = draw.Window();
       f.connections = draw.Int(1, std::min(kConnectionsMax, 2 * s.database->connections));
       return f;
     }
     case FaultType::kDownstreamOutage:
-      return scenario::DownstreamOutageFault{draw.Window()};
+      return config::DownstreamOutageFault{draw.Window()};
     case FaultType::kDownstreamRateLimit: {
-      scenario::DownstreamRateLimitFault f;
+      config::DownstreamRateLimitFault f;
       f.window = draw.Window();
       f.rate_limit_per_s = draw.Pick(kRateLimitsPerS);
       f.burst = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(f.rate_limit_per_s)));
@@ -168,7 +168,7 @@ std::optional<scenario::Fault> DrawOne(FaultType type, Draw& draw, const scenari
   return std::nullopt;
 }
 
-bool Applicable(FaultType type, const scenario::Scenario& s) {
+bool Applicable(FaultType type, const config::Scenario& s) {
   switch (type) {
     case FaultType::kErrors:
     case FaultType::kPoison:
@@ -195,9 +195,9 @@ bool Applicable(FaultType type, const scenario::Scenario& s) {
 Duration FailAfterMax() { return Duration::Millis(kFailAfterMs.back()); }
 Duration BrokerDowntimeMax() { return Duration::Seconds(kDowntimeS.back()); }
 
-std::vector<scenario::Fault> DrawFaults(const scenario::Scenario& skeleton, Instant safety_end,
-                                        uint64_t seed) {
-  std::vector<scenario::Fault> faults;
+std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, Instant safety_end,
+                                      uint64_t seed) {
+  std::vector<config::Fault> faults;
   for (int t = 0; t <= static_cast<int>(FaultType::kBrokerRestart); ++t) {
     const auto type = static_cast<FaultType>(t);
     if (!Applicable(type, skeleton)) continue;

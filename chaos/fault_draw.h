@@ -28,14 +28,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::chaos {
 
 // REQUIRES: safety_end >= 1 ms; `skeleton` came from MakeSwarmPlan (or the loader).
-std::vector<scenario::Fault> DrawFaults(const scenario::Scenario& skeleton,
-                                        engine::Instant safety_end, uint64_t seed);
+std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, engine::Instant safety_end,
+                                      uint64_t seed);
 
 // The longest injected hang (`fail_after_ms`) and broker downtime DrawFaults ever picks, for
 // the default liveness bound.

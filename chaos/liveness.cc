@@ -12,25 +12,25 @@ namespace drainsim::chaos {
 
 namespace {
 
+using config::Scenario;
 using engine::Duration;
 using engine::Instant;
-using scenario::Scenario;
 
 constexpr double kLivenessFloorS = 600;
 
 // The longest wait `backoff` can produce before retry n (attempts made so far), jitter
 // included: the model's own ceiling (sim/model/backoff.h) at Sidekiq's largest random term,
 // spread by the largest jitter factor.
-double DelayCeilingS(const scenario::Backoff& backoff, int64_t n) {
+double DelayCeilingS(const config::Backoff& backoff, int64_t n) {
   constexpr int64_t kSidekiqRandMax = 9;
-  if (backoff.jitter.kind == scenario::JitterKind::kDecorrelated) {
+  if (backoff.jitter.kind == config::JitterKind::kDecorrelated) {
     // Decorrelated jitter ignores the curve and grows up to the exponential's cap.
-    if (const auto* e = std::get_if<scenario::ExponentialBackoff>(&backoff.curve)) {
+    if (const auto* e = std::get_if<config::ExponentialBackoff>(&backoff.curve)) {
       return e->cap.seconds();
     }
   }
   double delay_s = model::BackoffCeiling(backoff.curve, n, kSidekiqRandMax).seconds();
-  if (backoff.jitter.kind == scenario::JitterKind::kProportional) {
+  if (backoff.jitter.kind == config::JitterKind::kProportional) {
     delay_s *= std::max(1.0, backoff.jitter.high);
   }
   return delay_s;
@@ -39,14 +39,14 @@ double DelayCeilingS(const scenario::Backoff& backoff, int64_t n) {
 // How many attempts a message that fails every time gets under `policy`: its attempts_max,
 // unless the broker dead-letters it first (receive_count_max counts every delivery;
 // delivery_limit counts the returns of delivery_counted, here the retry's own returns).
-int64_t AttemptsOf(const scenario::ClassPolicy& policy, const Scenario& s) {
+int64_t AttemptsOf(const config::ClassPolicy& policy, const Scenario& s) {
   int64_t attempts = policy.attempts_max;
   if (s.broker.receive_count_max) attempts = std::min(attempts, *s.broker.receive_count_max);
   const bool counted_requeue =
-      s.retry.delivery == scenario::RetryDelivery::kRequeue && s.broker.delivery_limit &&
+      s.retry.delivery == config::RetryDelivery::kRequeue && s.broker.delivery_limit &&
       s.broker.delivery_counted[static_cast<size_t>(
-          s.retry.requeue_with == scenario::RequeueWith::kNack ? scenario::ReturnKind::kNack
-                                                               : scenario::ReturnKind::kReject)];
+          s.retry.requeue_with == config::RequeueWith::kNack ? config::ReturnKind::kNack
+                                                             : config::ReturnKind::kReject)];
   if (counted_requeue) attempts = std::min(attempts, *s.broker.delivery_limit + 1);
   return std::max<int64_t>(attempts, 1);
 }
@@ -54,15 +54,15 @@ int64_t AttemptsOf(const scenario::ClassPolicy& policy, const Scenario& s) {
 // The wait before retry n under the scenario's retry delivery: the class's backoff for the
 // deliveries that use it, the broker's redelivery backoff for "requeue", the visibility
 // timeout for "visibility_timeout".
-double RetryWaitS(const scenario::Backoff& backoff, const Scenario& s, int64_t n) {
+double RetryWaitS(const config::Backoff& backoff, const Scenario& s, int64_t n) {
   switch (s.retry.delivery) {
-    case scenario::RetryDelivery::kRepublish:
-    case scenario::RetryDelivery::kSleepInConsumer:
-    case scenario::RetryDelivery::kEtaInConsumer:
+    case config::RetryDelivery::kRepublish:
+    case config::RetryDelivery::kSleepInConsumer:
+    case config::RetryDelivery::kEtaInConsumer:
       return DelayCeilingS(backoff, n);
-    case scenario::RetryDelivery::kRequeue:
+    case config::RetryDelivery::kRequeue:
       return s.broker.redelivery_backoff ? DelayCeilingS(*s.broker.redelivery_backoff, n) : 0;
-    case scenario::RetryDelivery::kVisibilityTimeout:
+    case config::RetryDelivery::kVisibilityTimeout:
       return s.broker.visibility_timeout.seconds();
   }
   return 0;
@@ -70,11 +70,11 @@ double RetryWaitS(const scenario::Backoff& backoff, const Scenario& s, int64_t n
 
 // The most attempts AttemptsOf gives over the retry classes; 1 when none retries.
 int64_t MostAttempts(const Scenario& s) {
-  const scenario::RetryClasses& c = s.retry.classes;
+  const config::RetryClasses& c = s.retry.classes;
   int64_t attempts = 1;
-  for (const scenario::ClassPolicy* policy :
+  for (const config::ClassPolicy* policy :
        {&c.rate_limited, &c.transient, &c.permanent, &c.unknown}) {
-    if (policy->action == scenario::ClassAction::kRetry) {
+    if (policy->action == config::ClassAction::kRetry) {
       attempts = std::max(attempts, AttemptsOf(*policy, s));
     }
   }
@@ -85,19 +85,19 @@ int64_t MostAttempts(const Scenario& s) {
 // producer counted at twice its mean plus 20.
 double PublishedAtMost(const Scenario& s, const std::string& kind) {
   double count = 0;
-  for (const scenario::BacklogEntry& entry : s.backlog) {
+  for (const config::BacklogEntry& entry : s.backlog) {
     if (entry.kind == kind) count += static_cast<double>(entry.count);
   }
-  for (const scenario::Producer& p : s.producers) {
+  for (const config::Producer& p : s.producers) {
     if (p.kind != kind) continue;
-    if (const auto* c = std::get_if<scenario::ConstantSchedule>(&p.schedule)) {
+    if (const auto* c = std::get_if<config::ConstantSchedule>(&p.schedule)) {
       count += std::floor(c->rate_per_s * (c->window.until - c->window.from).seconds()) + 1;
-    } else if (const auto* q = std::get_if<scenario::PoissonSchedule>(&p.schedule)) {
+    } else if (const auto* q = std::get_if<config::PoissonSchedule>(&p.schedule)) {
       count += 2 * q->rate_per_s * (q->window.until - q->window.from).seconds() + 20;
-    } else if (const auto* b = std::get_if<scenario::BurstSchedule>(&p.schedule)) {
+    } else if (const auto* b = std::get_if<config::BurstSchedule>(&p.schedule)) {
       count += static_cast<double>(b->count);  // the plan left no repetition
     } else {
-      count += static_cast<double>(std::get<scenario::FanoutSchedule>(p.schedule).count);
+      count += static_cast<double>(std::get<config::FanoutSchedule>(p.schedule).count);
     }
   }
   return count;
@@ -110,8 +110,8 @@ double PublishedAtMost(const Scenario& s, const std::string& kind) {
 double BreakerHoldS(const Scenario& variant) {
   if (!variant.retry.circuit_breaker) return 0;
   double pills = 0;
-  for (const scenario::Fault& fault : variant.faults) {
-    const auto* poison = std::get_if<scenario::PoisonFault>(&fault);
+  for (const config::Fault& fault : variant.faults) {
+    const auto* poison = std::get_if<config::PoisonFault>(&fault);
     if (!poison) continue;
     pills += poison->count
                  ? static_cast<double>(*poison->count)
@@ -122,9 +122,9 @@ double BreakerHoldS(const Scenario& variant) {
 }
 
 // Sum of the waits of a message that fails every attempt of `policy`.
-double RetryChainS(const scenario::ClassPolicy& policy, const Scenario& s) {
-  if (policy.action != scenario::ClassAction::kRetry) return 0;
-  const scenario::Backoff& backoff = policy.backoff ? *policy.backoff : s.retry.backoff;
+double RetryChainS(const config::ClassPolicy& policy, const Scenario& s) {
+  if (policy.action != config::ClassAction::kRetry) return 0;
+  const config::Backoff& backoff = policy.backoff ? *policy.backoff : s.retry.backoff;
   double chain_s = 0;
   const int64_t attempts = AttemptsOf(policy, s);
   for (int64_t n = 1; n < attempts; ++n) chain_s += RetryWaitS(backoff, s, n);
@@ -134,18 +134,17 @@ double RetryChainS(const scenario::ClassPolicy& policy, const Scenario& s) {
 }  // namespace
 
 Duration DefaultLiveness(const Scenario& base) {
-  const scenario::RetryPolicy& retry = base.retry;
-  const scenario::ClassPolicy* classes[] = {&retry.classes.rate_limited, &retry.classes.transient,
-                                            &retry.classes.permanent, &retry.classes.unknown};
+  const config::RetryPolicy& retry = base.retry;
+  const config::ClassPolicy* classes[] = {&retry.classes.rate_limited, &retry.classes.transient,
+                                          &retry.classes.permanent, &retry.classes.unknown};
   double chain_s = 0;
-  for (const scenario::ClassPolicy* policy : classes) {
+  for (const config::ClassPolicy* policy : classes) {
     chain_s = std::max(chain_s, RetryChainS(*policy, base));
   }
   const int64_t attempts_max = MostAttempts(base);
   double handler_s = 0;
   for (const auto& [name, kind] : base.kinds) {
-    const int64_t queries =
-        kind.handler.db_ops + (kind.idempotency == scenario::Idempotency::kClaim);
+    const int64_t queries = kind.handler.db_ops + (kind.idempotency == config::Idempotency::kClaim);
     if (base.database) {
       handler_s =
           std::max(handler_s, static_cast<double>(queries) * base.database->timeout.seconds());

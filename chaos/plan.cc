@@ -13,9 +13,9 @@ namespace drainsim::chaos {
 
 namespace {
 
+using config::Scenario;
 using engine::Duration;
 using engine::Instant;
-using scenario::Scenario;
 
 // The loader's limit: at most 1000 producers (and run.until_s at most 100 days, kRunMicrosMax).
 constexpr size_t kProducersMax = 1000;
@@ -56,34 +56,34 @@ std::string Numbered(const char* what, size_t index) {
 
 // Clips the producers to [0, safety_end). Returns an error, or "".
 std::string ClipProducers(Scenario& s, Instant safety_end, std::vector<std::string>& notes) {
-  std::vector<scenario::Producer> clipped;
+  std::vector<config::Producer> clipped;
   for (size_t i = 0; i < s.producers.size(); ++i) {
-    const scenario::Producer& p = s.producers[i];
+    const config::Producer& p = s.producers[i];
     const size_t before = clipped.size();
-    auto add = [&](scenario::Producer::Schedule schedule) {
-      scenario::Producer copy = p;
+    auto add = [&](config::Producer::Schedule schedule) {
+      config::Producer copy = p;
       copy.schedule = std::move(schedule);
       clipped.push_back(std::move(copy));
     };
     bool changed = false;
-    if (const auto* c = std::get_if<scenario::ConstantSchedule>(&p.schedule)) {
-      scenario::ConstantSchedule out = *c;
+    if (const auto* c = std::get_if<config::ConstantSchedule>(&p.schedule)) {
+      config::ConstantSchedule out = *c;
       changed = out.window.until > safety_end;
       out.window.until = std::min(out.window.until, safety_end);
       if (out.window.from < out.window.until) add(out);
-    } else if (const auto* q = std::get_if<scenario::PoissonSchedule>(&p.schedule)) {
-      scenario::PoissonSchedule out = *q;
+    } else if (const auto* q = std::get_if<config::PoissonSchedule>(&p.schedule)) {
+      config::PoissonSchedule out = *q;
       changed = out.window.until > safety_end;
       out.window.until = std::min(out.window.until, safety_end);
       if (out.window.from < out.window.until) add(out);
-    } else if (const auto* b = std::get_if<scenario::BurstSchedule>(&p.schedule)) {
+    } else if (const auto* b = std::get_if<config::BurstSchedule>(&p.schedule)) {
       // A repeating trigger cannot be told to stop, so each firing becomes its own producer.
       changed = b->every.has_value();
       for (Instant t : FiringsBefore(b->at, b->every, safety_end, kProducersMax)) {
-        add(scenario::BurstSchedule{t, b->count, std::nullopt});
+        add(config::BurstSchedule{t, b->count, std::nullopt});
       }
     } else {
-      const auto& f = std::get<scenario::FanoutSchedule>(p.schedule);
+      const auto& f = std::get<config::FanoutSchedule>(p.schedule);
       changed = f.every.has_value();
       for (Instant t : FiringsBefore(f.at, f.every, safety_end, kProducersMax)) {
         int64_t count = f.count;
@@ -91,7 +91,7 @@ std::string ClipProducers(Scenario& s, Instant safety_end, std::vector<std::stri
           count = PublishesBefore(t, f.count, *f.publish_rate_per_s, safety_end);
           changed = changed || count < f.count;
         }
-        add(scenario::FanoutSchedule{t, count, f.publish_rate_per_s, std::nullopt});
+        add(config::FanoutSchedule{t, count, f.publish_rate_per_s, std::nullopt});
       }
     }
     if (clipped.size() == before) {
@@ -113,9 +113,9 @@ std::string ClipProducers(Scenario& s, Instant safety_end, std::vector<std::stri
 }
 
 void KeepDrainsInSafetyPhase(Scenario& s, Instant safety_end, std::vector<std::string>& notes) {
-  std::vector<scenario::Drain> kept;
+  std::vector<config::Drain> kept;
   for (size_t i = 0; i < s.drains.size(); ++i) {
-    const scenario::Drain& d = s.drains[i];
+    const config::Drain& d = s.drains[i];
     if (d.start_after_fix) {
       notes.push_back(Numbered("drain", i) +
                       " starts after a bug fix, and variants have no bug fault: dropped");
@@ -182,7 +182,7 @@ PlanOrError MakeSwarmPlan(const Scenario& base, const SwarmParams& params) {
     plan.notes.push_back("expectations dropped: the swarm judges a run by its own checks");
     s.expect.clear();
   }
-  for (const scenario::BacklogEntry& entry : s.backlog) {
+  for (const config::BacklogEntry& entry : s.backlog) {
     if (entry.due_in && Instant::Zero() + *entry.due_in >= plan.safety_end) {
       out.error = "a delayed backlog entry is due at " + FormatSeconds(*entry.due_in) +
                   " s, after the safety phase; use a longer --safety-s";

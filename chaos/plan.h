@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::chaos {
 
@@ -44,7 +44,7 @@ struct SwarmParams {
 };
 
 struct SwarmPlan {
-  scenario::Scenario skeleton;  // the base as every variant shares it; no faults yet
+  config::Scenario skeleton;  // the base as every variant shares it; no faults yet
   engine::Instant safety_end;
   // The liveness bound given, or else the base's DefaultLiveness: the skeleton's. A variant's
   // own is VariantLiveness.
@@ -62,7 +62,7 @@ struct PlanOrError {
 };
 
 // REQUIRES: `base` came from the loader.
-PlanOrError MakeSwarmPlan(const scenario::Scenario& base, const SwarmParams& params);
+PlanOrError MakeSwarmPlan(const config::Scenario& base, const SwarmParams& params);
 
 // A generous liveness bound for `base` (liveness.cc), from its retry policy, broker, timeouts and
 // restarts:
@@ -80,14 +80,14 @@ PlanOrError MakeSwarmPlan(const scenario::Scenario& base, const SwarmParams& par
 // BrokerDowntimeMax. The 600 s are for the backlog left at the end of the safety phase. A
 // heuristic: it knows nothing of throughput, so a scenario that ends its safety phase with a
 // deep queue may need more. Whole seconds, at least 600 s, at most 100 days.
-engine::Duration DefaultLiveness(const scenario::Scenario& base);
+engine::Duration DefaultLiveness(const config::Scenario& base);
 
 // The liveness bound of one variant (its policy and faults drawn): the plan's when
 // `--liveness-s` was given, else the variant's own DefaultLiveness plus, with a circuit
 // breaker, pills * attempts * open_s: each failure of a poison pill (the poison faults'
 // counts, or fractions of what the kind publishes at most) may open the breaker for open_s.
 // Whole seconds, at most what is left of 100 days after the safety phase.
-engine::Duration VariantLiveness(const SwarmPlan& plan, const scenario::Scenario& variant);
+engine::Duration VariantLiveness(const SwarmPlan& plan, const config::Scenario& variant);
 
 // Seconds as the command line writes them: exact, no trailing zeros ("1800", "0.25").
 std::string FormatSeconds(engine::Duration span);

@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "sim/base/check.h"
+#include "sim/config/enum_names.h"
 #include "sim/engine/rng.h"
-#include "sim/scenario/enum_names.h"
 #include "sim/scenario/load.h"
 #include "sim/scenario/presets.h"
 
@@ -15,10 +15,10 @@ namespace drainsim::chaos {
 
 namespace {
 
+using config::BrokerPreset;
+using config::EnumNames;
+using config::NameOf;
 using nlohmann::json;
-using scenario::BrokerPreset;
-using scenario::EnumNames;
-using scenario::NameOf;
 
 constexpr uint64_t kPolicyStream = engine::StreamId("swarm-policy");
 enum Dimension : uint64_t { kPreset, kDelivery, kBudget, kBreaker };
@@ -74,13 +74,13 @@ void Remove(json& document, const std::string& pointer) {
   if (parent.is_object()) parent.erase(where.back());
 }
 
-bool DrainFasterThan(const scenario::Scenario& s, double rate_per_s) {
-  for (const scenario::Drain& d : s.drains) {
-    if (const auto* drip = std::get_if<scenario::DripDrain>(&d.strategy)) {
+bool DrainFasterThan(const config::Scenario& s, double rate_per_s) {
+  for (const config::Drain& d : s.drains) {
+    if (const auto* drip = std::get_if<config::DripDrain>(&d.strategy)) {
       if (drip->rate_per_s > rate_per_s) return true;
-    } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&d.strategy)) {
+    } else if (const auto* bounded = std::get_if<config::BoundedDrain>(&d.strategy)) {
       if (bounded->rate_per_s && *bounded->rate_per_s > rate_per_s) return true;
-    } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&d.strategy)) {
+    } else if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&d.strategy)) {
       if (adaptive->rate_max_per_s > rate_per_s) return true;
     }
   }
@@ -96,16 +96,16 @@ bool LacksDeadLetterQueue(BrokerPreset preset) {
   return false;
 }
 
-bool UsesDeadLetterQueue(const scenario::Scenario& s) {
+bool UsesDeadLetterQueue(const config::Scenario& s) {
   if (!s.drains.empty()) return true;
-  for (const scenario::BacklogEntry& b : s.backlog) {
-    if (b.where == scenario::BacklogWhere::kDlq) return true;
+  for (const config::BacklogEntry& b : s.backlog) {
+    if (b.where == config::BacklogWhere::kDlq) return true;
   }
   return false;
 }
 
 // The preset dimension. Returns true iff a preset (not "none", not the base's) was drawn.
-bool DrawPreset(const scenario::Scenario& skeleton, uint64_t seed, json& document,
+bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
                 std::vector<std::string>& drawn) {
   Draw draw(seed, kPreset);
   if (draw.Chance(1, 3)) {
@@ -135,7 +135,7 @@ bool DrawPreset(const scenario::Scenario& skeleton, uint64_t seed, json& documen
 
 void DrawDelivery(uint64_t seed, json& document, std::vector<std::string>& drawn) {
   Draw draw(seed, kDelivery);
-  const auto modes = EnumNames<scenario::RetryDelivery>();
+  const auto modes = EnumNames<config::RetryDelivery>();
   const std::string mode(modes[draw.Below(modes.size())].name);
   document["retry"]["delivery"] = mode;
   drawn.push_back("delivery: " + mode);
@@ -170,7 +170,7 @@ void DrawBreaker(uint64_t seed, json& document, std::vector<std::string>& drawn)
 }
 
 // Invariant (4) and the sidekiq retry count, on the loaded preset variant.
-void BoundDrawnPreset(const scenario::Scenario& loaded, json& document,
+void BoundDrawnPreset(const config::Scenario& loaded, json& document,
                       std::vector<std::string>& drawn) {
   const int64_t visibility_max_us = kSwarmVisibilityMaxS * 1'000'000;
   if (loaded.broker.visibility_timeout.micros() > visibility_max_us) {
@@ -199,7 +199,7 @@ void AddProblems(const scenario::LoadResult& loaded, DrawnPolicy& out) {
 
 }  // namespace
 
-DrawnPolicy DrawPolicy(const scenario::Scenario& skeleton, uint64_t seed) {
+DrawnPolicy DrawPolicy(const config::Scenario& skeleton, uint64_t seed) {
   DrawnPolicy out;
   json document = json::parse(scenario::DumpCanonical(skeleton));
   const bool preset_drawn = DrawPreset(skeleton, seed, document, out.drawn);

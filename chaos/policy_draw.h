@@ -36,14 +36,14 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::chaos {
 
 inline constexpr int64_t kSwarmVisibilityMaxS = 3600;
 
 struct DrawnPolicy {
-  std::optional<scenario::Scenario> scenario;  // set iff problems is empty
+  std::optional<config::Scenario> scenario;  // set iff problems is empty
   // What was drawn, one "name: value" per dimension ("preset: sqs", "budget: off", ...), for
   // the seed's report and the variant's description.
   std::vector<std::string> drawn;
@@ -51,6 +51,6 @@ struct DrawnPolicy {
 };
 
 // REQUIRES: `skeleton` came from MakeSwarmPlan (or the loader).
-DrawnPolicy DrawPolicy(const scenario::Scenario& skeleton, uint64_t seed);
+DrawnPolicy DrawPolicy(const config::Scenario& skeleton, uint64_t seed);
 
 }  // namespace drainsim::chaos

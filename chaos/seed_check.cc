@@ -34,7 +34,7 @@ std::string Headline(const model::Results& r) {
 }
 
 // Each fault as one line of compact JSON, exactly as the variant's dump writes it.
-void NoteFaults(const scenario::Scenario& variant, SeedReport& report) {
+void NoteFaults(const config::Scenario& variant, SeedReport& report) {
   const nlohmann::json dump = nlohmann::json::parse(scenario::DumpCanonical(variant));
   const nlohmann::json& faults = dump.at("faults");
   if (faults.empty()) report.Note("faults: none");
@@ -102,7 +102,7 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
     report.Fail(Verdict::kCorrectness, "invalid variant: drawn policy refused: " + problem);
   }
   if (!drawn.scenario) return report;
-  const scenario::Scenario& generated = *drawn.scenario;
+  const config::Scenario& generated = *drawn.scenario;
   NoteFaults(generated, report);
   const scenario::LoadResult loaded = ReloadVariant(generated);
   if (!loaded.ok()) {
@@ -112,7 +112,7 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
     }
     return report;
   }
-  const scenario::Scenario& variant = *loaded.scenario;
+  const config::Scenario& variant = *loaded.scenario;
 
   model::RunOptions audited;
   audited.audit_every_event = true;

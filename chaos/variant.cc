@@ -22,7 +22,7 @@ std::string Joined(const std::vector<std::string>& parts) {
 // bound (a Sidekiq chain of days) over a fine sample period would pass it, and the variant
 // would not load: it samples more coarsely instead, in whole milliseconds. Samples observe;
 // they decide no message's fate.
-void CoarsenSampling(scenario::Scenario& variant) {
+void CoarsenSampling(config::Scenario& variant) {
   constexpr int64_t kSamplesMax = 10'000'000;
   const int64_t until_us = (variant.run.until - engine::Instant::Zero()).micros();
   // In doubles, as the loader checks it: every * 1e7 could overflow an int64.
@@ -37,7 +37,7 @@ void CoarsenSampling(scenario::Scenario& variant) {
 
 Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
   Variant out;
-  scenario::Scenario variant = plan.skeleton;
+  config::Scenario variant = plan.skeleton;
   // Until the variant's own bound is known, its run ends with the safety phase: the skeleton's
   // (the base's bound) may be too long for its sample period (below).
   variant.run.until = plan.safety_end;
@@ -76,13 +76,13 @@ Variant DrawVariant(const SwarmPlan& plan, uint64_t seed) {
   return out;
 }
 
-scenario::Scenario MakeVariant(const SwarmPlan& plan, uint64_t seed) {
+config::Scenario MakeVariant(const SwarmPlan& plan, uint64_t seed) {
   Variant drawn = DrawVariant(plan, seed);
   DRAINSIM_CHECK(drawn.scenario.has_value());
   return std::move(*drawn.scenario);
 }
 
-scenario::LoadResult ReloadVariant(const scenario::Scenario& variant) {
+scenario::LoadResult ReloadVariant(const config::Scenario& variant) {
   return scenario::LoadScenarioText(scenario::DumpCanonical(variant));
 }
 

@@ -21,13 +21,13 @@
 #include <vector>
 
 #include "chaos/plan.h"
+#include "sim/config/config.h"
 #include "sim/scenario/load.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::chaos {
 
 struct Variant {
-  std::optional<scenario::Scenario> scenario;  // set iff problems is empty
+  std::optional<config::Scenario> scenario;  // set iff problems is empty
   // What the policy draw chose ("preset: sqs", "budget: off", ...); empty when policies are
   // not varied.
   std::vector<std::string> policy;
@@ -39,9 +39,9 @@ Variant DrawVariant(const SwarmPlan& plan, uint64_t seed);
 
 // DrawVariant's scenario. REQUIRES: the draw succeeds (checked): for tests and callers that
 // have already seen it succeed.
-scenario::Scenario MakeVariant(const SwarmPlan& plan, uint64_t seed);
+config::Scenario MakeVariant(const SwarmPlan& plan, uint64_t seed);
 
 // DumpCanonical, then LoadScenarioText: the variant as `drainsim run` would read it.
-scenario::LoadResult ReloadVariant(const scenario::Scenario& variant);
+scenario::LoadResult ReloadVariant(const config::Scenario& variant);
 
 }  // namespace drainsim::chaos

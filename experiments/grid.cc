@@ -118,10 +118,10 @@ std::optional<Axis> ParseVary(const std::string& text, std::string* error) {
   return axis;
 }
 
-std::optional<std::vector<scenario::Scenario>> BuildPoints(const json& base,
-                                                           const std::vector<Axis>& axes,
-                                                           std::vector<std::string>* errors,
-                                                           size_t errors_max) {
+std::optional<std::vector<config::Scenario>> BuildPoints(const json& base,
+                                                         const std::vector<Axis>& axes,
+                                                         std::vector<std::string>* errors,
+                                                         size_t errors_max) {
   Experiment shape;
   shape.axes = axes;
   const int64_t count = shape.PointCount();
@@ -130,7 +130,7 @@ std::optional<std::vector<scenario::Scenario>> BuildPoints(const json& base,
                       std::to_string(kGridPointsMax));
     return std::nullopt;
   }
-  std::vector<scenario::Scenario> points;
+  std::vector<config::Scenario> points;
   points.reserve(static_cast<size_t>(count));
   size_t problems = 0;
   for (int64_t p = 0; p < count; ++p) {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::experiments {
 
@@ -32,9 +32,9 @@ std::optional<Axis> ParseVary(const std::string& text, std::string* error);
 
 // The scenario of every point of `axes` over `base`, in grid order (experiment.h), or nullopt
 // and one message per problem in *errors (at most `errors_max` of them, then a count).
-std::optional<std::vector<scenario::Scenario>> BuildPoints(const nlohmann::json& base,
-                                                           const std::vector<Axis>& axes,
-                                                           std::vector<std::string>* errors,
-                                                           size_t errors_max = 20);
+std::optional<std::vector<config::Scenario>> BuildPoints(const nlohmann::json& base,
+                                                         const std::vector<Axis>& axes,
+                                                         std::vector<std::string>* errors,
+                                                         size_t errors_max = 20);
 
 }  // namespace drainsim::experiments

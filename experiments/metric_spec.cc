@@ -3,15 +3,15 @@
 #include <set>
 
 #include "reports/measure.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::experiments {
 
 namespace {
 
+using config::RunMetric;
 using nlohmann::json;
-using scenario::RunMetric;
 
 struct NameParts {
   std::string metric;
@@ -33,17 +33,17 @@ NameParts Split(std::string_view text) {
   return parts;
 }
 
-std::string CanonicalName(const scenario::MetricExpectation& e) {
-  std::string name(scenario::NameOf(e.metric));
+std::string CanonicalName(const config::MetricExpectation& e) {
+  std::string name(config::NameOf(e.metric));
   if (e.kind) name += ":" + *e.kind;
-  if (e.during != scenario::During::kRun) name += "@" + std::string(scenario::NameOf(e.during));
+  if (e.during != config::During::kRun) name += "@" + std::string(config::NameOf(e.during));
   return name;
 }
 
 // A results object shaped like the scenario's runs but empty: enough for reports::Measure to
 // say whether a metric is measured at all (that depends on the scenario's sections and on the
 // metric, kind and window, never on what happened in the run).
-model::Results ShapeOf(const scenario::Scenario& s) {
+model::Results ShapeOf(const config::Scenario& s) {
   model::Results shape;
   shape.has_database = s.database.has_value();
   shape.has_live_traffic = s.database && s.database->live_traffic.has_value();
@@ -80,7 +80,7 @@ Resolved ResolveOne(const json& scenario_json, const std::string& name) {
     }
     return resolved;
   }
-  const auto& e = std::get<scenario::MetricExpectation>(loaded.scenario->expect.front());
+  const auto& e = std::get<config::MetricExpectation>(loaded.scenario->expect.front());
   const reports::Measurement m = reports::Measure(ShapeOf(*loaded.scenario), e);
   if (m.status == reports::Measurement::Status::kNotMeasured) {
     resolved.error = "not measured: " + m.note;
@@ -154,8 +154,7 @@ bool UndefinedMeansNever(RunMetric metric) {
 }
 
 bool UndefinedMeansNever(std::string_view canonical_name) {
-  const std::optional<RunMetric> metric =
-      scenario::FromName<RunMetric>(Split(canonical_name).metric);
+  const std::optional<RunMetric> metric = config::FromName<RunMetric>(Split(canonical_name).metric);
   return metric && UndefinedMeansNever(*metric);
 }
 
@@ -185,8 +184,8 @@ std::vector<std::string> DefaultMetricNames(const json& scenario_json) {
   // The scenario's own metric expectations, as NAME[:KIND][@WINDOW].
   const scenario::LoadResult loaded = scenario::LoadScenarioText(scenario_json.dump());
   if (loaded.ok()) {
-    for (const scenario::Expectation& e : loaded.scenario->expect) {
-      if (const auto* m = std::get_if<scenario::MetricExpectation>(&e)) {
+    for (const config::Expectation& e : loaded.scenario->expect) {
+      if (const auto* m = std::get_if<config::MetricExpectation>(&e)) {
         candidates.push_back(CanonicalName(*m));
       }
     }

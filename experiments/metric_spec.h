@@ -29,8 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/config/expect.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario_expect.h"
 
 namespace drainsim::experiments {
 
@@ -39,16 +39,16 @@ std::string_view BetterName(Better better);  // "lower", "higher", "none"
 
 struct MetricSpec {
   std::string name;                  // canonical: NAME[:KIND][@WINDOW], "@run" dropped
-  scenario::MetricExpectation what;  // metric, kind and during; the bounds are unused
+  config::MetricExpectation what;    // metric, kind and during; the bounds are unused
   Better better = Better::kNone;
 };
 
 // Which way is better for `metric`.
-Better BetterOf(scenario::RunMetric metric);
+Better BetterOf(config::RunMetric metric);
 
 // Contract (4), for a metric, and for a canonical name NAME[:KIND][@WINDOW] (false for a name
 // that is not a metric's).
-bool UndefinedMeansNever(scenario::RunMetric metric);
+bool UndefinedMeansNever(config::RunMetric metric);
 bool UndefinedMeansNever(std::string_view canonical_name);
 
 // The specs for `names`, checked against the scenario document `scenario_json` (a scenario

@@ -21,7 +21,7 @@ bool NarrowEnough(std::span<const RunRecord> prefix, size_t metric_count, double
 
 }  // namespace
 
-std::vector<RunRecord> RunReplications(const scenario::Scenario& scenario,
+std::vector<RunRecord> RunReplications(const config::Scenario& scenario,
                                        const std::vector<MetricSpec>& metrics, uint64_t base_seed,
                                        const std::vector<int64_t>& indices,
                                        const RunnerOptions& options) {
@@ -34,7 +34,7 @@ std::vector<RunRecord> RunReplications(const scenario::Scenario& scenario,
   return RunTasks(tasks, metrics, options);
 }
 
-CiStopResult RunUntilCiWidth(const scenario::Scenario& scenario,
+CiStopResult RunUntilCiWidth(const config::Scenario& scenario,
                              const std::vector<MetricSpec>& metrics, uint64_t base_seed,
                              double width, int64_t minimum, int64_t maximum, double confidence,
                              const RunnerOptions& options) {

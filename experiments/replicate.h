@@ -21,7 +21,7 @@
 namespace drainsim::experiments {
 
 // The records of replications `indices` (each in [0, 2^63)), in that order.
-std::vector<RunRecord> RunReplications(const scenario::Scenario& scenario,
+std::vector<RunRecord> RunReplications(const config::Scenario& scenario,
                                        const std::vector<MetricSpec>& metrics, uint64_t base_seed,
                                        const std::vector<int64_t>& indices,
                                        const RunnerOptions& options);
@@ -32,7 +32,7 @@ struct CiStopResult {
 };
 
 // REQUIRES: width > 0, 2 <= minimum <= maximum, 0 < confidence < 1
-CiStopResult RunUntilCiWidth(const scenario::Scenario& scenario,
+CiStopResult RunUntilCiWidth(const config::Scenario& scenario,
                              const std::vector<MetricSpec>& metrics, uint64_t base_seed,
                              double width, int64_t minimum, int64_t maximum, double confidence,
                              const RunnerOptions& options);

@@ -17,7 +17,7 @@ ModelErrorInRun::ModelErrorInRun(const std::string& scenario_name_in, uint64_t s
       seed(seed_in),
       error(error_in) {}
 
-RunRecord Record(const model::Results& results, const scenario::Scenario& scenario,
+RunRecord Record(const model::Results& results, const config::Scenario& scenario,
                  const std::vector<MetricSpec>& metrics) {
   RunRecord record;
   record.seed = results.seed;

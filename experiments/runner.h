@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "experiments/metric_spec.h"
+#include "sim/config/config.h"
 #include "sim/model/simulation.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::experiments {
 
@@ -45,7 +45,7 @@ class ModelErrorInRun : public std::runtime_error {
 };
 
 struct Task {
-  const scenario::Scenario* scenario = nullptr;  // not owned; outlives RunTasks
+  const config::Scenario* scenario = nullptr;  // not owned; outlives RunTasks
   uint64_t seed = 0;
 };
 
@@ -61,7 +61,7 @@ std::vector<RunRecord> RunTasks(const std::vector<Task>& tasks,
                                 const RunnerOptions& options);
 
 // The record of one finished run (what RunTasks keeps of it).
-RunRecord Record(const model::Results& results, const scenario::Scenario& scenario,
+RunRecord Record(const model::Results& results, const config::Scenario& scenario,
                  const std::vector<MetricSpec>& metrics);
 
 }  // namespace drainsim::experiments

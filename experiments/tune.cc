@@ -166,7 +166,7 @@ std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_
     Evaluation e;
     e.phase = phase;
     e.value = grid.Value(index_of(p));
-    std::optional<scenario::Scenario> s = scenario_at(e.value, error);
+    std::optional<config::Scenario> s = scenario_at(e.value, error);
     if (!s) return std::nullopt;
     const std::vector<RunRecord> records =
         RunReplications(*s, spec.metrics, spec.base_seed, replications, options);

@@ -35,7 +35,7 @@
 #include "experiments/output.h"
 #include "experiments/runner.h"
 #include "experiments/statistics.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::experiments {
 
@@ -90,7 +90,7 @@ struct TuneResult {
 };
 
 // Builds the scenario for one value; nullopt and *error when the loader refuses it.
-using ScenarioAt = std::function<std::optional<scenario::Scenario>(double value, std::string*)>;
+using ScenarioAt = std::function<std::optional<config::Scenario>(double value, std::string*)>;
 
 // Runs the search. Returns nullopt and *error when a candidate's scenario is refused.
 std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,

@@ -22,18 +22,18 @@ Fate FateFrom(const F& fault, int index) {
 
 }  // namespace
 
-bool BugVictim(const scenario::BugFault& bug, uint64_t seed, int fault_index, uint64_t id) {
+bool BugVictim(const config::BugFault& bug, uint64_t seed, int fault_index, uint64_t id) {
   // World::AssignPublishFates: one fresh stream per (fault, message), its first draw.
   engine::Rng rng =
       engine::Rng::ForStream(seed, model::kStreamFates + static_cast<uint64_t>(fault_index), id);
   return rng.NextDouble() < bug.fraction;
 }
 
-engine::Instant DrainStartAt(const scenario::Scenario& s, const scenario::Drain& drain) {
+engine::Instant DrainStartAt(const config::Scenario& s, const config::Drain& drain) {
   if (drain.start_at) return *drain.start_at;
   std::optional<engine::Instant> fixed_at;
-  for (const scenario::Fault& fault : s.faults) {
-    if (const auto* bug = std::get_if<scenario::BugFault>(&fault); bug && bug->fixed_at) {
+  for (const config::Fault& fault : s.faults) {
+    if (const auto* bug = std::get_if<config::BugFault>(&fault); bug && bug->fixed_at) {
       fixed_at = fixed_at ? std::max(*fixed_at, *bug->fixed_at) : *bug->fixed_at;
     }
   }
@@ -69,11 +69,11 @@ void AttemptFateRecorder::OnAttemptEnd(const model::AttemptEndInfo& info) {
       info.failure != model::FailureCause::kInjected || info.fault < 0) {
     return;
   }
-  const scenario::Fault& fault = scenario_.faults.at(static_cast<size_t>(info.fault));
-  if (std::holds_alternative<scenario::ErrorsFault>(fault)) {
+  const config::Fault& fault = scenario_.faults.at(static_cast<size_t>(info.fault));
+  if (std::holds_alternative<config::ErrorsFault>(fault)) {
     DRAINSIM_CHECK(info.slot < slot_execution_.size());
     errors_.emplace(std::make_pair(info.message_id, slot_execution_[info.slot]), info.fault);
-  } else if (std::holds_alternative<scenario::BugFault>(fault)) {
+  } else if (std::holds_alternative<config::BugFault>(fault)) {
     bug_failed_.emplace(info.message_id, info.fault);
     ++bug_failures_;
   }
@@ -84,15 +84,15 @@ void AttemptFateRecorder::Finish(Plan* plan) const {
   for (const auto& [key, fault] : errors_) {
     const auto& [id, execution] = key;
     if (id >= plan->messages.size()) continue;
-    const auto& errors = std::get<scenario::ErrorsFault>(scenario_.faults[fault]);
+    const auto& errors = std::get<config::ErrorsFault>(scenario_.faults[fault]);
     // The map is ordered by (id, execution): each message's fates come sorted.
     plan->messages[id].execution_fates.push_back({execution, FateFrom(errors, fault)});
     ++figures.errors_failed;
   }
   for (size_t f = 0; f < scenario_.faults.size(); ++f) {
     figures.errors =
-        figures.errors || std::holds_alternative<scenario::ErrorsFault>(scenario_.faults[f]);
-    const auto* bug = std::get_if<scenario::BugFault>(&scenario_.faults[f]);
+        figures.errors || std::holds_alternative<config::ErrorsFault>(scenario_.faults[f]);
+    const auto* bug = std::get_if<config::BugFault>(&scenario_.faults[f]);
     if (bug == nullptr) continue;
     figures.bug = true;
     const int index = static_cast<int>(f);

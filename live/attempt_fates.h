@@ -49,26 +49,26 @@ namespace drainsim::live {
 
 // Whether the model makes message `id` a victim of bug fault `fault_index` (fault of `bug`'s
 // kind). REQUIRES: the message's kind is bug.kind.
-bool BugVictim(const scenario::BugFault& bug, uint64_t seed, int fault_index, uint64_t id);
+bool BugVictim(const config::BugFault& bug, uint64_t seed, int fault_index, uint64_t id);
 
 // A drain's planned start: start_at_s, or start_after_fix_s after the latest fixed_at_s of the
 // bug faults (World::ScheduleDrains). REQUIRES: a loaded scenario (one of the two is set, and
 // start_after_fix_s only with a fixed bug).
-engine::Instant DrainStartAt(const scenario::Scenario& scenario, const scenario::Drain& drain);
+engine::Instant DrainStartAt(const config::Scenario& scenario, const config::Drain& drain);
 
 // The fate of one live attempt by the errors and bug faults (contract (3)).
 std::optional<Fate> AttemptFate(const PlannedMessage& m, int32_t execution, double now_s);
 
 class AttemptFateRecorder : public model::RunObserver {
  public:
-  explicit AttemptFateRecorder(const scenario::Scenario& scenario) : scenario_(scenario) {}
+  explicit AttemptFateRecorder(const config::Scenario& scenario) : scenario_(scenario) {}
   void OnAttemptStart(const model::AttemptInfo& info) override;
   void OnAttemptEnd(const model::AttemptEndInfo& info) override;
   // REQUIRES: the simulation has ended and plan->messages holds its publishes.
   void Finish(Plan* plan) const;
 
  private:
-  const scenario::Scenario& scenario_;
+  const config::Scenario& scenario_;
   std::vector<int32_t> slot_execution_;  // the execution running in each slot
   // errors: (message, execution) -> fault index; bug: (message, fault index) failed at least once.
   std::map<std::pair<uint64_t, int32_t>, int> errors_;

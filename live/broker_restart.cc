@@ -14,10 +14,10 @@
 
 namespace drainsim::live {
 
-std::vector<PlannedRestart> BrokerRestarts(const scenario::Scenario& s) {
+std::vector<PlannedRestart> BrokerRestarts(const config::Scenario& s) {
   std::vector<PlannedRestart> out;
   for (size_t i = 0; i < s.faults.size(); ++i) {
-    if (const auto* r = std::get_if<scenario::BrokerRestartFault>(&s.faults[i])) {
+    if (const auto* r = std::get_if<config::BrokerRestartFault>(&s.faults[i])) {
       out.push_back({static_cast<int>(i), (r->at - engine::Instant::Zero()).seconds(),
                      r->downtime.seconds(), r->recovery.seconds()});
     }
@@ -28,7 +28,7 @@ std::vector<PlannedRestart> BrokerRestarts(const scenario::Scenario& s) {
   return out;
 }
 
-std::vector<scenario::Problem> BrokerRestartProblems(const scenario::Scenario& s,
+std::vector<scenario::Problem> BrokerRestartProblems(const config::Scenario& s,
                                                      bool external_broker) {
   std::vector<scenario::Problem> out;
   if (!external_broker) return out;

@@ -63,10 +63,10 @@ struct PlannedRestart {
 };
 
 // The scenario's broker_restart faults, by instant.
-std::vector<PlannedRestart> BrokerRestarts(const scenario::Scenario& scenario);
+std::vector<PlannedRestart> BrokerRestarts(const config::Scenario& scenario);
 
 // Contract (1).
-std::vector<scenario::Problem> BrokerRestartProblems(const scenario::Scenario& scenario,
+std::vector<scenario::Problem> BrokerRestartProblems(const config::Scenario& scenario,
                                                      bool external_broker);
 
 // The node-side program of one restart: wait until stop_at_unix_us, rabbit:stop(), wait until

@@ -11,14 +11,14 @@
 
 namespace drainsim::live {
 
-std::vector<scenario::Problem> CheckDbFaultSupport(const scenario::Scenario& s,
+std::vector<scenario::Problem> CheckDbFaultSupport(const config::Scenario& s,
                                                    std::vector<bool>* handled) {
   std::vector<scenario::Problem> out;
   handled->assign(s.faults.size(), false);
   for (size_t i = 0; i < s.faults.size(); ++i) {
-    if (std::holds_alternative<scenario::DbSlowdownFault>(s.faults[i])) {
+    if (std::holds_alternative<config::DbSlowdownFault>(s.faults[i])) {
       (*handled)[i] = true;
-    } else if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&s.faults[i])) {
+    } else if (const auto* c = std::get_if<config::DbConnectionsFault>(&s.faults[i])) {
       (*handled)[i] = true;
       if (c->connections > kLivePoolMax) {
         out.push_back({"/faults/" + std::to_string(i) + "/connections",
@@ -31,12 +31,12 @@ std::vector<scenario::Problem> CheckDbFaultSupport(const scenario::Scenario& s,
   return out;
 }
 
-std::vector<DbFaultStep> DbFaultSchedule(const scenario::Scenario& s) {
+std::vector<DbFaultStep> DbFaultSchedule(const config::Scenario& s) {
   std::vector<double> edges;
-  for (const scenario::Fault& fault : s.faults) {
-    const scenario::Window* w = nullptr;
-    if (const auto* slow = std::get_if<scenario::DbSlowdownFault>(&fault)) w = &slow->window;
-    if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&fault)) w = &c->window;
+  for (const config::Fault& fault : s.faults) {
+    const config::Window* w = nullptr;
+    if (const auto* slow = std::get_if<config::DbSlowdownFault>(&fault)) w = &slow->window;
+    if (const auto* c = std::get_if<config::DbConnectionsFault>(&fault)) w = &c->window;
     if (w == nullptr) continue;
     edges.push_back(w->from.seconds());
     edges.push_back(w->until.seconds());
@@ -48,12 +48,12 @@ std::vector<DbFaultStep> DbFaultSchedule(const scenario::Scenario& s) {
   for (const double at_s : edges) {
     // The model's FaultEdge: recomputed from every fault active at this instant.
     DbFaultStep step{at_s, 1, s.database->connections};
-    for (const scenario::Fault& fault : s.faults) {
-      if (const auto* slow = std::get_if<scenario::DbSlowdownFault>(&fault)) {
+    for (const config::Fault& fault : s.faults) {
+      if (const auto* slow = std::get_if<config::DbSlowdownFault>(&fault)) {
         if (slow->window.from.seconds() <= at_s && at_s < slow->window.until.seconds()) {
           step.factor *= slow->factor;
         }
-      } else if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&fault)) {
+      } else if (const auto* c = std::get_if<config::DbConnectionsFault>(&fault)) {
         if (c->window.from.seconds() <= at_s && at_s < c->window.until.seconds()) {
           step.connections = c->connections;  // the highest index wins, as in the model
         }
@@ -67,20 +67,20 @@ std::vector<DbFaultStep> DbFaultSchedule(const scenario::Scenario& s) {
   return steps;
 }
 
-int64_t PoolSizeMax(const scenario::Scenario& s) {
+int64_t PoolSizeMax(const config::Scenario& s) {
   if (!s.database) return 0;
   int64_t n = s.database->connections;
-  for (const scenario::Fault& fault : s.faults) {
-    if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&fault)) {
+  for (const config::Fault& fault : s.faults) {
+    if (const auto* c = std::get_if<config::DbConnectionsFault>(&fault)) {
       n = std::max(n, c->connections);
     }
   }
   return n;
 }
 
-bool HasDbSlowdown(const scenario::Scenario& s) {
-  return std::any_of(s.faults.begin(), s.faults.end(), [](const scenario::Fault& f) {
-    return std::holds_alternative<scenario::DbSlowdownFault>(f);
+bool HasDbSlowdown(const config::Scenario& s) {
+  return std::any_of(s.faults.begin(), s.faults.end(), [](const config::Fault& f) {
+    return std::holds_alternative<config::DbSlowdownFault>(f);
   });
 }
 

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "live/run_state.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::live {
 
@@ -56,17 +56,17 @@ struct DbFaultStep {
   bool operator==(const DbFaultStep&) const = default;
 };
 
-std::vector<scenario::Problem> CheckDbFaultSupport(const scenario::Scenario& scenario,
+std::vector<scenario::Problem> CheckDbFaultSupport(const config::Scenario& scenario,
                                                    std::vector<bool>* handled);
 
 // REQUIRES: scenario.database
-std::vector<DbFaultStep> DbFaultSchedule(const scenario::Scenario& scenario);
+std::vector<DbFaultStep> DbFaultSchedule(const config::Scenario& scenario);
 
 // The connections the live pool opens: database.connections or more for a db_connections fault
 // that grows it (0 without a database).
-int64_t PoolSizeMax(const scenario::Scenario& scenario);
+int64_t PoolSizeMax(const config::Scenario& scenario);
 
-bool HasDbSlowdown(const scenario::Scenario& scenario);
+bool HasDbSlowdown(const config::Scenario& scenario);
 
 class DbFaultController {
  public:

@@ -11,10 +11,10 @@
 
 namespace drainsim::live {
 
-std::vector<std::pair<double, double>> DbOutageWindows(const scenario::Scenario& s) {
+std::vector<std::pair<double, double>> DbOutageWindows(const config::Scenario& s) {
   std::vector<std::pair<double, double>> windows;
-  for (const scenario::Fault& fault : s.faults) {
-    if (const auto* outage = std::get_if<scenario::DbOutageFault>(&fault)) {
+  for (const config::Fault& fault : s.faults) {
+    if (const auto* outage = std::get_if<config::DbOutageFault>(&fault)) {
       windows.emplace_back(outage->window.from.seconds(), outage->window.until.seconds());
     }
   }

@@ -24,7 +24,7 @@
 namespace drainsim::live {
 
 // The merged outage windows of a scenario, in seconds from the run's start; empty: none.
-std::vector<std::pair<double, double>> DbOutageWindows(const scenario::Scenario& scenario);
+std::vector<std::pair<double, double>> DbOutageWindows(const config::Scenario& scenario);
 
 // Drives the windows on `conninfo` (a connection of its own); errors go to state.Fail().
 void RunDbOutages(RunState& state, const std::string& conninfo);

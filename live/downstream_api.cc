@@ -14,23 +14,23 @@ namespace drainsim::live {
 
 namespace {
 
-bool HonouredWithRepublish(const scenario::Scenario& s) {
-  const scenario::ClassPolicy& limited = s.retry.classes.For(scenario::ErrorClass::kRateLimited);
-  return s.downstream && s.retry.delivery == scenario::RetryDelivery::kRepublish &&
-         limited.action == scenario::ClassAction::kRetry && limited.attempts_max >= 2 &&
+bool HonouredWithRepublish(const config::Scenario& s) {
+  const config::ClassPolicy& limited = s.retry.classes.For(config::ErrorClass::kRateLimited);
+  return s.downstream && s.retry.delivery == config::RetryDelivery::kRepublish &&
+         limited.action == config::ClassAction::kRetry && limited.attempts_max >= 2 &&
          limited.honor_retry_after;
 }
 
 }  // namespace
 
-std::vector<int64_t> RetryAfterLevelsMs(const scenario::Scenario& s) {
+std::vector<int64_t> RetryAfterLevelsMs(const config::Scenario& s) {
   if (!HonouredWithRepublish(s) ||
-      s.downstream->retry_after != scenario::RetryAfterFormat::kSeconds) {
+      s.downstream->retry_after != config::RetryAfterFormat::kSeconds) {
     return {};
   }
   std::optional<double> slowest = s.downstream->rate_limit_per_s;
-  for (const scenario::Fault& fault : s.faults) {
-    if (const auto* limit = std::get_if<scenario::DownstreamRateLimitFault>(&fault)) {
+  for (const config::Fault& fault : s.faults) {
+    if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
       slowest = std::min(slowest.value_or(limit->rate_limit_per_s), limit->rate_limit_per_s);
     }
   }
@@ -46,20 +46,20 @@ std::vector<int64_t> RetryAfterLevelsMs(const scenario::Scenario& s) {
   return levels;
 }
 
-std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& s,
+std::vector<scenario::Problem> CheckDownstreamSupport(const config::Scenario& s,
                                                       std::vector<bool>* handled) {
   std::vector<scenario::Problem> out;
   handled->resize(std::max(handled->size(), s.faults.size()), false);
   for (size_t i = 0; i < s.faults.size(); ++i) {
-    const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
-    if (type == scenario::FaultType::kDownstreamOutage ||
-        type == scenario::FaultType::kDownstreamRateLimit) {
+    const config::FaultType type = config::TypeOf(s.faults[i]);
+    if (type == config::FaultType::kDownstreamOutage ||
+        type == config::FaultType::kDownstreamRateLimit) {
       (*handled)[i] = true;
     }
   }
   if (!s.downstream) return out;
   if (HonouredWithRepublish(s) &&
-      s.downstream->retry_after == scenario::RetryAfterFormat::kHttpDate) {
+      s.downstream->retry_after == config::RetryAfterFormat::kHttpDate) {
     out.push_back({"/retry/classes/rate_limited/honor_retry_after",
                    "an http_date Retry-After honoured with retry.delivery republish is not "
                    "supported by drainsim live yet (its waits are not whole seconds: no delay "
@@ -124,14 +124,14 @@ std::optional<int64_t> ParseImfFixdate(const std::string& text) {
   return static_cast<int64_t>(timegm(&tm));
 }
 
-DownstreamApi::DownstreamApi(const scenario::Scenario& s, uint64_t seed, int64_t epoch_utc_s)
+DownstreamApi::DownstreamApi(const config::Scenario& s, uint64_t seed, int64_t epoch_utc_s)
     : api_(*s.downstream), seed_(seed), epoch_utc_s_(epoch_utc_s), call_(api_.call_ms, 1000.0) {
   if (api_.rate_limit_per_s) bucket_.emplace(*api_.rate_limit_per_s, api_.burst);
-  for (const scenario::Fault& fault : s.faults) {
-    if (const auto* limit = std::get_if<scenario::DownstreamRateLimitFault>(&fault)) {
+  for (const config::Fault& fault : s.faults) {
+    if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
       edges_.push_back({limit->window.from, true, limit->rate_limit_per_s, limit->burst});
       edges_.push_back({limit->window.until, false, 0, 1});
-    } else if (const auto* outage = std::get_if<scenario::DownstreamOutageFault>(&fault)) {
+    } else if (const auto* outage = std::get_if<config::DownstreamOutageFault>(&fault)) {
       outages_.emplace_back(outage->window.from, outage->window.until);
     }
   }
@@ -179,11 +179,11 @@ DownstreamAnswer DownstreamApi::Decide(engine::Instant now, uint64_t call_key) {
   }
   if (bucket_ && !bucket_->TryTake(now)) {
     answer.status = 429;
-    if (api_.retry_after != scenario::RetryAfterFormat::kNone) {
+    if (api_.retry_after != config::RetryAfterFormat::kNone) {
       const model::RetryAfterAnswer ra = model::AnswerRetryAfter(
           api_.retry_after, now, bucket_->NextAvailable(now), api_.clock_skew);
       answer.retry_after_s = ra.header_value_s;
-      answer.retry_after = api_.retry_after == scenario::RetryAfterFormat::kSeconds
+      answer.retry_after = api_.retry_after == config::RetryAfterFormat::kSeconds
                                ? std::to_string(ra.header_value_s)
                                : ImfFixdate(epoch_utc_s_ + ra.header_value_s);
     }

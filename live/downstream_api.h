@@ -41,11 +41,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/engine/time.h"
 #include "sim/model/durations.h"
 #include "sim/model/token_bucket.h"
 #include "sim/scenario/load.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::live {
 
@@ -63,7 +63,7 @@ struct DownstreamAnswer {
 // republish when its levels would be more than kDelayLevelsMax, and more than
 // kDownstreamSlotsMax worker slots (one server thread per slot's connection).
 inline constexpr int64_t kDownstreamSlotsMax = 512;
-std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& scenario,
+std::vector<scenario::Problem> CheckDownstreamSupport(const config::Scenario& scenario,
                                                       std::vector<bool>* handled);
 
 // With retry.delivery republish and a rate_limited class that retries honouring a "seconds"
@@ -71,7 +71,7 @@ std::vector<scenario::Problem> CheckDownstreamSupport(const scenario::Scenario& 
 // wait for one token at the slowest rate in force (the scenario's or a downstream_rate_limit
 // fault's): Retry-After = ceil(time to the next token) is never 0 and never more. The harness
 // declares a delay queue for each (live/retry_plan.h). Empty otherwise.
-std::vector<int64_t> RetryAfterLevelsMs(const scenario::Scenario& scenario);
+std::vector<int64_t> RetryAfterLevelsMs(const config::Scenario& scenario);
 
 // The key of call `call` (from 0) of attempt `attempt` (from 1) of message `id`.
 uint64_t CallKey(uint64_t id, int attempt, int call);
@@ -84,9 +84,9 @@ std::optional<int64_t> ParseImfFixdate(const std::string& text);
 class DownstreamApi {
  public:
   // REQUIRES: scenario.downstream is set (a loaded scenario's invariants hold)
-  DownstreamApi(const scenario::Scenario& scenario, uint64_t seed, int64_t epoch_utc_s);
+  DownstreamApi(const config::Scenario& scenario, uint64_t seed, int64_t epoch_utc_s);
   // It keeps a reference into the scenario: a temporary would dangle (ASan: stack-use-after-scope).
-  DownstreamApi(scenario::Scenario&&, uint64_t, int64_t) = delete;
+  DownstreamApi(config::Scenario&&, uint64_t, int64_t) = delete;
 
   DownstreamAnswer Decide(engine::Instant now, uint64_t call_key);
 
@@ -104,7 +104,7 @@ class DownstreamApi {
   void ApplyEdges(engine::Instant now);
   bool InOutage(engine::Instant now) const;
 
-  const scenario::Downstream& api_;
+  const config::Downstream& api_;
   uint64_t seed_;
   int64_t epoch_utc_s_;
   model::DurationSampler call_;

@@ -2,7 +2,7 @@
 
 namespace drainsim::live {
 
-std::vector<std::string> DownstreamFigures(const scenario::Scenario& s) {
+std::vector<std::string> DownstreamFigures(const config::Scenario& s) {
   if (!s.downstream) return {};
   return {"downstream_calls", "downstream_429s", "downstream_503s"};
 }

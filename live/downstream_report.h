@@ -39,7 +39,7 @@ class DownstreamWatch final : public model::RunObserver {
 };
 
 // {"downstream_calls", "downstream_429s", "downstream_503s"} with a downstream section, else {}.
-std::vector<std::string> DownstreamFigures(const scenario::Scenario& scenario);
+std::vector<std::string> DownstreamFigures(const config::Scenario& scenario);
 // In DownstreamFigures' order.
 std::vector<std::optional<double>> DownstreamSimulated(const model::Results& results,
                                                        const DownstreamWatch& watch);

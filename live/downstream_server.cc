@@ -140,7 +140,7 @@ std::string DownstreamRequest(uint64_t id, int attempt, int call) {
          "&n=" + std::to_string(call) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 }
 
-DownstreamServer::DownstreamServer(const scenario::Scenario& scenario, uint64_t seed,
+DownstreamServer::DownstreamServer(const config::Scenario& scenario, uint64_t seed,
                                    int connections_max)
     : epoch_utc_s_(EpochUtcNow()),
       api_(scenario, seed, epoch_utc_s_),

@@ -43,8 +43,8 @@ class DownstreamServer {
   static constexpr size_t kRequestBytesMax = 4096;
 
   // REQUIRES: scenario.downstream is set; connections_max >= 1
-  DownstreamServer(const scenario::Scenario& scenario, uint64_t seed, int connections_max);
-  DownstreamServer(scenario::Scenario&&, uint64_t, int) = delete;  // it keeps a reference
+  DownstreamServer(const config::Scenario& scenario, uint64_t seed, int connections_max);
+  DownstreamServer(config::Scenario&&, uint64_t, int) = delete;  // it keeps a reference
   ~DownstreamServer();
   DownstreamServer(const DownstreamServer&) = delete;
   DownstreamServer& operator=(const DownstreamServer&) = delete;

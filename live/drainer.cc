@@ -6,12 +6,12 @@
 #include <thread>
 #include <vector>
 
-#include "live/drainer_busy.h"
 #include "live/attempt_fates.h"
+#include "live/drainer_busy.h"
 #include "live/producer.h"
 #include "live/reconnect.h"
 #include "live/stop_signal.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::live {
 
@@ -80,7 +80,7 @@ class Drainer {
 
   RunState& state_;
   DrainShared& shared_;
-  const scenario::Drain& drain_;
+  const config::Drain& drain_;
   std::unique_ptr<AmqpConnection> get_;  // basic.get and acks on the DLQ
   std::unique_ptr<AmqpConnection> pub_;  // publishes in confirm mode
   WallPacer pacer_ = WallPacer::For(drain_);
@@ -266,7 +266,7 @@ bool Drainer::Handle(AmqpMessage message, bool sorting) {
     return get_->Ack(message.delivery_tag) || Recover();
   }
   if (selected && !replayed_.count(uid) && !AtLimit()) return Replay(message, uid);
-  if (!selected && sorting && drain_.others == scenario::DrainOthers::kPark) {
+  if (!selected && sorting && drain_.others == config::DrainOthers::kPark) {
     return ParkOther(message, uid);
   }
   if (selected && !replayed_.count(uid)) {

@@ -47,11 +47,11 @@ namespace drainsim::live {
 // fate failed in the database, which the handler classes transient).
 struct DlqView {
   std::string kind;
-  scenario::DlqReason reason = scenario::DlqReason::kMaxAttempts;
-  scenario::ErrorClass error = scenario::ErrorClass::kTransient;
+  config::DlqReason reason = config::DlqReason::kMaxAttempts;
+  config::ErrorClass error = config::ErrorClass::kTransient;
 };
-DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& scenario);
-bool Selected(const scenario::DrainSelect& select, const DlqView& view);
+DlqView ViewOf(const AmqpMessage& message, const config::Scenario& scenario);
+bool Selected(const config::DrainSelect& select, const DlqView& view);
 
 // The replay pace on the wall clock: microseconds since the drain's start at which the next
 // replay may go. model::TokenBucket's exact arithmetic (full at the start, as the simulation's).
@@ -60,7 +60,7 @@ class WallPacer {
  public:
   // rate_per_s null: unpaced (bulk, bounded without a rate).
   WallPacer(std::optional<double> rate_per_s, int64_t burst);
-  static WallPacer For(const scenario::Drain& drain);
+  static WallPacer For(const config::Drain& drain);
   // Takes the next token: returns when (>= now_us) it may be used.
   int64_t Take(int64_t now_us);
 
@@ -73,7 +73,7 @@ class WallPacer {
 // id's deliveries so far minus it. `deliveries`: the id's deliveries before the replay;
 // `base`: the life base of the copy that ended in the DLQ. reset: the next delivery is
 // attempt 1; keep: it goes on from the last life's attempts less one (never below 1).
-int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttempts attempts);
+int64_t ReplayLifeBase(int64_t deliveries, int64_t base, config::RedriveAttempts attempts);
 
 struct DrainFigures {
   bool started = false;

@@ -46,14 +46,14 @@ DrainerBusy SummariseDrainerBusy(std::vector<double> busy_ms, double slack_ms) {
   return out;
 }
 
-double BucketSlackMs(const scenario::Drain& drain) {
-  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+double BucketSlackMs(const config::Drain& drain) {
+  if (const auto* drip = std::get_if<config::DripDrain>(&drain.strategy)) {
     return static_cast<double>(drip->burst) * 1000.0 / drip->rate_per_s;
   }
-  if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy)) {
+  if (const auto* bounded = std::get_if<config::BoundedDrain>(&drain.strategy)) {
     return bounded->rate_per_s ? 1000.0 / *bounded->rate_per_s : 0.0;
   }
-  if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&drain.strategy)) {
+  if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&drain.strategy)) {
     return 1000.0 / adaptive->rate_min_per_s;
   }
   return 0.0;

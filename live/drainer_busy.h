@@ -14,7 +14,7 @@
 //  (2) stalls counts the busy times longer than `slack_ms`; stalled_s sums their excess
 //      over it (seconds), an estimate of the time the drain lost.
 //  (3) The empirical table has strictly increasing probabilities ending at exactly 1 and
-//      nondecreasing values >= 0 (the loader's rule 6 of scenario_distribution.h), values
+//      nondecreasing values >= 0 (the loader's rule 6 of sim/config/distribution.h), values
 //      rounded to the microsecond.
 //  (4) Wall-clock figures only: never passed to the simulator by drainsim itself.
 //
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario_drains.h"
+#include "sim/config/drains.h"
 
 namespace drainsim::live {
 
@@ -47,7 +47,7 @@ DrainerBusy SummariseDrainerBusy(std::vector<double> busy_ms, double slack_ms);
 
 // burst × the token interval for a drip drain, the interval for a bounded one with a rate (and
 // for an adaptive one at its lowest rate); 0 for a drain without a bucket.
-double BucketSlackMs(const scenario::Drain& drain);
+double BucketSlackMs(const config::Drain& drain);
 
 // One sentence: "busy per replay p50 0.310 ms, p99 4.200 ms, max 369.000 ms; 27 of 4999
 // replays outlasted the token interval (20 ms) by 0.994 s in all".

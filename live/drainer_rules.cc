@@ -7,14 +7,14 @@
 #include "live/drainer.h"
 #include "live/producer.h"
 #include "live/stop_signal.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::live {
 
 namespace {
 
-using scenario::DlqReason;
-using scenario::ErrorClass;
+using config::DlqReason;
+using config::ErrorClass;
 
 template <typename T>
 bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
@@ -23,23 +23,23 @@ bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
 
 }  // namespace
 
-DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& s) {
+DlqView ViewOf(const AmqpMessage& message, const config::Scenario& s) {
   DlqView view;
   view.kind = HeaderString(message.headers, "x-drainsim-kind");
   const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
   if (message.death_reason.empty()) {  // put there before the run: the backlog's own figures
     view.reason =
-        scenario::FromName<DlqReason>(HeaderString(message.headers, "x-drainsim-dlq-reason"))
+        config::FromName<DlqReason>(HeaderString(message.headers, "x-drainsim-dlq-reason"))
             .value_or(DlqReason::kMaxAttempts);
-    view.error = scenario::FromName<ErrorClass>(HeaderString(message.headers, "x-drainsim-error"))
+    view.error = config::FromName<ErrorClass>(HeaderString(message.headers, "x-drainsim-error"))
                      .value_or(ErrorClass::kTransient);
     return view;
   }
   view.error = fail.empty() ? ErrorClass::kTransient
-                            : scenario::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
+                            : config::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
   if (message.death_reason == "delivery_limit") {
     view.reason = DlqReason::kDeliveryLimit;
-  } else if (s.retry.classes.For(view.error).action == scenario::ClassAction::kDeadLetter) {
+  } else if (s.retry.classes.For(view.error).action == config::ClassAction::kDeadLetter) {
     view.reason = DlqReason::kNotRetryable;
   } else {
     view.reason = DlqReason::kMaxAttempts;
@@ -47,15 +47,15 @@ DlqView ViewOf(const AmqpMessage& message, const scenario::Scenario& s) {
   return view;
 }
 
-int64_t ReplayLifeBase(int64_t deliveries, int64_t base, scenario::RedriveAttempts attempts) {
+int64_t ReplayLifeBase(int64_t deliveries, int64_t base, config::RedriveAttempts attempts) {
   // As the simulation's Replay: keep sets the count to max(0, attempts - 1).
   const int64_t last_life = deliveries - base;
   const int64_t kept =
-      attempts == scenario::RedriveAttempts::kKeep ? std::max<int64_t>(0, last_life - 1) : 0;
+      attempts == config::RedriveAttempts::kKeep ? std::max<int64_t>(0, last_life - 1) : 0;
   return deliveries - kept;
 }
 
-bool Selected(const scenario::DrainSelect& select, const DlqView& view) {
+bool Selected(const config::DrainSelect& select, const DlqView& view) {
   return Contains(select.reasons, view.reason) && Contains(select.errors, view.error) &&
          Contains(select.kinds, view.kind);
 }
@@ -64,11 +64,11 @@ WallPacer::WallPacer(std::optional<double> rate_per_s, int64_t burst) {
   if (rate_per_s) bucket_.emplace(*rate_per_s, burst);
 }
 
-WallPacer WallPacer::For(const scenario::Drain& drain) {
-  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+WallPacer WallPacer::For(const config::Drain& drain) {
+  if (const auto* drip = std::get_if<config::DripDrain>(&drain.strategy)) {
     return WallPacer(drip->rate_per_s, drip->burst);
   }
-  if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy)) {
+  if (const auto* bounded = std::get_if<config::BoundedDrain>(&drain.strategy)) {
     return WallPacer(bounded->rate_per_s, 1);
   }
   return WallPacer(std::nullopt, 1);
@@ -94,8 +94,8 @@ int64_t SeedDlq(RunState& state) {
   for (const PlannedMessage& m : state.plan.messages) {
     if (!m.dlq) continue;
     AmqpHeaders headers = PublishHeaders(m);
-    headers["x-drainsim-dlq-reason"] = std::string(scenario::NameOf(m.dlq->reason));
-    headers["x-drainsim-error"] = std::string(scenario::NameOf(m.dlq->error));
+    headers["x-drainsim-dlq-reason"] = std::string(config::NameOf(m.dlq->reason));
+    headers["x-drainsim-error"] = std::string(config::NameOf(m.dlq->error));
     headers["x-drainsim-life-base"] = -static_cast<int64_t>(m.dlq->attempts);
     if (!conn->Publish(state.topology.dlq, std::to_string(m.id), headers,
                        "{\"id\":" + std::to_string(m.id) + "}")) {

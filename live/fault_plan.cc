@@ -2,24 +2,24 @@
 
 #include <algorithm>
 
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::live {
 
-std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& s,
+std::vector<scenario::Problem> CheckFaultSupport(const config::Scenario& s,
                                                  std::vector<bool>* handled) {
   std::vector<scenario::Problem> out;
   handled->assign(s.faults.size(), false);
   for (size_t i = 0; i < s.faults.size(); ++i) {
-    if (std::holds_alternative<scenario::WorkerCrashFault>(s.faults[i])) {
+    if (std::holds_alternative<config::WorkerCrashFault>(s.faults[i])) {
       (*handled)[i] = true;
-    } else if (std::holds_alternative<scenario::DbOutageFault>(s.faults[i])) {
+    } else if (std::holds_alternative<config::DbOutageFault>(s.faults[i])) {
       (*handled)[i] = true;  // live/db_outage.h
-    } else if (std::holds_alternative<scenario::BrokerRestartFault>(s.faults[i])) {
+    } else if (std::holds_alternative<config::BrokerRestartFault>(s.faults[i])) {
       (*handled)[i] = true;  // live/broker_restart.h
-    } else if (std::holds_alternative<scenario::AckLossFault>(s.faults[i])) {
+    } else if (std::holds_alternative<config::AckLossFault>(s.faults[i])) {
       (*handled)[i] = true;
-      if (s.broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel) {
+      if (s.broker.on_visibility_timeout != config::OnVisibilityTimeout::kCloseChannel) {
         out.push_back({"/broker/on_visibility_timeout",
                        "ack_loss live needs on_visibility_timeout close_channel: a lost ack is an "
                        "unacked delivery, and RabbitMQ's consumer timeout closes its channel"});
@@ -29,9 +29,9 @@ std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& s,
   return out;
 }
 
-std::optional<int64_t> ConsumerTimeoutMs(const scenario::Scenario& s) {
-  for (const scenario::Fault& fault : s.faults) {
-    if (std::holds_alternative<scenario::AckLossFault>(fault)) {
+std::optional<int64_t> ConsumerTimeoutMs(const config::Scenario& s) {
+  for (const config::Fault& fault : s.faults) {
+    if (std::holds_alternative<config::AckLossFault>(fault)) {
       return s.broker.visibility_timeout.micros() / 1000;
     }
   }
@@ -91,10 +91,10 @@ void FaultRecorder::Finish(Plan* plan) const {
     });
     for (SuccessFate& fate : out) {
       for (size_t f = 0; f < scenario_.faults.size(); ++f) {
-        const scenario::FaultType type = scenario::TypeOf(scenario_.faults[f]);
+        const config::FaultType type = config::TypeOf(scenario_.faults[f]);
         const bool match = fate.what == SuccessFault::kAckLost
-                               ? type == scenario::FaultType::kAckLoss
-                               : type == scenario::FaultType::kWorkerCrash;
+                               ? type == config::FaultType::kAckLoss
+                               : type == config::FaultType::kWorkerCrash;
         if (match) {
           fate.fault_index = static_cast<int>(f);
           break;
@@ -104,9 +104,9 @@ void FaultRecorder::Finish(Plan* plan) const {
   }
   plan->crashes = crashes_;
   plan->faults = figures_;
-  for (const scenario::Fault& fault : scenario_.faults) {
-    const scenario::FaultType type = scenario::TypeOf(fault);
-    if (type == scenario::FaultType::kWorkerCrash || type == scenario::FaultType::kAckLoss) {
+  for (const config::Fault& fault : scenario_.faults) {
+    const config::FaultType type = config::TypeOf(fault);
+    if (type == config::FaultType::kWorkerCrash || type == config::FaultType::kAckLoss) {
       plan->faults.active = true;
     }
   }

@@ -37,17 +37,17 @@ namespace drainsim::live {
 
 // Problems of the scenario's worker_crash and ack_loss faults; `handled[i]` is set for every
 // fault i this check covers (so that the generic check does not refuse it).
-std::vector<scenario::Problem> CheckFaultSupport(const scenario::Scenario& scenario,
+std::vector<scenario::Problem> CheckFaultSupport(const config::Scenario& scenario,
                                                  std::vector<bool>* handled);
 
 // The private RabbitMQ's consumer_timeout for a scenario with an ack_loss fault:
 // broker.visibility_timeout_s in milliseconds (a withheld ack comes back when the consumer
 // timeout closes its channel); nullopt without one (RabbitMQ's default, 30 minutes).
-std::optional<int64_t> ConsumerTimeoutMs(const scenario::Scenario& scenario);
+std::optional<int64_t> ConsumerTimeoutMs(const config::Scenario& scenario);
 
 class FaultRecorder : public model::RunObserver {
  public:
-  explicit FaultRecorder(const scenario::Scenario& scenario) : scenario_(scenario) {}
+  explicit FaultRecorder(const config::Scenario& scenario) : scenario_(scenario) {}
   void OnCommit(const model::CommitInfo& info) override;
   void OnAttemptEnd(const model::AttemptEndInfo& info) override;
   void OnWorkerCrash(uint32_t worker, bool after_commit, engine::Instant at) override;
@@ -58,7 +58,7 @@ class FaultRecorder : public model::RunObserver {
   void Fated(uint64_t id, int success, SuccessFault what);
   void CountAfterFate(uint64_t id, int success, bool committed);
 
-  const scenario::Scenario& scenario_;
+  const config::Scenario& scenario_;
   std::map<uint64_t, int> successes_;  // per message id
   std::map<uint64_t, std::vector<SuccessFate>> fates_;
   std::vector<PlannedCrash> crashes_;

@@ -4,20 +4,20 @@
 #include <chrono>
 #include <thread>
 
-#include "live/downstream_calls.h"
 #include "live/attempt_fates.h"
+#include "live/downstream_calls.h"
 #include "live/live_traffic.h"
 #include "live/stop_signal.h"
+#include "sim/config/enum_names.h"
 #include "sim/engine/rng.h"
 #include "sim/model/backoff.h"
 #include "sim/model/durations.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::live {
 
 namespace {
 
-using scenario::ErrorClass;
+using config::ErrorClass;
 
 // In 50 ms steps, so that a stop (Ctrl-C, SIGTERM) is not held up by a long fail_after.
 void SleepMicros(int64_t us) {
@@ -48,18 +48,18 @@ std::string Quote(const std::string& text) {
   return out + "'";
 }
 
-Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const std::string& why) {
-  const scenario::ClassPolicy& policy = s.retry.classes.For(error);
-  const std::string detail = "failed:" + std::string(scenario::NameOf(error)) + " (" + why + ")";
-  const Action retry = s.retry.delivery == scenario::RetryDelivery::kRequeue ? Action::kRequeue
-                                                                             : Action::kRetryLater;
+Verdict Route(const config::Scenario& s, ErrorClass error, int attempt, const std::string& why) {
+  const config::ClassPolicy& policy = s.retry.classes.For(error);
+  const std::string detail = "failed:" + std::string(config::NameOf(error)) + " (" + why + ")";
+  const Action retry =
+      s.retry.delivery == config::RetryDelivery::kRequeue ? Action::kRequeue : Action::kRetryLater;
   switch (policy.action) {
-    case scenario::ClassAction::kRetry:
+    case config::ClassAction::kRetry:
       if (attempt < policy.attempts_max) return {retry, detail, error};
       return {Action::kDeadLetter, detail + "; attempts_max reached", error};
-    case scenario::ClassAction::kDeadLetter:
+    case config::ClassAction::kDeadLetter:
       return {Action::kDeadLetter, detail, error};
-    case scenario::ClassAction::kPark:
+    case config::ClassAction::kPark:
       return {Action::kPark, detail, error};
   }
   return {Action::kDeadLetter, detail, error};
@@ -70,16 +70,16 @@ Verdict Route(const scenario::Scenario& s, ErrorClass error, int attempt, const 
 // before a retry is the failure's own (Verdict::wait_us): the Retry-After, or the class's
 // backoff drawn on the stream (seed, "live-downstream-backoff", id * 1024 + attempt).
 Verdict CallFailed(const RunState& state, const CallsOutcome& call, uint64_t id, int attempt) {
-  const scenario::Scenario& s = state.scenario;
+  const config::Scenario& s = state.scenario;
   const ErrorClass error = call.status == 429 ? ErrorClass::kRateLimited : ErrorClass::kTransient;
   Verdict v = Route(s, error, attempt,
                     call.status == 429   ? "downstream 429"
                     : call.status == 503 ? "downstream 503"
                                          : "downstream unreachable");
-  const scenario::ClassPolicy& policy = s.retry.classes.For(error);
+  const config::ClassPolicy& policy = s.retry.classes.For(error);
   if (error == ErrorClass::kRateLimited && policy.honor_retry_after && call.retry_after_us) {
     v.wait_us = call.retry_after_us;
-  } else if (policy.action == scenario::ClassAction::kRetry) {
+  } else if (policy.action == config::ClassAction::kRetry) {
     engine::Rng rng = engine::Rng::ForStream(
         state.plan.seed, engine::StreamId("live-downstream-backoff"), id * 1024 + attempt);
     model::BackoffState backoff;
@@ -99,7 +99,7 @@ struct DbOutcome {
   std::string error;
 };
 
-DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessage& m, int attempt,
+DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
                  int worker, engine::Rng& rng) {
   DbOutcome out;
   const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
@@ -135,7 +135,7 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
   const std::string begin =
       lowered_ms ? "BEGIN; SET LOCAL statement_timeout = " + std::to_string(*lowered_ms) : "BEGIN";
   if (!PgExec(conn, begin, &error)) return fail(error);
-  if (kind.idempotency == scenario::Idempotency::kClaim) {
+  if (kind.idempotency == config::Idempotency::kClaim) {
     int64_t rows = 0;
     if (!PgExec(conn,
                 "INSERT INTO " + state.pool->claims_table() + " (key, message_id) VALUES (" +
@@ -198,7 +198,7 @@ DbOutcome DbWork(RunState& state, const scenario::Kind& kind, const PlannedMessa
 Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int attempt,
                    int worker) {
   const PlannedMessage& m = state.plan.messages.at(id);
-  const scenario::Kind& kind = state.scenario.kinds.at(m.kind);
+  const config::Kind& kind = state.scenario.kinds.at(m.kind);
   // The message's execution over all its lives and the run's clock at the attempt's start: the
   // errors and bug faults' keys (live/attempt_fates.h).
   const int32_t execution = ++state.executions[static_cast<size_t>(id)];
@@ -213,7 +213,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
   const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
   if (!fail.empty()) {
     SleepMicros(HeaderInt(message.headers, "x-drainsim-fail-after-us", 0));
-    const ErrorClass error = scenario::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
+    const ErrorClass error = config::FromName<ErrorClass>(fail).value_or(ErrorClass::kUnknown);
     ++state.failures;
     return Route(state.scenario, error, attempt,
                  "injected by fault " + HeaderString(message.headers, "x-drainsim-fault"));
@@ -223,7 +223,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
                     ? static_cast<int64_t>(*attempt_fate->fail_after_ms * 1000.0)
                     : 0);
     ++state.failures;
-    const bool bug = std::holds_alternative<scenario::BugFault>(
+    const bool bug = std::holds_alternative<config::BugFault>(
         state.scenario.faults.at(static_cast<size_t>(attempt_fate->fault_index)));
     ++(bug ? state.bug_failed : state.errors_failed);
     return Route(state.scenario, attempt_fate->error, attempt,

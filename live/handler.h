@@ -27,7 +27,7 @@ enum class Action { kAck, kRequeue, kRetryLater, kDeadLetter, kPark, kDrop };
 struct Verdict {
   Action action = Action::kAck;
   std::string detail;  // "committed", "suppressed", "failed:unknown (injected)", ...
-  scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // a failure's class
+  config::ErrorClass error = config::ErrorClass::kUnknown;  // a failure's class
   // A downstream failure's wait before its retry, instead of the plan's backoff for the
   // (message, attempt) (live/downstream_calls.h): a 429's Retry-After when the rate_limited
   // class honours it, else a draw from the failure's own class backoff. The simulation's 429s

@@ -189,8 +189,7 @@ void Tally(RunState& state, LiveResult* r) {
 
 }  // namespace
 
-LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
-                   const LiveOptions& options) {
+LiveResult RunLive(const config::Scenario& scenario, const Plan& plan, const LiveOptions& options) {
   LiveResult r;
   const Topology topology = MakeTopology(scenario);
   r.run_id = topology.run_id;

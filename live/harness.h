@@ -117,7 +117,6 @@ struct LiveResult {
   std::string error;         // an operating error (the run is not valid)
 };
 
-LiveResult RunLive(const scenario::Scenario& scenario, const Plan& plan,
-                   const LiveOptions& options);
+LiveResult RunLive(const config::Scenario& scenario, const Plan& plan, const LiveOptions& options);
 
 }  // namespace drainsim::live

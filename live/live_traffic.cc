@@ -121,7 +121,7 @@ std::optional<int64_t> LoweredTimeoutMs(int64_t timeout_ms, int64_t waited_us) {
   return timeout_ms - waited_ms;
 }
 
-LiveArrivals::LiveArrivals(const scenario::LiveTraffic& traffic, uint64_t seed)
+LiveArrivals::LiveArrivals(const config::LiveTraffic& traffic, uint64_t seed)
     : rate_per_s_(traffic.rate_per_s),
       query_(traffic.query_ms, 1e3),
       rng_(engine::Rng::ForStream(seed, model::kStreamLive, 0)) {}
@@ -139,9 +139,9 @@ std::optional<LiveArrival> LiveArrivals::Next(int64_t until_us) {
   return a;
 }
 
-LiveTrafficRun RunLiveTraffic(const scenario::Scenario& scenario, uint64_t seed, PgPool* pool,
+LiveTrafficRun RunLiveTraffic(const config::Scenario& scenario, uint64_t seed, PgPool* pool,
                               Clock::time_point start, const std::atomic<bool>& stop) {
-  const scenario::Database& db = *scenario.database;
+  const config::Database& db = *scenario.database;
   const Query ctx{pool, db.timeout.micros() / 1000, start};
   Shared shared;
   // More executors than connections, so that a backlog of live queries waits at the pool itself,

@@ -46,9 +46,9 @@
 #include <vector>
 
 #include "live/pg_pool.h"
+#include "sim/config/config.h"
 #include "sim/engine/rng.h"
 #include "sim/model/durations.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::live {
 
@@ -67,7 +67,7 @@ struct LiveArrival {
 // The model's arrivals (contract (1)).
 class LiveArrivals {
  public:
-  LiveArrivals(const scenario::LiveTraffic& traffic, uint64_t seed);
+  LiveArrivals(const config::LiveTraffic& traffic, uint64_t seed);
   // The next arrival; nullopt once the next would be at or after `until_us`.
   std::optional<LiveArrival> Next(int64_t until_us);
 
@@ -102,7 +102,7 @@ struct LiveTrafficRun {
 };
 
 // REQUIRES: pool != nullptr; scenario.database->live_traffic
-LiveTrafficRun RunLiveTraffic(const scenario::Scenario& scenario, uint64_t seed, PgPool* pool,
+LiveTrafficRun RunLiveTraffic(const config::Scenario& scenario, uint64_t seed, PgPool* pool,
                               std::chrono::steady_clock::time_point start,
                               const std::atomic<bool>& stop);
 

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <map>
 
-#include "live/downstream_api.h"
 #include "live/attempt_fates.h"
 #include "live/db_faults.h"
+#include "live/downstream_api.h"
 #include "live/fault_plan.h"
 #include "live/live_traffic.h"
 #include "live/retry_plan.h"
+#include "sim/config/enum_names.h"
 #include "sim/model/simulation.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::live {
 
@@ -22,10 +22,10 @@ std::string NotYet(std::string_view what) {
   return std::string(what) + " is not supported by drainsim live yet";
 }
 
-void CheckBroker(const scenario::Broker& b, std::vector<Problem>* out) {
-  if (b.preset && *b.preset != scenario::BrokerPreset::kRabbitmqQuorum) {
+void CheckBroker(const config::Broker& b, std::vector<Problem>* out) {
+  if (b.preset && *b.preset != config::BrokerPreset::kRabbitmqQuorum) {
     out->push_back(
-        {"/broker/preset", "preset " + std::string(scenario::NameOf(*b.preset)) +
+        {"/broker/preset", "preset " + std::string(config::NameOf(*b.preset)) +
                                ": drainsim live runs RabbitMQ; use no preset or rabbitmq-quorum"});
   }
   auto refuse = [&](bool bad, const char* pointer, const char* what) {
@@ -41,7 +41,7 @@ void CheckBroker(const scenario::Broker& b, std::vector<Problem>* out) {
          "best-effort dead-lettering");
   refuse(b.lock_renewal, "/broker/lock_renewal", "lock renewal");
   refuse(b.stalled_count_max.has_value(), "/broker/stalled_count_max", "stalled_count_max");
-  refuse(b.requeue_on_crash != scenario::RequeueOnCrash::kImmediate, "/broker/requeue_on_crash",
+  refuse(b.requeue_on_crash != config::RequeueOnCrash::kImmediate, "/broker/requeue_on_crash",
          "requeue_on_crash other than immediate (AMQP requeues at once)");
   refuse(b.redrive_rate_max_per_s.has_value(), "/broker/redrive_rate_max_per_s",
          "redrive_rate_max_per_s");
@@ -49,19 +49,19 @@ void CheckBroker(const scenario::Broker& b, std::vector<Problem>* out) {
 
 // live/drainer.h runs one drain plan of strategy bulk, drip or bounded; the DLQ keeps its
 // messages for the whole run (no x-message-ttl), so a retention that could expire one is refused.
-void CheckDrains(const scenario::Scenario& s, std::vector<Problem>* out) {
+void CheckDrains(const config::Scenario& s, std::vector<Problem>* out) {
   for (size_t i = 0; i < s.drains.size(); ++i) {
     const std::string at = "/drains/" + std::to_string(i);
-    const scenario::Drain& d = s.drains[i];
+    const config::Drain& d = s.drains[i];
     if (i > 0) out->push_back({at, NotYet("more than one drain plan")});
-    if (d.kind() == scenario::DrainStrategy::kAdaptive) {
+    if (d.kind() == config::DrainStrategy::kAdaptive) {
       out->push_back({at + "/strategy", NotYet("an adaptive drain")});
     }
   }
   const auto& retention = s.broker.dlq_retention;
   if (retention && (!s.drains.empty() || !s.backlog.empty())) {
     engine::Duration oldest = engine::Duration::Zero();
-    for (const scenario::BacklogEntry& b : s.backlog) oldest = std::max(oldest, b.age);
+    for (const config::BacklogEntry& b : s.backlog) oldest = std::max(oldest, b.age);
     if (*retention <= s.run.until - engine::Instant::Zero() + oldest) {
       out->push_back({"/broker/dlq_retention_s",
                       NotYet("a DLQ retention shorter than the run (plus the backlog's age)")});
@@ -69,9 +69,9 @@ void CheckDrains(const scenario::Scenario& s, std::vector<Problem>* out) {
   }
 }
 
-void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
+void CheckWork(const config::Scenario& s, std::vector<Problem>* out) {
   for (size_t i = 0; i < s.backlog.size(); ++i) {
-    if (s.backlog[i].where == scenario::BacklogWhere::kDelayed) {
+    if (s.backlog[i].where == config::BacklogWhere::kDelayed) {
       out->push_back(
           {"/backlog/" + std::to_string(i) + "/where", NotYet("a backlog in the delay queue")});
     }
@@ -89,38 +89,38 @@ void CheckWork(const scenario::Scenario& s, std::vector<Problem>* out) {
   std::vector<bool> db_handled;  // db_slowdown and db_connections: live/db_faults.h
   for (scenario::Problem& p : CheckDbFaultSupport(s, &db_handled)) out->push_back(std::move(p));
   for (size_t i = 0; i < s.faults.size(); ++i) {
-    const scenario::FaultType type = scenario::TypeOf(s.faults[i]);
+    const config::FaultType type = config::TypeOf(s.faults[i]);
     // errors and bug: live/attempt_fates.h
-    if (type != scenario::FaultType::kPoison && type != scenario::FaultType::kSyntheticFailures &&
-        type != scenario::FaultType::kErrors && type != scenario::FaultType::kBug && !handled[i] &&
+    if (type != config::FaultType::kPoison && type != config::FaultType::kSyntheticFailures &&
+        type != config::FaultType::kErrors && type != config::FaultType::kBug && !handled[i] &&
         !db_handled[i]) {
       out->push_back(
-          {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(scenario::NameOf(type)))});
+          {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(config::NameOf(type)))});
     }
   }
   CheckDrains(s, out);
 }
 
-void CheckRetry(const scenario::RetryPolicy& r, std::vector<Problem>* out) {
+void CheckRetry(const config::RetryPolicy& r, std::vector<Problem>* out) {
   CheckRetrySupport(r, out);  // requeue, republish, sleep_in_consumer: live/retry_plan.h
   if (r.budget) out->push_back({"/retry/budget", NotYet("a retry budget")});
   if (r.circuit_breaker) out->push_back({"/retry/circuit_breaker", NotYet("a circuit breaker")});
 }
 
 // Poison and synthetic_failures fail every attempt of their messages.
-bool MessageFate(const scenario::Fault& fault) {
-  return std::holds_alternative<scenario::PoisonFault>(fault) ||
-         std::holds_alternative<scenario::SyntheticFailuresFault>(fault);
+bool MessageFate(const config::Fault& fault) {
+  return std::holds_alternative<config::PoisonFault>(fault) ||
+         std::holds_alternative<config::SyntheticFailuresFault>(fault);
 }
 
-Fate FateOf(const scenario::Fault& fault, int index) {
+Fate FateOf(const config::Fault& fault, int index) {
   Fate fate;
   fate.fault_index = index;
   std::optional<engine::Duration> after;
-  if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+  if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
     fate.error = p->error;
     after = p->fail_after;
-  } else if (const auto* f = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::SyntheticFailuresFault>(&fault)) {
     fate.error = f->error;
     after = f->fail_after;
   }
@@ -132,7 +132,7 @@ Fate FateOf(const scenario::Fault& fault, int index) {
 // errors and bug faults fail particular attempts: live/attempt_fates.h).
 class PlanRecorder : public model::RunObserver {
  public:
-  PlanRecorder(Plan* plan, const scenario::Scenario& s) : plan_(plan), scenario_(s) {}
+  PlanRecorder(Plan* plan, const config::Scenario& s) : plan_(plan), scenario_(s) {}
   bool WantsKeys() const override { return true; }
   void OnPublish(const model::PublishInfo& info) override {
     if (info.message_id != plan_->messages.size()) return;  // a republish: not a new message
@@ -143,9 +143,9 @@ class PlanRecorder : public model::RunObserver {
     m.key = std::string(info.key);
     m.publish_at_s = static_cast<double>(info.at.micros()) / 1e6;
     if (info.state == model::MessageState::kDeadLettered) {
-      const scenario::BacklogEntry& entry = scenario_.backlog.at(info.source_index);
-      m.dlq = DlqStart{entry.reason.value_or(scenario::DlqReason::kMaxAttempts),
-                       entry.error.value_or(scenario::ErrorClass::kTransient),
+      const config::BacklogEntry& entry = scenario_.backlog.at(info.source_index);
+      m.dlq = DlqStart{entry.reason.value_or(config::DlqReason::kMaxAttempts),
+                       entry.error.value_or(config::ErrorClass::kTransient),
                        static_cast<int32_t>(entry.attempts)};
     }
     plan_->messages.push_back(std::move(m));
@@ -176,7 +176,7 @@ class PlanRecorder : public model::RunObserver {
 
  private:
   Plan* plan_;
-  const scenario::Scenario& scenario_;
+  const config::Scenario& scenario_;
   std::map<uint64_t, int> injected_;
   std::vector<int32_t> slot_attempt_;  // the attempt running in each slot
 
@@ -190,7 +190,7 @@ class PlanRecorder : public model::RunObserver {
 
 }  // namespace
 
-std::vector<Problem> CheckLiveSupport(const scenario::Scenario& s) {
+std::vector<Problem> CheckLiveSupport(const config::Scenario& s) {
   std::vector<Problem> out;
   CheckBroker(s.broker, &out);
   CheckWork(s, &out);
@@ -198,7 +198,7 @@ std::vector<Problem> CheckLiveSupport(const scenario::Scenario& s) {
   return out;
 }
 
-Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
+Plan MakePlan(const config::Scenario& s, uint64_t seed) {
   Plan plan;
   plan.seed = seed;
   for (const auto& entry : s.kinds) plan.kind_names.push_back(entry.first);
@@ -215,7 +215,7 @@ Plan MakePlan(const scenario::Scenario& s, uint64_t seed) {
     if (id < plan.messages.size()) plan.messages[id].fate = FateOf(s.faults.at(fault), fault);
   }
   for (size_t f = 0; f < s.faults.size(); ++f) {
-    const auto* poison = std::get_if<scenario::PoisonFault>(&s.faults[f]);
+    const auto* poison = std::get_if<config::PoisonFault>(&s.faults[f]);
     if (poison == nullptr || !poison->count) continue;
     int64_t left = *poison->count;
     const double from_s = static_cast<double>(poison->from.micros()) / 1e6;

@@ -33,22 +33,22 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/model/results.h"
 #include "sim/scenario/load.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::live {
 
 struct Fate {
   int fault_index = -1;
-  scenario::ErrorClass error = scenario::ErrorClass::kPermanent;
+  config::ErrorClass error = config::ErrorClass::kPermanent;
   std::optional<double> fail_after_ms;  // null: right after validation
 };
 
 // A message that starts the run in the DLQ (a backlog entry with `where: dlq`).
 struct DlqStart {
-  scenario::DlqReason reason = scenario::DlqReason::kMaxAttempts;
-  scenario::ErrorClass error = scenario::ErrorClass::kTransient;
+  config::DlqReason reason = config::DlqReason::kMaxAttempts;
+  config::ErrorClass error = config::ErrorClass::kTransient;
   int32_t attempts = 1;  // attempts already made in its life before the run
 };
 
@@ -133,9 +133,9 @@ struct Plan {
   uint64_t seed = 0;
 };
 
-std::vector<scenario::Problem> CheckLiveSupport(const scenario::Scenario& scenario);
+std::vector<scenario::Problem> CheckLiveSupport(const config::Scenario& scenario);
 
 // REQUIRES: CheckLiveSupport(scenario) is empty.
-Plan MakePlan(const scenario::Scenario& scenario, uint64_t seed);
+Plan MakePlan(const config::Scenario& scenario, uint64_t seed);
 
 }  // namespace drainsim::live

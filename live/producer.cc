@@ -8,7 +8,7 @@
 #include "live/amqp_connection.h"
 #include "live/reconnect.h"
 #include "live/stop_signal.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::live {
 
@@ -18,7 +18,7 @@ AmqpHeaders PublishHeaders(const PlannedMessage& m) {
                    {"x-drainsim-key", m.key},
                    {"x-drainsim-attempt", int64_t{1}}};
   if (m.fate) {
-    h["x-drainsim-fail"] = std::string(scenario::NameOf(m.fate->error));
+    h["x-drainsim-fail"] = std::string(config::NameOf(m.fate->error));
     h["x-drainsim-fault"] = static_cast<int64_t>(m.fate->fault_index);
     if (m.fate->fail_after_ms) {
       h["x-drainsim-fail-after-us"] = static_cast<int64_t>(*m.fate->fail_after_ms * 1000.0);

@@ -36,15 +36,15 @@
 #include <vector>
 
 #include "live/plan.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::live {
 
 inline constexpr size_t kDelayLevelsMax = 32;
 
-void CheckRetrySupport(const scenario::RetryPolicy& retry, std::vector<scenario::Problem>* out);
+void CheckRetrySupport(const config::RetryPolicy& retry, std::vector<scenario::Problem>* out);
 
-std::vector<int64_t> DelayLevelsMs(const scenario::RetryPolicy& retry);
+std::vector<int64_t> DelayLevelsMs(const config::RetryPolicy& retry);
 
 std::string DelayQueueName(const std::string& run_id, int64_t delay_ms);
 
@@ -52,7 +52,7 @@ std::string DelayQueueName(const std::string& run_id, int64_t delay_ms);
 int64_t DelayLevelMs(int64_t delay_us);
 
 // The wait after attempt `attempt` (from 1) of message `m` failed with `error`.
-int64_t LiveBackoffUs(const scenario::Scenario& s, const PlannedMessage& m, uint64_t seed,
-                      int attempt, scenario::ErrorClass error);
+int64_t LiveBackoffUs(const config::Scenario& s, const PlannedMessage& m, uint64_t seed,
+                      int attempt, config::ErrorClass error);
 
 }  // namespace drainsim::live

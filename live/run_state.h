@@ -32,7 +32,7 @@
 #include "live/event_log.h"
 #include "live/pg_pool.h"
 #include "live/plan.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::live {
 
@@ -46,7 +46,7 @@ struct Topology {
 };
 
 struct RunState {
-  RunState(const scenario::Scenario& s, const Plan& p, const Topology& t, EventLog* l,
+  RunState(const config::Scenario& s, const Plan& p, const Topology& t, EventLog* l,
            const std::string& url)
       : scenario(s),
         plan(p),
@@ -60,7 +60,7 @@ struct RunState {
         copy_seen(p.messages.size()),
         worker_down(static_cast<size_t>(s.workers.count)) {}
 
-  const scenario::Scenario& scenario;
+  const config::Scenario& scenario;
   const Plan& plan;
   const Topology& topology;
   EventLog* log;

@@ -106,17 +106,17 @@ const Figure kLiveTrafficFigures[] = {
      [](const LiveResult& l) { return l.live_traffic.p99_ms; }},
 };
 
-bool HasBrokerRestart(const scenario::Scenario& s) {
-  return std::any_of(s.faults.begin(), s.faults.end(), [](const scenario::Fault& f) {
-    return std::holds_alternative<scenario::BrokerRestartFault>(f);
+bool HasBrokerRestart(const config::Scenario& s) {
+  return std::any_of(s.faults.begin(), s.faults.end(), [](const config::Fault& f) {
+    return std::holds_alternative<config::BrokerRestartFault>(f);
   });
 }
 
-bool HasLiveTraffic(const scenario::Scenario& s) {
+bool HasLiveTraffic(const config::Scenario& s) {
   return s.database && s.database->live_traffic.has_value();
 }
 
-std::vector<const Figure*> FiguresFor(const scenario::Scenario& s) {
+std::vector<const Figure*> FiguresFor(const config::Scenario& s) {
   std::vector<const Figure*> figures;
   for (const Figure& f : kFigures) {
     const bool has = f.needs == Needs::kNothing ||
@@ -211,7 +211,7 @@ SimulatedWait SimulatedWaitOf(const SimulatedSide& side) {
   return wait;
 }
 
-std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario) {
+std::vector<std::string> ComparedFigures(const config::Scenario& scenario) {
   std::vector<std::string> names;
   for (const Figure* f : FiguresFor(scenario)) names.emplace_back(f->name);
   for (std::string& name : DownstreamFigures(scenario)) names.push_back(std::move(name));
@@ -224,7 +224,7 @@ std::optional<double> SimulatedSettled(const model::Results& results,
   return last_settle_s;
 }
 
-SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base_seed,
+SimulatedSide RunSimulatedSide(const config::Scenario& scenario, uint64_t base_seed,
                                int64_t replications, int jobs) {
   DRAINSIM_CHECK(replications >= 1);
   const std::vector<const Figure*> figures = FiguresFor(scenario);
@@ -272,7 +272,7 @@ SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base
   return side;
 }
 
-std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const LiveResult& live,
+std::vector<Comparison> CompareSides(const config::Scenario& scenario, const LiveResult& live,
                                      const SimulatedSide& simulated,
                                      const SideBySideOptions& options) {
   const std::vector<const Figure*> figures = FiguresFor(scenario);

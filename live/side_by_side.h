@@ -42,8 +42,8 @@
 #include "live/comparison.h"
 #include "live/harness.h"
 #include "live/where_time_went.h"
+#include "sim/config/config.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::live {
 
@@ -67,7 +67,7 @@ struct SimulatedSide {
 SimulatedWait SimulatedWaitOf(const SimulatedSide& side);
 
 // The figures compared for `scenario` (the names of SimulatedSide::names).
-std::vector<std::string> ComparedFigures(const scenario::Scenario& scenario);
+std::vector<std::string> ComparedFigures(const config::Scenario& scenario);
 
 // The simulation's main_queue_settled_s for a finished run: `last_settle_s` is the instant of
 // the run's last transition out of ready / delayed / in flight into any other state (null if
@@ -76,7 +76,7 @@ std::optional<double> SimulatedSettled(const model::Results& results,
                                        std::optional<double> last_settle_s);
 
 // REQUIRES: replications >= 1, 1 <= jobs <= experiments::kJobsMax
-SimulatedSide RunSimulatedSide(const scenario::Scenario& scenario, uint64_t base_seed,
+SimulatedSide RunSimulatedSide(const config::Scenario& scenario, uint64_t base_seed,
                                int64_t replications, int jobs);
 
 struct SideBySideOptions {
@@ -88,7 +88,7 @@ struct SideBySideOptions {
 };
 
 // One row per figure of ComparedFigures, then the rows not compared.
-std::vector<Comparison> CompareSides(const scenario::Scenario& scenario, const LiveResult& live,
+std::vector<Comparison> CompareSides(const config::Scenario& scenario, const LiveResult& live,
                                      const SimulatedSide& simulated,
                                      const SideBySideOptions& options);
 

@@ -10,7 +10,7 @@
 
 namespace drainsim::live {
 
-Topology MakeTopology(const scenario::Scenario& s) {
+Topology MakeTopology(const config::Scenario& s) {
   Topology t;
   char hex[32];
   std::snprintf(
@@ -21,14 +21,14 @@ Topology MakeTopology(const scenario::Scenario& s) {
   t.dlq = t.run_id + ".dlq";
   t.parking_queue = t.run_id + ".parked";
   t.dlx = t.run_id + ".dlx";
-  if (s.retry.delivery == scenario::RetryDelivery::kRepublish) {
+  if (s.retry.delivery == config::RetryDelivery::kRepublish) {
     for (int64_t ms : DelayLevelsMs(s.retry)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
     // A 429's Retry-After, whole seconds (live/downstream_api.h).
     for (int64_t ms : RetryAfterLevelsMs(s)) t.delay_queues[ms] = DelayQueueName(t.run_id, ms);
   }
   t.delivery_limit = s.broker.delivery_limit;
   t.quorum = s.broker.delivery_limit.has_value() ||
-             s.broker.preset == scenario::BrokerPreset::kRabbitmqQuorum;
+             s.broker.preset == config::BrokerPreset::kRabbitmqQuorum;
   return t;
 }
 

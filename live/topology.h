@@ -21,12 +21,12 @@
 
 #include "live/amqp_connection.h"
 #include "live/run_state.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::live {
 
 // The names and queue arguments for scenario `s`, with a fresh run id.
-Topology MakeTopology(const scenario::Scenario& s);
+Topology MakeTopology(const config::Scenario& s);
 
 // A delay queue's arguments. Where the main queue is a quorum queue: a quorum queue with
 // x-dead-letter-strategy at-least-once and x-overflow reject-publish (what RabbitMQ 3.10 requires

@@ -219,7 +219,7 @@ bool Worker::Settle(const Done& done, bool* crash) {
     case Action::kRequeue:
     case Action::kDeadLetter: {
       const bool requeue = done.verdict.action == Action::kRequeue;
-      const bool nack = state_.scenario.retry.requeue_with == scenario::RequeueWith::kNack;
+      const bool nack = state_.scenario.retry.requeue_with == config::RequeueWith::kNack;
       ok = conn_->Reject(done.delivery_tag, requeue, nack);
       state_.log->Write(requeue ? (nack ? "nack_requeue" : "reject_requeue")
                                 : (nack ? "nack_dead_letter" : "reject_dead_letter"),
@@ -257,7 +257,7 @@ bool Worker::SleepBackoff(int64_t backoff_us) {
 }
 
 void Worker::RunSlot() {
-  const bool sleep = state_.scenario.retry.delivery == scenario::RetryDelivery::kSleepInConsumer;
+  const bool sleep = state_.scenario.retry.delivery == config::RetryDelivery::kSleepInConsumer;
   while (std::optional<Job> job = mailbox_.PopJob(closing_, running_)) {
     Verdict verdict = RunHandler(state_, job->message, job->id, job->attempt, index_);
     int64_t backoff_us = 0;

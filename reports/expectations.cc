@@ -6,14 +6,14 @@
 #include "reports/measure.h"
 #include "reports/metrics.h"
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
 namespace {
 
-using scenario::Bounds;
-using scenario::During;
+using config::Bounds;
+using config::During;
 
 // Bounds are the user's numbers: printed with more room than measured values.
 std::string BoundNumber(double value) { return Decimal(value, 9); }
@@ -44,7 +44,7 @@ std::string Violation(double value, const Bounds& b) {
 }
 
 std::string DuringSuffix(During during) {
-  return during == During::kRun ? "" : " during " + std::string(scenario::NameOf(during));
+  return during == During::kRun ? "" : " during " + std::string(config::NameOf(during));
 }
 
 std::string Samples(size_t count) {
@@ -53,7 +53,7 @@ std::string Samples(size_t count) {
 
 std::string At(double t_s) { return "at t=" + Decimal(t_s, 3) + " s"; }
 
-Verdict EvaluateMetric(const model::Results& r, const scenario::MetricExpectation& e, Verdict v) {
+Verdict EvaluateMetric(const model::Results& r, const config::MetricExpectation& e, Verdict v) {
   const Measurement m = Measure(r, e);
   switch (m.status) {
     case Measurement::Status::kValue:
@@ -81,11 +81,11 @@ struct Point {
 };
 
 // The samples a property looks at (see the contract in the header).
-std::vector<Point> Window(const model::Results& r, const scenario::PropertyExpectation& e) {
-  const SeriesColumn* column = FindSeriesColumn(scenario::NameOf(e.metric));
+std::vector<Point> Window(const model::Results& r, const config::PropertyExpectation& e) {
+  const SeriesColumn* column = FindSeriesColumn(config::NameOf(e.metric));
   DRAINSIM_CHECK(column != nullptr);
   const bool live_latency =
-      e.metric == scenario::SeriesMetric::kLiveP50 || e.metric == scenario::SeriesMetric::kLiveP99;
+      e.metric == config::SeriesMetric::kLiveP50 || e.metric == config::SeriesMetric::kLiveP99;
   std::vector<Point> points;
   for (size_t i = 0; i < r.series.size(); ++i) {
     if (!InWindow(r.series, i, e.during, column->over_interval)) continue;
@@ -97,12 +97,11 @@ std::vector<Point> Window(const model::Results& r, const scenario::PropertyExpec
   return points;
 }
 
-Verdict EvaluateProperty(const model::Results& r, const scenario::PropertyExpectation& e,
-                         Verdict v) {
+Verdict EvaluateProperty(const model::Results& r, const config::PropertyExpectation& e, Verdict v) {
   const std::vector<Point> points = Window(r, e);
   const Bounds& b = e.bounds;
   const std::string samples = Samples(points.size()) + DuringSuffix(e.during);
-  const bool always = e.quantifier == scenario::Quantifier::kAlways;
+  const bool always = e.quantifier == config::Quantifier::kAlways;
   if (points.empty()) {
     v.measured_text = "no samples";
     v.passed = always;
@@ -166,42 +165,41 @@ std::string BoundsText(const Bounds& b) {
   return "(no bound)";
 }
 
-std::string ExpectationText(const scenario::Expectation& expectation) {
-  if (const auto* m = std::get_if<scenario::MetricExpectation>(&expectation)) {
-    std::string text(scenario::NameOf(m->metric));
+std::string ExpectationText(const config::Expectation& expectation) {
+  if (const auto* m = std::get_if<config::MetricExpectation>(&expectation)) {
+    std::string text(config::NameOf(m->metric));
     if (m->kind) text += " for kind " + *m->kind;
     return text + " " + BoundsText(m->bounds) + DuringSuffix(m->during);
   }
-  const auto& p = std::get<scenario::PropertyExpectation>(expectation);
-  return std::string(scenario::NameOf(p.quantifier)) + " " +
-         std::string(scenario::NameOf(p.metric)) + " " + BoundsText(p.bounds) +
-         DuringSuffix(p.during);
+  const auto& p = std::get<config::PropertyExpectation>(expectation);
+  return std::string(config::NameOf(p.quantifier)) + " " + std::string(config::NameOf(p.metric)) +
+         " " + BoundsText(p.bounds) + DuringSuffix(p.during);
 }
 
-Verdict Evaluate(const model::Results& results, const scenario::Expectation& expectation) {
+Verdict Evaluate(const model::Results& results, const config::Expectation& expectation) {
   Verdict v;
   v.text = ExpectationText(expectation);
-  if (const auto* m = std::get_if<scenario::MetricExpectation>(&expectation)) {
+  if (const auto* m = std::get_if<config::MetricExpectation>(&expectation)) {
     v.type = "metric";
-    v.metric = scenario::NameOf(m->metric);
+    v.metric = config::NameOf(m->metric);
     v.kind = m->kind;
-    v.during = scenario::NameOf(m->during);
+    v.during = config::NameOf(m->during);
     v.bounds = m->bounds;
     return EvaluateMetric(results, *m, std::move(v));
   }
-  const auto& p = std::get<scenario::PropertyExpectation>(expectation);
-  v.type = scenario::NameOf(p.quantifier);
-  v.metric = scenario::NameOf(p.metric);
-  v.during = scenario::NameOf(p.during);
+  const auto& p = std::get<config::PropertyExpectation>(expectation);
+  v.type = config::NameOf(p.quantifier);
+  v.metric = config::NameOf(p.metric);
+  v.during = config::NameOf(p.during);
   v.bounds = p.bounds;
   return EvaluateProperty(results, p, std::move(v));
 }
 
 std::vector<Verdict> EvaluateExpectations(const model::Results& results,
-                                          const std::vector<scenario::Expectation>& expectations) {
+                                          const std::vector<config::Expectation>& expectations) {
   std::vector<Verdict> verdicts;
   verdicts.reserve(expectations.size());
-  for (const scenario::Expectation& e : expectations) verdicts.push_back(Evaluate(results, e));
+  for (const config::Expectation& e : expectations) verdicts.push_back(Evaluate(results, e));
   return verdicts;
 }
 

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/expect.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario_expect.h"
 
 namespace drainsim::reports {
 
@@ -31,7 +31,7 @@ struct Verdict {
   std::string metric;
   std::optional<std::string> kind;  // per-kind metric expectations only
   std::string during;               // "run", "drains" or "faults"
-  scenario::Bounds bounds;
+  config::Bounds bounds;
   // The figure compared with the bounds, rounded; nullopt iff undefined or not measured. For
   // `always`: the worst sample if one is out of bounds, else the extreme toward the bound (the
   // maximum under a max, the minimum under a min). For `sometimes`: the first sample within
@@ -45,14 +45,14 @@ struct Verdict {
 
 // One verdict per expectation, in the scenario's order.
 std::vector<Verdict> EvaluateExpectations(const model::Results& results,
-                                          const std::vector<scenario::Expectation>& expectations);
-Verdict Evaluate(const model::Results& results, const scenario::Expectation& expectation);
+                                          const std::vector<config::Expectation>& expectations);
+Verdict Evaluate(const model::Results& results, const config::Expectation& expectation);
 
 // "time_to_empty_s <= 1800", "duplicate_executions for kind purge <= 0",
 // "wasted_worker_s >= 1500 and <= 1501", "sometimes dlq_depth >= 1 during faults".
-std::string ExpectationText(const scenario::Expectation& expectation);
+std::string ExpectationText(const config::Expectation& expectation);
 // "<= 1800", ">= 1", "== 0", ">= 1500 and <= 1501".
-std::string BoundsText(const scenario::Bounds& bounds);
+std::string BoundsText(const config::Bounds& bounds);
 
 // "measured 24, bound <= 0" (without a value: "no value (undefined), bound <= 1800"): the JUnit
 // failure message, and the core of a FAIL line.

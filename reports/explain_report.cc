@@ -1,14 +1,13 @@
 // The lines of a message's life; the "why" paragraph is in explain_why.cc.
-#include <algorithm>
-#include <vector>
-
 #include "reports/explain_report.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "reports/life_text.h"
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
@@ -30,20 +29,19 @@ std::string Backoff(engine::Instant from, engine::Instant until) {
 }
 
 std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
-                        const scenario::Scenario& scenario) {
+                        const config::Scenario& scenario) {
   if (!life.from_backlog) {
-    const scenario::Producer& producer = scenario.producers.at(life.source_index);
+    const config::Producer& producer = scenario.producers.at(life.source_index);
     return "published by producer " + std::to_string(life.source_index) + " (" + producer.kind +
            ")";
   }
-  const scenario::BacklogEntry& entry = scenario.backlog.at(life.source_index);
+  const config::BacklogEntry& entry = scenario.backlog.at(life.source_index);
   std::string text = "in backlog entry " + std::to_string(life.source_index) + " at the start, ";
   switch (e.to) {
     case model::MessageState::kDeadLettered:
-      text +=
-          "in the DLQ (reason " +
-          std::string(scenario::NameOf(entry.reason.value_or(scenario::DlqReason::kMaxAttempts))) +
-          ")";
+      text += "in the DLQ (reason " +
+              std::string(config::NameOf(entry.reason.value_or(config::DlqReason::kMaxAttempts))) +
+              ")";
       break;
     case model::MessageState::kDelayed:
       text += "waiting in the delay queue";
@@ -55,7 +53,7 @@ std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
   return text + "; first published at " + Seconds3(life.published_at) + " s";
 }
 
-std::string TransitionText(const LifeEvent& e, const scenario::Scenario& scenario) {
+std::string TransitionText(const LifeEvent& e, const config::Scenario& scenario) {
   using C = model::TransitionCause;
   switch (e.cause) {
     case C::kDelivered:
@@ -75,14 +73,14 @@ std::string TransitionText(const LifeEvent& e, const scenario::Scenario& scenari
       return "retry scheduled for " + Seconds3(e.until) + " s (backoff " + Backoff(e.at, e.until) +
              " s)";
     case C::kDeadLettered:
-      return "dead-lettered: reason " + std::string(scenario::NameOf(e.dlq_reason)) + " (after " +
+      return "dead-lettered: reason " + std::string(config::NameOf(e.dlq_reason)) + " (after " +
              std::to_string(e.attempt) + " attempts; last error " +
-             std::string(scenario::NameOf(e.error)) + ")";
+             std::string(config::NameOf(e.error)) + ")";
     case C::kReplayed:
       return "replayed by drain " + std::to_string(e.drain) +
              ": back in the main queue, attempts counted from 1 again";
     case C::kParkedByPolicy:
-      return "parked by the retry policy (" + std::string(scenario::NameOf(e.error)) +
+      return "parked by the retry policy (" + std::string(config::NameOf(e.error)) +
              " errors are parked): needs a human";
     case C::kParkedByDrain:
       return "parked by drain " + std::to_string(e.drain) +
@@ -156,7 +154,7 @@ bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type, size
 }
 
 std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log,
-                      const scenario::Scenario& scenario) {
+                      const config::Scenario& scenario) {
   std::string out;
   const std::vector<LifeEvent>& events = life.events;
   const LifeEvent* delivered = nullptr;  // the latest delivery, for the wait in a worker's buffer
@@ -259,11 +257,11 @@ std::string Wrap(const std::string& prefix, const std::string& text, size_t widt
 
 // RabbitMQ's name for why a message was dead-lettered: the application rejecting it without
 // requeue is "rejected"; the broker's own reasons keep their names.
-std::string_view RabbitDeathReason(scenario::DlqReason reason) {
+std::string_view RabbitDeathReason(config::DlqReason reason) {
   switch (reason) {
-    case scenario::DlqReason::kMaxLength:
+    case config::DlqReason::kMaxLength:
       return "maxlen";
-    case scenario::DlqReason::kDeliveryLimit:
+    case config::DlqReason::kDeliveryLimit:
       return "delivery_limit";
     default:
       return "rejected";
@@ -273,19 +271,19 @@ std::string_view RabbitDeathReason(scenario::DlqReason reason) {
 // The message's dead-letter history, folded the way RabbitMQ's x-death header folds it: one
 // entry per reason with a count and the time of the latest, most recent first, plus the first
 // death's reason (x-first-death-reason). Empty if it was never dead-lettered.
-std::string DeathHistory(const model::MessageLife& life, const scenario::Scenario& scenario) {
+std::string DeathHistory(const model::MessageLife& life, const config::Scenario& scenario) {
   struct Death {
     std::string reason;
     int64_t count = 0;
     engine::Instant last;
   };
-  const bool rabbit = scenario.broker.preset == scenario::BrokerPreset::kRabbitmqQuorum;
+  const bool rabbit = scenario.broker.preset == config::BrokerPreset::kRabbitmqQuorum;
   std::vector<Death> deaths;
   std::string first;
   for (const LifeEvent& e : life.events) {
     if (e.type != Type::kTransition || e.cause != model::TransitionCause::kDeadLettered) continue;
     const std::string reason(rabbit ? RabbitDeathReason(e.dlq_reason)
-                                    : scenario::NameOf(e.dlq_reason));
+                                    : config::NameOf(e.dlq_reason));
     if (first.empty()) first = reason;
     auto it = std::find_if(deaths.begin(), deaths.end(),
                            [&](const Death& d) { return d.reason == reason; });
@@ -318,7 +316,7 @@ std::string Header(const model::MessageLife& life, const model::TraceLog& log) {
 
 }  // namespace
 
-std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& scenario) {
+std::string ExplainLives(const model::TraceLog& log, const config::Scenario& scenario) {
   DRAINSIM_CHECK(!log.lives.empty());
   std::string out;
   int64_t commits = 0;

@@ -17,17 +17,17 @@
 
 #include <string>
 
+#include "sim/config/config.h"
 #include "sim/model/trace_log.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::reports {
 
 // Every life in `log`, each followed by its "why" paragraph; with several lives (a key shared
 // by several messages) a closing paragraph about the key. REQUIRES: !log.lives.empty().
-std::string ExplainLives(const model::TraceLog& log, const scenario::Scenario& scenario);
+std::string ExplainLives(const model::TraceLog& log, const config::Scenario& scenario);
 
 // The "why" paragraph of one life, without the "why: " prefix.
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
-                         const scenario::Scenario& scenario);
+                         const config::Scenario& scenario);
 
 }  // namespace drainsim::reports

@@ -4,7 +4,7 @@
 
 #include "reports/explain_report.h"
 #include "reports/life_text.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
@@ -13,27 +13,27 @@ namespace {
 using model::LifeEvent;
 using Type = model::LifeEvent::Type;
 
-std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario) {
-  const std::string error(scenario::NameOf(e.error));
+std::string DlqReasonText(const LifeEvent& e, const config::Scenario& scenario) {
+  const std::string error(config::NameOf(e.error));
   switch (e.dlq_reason) {
-    case scenario::DlqReason::kMaxAttempts:
+    case config::DlqReason::kMaxAttempts:
       return "its attempts reached the retry policy's attempts_max (" +
              std::to_string(scenario.retry.classes.For(e.error).attempts_max) + ") for " +
              error + " errors";
-    case scenario::DlqReason::kNotRetryable:
+    case config::DlqReason::kNotRetryable:
       return error + " errors are not retried: they go to the DLQ at once";
-    case scenario::DlqReason::kReceiveCountMax:
+    case config::DlqReason::kReceiveCountMax:
       return "the broker had delivered it broker.receive_count_max times";
-    case scenario::DlqReason::kRetryBudget:
+    case config::DlqReason::kRetryBudget:
       return "the retry budget refused another retry";
-    case scenario::DlqReason::kMaxLength:
+    case config::DlqReason::kMaxLength:
       return "the main queue was over broker.max_length and dropped its oldest message";
-    case scenario::DlqReason::kDeliveryLimit:
+    case config::DlqReason::kDeliveryLimit:
       return "its counted returns exceeded broker.delivery_limit (" +
              std::to_string(scenario.broker.delivery_limit.value_or(0)) + ")";
-    case scenario::DlqReason::kStalled:
+    case config::DlqReason::kStalled:
       return "its lock ran out more than broker.stalled_count_max times (a stalled job)";
-    case scenario::DlqReason::kWorkerLost:
+    case config::DlqReason::kWorkerLost:
       return "its worker died while running it (requeue_on_crash \"fail\")";
   }
   return "";
@@ -100,7 +100,7 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
 }  // namespace
 
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
-                         const scenario::Scenario& scenario) {
+                         const config::Scenario& scenario) {
   int64_t attempts = 0;
   int64_t replays = 0;
   int64_t commits = 0;
@@ -136,11 +136,11 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
                          "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
       const auto kind = scenario.kinds.find(log.kinds.at(life.kind_index));
       if (kind != scenario.kinds.end()) {
-        if (kind->second.idempotency == scenario::Idempotency::kNone) {
+        if (kind->second.idempotency == config::Idempotency::kNone) {
           text +=
               " Its kind has idempotency none, so the second run was visible (a second "
               "email, a counter counted twice).";
-        } else if (kind->second.idempotency == scenario::Idempotency::kConverge) {
+        } else if (kind->second.idempotency == config::Idempotency::kConverge) {
           text += " Its kind converges: the second run changed nothing but cost its time.";
         }
       }
@@ -150,7 +150,7 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
     switch (e.cause) {
       case model::TransitionCause::kDeadLettered:
         sentences.push_back("At " + at + " it was dead-lettered (" +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            std::string(config::NameOf(e.dlq_reason)) +
                             "): " + DlqReasonText(e, scenario) + ".");
         break;
       case model::TransitionCause::kReplayed:
@@ -160,16 +160,16 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
       case model::TransitionCause::kParkedByDrain:
         sentences.push_back("Drain " + std::to_string(e.drain) + " parked it at " + at +
                             " because its selection does not replay " +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            std::string(config::NameOf(e.dlq_reason)) +
                             " messages: a human has to look at it.");
         break;
       case model::TransitionCause::kParkedByPolicy:
-        sentences.push_back("The retry policy parks " + std::string(scenario::NameOf(e.error)) +
+        sentences.push_back("The retry policy parks " + std::string(config::NameOf(e.error)) +
                             " errors: a human has to look at it.");
         break;
       case model::TransitionCause::kFailed:
         sentences.push_back("At " + at + " it failed for good (" +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
+                            std::string(config::NameOf(e.dlq_reason)) +
                             "): the broker has no DLQ, so a human has to look at it.");
         break;
       default:

@@ -53,7 +53,7 @@ json Series(const std::vector<model::Sample>& series) {
   return columns;
 }
 
-json Bounds(const scenario::Bounds& b) {
+json Bounds(const config::Bounds& b) {
   json bounds = json::object();
   if (b.min) bounds["min"] = *b.min;
   if (b.max) bounds["max"] = *b.max;

@@ -3,13 +3,13 @@
 #include <cstdio>
 
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
-std::string FailureText(scenario::ErrorClass error, model::FailureCause cause, int32_t fault,
+std::string FailureText(config::ErrorClass error, model::FailureCause cause, int32_t fault,
                         const std::vector<std::string>& fault_types) {
-  std::string text(scenario::NameOf(error));
+  std::string text(config::NameOf(error));
   switch (cause) {
     case model::FailureCause::kNone:
       return text;

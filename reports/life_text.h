@@ -17,7 +17,7 @@ namespace drainsim::reports {
 
 // "transient (database statement timeout)", "transient (injected by fault 0,
 // synthetic_failures)", "rate_limited (downstream answered 429)".
-std::string FailureText(scenario::ErrorClass error, model::FailureCause cause, int32_t fault,
+std::string FailureText(config::ErrorClass error, model::FailureCause cause, int32_t fault,
                         const std::vector<std::string>& fault_types);
 
 // What an attempt span came to, in a few words: "acked", "ack lost", "failed: transient

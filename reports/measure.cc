@@ -8,14 +8,14 @@
 #include "reports/metrics.h"
 #include "reports/recovery.h"
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
 namespace {
 
-using scenario::During;
-using scenario::RunMetric;
+using config::During;
+using config::RunMetric;
 using Status = Measurement::Status;
 
 Measurement Value(double value, std::string note = "") {
@@ -32,8 +32,8 @@ Measurement Maybe(const std::optional<double>& value, std::string why_not) {
   return value ? Value(*value) : Undefined(std::move(why_not));
 }
 
-std::string Name(RunMetric metric) { return std::string(scenario::NameOf(metric)); }
-std::string WindowName(During during) { return std::string(scenario::NameOf(during)); }
+std::string Name(RunMetric metric) { return std::string(config::NameOf(metric)); }
+std::string WindowName(During during) { return std::string(config::NameOf(during)); }
 
 // The histogram statistic a latency metric reads, and its scale to the metric's unit.
 std::optional<Stat> LatencyStat(RunMetric metric) {
@@ -295,7 +295,7 @@ bool InWindow(const std::vector<model::Sample>& series, size_t i, During during,
   return flagged(series[i]) && (!over_interval || flagged(series[i - 1]));
 }
 
-Measurement Measure(const model::Results& results, const scenario::MetricExpectation& e) {
+Measurement Measure(const model::Results& results, const config::MetricExpectation& e) {
   if (e.kind) {
     if (e.during != During::kRun) {
       return NotMeasured("per-kind figures are kept for the whole run only, not during " +

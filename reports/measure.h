@@ -1,4 +1,4 @@
-// The value of a run metric (scenario::RunMetric) in a finished run, for `metric` expectations:
+// The value of a run metric (config::RunMetric) in a finished run, for `metric` expectations:
 // which figure of Results it is, per kind and within a window (during drains or faults) where
 // Results can say, and why not where it cannot.
 //
@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/expect.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario_expect.h"
 
 namespace drainsim::reports {
 
@@ -37,13 +37,13 @@ struct Measurement {
 
 // The value of `e.metric` for `e.kind` (all kinds if unset) during `e.during`. The bounds of
 // `e` are not looked at.
-Measurement Measure(const model::Results& results, const scenario::MetricExpectation& e);
+Measurement Measure(const model::Results& results, const config::MetricExpectation& e);
 
 // True iff sample `i` of `series` belongs to the window `during`. "run": every sample, except
 // that a figure over an interval needs one (i > 0). "drains" / "faults": the sample's flag is
 // set, and for a figure over an interval (`over_interval`) the previous sample's flag too.
 // REQUIRES: i < series.size()
-bool InWindow(const std::vector<model::Sample>& series, size_t i, scenario::During during,
+bool InWindow(const std::vector<model::Sample>& series, size_t i, config::During during,
               bool over_interval);
 
 }  // namespace drainsim::reports

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
@@ -89,14 +89,14 @@ std::vector<SeriesColumn> MakeColumns() {
        [](const Sample& s) { return s.downstream_429s_per_s; }},
       {"drain_rate_per_s", Type::kReal, true, [](const Sample& s) { return s.drain_rate_per_s; }},
   };
-  // The inspector's columns, in scenario::DlqReason and scenario::ErrorClass order.
-  for (const auto& reason : scenario::EnumNames<scenario::DlqReason>()) {
+  // The inspector's columns, in config::DlqReason and config::ErrorClass order.
+  for (const auto& reason : config::EnumNames<config::DlqReason>()) {
     const auto i = static_cast<size_t>(reason.value);
     DRAINSIM_CHECK(i < Sample{}.dlq_by_reason.size());
     c.push_back({"dlq_reason_" + std::string(reason.name), Type::kCount, false,
                  [=](const Sample& s) { return count(s.dlq_by_reason[i]); }});
   }
-  for (const auto& error : scenario::EnumNames<scenario::ErrorClass>()) {
+  for (const auto& error : config::EnumNames<config::ErrorClass>()) {
     const auto i = static_cast<size_t>(error.value);
     DRAINSIM_CHECK(i < Sample{}.dlq_by_error.size());
     c.push_back({"dlq_error_" + std::string(error.name), Type::kCount, false,

@@ -5,25 +5,25 @@
 #include <variant>
 
 #include "reports/metrics.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
 namespace {
 
-using scenario::AckLossFault;
-using scenario::BrokerRestartFault;
-using scenario::BugFault;
-using scenario::DbConnectionsFault;
-using scenario::DbSlowdownFault;
-using scenario::DownstreamRateLimitFault;
-using scenario::ErrorClass;
-using scenario::ErrorsFault;
-using scenario::Fault;
-using scenario::NameOf;
-using scenario::PoisonFault;
-using scenario::SyntheticFailuresFault;
-using scenario::WorkerCrashFault;
+using config::AckLossFault;
+using config::BrokerRestartFault;
+using config::BugFault;
+using config::DbConnectionsFault;
+using config::DbSlowdownFault;
+using config::DownstreamRateLimitFault;
+using config::ErrorClass;
+using config::ErrorsFault;
+using config::Fault;
+using config::NameOf;
+using config::PoisonFault;
+using config::SyntheticFailuresFault;
+using config::WorkerCrashFault;
 
 std::string KindText(const std::optional<std::string>& kind) { return kind ? *kind : "every kind"; }
 std::string ErrorText(ErrorClass error) { return std::string(NameOf(error)); }
@@ -39,7 +39,7 @@ std::string Prefixed(std::string_view prefix, const std::string& text) {
 
 FaultSpan SpanOf(const Fault& fault, double run_until_s) {
   FaultSpan span;
-  span.type = std::string(NameOf(scenario::TypeOf(fault)));
+  span.type = std::string(NameOf(config::TypeOf(fault)));
   std::visit(
       [&](const auto& f) {
         using F = std::decay_t<decltype(f)>;
@@ -96,7 +96,7 @@ FaultSpan SpanOf(const Fault& fault, double run_until_s) {
 
 }  // namespace
 
-ScenarioMarks ScenarioMarksOf(const scenario::Scenario& scenario) {
+ScenarioMarks ScenarioMarksOf(const config::Scenario& scenario) {
   ScenarioMarks marks;
   marks.from_scenario = true;
   marks.run_until_s = scenario.run.until.seconds();

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::reports {
 
@@ -34,6 +34,6 @@ struct ScenarioMarks {
   std::vector<FaultSpan> faults;
 };
 
-ScenarioMarks ScenarioMarksOf(const scenario::Scenario& scenario);
+ScenarioMarks ScenarioMarksOf(const config::Scenario& scenario);
 
 }  // namespace drainsim::reports

@@ -7,7 +7,7 @@
 
 #include "reports/life_text.h"
 #include "reports/metrics.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
 
@@ -211,7 +211,7 @@ std::string StateSpanName(model::MessageState state, const model::LifeEvent& ent
     case model::MessageState::kDeadLettered:
       return entered.type == model::LifeEvent::Type::kPublish
                  ? "dead-lettered (backlog)"
-                 : "dead-lettered (" + std::string(scenario::NameOf(entered.dlq_reason)) + ")";
+                 : "dead-lettered (" + std::string(config::NameOf(entered.dlq_reason)) + ")";
     default:
       return std::string(model::MessageStateName(state));
   }

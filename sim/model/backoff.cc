@@ -31,27 +31,27 @@ int64_t SidekiqRand(uint64_t bits) {
   return static_cast<int64_t>(product >> 64);
 }
 
-void CheckCurve(const scenario::ConstantBackoff& curve) {
+void CheckCurve(const config::ConstantBackoff& curve) {
   DRAINSIM_CHECK(curve.delay >= Duration::Zero());
 }
-void CheckCurve(const scenario::LinearBackoff& curve) {
+void CheckCurve(const config::LinearBackoff& curve) {
   DRAINSIM_CHECK(curve.base > Duration::Zero());
   DRAINSIM_CHECK(curve.base <= curve.cap);
   DRAINSIM_CHECK(curve.step >= Duration::Zero());
 }
-void CheckCurve(const scenario::ExponentialBackoff& curve) {
+void CheckCurve(const config::ExponentialBackoff& curve) {
   DRAINSIM_CHECK(curve.base > Duration::Zero());
   DRAINSIM_CHECK(curve.base <= curve.cap);
   DRAINSIM_CHECK(curve.factor >= 1);  // also refuses NaN
   DRAINSIM_CHECK(curve.factor <= 100);
 }
-void CheckCurve(const scenario::SidekiqBackoff&) {}
+void CheckCurve(const config::SidekiqBackoff&) {}
 
-Duration Ceiling(const scenario::ConstantBackoff& curve, int64_t /*attempts_made*/, int64_t) {
+Duration Ceiling(const config::ConstantBackoff& curve, int64_t /*attempts_made*/, int64_t) {
   return std::min(curve.delay, kBackoffDelayMax);
 }
 
-Duration Ceiling(const scenario::LinearBackoff& curve, int64_t attempts_made, int64_t) {
+Duration Ceiling(const config::LinearBackoff& curve, int64_t attempts_made, int64_t) {
   const int64_t steps = attempts_made - 1;
   const int64_t room = (curve.cap - curve.base).micros();
   // step * steps > room iff steps > room / step: decided before multiplying, so any attempt
@@ -65,7 +65,7 @@ Duration Ceiling(const scenario::LinearBackoff& curve, int64_t attempts_made, in
 // base * factor^(n - 1) by binary exponentiation: O(log n) multiplications, each an exactly
 // rounded IEEE operation. It stops as soon as the result must reach the cap: the factor is at
 // least 1, so no later multiplication can bring a partial power back down.
-Duration Ceiling(const scenario::ExponentialBackoff& curve, int64_t attempts_made, int64_t) {
+Duration Ceiling(const config::ExponentialBackoff& curve, int64_t attempts_made, int64_t) {
   const double base = static_cast<double>(curve.base.micros());
   const double cap = static_cast<double>(curve.cap.micros());
   const Duration capped = std::min(curve.cap, kBackoffDelayMax);
@@ -85,7 +85,7 @@ Duration Ceiling(const scenario::ExponentialBackoff& curve, int64_t attempts_mad
   return std::min(RoundedDelay(base * power), capped);
 }
 
-Duration Ceiling(const scenario::SidekiqBackoff&, int64_t attempts_made, int64_t sidekiq_rand) {
+Duration Ceiling(const config::SidekiqBackoff&, int64_t attempts_made, int64_t sidekiq_rand) {
   // Beyond this the fourth power exceeds kBackoffDelayMax; the bound keeps it within int64.
   constexpr int64_t kCountLimit = 10'000;
   const int64_t count = std::min(attempts_made - 1, kCountLimit);
@@ -96,7 +96,7 @@ Duration Ceiling(const scenario::SidekiqBackoff&, int64_t attempts_made, int64_t
 
 }  // namespace
 
-Duration BackoffCeiling(const scenario::Backoff::Curve& curve, int64_t attempts_made,
+Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_made,
                         int64_t sidekiq_rand) {
   DRAINSIM_CHECK(attempts_made >= 1);
   DRAINSIM_CHECK(sidekiq_rand >= 0);
@@ -109,41 +109,41 @@ Duration BackoffCeiling(const scenario::Backoff::Curve& curve, int64_t attempts_
       curve);
 }
 
-Duration BackoffDelay(const scenario::Backoff& policy, int64_t attempts_made, BackoffState& state,
+Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made, BackoffState& state,
                       engine::Rng& rng) {
   // Invariant (1): both draws happen first, unconditionally and in this order.
   const int64_t sidekiq_rand = SidekiqRand(rng.NextU64());
   const double u = rng.NextDouble();
 
-  const scenario::Jitter& jitter = policy.jitter;
+  const config::Jitter& jitter = policy.jitter;
   const double ceiling =
       static_cast<double>(BackoffCeiling(policy.curve, attempts_made, sidekiq_rand).micros());
   Duration delay;
   switch (jitter.kind) {
-    case scenario::JitterKind::kNone:
+    case config::JitterKind::kNone:
       delay = RoundedDelay(ceiling);
       break;
-    case scenario::JitterKind::kFull:
+    case config::JitterKind::kFull:
       delay = RoundedDelay(ceiling * u);
       break;
-    case scenario::JitterKind::kEqual:
+    case config::JitterKind::kEqual:
       delay = RoundedDelay(ceiling / 2 + (ceiling / 2) * u);
       break;
-    case scenario::JitterKind::kProportional:
+    case config::JitterKind::kProportional:
       DRAINSIM_CHECK(jitter.low >= 0);  // also refuses NaN
       DRAINSIM_CHECK(jitter.low <= jitter.high);
       DRAINSIM_CHECK(jitter.high <= 100);
       delay = RoundedDelay(ceiling * (jitter.low + (jitter.high - jitter.low) * u));
       break;
-    case scenario::JitterKind::kFullWholeSeconds: {
+    case config::JitterKind::kFullWholeSeconds: {
       // Celery: random.randrange(int(countdown) + 1), a whole second in 0..floor(ceiling).
       const int64_t whole_s = static_cast<int64_t>(ceiling) / kMicrosPerSecond;
       const auto pick = std::min(static_cast<int64_t>(u * static_cast<double>(whole_s + 1)), whole_s);
       delay = Duration::Seconds(pick);
       break;
     }
-    case scenario::JitterKind::kDecorrelated: {
-      const auto* curve = std::get_if<scenario::ExponentialBackoff>(&policy.curve);
+    case config::JitterKind::kDecorrelated: {
+      const auto* curve = std::get_if<config::ExponentialBackoff>(&policy.curve);
       DRAINSIM_CHECK(curve != nullptr);
       // Before the first retry, and after a replay reset, the previous delay counts as base.
       const Duration previous = std::max(state.previous, curve->base);

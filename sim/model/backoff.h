@@ -38,9 +38,9 @@
 
 #include <cstdint>
 
+#include "sim/config/retry.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_retry.h"
 
 namespace drainsim::model {
 
@@ -65,17 +65,17 @@ struct BackoffState {
 // The curve's delay before jitter, clamped at kBackoffDelayMax. `sidekiq_rand` is Sidekiq's
 // random 0..9 and is ignored by the other curves.
 // REQUIRES: attempts_made >= 1; 0 <= sidekiq_rand <= 9
-// REQUIRES: the curve satisfies scenario_retry.h's invariant (1); constant delay >= 0; linear
+// REQUIRES: the curve satisfies config/retry.h's invariant (1); constant delay >= 0; linear
 //           step >= 0
-engine::Duration BackoffCeiling(const scenario::Backoff::Curve& curve, int64_t attempts_made,
+engine::Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_made,
                                 int64_t sidekiq_rand);
 
 // The delay before the next attempt of a message that has run `attempts_made` attempts, all
 // failed. Draws exactly kBackoffDrawsPerCall outputs from `rng` and sets state.previous to the
 // result.
 // REQUIRES: attempts_made >= 1
-// REQUIRES: the policy satisfies scenario_retry.h's invariants (1) to (3) (checked)
-engine::Duration BackoffDelay(const scenario::Backoff& policy, int64_t attempts_made,
+// REQUIRES: the policy satisfies config/retry.h's invariants (1) to (3) (checked)
+engine::Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made,
                               BackoffState& state, engine::Rng& rng);
 
 }  // namespace drainsim::model

@@ -6,19 +6,25 @@
 // microsecond. Each Sample() consumes exactly one uniform draw (see engine::Distribution).
 #pragma once
 
+#include "sim/config/distribution.h"
+#include "sim/config/engine_distribution.h"
 #include "sim/engine/distributions.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/engine_distribution.h"
-#include "sim/scenario/scenario_distribution.h"
 
 namespace drainsim::model {
 
 class DurationSampler {
  public:
-  // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field.
-  DurationSampler(const scenario::DistributionSpec& spec, double micros_per_unit)
-      : distribution_(scenario::ToEngineDistribution(spec)), micros_per_unit_(micros_per_unit) {}
+  // `micros_per_unit`: 1000 for a `_ms` field, 1e6 for a `_s` field. The model uses Millis.
+  DurationSampler(const config::DistributionSpec& spec, double micros_per_unit)
+      : distribution_(config::ToEngineDistribution(spec)), micros_per_unit_(micros_per_unit) {}
+
+  // The sampler of a `_ms` field's spec (every distribution field of the format is one): the
+  // unit is bound here, once, not passed by hand at each use.
+  static DurationSampler Millis(const config::DistributionSpec& spec_ms) {
+    return DurationSampler(spec_ms, 1e3);
+  }
 
   // One draw, rounded to the microsecond, never negative, capped at 100 years.
   engine::Duration Sample(engine::Rng& rng) const;

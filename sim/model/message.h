@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "sim/base/check.h"
+#include "sim/config/enums.h"
 #include "sim/engine/time.h"
 #include "sim/model/message_state.h"
-#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::model {
 
@@ -75,9 +75,9 @@ struct Message {
   bool bug_victim = false;         // fails while the bug fault is active
   bool synthetic_checked = false;  // synthetic-failure selection already considered it
   RedeliveryCause cause = RedeliveryCause::kNone;
-  scenario::ErrorClass last_error = scenario::ErrorClass::kUnknown;
-  scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;
-  scenario::DlqReason first_dlq_reason = scenario::DlqReason::kMaxAttempts;  // x-first-death-reason
+  config::ErrorClass last_error = config::ErrorClass::kUnknown;
+  config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;
+  config::DlqReason first_dlq_reason = config::DlqReason::kMaxAttempts;  // x-first-death-reason
   uint16_t copies_on_workers = 0;  // deliveries of this message still held by workers
   int32_t attempts = 0;
   int32_t receive_count = 0;

@@ -23,11 +23,11 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/config/enums.h"
 #include "sim/engine/time.h"
 #include "sim/model/message.h"
 #include "sim/model/message_state.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::model {
 
@@ -106,8 +106,8 @@ struct TransitionInfo {
   int32_t worker = -1;    // kDelivered
   engine::Instant until;  // kRetryScheduled: when the retry is due
   int32_t drain = -1;     // kReplayed, kParkedByDrain
-  scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;  // kDeadLettered
-  scenario::ErrorClass last_error = scenario::ErrorClass::kUnknown;    // its latest failure
+  config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;  // kDeadLettered
+  config::ErrorClass last_error = config::ErrorClass::kUnknown;    // its latest failure
   RedeliveryCause redelivery = RedeliveryCause::kNone;  // kVisibilityTimeout, kCrashRequeue
   int32_t attempts = 0;                                 // attempts in its current life so far
 };
@@ -133,7 +133,7 @@ struct AttemptEndInfo {
   uint32_t worker = 0;
   AttemptOutcome outcome = AttemptOutcome::kSucceeded;
   AckFate ack = AckFate::kNone;
-  scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // kFailed
+  config::ErrorClass error = config::ErrorClass::kUnknown;      // kFailed
   FailureCause failure = FailureCause::kNone;                   // kFailed
   int32_t fault = -1;  // kFailed by kInjected: the fault's index in the scenario
   // The delivery was still the message's current one; false for a stale copy, whose message

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/enums.h"
 #include "sim/model/histogram.h"
-#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::model {
 
@@ -62,9 +62,9 @@ struct Sample {
   double retry_attempts_per_s = 0;
   double downstream_calls_per_s = 0;  // calls to the downstream API made in the interval
   double downstream_429s_per_s = 0;   // of those, answered 429 by its rate limit
-  // The inspector: DLQ depth by reason (scenario::DlqReason order) and by error class
-  // (scenario::ErrorClass order) at the sample instant.
-  std::array<int64_t, scenario::kDlqReasonCount> dlq_by_reason{};
+  // The inspector: DLQ depth by reason (config::DlqReason order) and by error class
+  // (config::ErrorClass order) at the sample instant.
+  std::array<int64_t, config::kDlqReasonCount> dlq_by_reason{};
   std::array<int64_t, 4> dlq_by_error{};
   bool drain_active = false;
   double drain_rate_per_s = 0;  // replays in the interval / interval
@@ -168,7 +168,7 @@ struct Results {
   std::vector<double> crash_strikes_s;
   int64_t crash_strikes = 0;
   int64_t successes = 0;
-  std::array<int64_t, 4> failures_by_class{};  // scenario::ErrorClass order
+  std::array<int64_t, 4> failures_by_class{};  // config::ErrorClass order
   std::array<int64_t, kDuplicateCauseCount> duplicates_by_cause{};
   int64_t duplicate_executions = 0;
   int64_t duplicates_suppressed = 0;

@@ -6,9 +6,9 @@
 
 namespace drainsim::model {
 
+using config::RetryAfterFormat;
 using engine::Duration;
 using engine::Instant;
-using scenario::RetryAfterFormat;
 
 namespace {
 

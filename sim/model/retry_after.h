@@ -37,8 +37,8 @@
 
 #include <cstdint>
 
+#include "sim/config/enums.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::model {
 
@@ -52,12 +52,12 @@ struct RetryAfterAnswer {
 
 // The header the server writes and the wait the client derives from it.
 // REQUIRES: format != RetryAfterFormat::kNone (without a header the client uses its backoff)
-RetryAfterAnswer AnswerRetryAfter(scenario::RetryAfterFormat format, engine::Instant now,
+RetryAfterAnswer AnswerRetryAfter(config::RetryAfterFormat format, engine::Instant now,
                                   engine::Instant ready_at, engine::Duration clock_skew);
 
 // AnswerRetryAfter(...).wait.
 // REQUIRES: format != RetryAfterFormat::kNone
-engine::Duration ClientWaitForRetryAfter(scenario::RetryAfterFormat format, engine::Instant now,
+engine::Duration ClientWaitForRetryAfter(config::RetryAfterFormat format, engine::Instant now,
                                          engine::Instant ready_at, engine::Duration clock_skew);
 
 }  // namespace drainsim::model

@@ -29,10 +29,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/config/config.h"
 #include "sim/engine/time.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::model {
 
@@ -73,7 +73,7 @@ struct RunOptions {
 
 // Runs `scenario` with `seed` to completion (run.until, or earlier when nothing can happen
 // any more). REQUIRES: `scenario` came from the loader (it satisfies the format's invariants).
-Results RunSimulation(const scenario::Scenario& scenario, uint64_t seed,
+Results RunSimulation(const config::Scenario& scenario, uint64_t seed,
                       const RunOptions& options = {});
 
 }  // namespace drainsim::model

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "sim/base/check.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::model {
 
@@ -32,16 +32,16 @@ size_t HeadOf(size_t life_events_max) { return life_events_max / 4; }
 
 // When a per-message fault starts to apply (and a bug's fix): they have no window the run
 // opens, so the recorder marks them from the scenario.
-void AddScenarioMarks(const scenario::Scenario& scenario, std::vector<RunMark>& marks) {
+void AddScenarioMarks(const config::Scenario& scenario, std::vector<RunMark>& marks) {
   for (uint32_t f = 0; f < scenario.faults.size(); ++f) {
-    const scenario::Fault& fault = scenario.faults[f];
+    const config::Fault& fault = scenario.faults[f];
     std::optional<engine::Instant> from;
     std::optional<engine::Instant> fixed;
-    if (const auto* s = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    if (const auto* s = std::get_if<config::SyntheticFailuresFault>(&fault)) {
       from = s->from;
-    } else if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+    } else if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
       from = p->from;
-    } else if (const auto* b = std::get_if<scenario::BugFault>(&fault)) {
+    } else if (const auto* b = std::get_if<config::BugFault>(&fault)) {
       from = b->from;
       fixed = b->fixed_at;
     }
@@ -56,11 +56,11 @@ void AddScenarioMarks(const scenario::Scenario& scenario, std::vector<RunMark>& 
 
 }  // namespace
 
-TraceRecorder::TraceRecorder(const scenario::Scenario& scenario, TraceOptions options)
+TraceRecorder::TraceRecorder(const config::Scenario& scenario, TraceOptions options)
     : options_(std::move(options)) {
   for (const auto& [name, kind] : scenario.kinds) log_.kinds.push_back(name);
-  for (const scenario::Fault& fault : scenario.faults) {
-    log_.faults.emplace_back(scenario::NameOf(scenario::TypeOf(fault)));
+  for (const config::Fault& fault : scenario.faults) {
+    log_.faults.emplace_back(config::NameOf(config::TypeOf(fault)));
   }
   log_.workers = scenario.workers.count;
   log_.concurrency = scenario.workers.concurrency;

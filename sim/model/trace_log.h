@@ -34,8 +34,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/model/observer.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::model {
 
@@ -52,7 +52,7 @@ struct AttemptSpan {
   bool ended = true;    // false: still open when the run stopped
   AttemptOutcome outcome = AttemptOutcome::kSucceeded;
   AckFate ack = AckFate::kNone;
-  scenario::ErrorClass error = scenario::ErrorClass::kUnknown;
+  config::ErrorClass error = config::ErrorClass::kUnknown;
   FailureCause failure = FailureCause::kNone;
   int32_t fault = -1;
   bool current = true;     // false: a stale copy (see AttemptEndInfo::current)
@@ -82,8 +82,8 @@ struct LifeEvent {
   MessageState from = MessageState::kReady;  // kTransition; kPublish: `to` is the first state
   MessageState to = MessageState::kReady;
   TransitionCause cause = TransitionCause::kDelivered;
-  scenario::DlqReason dlq_reason = scenario::DlqReason::kMaxAttempts;
-  scenario::ErrorClass error = scenario::ErrorClass::kUnknown;  // failures; transitions: last
+  config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;
+  config::ErrorClass error = config::ErrorClass::kUnknown;  // failures; transitions: last
   RedeliveryCause redelivery = RedeliveryCause::kNone;
   engine::Instant until = engine::Instant::Never();  // kRetryScheduled, kSleep
   int32_t drain = -1;
@@ -159,7 +159,7 @@ struct TraceOptions {
 
 class TraceRecorder final : public RunObserver {
  public:
-  TraceRecorder(const scenario::Scenario& scenario, TraceOptions options);
+  TraceRecorder(const config::Scenario& scenario, TraceOptions options);
 
   bool WantsKeys() const override { return true; }
   void OnPublish(const PublishInfo& info) override;

@@ -34,6 +34,18 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
   return z ^ (z >> 31);
 }
 
+// One key template per source (producer or backlog entry), by the source's index.
+template <typename Source>
+std::vector<KeyTemplate> KeyTemplates(const config::Scenario& scenario,
+                                      const std::vector<Source>& sources) {
+  std::vector<KeyTemplate> keys;
+  keys.reserve(sources.size());
+  for (const Source& source : sources) {
+    keys.emplace_back(scenario.kinds.at(source.kind).key_pattern, source.kind, source.fields);
+  }
+  return keys;
+}
+
 // One word per event for the fingerprint: time, type and payload folded with odd multipliers
 // and rotations, so that swapping fields or shifting a time changes it.
 uint64_t EventWord(engine::Instant at, const Event& event) {
@@ -45,7 +57,7 @@ uint64_t EventWord(engine::Instant at, const Event& event) {
 
 }  // namespace
 
-World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options)
+World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options)
     : scenario_(scenario),
       seed_(seed),
       attempt_streams_(seed, kStreamAttempt),
@@ -57,27 +69,27 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
       until_(scenario.run.until) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
-                    &kind,        DurationSampler(kind.handler.validate_ms, 1e3),
-                    std::nullopt, DurationSampler(kind.handler.cpu_ms, 1e3)};
-    if (kind.handler.db_op_ms) model.db_op.emplace(*kind.handler.db_op_ms, 1e3);
+                    &kind,        DurationSampler::Millis(kind.handler.validate_ms),
+                    std::nullopt, DurationSampler::Millis(kind.handler.cpu_ms)};
+    if (kind.handler.db_op_ms) model.db_op = DurationSampler::Millis(*kind.handler.db_op_ms);
     kinds_.push_back(std::move(model));
     kind_results_.emplace_back();
   }
   workers_.resize(static_cast<size_t>(scenario.workers.count));
   for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
-    const scenario::Database& db = *scenario.database;
+    const config::Database& db = *scenario.database;
     database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor,
                                            db.cores);
     if (db.live_traffic) {
-      live_query_.emplace(db.live_traffic->query_ms, 1e3);
+      live_query_ = DurationSampler::Millis(db.live_traffic->query_ms);
       live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);
     }
   }
   if (scenario.downstream) {
-    const scenario::Downstream& api = *scenario.downstream;
+    const config::Downstream& api = *scenario.downstream;
     if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
-    call_duration_.emplace(api.call_ms, 1e3);
+    call_duration_ = DurationSampler::Millis(api.call_ms);
   }
   fault_active_.assign(scenario.faults.size(), false);
   const auto kind_index = [&](const std::string& name) -> int64_t {
@@ -92,22 +104,24 @@ World::World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions
   for (size_t f = 0; f < scenario.faults.size(); ++f) {
     fault_streams_.emplace_back(seed, kStreamFates + f);
   }
-  for (const scenario::Fault& fault : scenario.faults) {
+  for (const config::Fault& fault : scenario.faults) {
     int64_t kind = kAnyKind;
-    if (const auto* f = std::get_if<scenario::ErrorsFault>(&fault); f && f->kind) {
+    if (const auto* f = std::get_if<config::ErrorsFault>(&fault); f && f->kind) {
       kind = kind_index(*f->kind);
-    } else if (const auto* s = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    } else if (const auto* s = std::get_if<config::SyntheticFailuresFault>(&fault)) {
       kind = kind_index(s->kind);
-    } else if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+    } else if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
       kind = kind_index(p->kind);
-    } else if (const auto* b = std::get_if<scenario::BugFault>(&fault)) {
+    } else if (const auto* b = std::get_if<config::BugFault>(&fault)) {
       kind = kind_index(b->kind);
     }
     fault_kind_.push_back(kind);
   }
-  for (const scenario::Producer& producer : scenario.producers) {
+  for (const config::Producer& producer : scenario.producers) {
     producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
   }
+  producer_keys_ = KeyTemplates(scenario, scenario.producers);
+  backlog_keys_ = KeyTemplates(scenario, scenario.backlog);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   results_.scenario_name = scenario.name;
   results_.seed = seed;
@@ -320,8 +334,7 @@ void World::Handle(const Event& event) {
   }
 }
 
-Results RunSimulation(const scenario::Scenario& scenario, uint64_t seed,
-                      const RunOptions& options) {
+Results RunSimulation(const config::Scenario& scenario, uint64_t seed, const RunOptions& options) {
   World world(scenario, seed, options);
   return world.Run();
 }

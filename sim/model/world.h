@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/timer_fifo.h"
@@ -24,12 +25,12 @@
 #include "sim/model/database.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
+#include "sim/model/keys.h"
 #include "sim/model/message.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::model {
 
@@ -45,7 +46,7 @@ inline constexpr uint64_t kStreamDrainer = engine::StreamId("drainer");
 struct KindModel {
   std::string name;
   bool unique_keys = true;  // the key pattern has {id}
-  const scenario::Kind* spec = nullptr;
+  const config::Kind* spec = nullptr;
   DurationSampler validate;
   std::optional<DurationSampler> db_op;
   DurationSampler cpu;
@@ -109,7 +110,7 @@ struct Attempt {
   int64_t calls_left = 0;
   engine::Instant started_at;
   engine::Rng rng = engine::Rng::Unseeded();
-  std::optional<scenario::ErrorClass> injected;  // the failure this attempt is fated to
+  std::optional<config::ErrorClass> injected;    // the failure this attempt is fated to
   uint16_t injected_fault = 0;                   // the fault that fated it (for observers)
   engine::Duration injected_after;
   bool holds_claim = false;                     // this attempt inserted the claim row
@@ -129,7 +130,7 @@ struct TransitionNote {
 
 class World final : public Scheduler {
  public:
-  World(const scenario::Scenario& scenario, uint64_t seed, const RunOptions& options);
+  World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options);
   Results Run();
 
   engine::Instant Now() const override { return now_; }
@@ -173,18 +174,18 @@ class World final : public Scheduler {
   void VisibilityWake();
   void VisibilityExpired(const Delivery& delivery);
   void DelayDue(const Event& event);
-  void DeadLetter(MessageRef ref, Message& message, scenario::DlqReason reason);
+  void DeadLetter(MessageRef ref, Message& message, config::DlqReason reason);
   void Park(MessageRef ref, Message& message, const TransitionNote& note);
   void DlqExpire(const Event& event);
   void ScheduleExpiry(MessageRef ref, const Message& message);
   void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why);
   // A return of an in-flight message to the queue by `kind`: counts towards delivery_limit and
   // dead-letters (reason delivery_limit) past it; otherwise Requeue.
-  void ReturnToQueue(MessageRef ref, Message& message, scenario::ReturnKind kind,
+  void ReturnToQueue(MessageRef ref, Message& message, config::ReturnKind kind,
                      RedeliveryCause cause, TransitionCause why);
   // Counts a return of `kind`; true if it took the message past delivery_limit (then it has
   // been dead-lettered).
-  bool CountReturn(MessageRef ref, Message& message, scenario::ReturnKind kind);
+  bool CountReturn(MessageRef ref, Message& message, config::ReturnKind kind);
   void MaybeDuplicateDeadLetter(MessageRef ref);
   void TrimDlq();
   void ReleaseIfDone(MessageRef ref);
@@ -203,7 +204,7 @@ class World final : public Scheduler {
   void CallDownstream(uint32_t attempt_slot);
   void Commit(uint32_t attempt_slot);
   void Succeed(uint32_t attempt_slot, bool suppressed = false);
-  void Fail(uint32_t attempt_slot, scenario::ErrorClass error, FailureCause cause);
+  void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
   void FinishCopy(uint32_t attempt_slot);
   void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
   void SubmitQuery(uint32_t attempt_slot);
@@ -258,9 +259,8 @@ class World final : public Scheduler {
   void ScheduleFaults();
   void FaultEdge(const Event& event);
   void CrashEvent(const Event& event);
-  std::optional<scenario::ErrorClass> InjectedFailure(Message& message,
-                                                      engine::Duration& fail_after,
-                                                      uint16_t& fault_index);
+  std::optional<config::ErrorClass> InjectedFailure(Message& message, engine::Duration& fail_after,
+                                                    uint16_t& fault_index);
   bool AckLost(Attempt& attempt);
   // A lost ack under on_visibility_timeout close_channel: the delivery stays on its worker's
   // channel (Worker::withheld). REQUIRES: called before the attempt's FinishCopy.
@@ -274,7 +274,7 @@ class World final : public Scheduler {
   void EndDrain(uint32_t drain_index);
   void FillDrainResults(uint32_t drain_index, DrainResults& out) const;
   void Replay(MessageRef ref, Message& message);
-  bool Selected(const scenario::Drain& drain, const Message& message) const;
+  bool Selected(uint32_t drain_index, const Message& message) const;
   void NoteDeadLettered(MessageRef ref, Message& message);
   void NoteLeftPipeline(Message& message);
   void CheckEmpty();
@@ -305,12 +305,12 @@ class World final : public Scheduler {
   void NotifyTransition(const Message& message, MessageState from, const TransitionNote& note);
   void NotifyAttemptStart(uint32_t attempt_slot);
   void NotifyAttemptEnd(uint32_t attempt_slot, AttemptOutcome outcome, AckFate ack,
-                        scenario::ErrorClass error, FailureCause failure);
+                        config::ErrorClass error, FailureCause failure);
   void NotifyCommit(uint32_t attempt_slot, bool duplicate, DuplicateCause cause, bool visible);
   void NotifySleep(uint32_t attempt_slot, engine::Instant until);
   [[gnu::noinline]] void NotifyProgress();  // every 2^16 events
 
-  const scenario::Scenario& scenario_;
+  const config::Scenario& scenario_;
   const uint64_t seed_;
   const engine::Rng::Family attempt_streams_;        // ForStream(seed, kStreamAttempt, .)
   const engine::Rng::Family dlq_duplicate_streams_;  // ForStream(seed, kStreamDlqDuplicate, .)
@@ -383,6 +383,9 @@ class World final : public Scheduler {
   static constexpr int64_t kAnyKind = -1;
   std::vector<int64_t> fault_kind_;
   std::vector<uint32_t> producer_kind_;
+  // The key patterns resolved once per source (keys.h), by producer and by backlog entry.
+  std::vector<KeyTemplate> producer_keys_;
+  std::vector<KeyTemplate> backlog_keys_;
   std::vector<int64_t> fault_count_left_;  // poison / synthetic "count" still to assign
   engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
@@ -427,6 +430,12 @@ class World final : public Scheduler {
     double db_capacity_at_start = 0;
     bool main_held = false;  // the main queue held a message since it started
     std::optional<engine::Instant> backlog_cleared_at;
+    // The plan's selection, resolved once in ScheduleDrains: bit r of `reasons` is set iff DLQ
+    // reason r is selected, bit e of `errors` iff error class e is; `kinds` by kind index.
+    // Every bit set where the plan lists nothing. No name compares per message.
+    uint32_t reasons = 0;
+    uint32_t errors = 0;
+    std::vector<bool> kinds;
   };
   std::vector<DrainState> drains_;
   int32_t active_drain_ = -1;
@@ -437,10 +446,16 @@ class World final : public Scheduler {
   int64_t replays_interval_ = 0;
 
   // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
-  std::array<std::array<int64_t, 4>, scenario::kDlqReasonCount> dlq_by_reason_error_{};
+  std::array<std::array<int64_t, 4>, config::kDlqReasonCount> dlq_by_reason_error_{};
 
   Results results_;
   std::vector<KindResults> kind_results_;  // by kind index; keyed by name in Collect
+  // Results::human_needed_by_reason as it grows, by enum index: parked by the policy (by error
+  // class), failed with no DLQ (by reason), parked by a drain. Collect writes the keys
+  // ("parked:transient", ...): no JSON words are looked up while the run lasts.
+  std::array<int64_t, 4> parked_by_error_{};
+  std::array<int64_t, config::kDlqReasonCount> failed_by_reason_{};
+  int64_t parked_by_drain_ = 0;
   Histogram live_interval_us_{5};
   int64_t live_errors_interval_ = 0;
   int64_t dlq_inflow_interval_ = 0;

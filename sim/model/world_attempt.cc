@@ -1,8 +1,8 @@
 // Running a handler: validate -> claim -> database ops -> downstream calls -> CPU -> commit ->
 // ack, and what happens when a step fails (the retry policy's routing).
+#include "sim/config/enum_names.h"
 #include "sim/model/retry_after.h"
 #include "sim/model/world.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -112,7 +112,7 @@ void World::AttemptStep(const Event& event) {
       break;
     case Step::kCall:
       if (a.call_fails) {
-        Fail(slot, scenario::ErrorClass::kTransient, FailureCause::kDownstreamOutage);  // 503
+        Fail(slot, config::ErrorClass::kTransient, FailureCause::kDownstreamOutage);  // 503
       } else {
         --a.calls_left;
         BeginCallsOrCpu(slot);
@@ -139,7 +139,7 @@ void World::AfterValidate(uint32_t slot) {
     return;
   }
   Message& m = messages_.Get(a.delivery.message);
-  if (KindOf(m).spec->idempotency == scenario::Idempotency::kClaim) {
+  if (KindOf(m).spec->idempotency == config::Idempotency::kClaim) {
     a.step = Step::kClaim;
     if (database_) {
       SubmitQuery(slot);
@@ -182,7 +182,7 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
   Attempt& a = attempts_[slot];
   if (outcome != QueryOutcome::kOk) {
     // Lock/statement timeout, or refused (outage).
-    Fail(slot, scenario::ErrorClass::kTransient,
+    Fail(slot, config::ErrorClass::kTransient,
          outcome == QueryOutcome::kTimeout ? FailureCause::kDbTimeout : FailureCause::kDbRefused);
     return;
   }
@@ -229,7 +229,7 @@ void World::BeginCallsOrCpu(uint32_t slot) {
 
 void World::CallDownstream(uint32_t slot) {
   Attempt& a = attempts_[slot];
-  const scenario::Downstream& api = *scenario_.downstream;
+  const config::Downstream& api = *scenario_.downstream;
   a.step = Step::kCall;
   const engine::Duration call = call_duration_->Sample(a.rng);
   Message& m = messages_.Get(a.delivery.message);
@@ -249,12 +249,12 @@ void World::CallDownstream(uint32_t slot) {
     // 429 at once; the header says when the bucket will have a token again.
     ++results_.downstream_429s;
     ++downstream_429s_interval_;
-    if (api.retry_after != scenario::RetryAfterFormat::kNone) {
+    if (api.retry_after != config::RetryAfterFormat::kNone) {
       const engine::Instant ready_at = downstream_bucket_->NextAvailable(now_);
       a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);
       m.retry_ready_at = ready_at;
     }
-    Fail(slot, scenario::ErrorClass::kRateLimited, FailureCause::kRateLimited);
+    Fail(slot, config::ErrorClass::kRateLimited, FailureCause::kRateLimited);
     return;
   }
   a.call_fails = false;
@@ -267,7 +267,7 @@ void World::Commit(uint32_t slot) {
   const KindModel& kind = KindOf(m);
   if (message_observer_ != nullptr) [[unlikely]] {
     NotifyCommit(slot, Key(m).committed, ToDuplicateCause(m.cause),
-                 kind.spec->idempotency == scenario::Idempotency::kNone);
+                 kind.spec->idempotency == config::Idempotency::kNone);
   }
   if (Key(m).committed) {
     // The work ran again for a key that had already committed.
@@ -276,7 +276,7 @@ void World::Commit(uint32_t slot) {
     ++results_.duplicate_executions;
     KindResults& kr = kind_results_[m.kind_index];
     ++kr.duplicate_executions;
-    if (kind.spec->idempotency == scenario::Idempotency::kNone) {
+    if (kind.spec->idempotency == config::Idempotency::kNone) {
       ++results_.visible_duplicates;
       ++kr.visible_duplicates;
     }
@@ -323,12 +323,12 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   }
   if (message_observer_ != nullptr) [[unlikely]] {
     NotifyAttemptEnd(slot, suppressed ? AttemptOutcome::kSuppressed : AttemptOutcome::kSucceeded,
-                     ack, scenario::ErrorClass::kUnknown, FailureCause::kNone);
+                     ack, config::ErrorClass::kUnknown, FailureCause::kNone);
   }
   FinishCopy(slot);
 }
 
-void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) {
+void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   ++results_.failures_by_class[static_cast<size_t>(error)];
@@ -348,28 +348,27 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
     FinishCopy(slot);  // the broker already gave the message to someone else
     return;
   }
-  const scenario::RetryPolicy& retry = scenario_.retry;
-  const scenario::ClassPolicy& policy = retry.classes.For(error);
+  const config::RetryPolicy& retry = scenario_.retry;
+  const config::ClassPolicy& policy = retry.classes.For(error);
   const MessageRef ref = a.delivery.message;
   switch (policy.action) {
-    case scenario::ClassAction::kDeadLetter:
-      DeadLetter(ref, m, scenario::DlqReason::kNotRetryable);
+    case config::ClassAction::kDeadLetter:
+      DeadLetter(ref, m, config::DlqReason::kNotRetryable);
       break;
-    case scenario::ClassAction::kPark:
-      results_
-          .human_needed_by_reason[std::string("parked:") + std::string(scenario::NameOf(error))]++;
+    case config::ClassAction::kPark:
+      ++parked_by_error_[static_cast<size_t>(error)];
       Park(ref, m, TransitionNote{.cause = TransitionCause::kParkedByPolicy});
       break;
-    case scenario::ClassAction::kRetry: {
+    case config::ClassAction::kRetry: {
       if (m.attempts >= policy.attempts_max) {
-        DeadLetter(ref, m, scenario::DlqReason::kMaxAttempts);
+        DeadLetter(ref, m, config::DlqReason::kMaxAttempts);
         break;
       }
       if (!RetryAllowed()) {
-        DeadLetter(ref, m, scenario::DlqReason::kRetryBudget);
+        DeadLetter(ref, m, config::DlqReason::kRetryBudget);
         break;
       }
-      if (retry.delivery == scenario::RetryDelivery::kVisibilityTimeout) {
+      if (retry.delivery == config::RetryDelivery::kVisibilityTimeout) {
         // Not deleted: the message reappears when this delivery's visibility timeout ends (SQS
         // has no backoff of its own). The worker lets go of its copy now; a renewed lock is no
         // longer renewed.
@@ -377,7 +376,7 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
         LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
         break;
       }
-      if (retry.delivery == scenario::RetryDelivery::kRequeue) {
+      if (retry.delivery == config::RetryDelivery::kRequeue) {
         ReturnFailed(ref, m, a.rng);
         break;
       }
@@ -385,15 +384,14 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
       engine::Duration delay =
           BackoffDelay(policy.backoff ? *policy.backoff : retry.backoff, m.attempts, state, a.rng);
       m.backoff_previous = state.previous;
-      if (error == scenario::ErrorClass::kRateLimited && policy.honor_retry_after &&
-          a.retry_after) {
+      if (error == config::ErrorClass::kRateLimited && policy.honor_retry_after && a.retry_after) {
         delay = *a.retry_after;
       }
-      if (retry.delivery == scenario::RetryDelivery::kEtaInConsumer) {
+      if (retry.delivery == config::RetryDelivery::kEtaInConsumer) {
         RetryWithEta(ref, m, delay);
         break;
       }
-      if (retry.delivery == scenario::RetryDelivery::kSleepInConsumer) {
+      if (retry.delivery == config::RetryDelivery::kSleepInConsumer) {
         // The consumer keeps the message and its slot while it sleeps; the visibility timeout
         // keeps running.
         a.step = Step::kSleep;
@@ -413,9 +411,9 @@ void World::Fail(uint32_t slot, scenario::ErrorClass error, FailureCause cause) 
 }
 
 void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
-  const scenario::ReturnKind kind = scenario_.retry.requeue_with == scenario::RequeueWith::kNack
-                                        ? scenario::ReturnKind::kNack
-                                        : scenario::ReturnKind::kReject;
+  const config::ReturnKind kind = scenario_.retry.requeue_with == config::RequeueWith::kNack
+                                      ? config::ReturnKind::kNack
+                                      : config::ReturnKind::kReject;
   m.cause = RedeliveryCause::kOther;
   if (CountReturn(ref, m, kind)) return;
   const auto& backoff = scenario_.broker.redelivery_backoff;

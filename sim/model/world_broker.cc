@@ -1,8 +1,8 @@
 // The broker's side of a run: delivery to workers, visibility timeouts, the delay queue, the
 // DLQ, the parking lot, and what crashes and restarts do to unacked deliveries.
+#include "sim/config/enum_names.h"
 #include "sim/model/keys.h"
 #include "sim/model/world.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -54,17 +54,17 @@ void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, Transitio
   MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause});
 }
 
-bool World::CountReturn(MessageRef ref, Message& m, scenario::ReturnKind kind) {
-  const scenario::Broker& broker = scenario_.broker;
+bool World::CountReturn(MessageRef ref, Message& m, config::ReturnKind kind) {
+  const config::Broker& broker = scenario_.broker;
   if (broker.delivery_counted[static_cast<size_t>(kind)]) ++m.delivery_count;
   if (broker.delivery_limit && m.delivery_count > *broker.delivery_limit) {
-    DeadLetter(ref, m, scenario::DlqReason::kDeliveryLimit);
+    DeadLetter(ref, m, config::DlqReason::kDeliveryLimit);
     return true;
   }
   return false;
 }
 
-void World::ReturnToQueue(MessageRef ref, Message& m, scenario::ReturnKind kind,
+void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
                           RedeliveryCause cause, TransitionCause why) {
   m.cause = cause;
   if (CountReturn(ref, m, kind)) return;
@@ -94,7 +94,7 @@ void World::Dispatch() {
     } else if (receive_count_max && m.receive_count >= *receive_count_max) {
       // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
       // instead of delivering it again.
-      DeadLetter(ref, m, scenario::DlqReason::kReceiveCountMax);
+      DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
     } else {
       if (breaker_ == BreakerState::kHalfOpen) {
         --breaker_probes_left_;
@@ -158,13 +158,12 @@ void World::DelayDue(const Event& event) {
   MakeReady(ref, m, TransitionNote{.cause = TransitionCause::kRetryDue});
 }
 
-void World::DeadLetter(MessageRef ref, Message& m, scenario::DlqReason reason) {
+void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
-    results_
-        .human_needed_by_reason[std::string("failed:") + std::string(scenario::NameOf(reason))]++;
+    ++failed_by_reason_[static_cast<size_t>(reason)];
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
     return;
   }
@@ -243,9 +242,8 @@ void World::TrimDlq() {
 void World::ScheduleExpiry(MessageRef ref, const Message& m) {
   if (!scenario_.broker.dlq_retention) return;
   const engine::Instant base =
-      scenario_.broker.dlq_retention_from == scenario::RetentionFrom::kEnqueued
-          ? m.published_at
-          : m.dead_lettered_at;
+      scenario_.broker.dlq_retention_from == config::RetentionFrom::kEnqueued ? m.published_at
+                                                                              : m.dead_lettered_at;
   engine::Instant at = base + *scenario_.broker.dlq_retention;
   if (at < now_) at = now_;
   if (at >= until_) return;
@@ -299,8 +297,8 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     if (!a.live || a.worker != w) continue;
     results_.wasted_worker_s += (now_ - a.started_at).seconds();
     if (message_observer_ != nullptr) [[unlikely]] {
-      NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone,
-                       scenario::ErrorClass::kUnknown, FailureCause::kNone);
+      NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone, config::ErrorClass::kUnknown,
+                       FailureCause::kNone);
     }
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
       Key(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
@@ -327,13 +325,13 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                                     : after_commit && Key(m).committed
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
-      const scenario::RequeueOnCrash mode = scenario_.broker.requeue_on_crash;
-      if (mode == scenario::RequeueOnCrash::kFail && i < running_count) {
+      const config::RequeueOnCrash mode = scenario_.broker.requeue_on_crash;
+      if (mode == config::RequeueOnCrash::kFail && i < running_count) {
         // acks_late without task_reject_on_worker_lost: WorkerLostError fails the task.
         m.cause = cause;
-        DeadLetter(d.message, m, scenario::DlqReason::kWorkerLost);
-      } else if (mode != scenario::RequeueOnCrash::kAfterVisibilityTimeout) {
-        ReturnToQueue(d.message, m, scenario::ReturnKind::kCrash, cause,
+        DeadLetter(d.message, m, config::DlqReason::kWorkerLost);
+      } else if (mode != config::RequeueOnCrash::kAfterVisibilityTimeout) {
+        ReturnToQueue(d.message, m, config::ReturnKind::kCrash, cause,
                       TransitionCause::kCrashRequeue);
       } else {
         m.cause = cause;  // the visibility timeout will hand it out again
@@ -362,7 +360,7 @@ void World::RestartWorker(const Event& event) {
 }
 
 void World::BrokerRestart(const Event& event) {
-  const auto& fault = std::get<scenario::BrokerRestartFault>(scenario_.faults[event.a]);
+  const auto& fault = std::get<config::BrokerRestartFault>(scenario_.faults[event.a]);
   broker_down_ = true;
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);

@@ -8,31 +8,45 @@ namespace drainsim::model {
 
 namespace {
 
-template <typename T>
-bool Contains(const std::optional<std::vector<T>>& list, const T& value) {
-  return !list || std::find(list->begin(), list->end(), value) != list->end();
+// The bits of the enumerators `list` names, or of all `count` when there is no list.
+template <typename E>
+uint32_t SelectionBits(const std::optional<std::vector<E>>& list, int count) {
+  if (!list) return (uint32_t{1} << count) - 1;
+  uint32_t bits = 0;
+  for (const E value : *list) bits |= uint32_t{1} << static_cast<int>(value);
+  return bits;
 }
 
 }  // namespace
 
-bool World::Selected(const scenario::Drain& drain, const Message& m) const {
-  return Contains(drain.select.reasons, m.dlq_reason) &&
-         Contains(drain.select.errors, m.last_error) &&
-         Contains(drain.select.kinds, KindOf(m).name);
+bool World::Selected(uint32_t d, const Message& m) const {
+  const DrainState& state = drains_[d];
+  return (state.reasons >> static_cast<int>(m.dlq_reason) & 1) != 0 &&
+         (state.errors >> static_cast<int>(m.last_error) & 1) != 0 && state.kinds[m.kind_index];
 }
 
 void World::ScheduleDrains() {
   drains_.resize(scenario_.drains.size());
   results_.drains.resize(scenario_.drains.size());
+  for (uint32_t d = 0; d < drains_.size(); ++d) {
+    const config::DrainSelect& select = scenario_.drains[d].select;
+    drains_[d].reasons = SelectionBits(select.reasons, config::kDlqReasonCount);
+    drains_[d].errors = SelectionBits(select.errors, static_cast<int>(parked_by_error_.size()));
+    for (const KindModel& kind : kinds_) {
+      drains_[d].kinds.push_back(!select.kinds ||
+                                 std::find(select.kinds->begin(), select.kinds->end(), kind.name) !=
+                                     select.kinds->end());
+    }
+  }
   // start_after_fix counts from the latest fix of any bug fault.
   std::optional<engine::Instant> fixed_at;
-  for (const scenario::Fault& fault : scenario_.faults) {
-    if (const auto* bug = std::get_if<scenario::BugFault>(&fault); bug && bug->fixed_at) {
+  for (const config::Fault& fault : scenario_.faults) {
+    if (const auto* bug = std::get_if<config::BugFault>(&fault); bug && bug->fixed_at) {
       fixed_at = fixed_at ? std::max(*fixed_at, *bug->fixed_at) : *bug->fixed_at;
     }
   }
   for (uint32_t d = 0; d < scenario_.drains.size(); ++d) {
-    const scenario::Drain& drain = scenario_.drains[d];
+    const config::Drain& drain = scenario_.drains[d];
     const engine::Instant start =
         drain.start_at ? *drain.start_at : *fixed_at + *drain.start_after_fix;
     if (start < until_) At(start, Event{EventType::kDrainTick, d, 1});
@@ -51,7 +65,7 @@ void World::StartDueDrain() {
 }
 
 void World::StartDrain(uint32_t d) {
-  const scenario::Drain& drain = scenario_.drains[d];
+  const config::Drain& drain = scenario_.drains[d];
   DrainState& state = drains_[d];
   DrainResults& out = results_.drains[d];
   state.started = true;
@@ -74,7 +88,7 @@ void World::StartDrain(uint32_t d) {
     if (!messages_.IsLive(entry.ref)) continue;
     Message& m = messages_.Get(entry.ref);
     if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
-    if (Selected(drain, m)) {
+    if (Selected(d, m)) {
       if (m.replayed_by_drain == static_cast<int32_t>(d)) {
         kept.push_back(entry);
         continue;
@@ -84,9 +98,9 @@ void World::StartDrain(uint32_t d) {
       state.pending.push_back(entry);
       ++state.pending_count;
       kept.push_back(entry);
-    } else if (drain.others == scenario::DrainOthers::kPark) {
+    } else if (drain.others == config::DrainOthers::kPark) {
       ++out.parked;
-      results_.human_needed_by_reason["parked:drain"]++;
+      ++parked_by_drain_;
       Park(entry.ref, m,
            TransitionNote{.cause = TransitionCause::kParkedByDrain,
                           .drain = static_cast<int32_t>(d)});
@@ -96,16 +110,16 @@ void World::StartDrain(uint32_t d) {
   }
   dlq_ = std::move(kept);
   if (drain.replay_ms) {
-    state.replay_time.emplace(*drain.replay_ms, 1e3);
+    state.replay_time = DurationSampler::Millis(*drain.replay_ms);
     state.replay_rng = engine::Rng::ForStream(seed_, kStreamDrainer, d);
   }
   state.busy_until = now_;
-  if (const auto* drip = std::get_if<scenario::DripDrain>(&drain.strategy)) {
+  if (const auto* drip = std::get_if<config::DripDrain>(&drain.strategy)) {
     state.bucket.emplace(drip->rate_per_s, drip->burst);
-  } else if (const auto* bounded = std::get_if<scenario::BoundedDrain>(&drain.strategy);
+  } else if (const auto* bounded = std::get_if<config::BoundedDrain>(&drain.strategy);
              bounded != nullptr && bounded->rate_per_s) {
     state.bucket.emplace(*bounded->rate_per_s, 1);
-  } else if (const auto* adaptive = std::get_if<scenario::AdaptiveDrain>(&drain.strategy)) {
+  } else if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&drain.strategy)) {
     state.rate_per_s = adaptive->rate_min_per_s;
     state.bucket.emplace(state.rate_per_s, 1);
     db_interval_us_.Clear();
@@ -164,7 +178,7 @@ void World::Replay(MessageRef ref, Message& m) {
   // A replay is a new life: attempt counter and receive count start again, with a replay_of
   // header (the message keeps its id and key). Sidekiq's manual retry keeps the count, less the
   // retry itself: a job that died of exhausted retries dies again at its next failure.
-  m.attempts = scenario_.broker.redrive_attempts == scenario::RedriveAttempts::kKeep
+  m.attempts = scenario_.broker.redrive_attempts == config::RedriveAttempts::kKeep
                    ? std::max(0, m.attempts - 1)
                    : 0;
   m.receive_count = 0;
@@ -197,7 +211,7 @@ void World::ResumeBroker() {
 
 void World::DrainAdjust(uint32_t d) {
   if (active_drain_ != static_cast<int32_t>(d)) return;
-  const auto& adaptive = std::get<scenario::AdaptiveDrain>(scenario_.drains[d].strategy);
+  const auto& adaptive = std::get<config::AdaptiveDrain>(scenario_.drains[d].strategy);
   DrainState& state = drains_[d];
   const bool timeouts = database_->timeouts() > db_timeouts_at_adjust_;
   const bool slow =
@@ -251,7 +265,7 @@ void World::EndDrain(uint32_t d) {
 void World::NoteDeadLettered(MessageRef ref, Message& m) {
   if (active_drain_ < 0) return;
   const auto d = static_cast<uint32_t>(active_drain_);
-  if (m.replayed_by_drain == active_drain_ || !Selected(scenario_.drains[d], m)) return;
+  if (m.replayed_by_drain == active_drain_ || !Selected(d, m)) return;
   DrainState& state = drains_[d];
   m.pending_in_drain = active_drain_;
   state.pending.push_back(DlqEntry{ref, m.dead_letters});

@@ -5,16 +5,16 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/config/enum_names.h"
 #include "sim/model/world.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
 namespace {
 
-const scenario::Window* WindowOf(const scenario::Fault& fault) {
+const config::Window* WindowOf(const config::Fault& fault) {
   return std::visit(
-      [](const auto& f) -> const scenario::Window* {
+      [](const auto& f) -> const config::Window* {
         if constexpr (requires { f.window; }) {
           return &f.window;
         } else {
@@ -30,21 +30,21 @@ void World::ScheduleFaults() {
   fault_count_left_.assign(scenario_.faults.size(), 0);
   fault_window_slot_.clear();
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
-    const scenario::Fault& fault = scenario_.faults[f];
-    if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
+    const config::Fault& fault = scenario_.faults[f];
+    if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
       fault_count_left_[f] = poison->count.value_or(0);
-    } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    } else if (const auto* synthetic = std::get_if<config::SyntheticFailuresFault>(&fault)) {
       fault_count_left_[f] = synthetic->count;
-    } else if (const auto* restart = std::get_if<scenario::BrokerRestartFault>(&fault)) {
+    } else if (const auto* restart = std::get_if<config::BrokerRestartFault>(&fault)) {
       At(restart->at, Event{EventType::kBrokerRestart, f});
-    } else if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
+    } else if (const auto* crash = std::get_if<config::WorkerCrashFault>(&fault)) {
       if (crash->at) At(*crash->at, Event{EventType::kWorkerCrash, f});
     }
     fault_window_slot_.push_back(-1);
-    if (const scenario::Window* window = WindowOf(fault)) {
+    if (const config::Window* window = WindowOf(fault)) {
       fault_window_slot_[f] = static_cast<int32_t>(results_.fault_windows.size());
       results_.fault_windows.push_back(
-          FaultWindowAttempts{f, std::string(scenario::NameOf(scenario::TypeOf(fault))),
+          FaultWindowAttempts{f, std::string(config::NameOf(config::TypeOf(fault))),
                               window->from.seconds(), window->until.seconds(), 0, 0});
       // A window open from the start is open before anything else happens at time 0.
       if (window->from == engine::Instant::Zero()) {
@@ -74,7 +74,7 @@ void World::FaultEdge(const Event& event) {
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(f, open ? FaultEdge::kOpen : FaultEdge::kClose, now_);
   }
-  const scenario::Fault& fault = scenario_.faults[f];
+  const config::Fault& fault = scenario_.faults[f];
   // Database settings are recomputed from every active fault, so overlapping windows compose.
   if (database_) {
     double slowdown = 1.0;
@@ -82,11 +82,11 @@ void World::FaultEdge(const Event& event) {
     int64_t connections = scenario_.database->connections;
     for (size_t i = 0; i < scenario_.faults.size(); ++i) {
       if (!fault_active_[i]) continue;
-      if (const auto* s = std::get_if<scenario::DbSlowdownFault>(&scenario_.faults[i])) {
+      if (const auto* s = std::get_if<config::DbSlowdownFault>(&scenario_.faults[i])) {
         slowdown *= s->factor;
-      } else if (std::holds_alternative<scenario::DbOutageFault>(scenario_.faults[i])) {
+      } else if (std::holds_alternative<config::DbOutageFault>(scenario_.faults[i])) {
         outage = true;
-      } else if (const auto* c = std::get_if<scenario::DbConnectionsFault>(&scenario_.faults[i])) {
+      } else if (const auto* c = std::get_if<config::DbConnectionsFault>(&scenario_.faults[i])) {
         connections = c->connections;
       }
     }
@@ -94,10 +94,10 @@ void World::FaultEdge(const Event& event) {
     database_->SetOutage(outage);
     if (connections != database_->capacity()) database_->SetCapacity(connections);
   }
-  if (std::holds_alternative<scenario::DownstreamOutageFault>(fault)) {
+  if (std::holds_alternative<config::DownstreamOutageFault>(fault)) {
     downstream_outages_ += open ? 1 : -1;
-  } else if (const auto* limit = std::get_if<scenario::DownstreamRateLimitFault>(&fault)) {
-    const scenario::Downstream& api = *scenario_.downstream;
+  } else if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
+    const config::Downstream& api = *scenario_.downstream;
     if (open) {
       if (downstream_bucket_) {
         downstream_bucket_->SetRate(now_, limit->rate_limit_per_s, limit->burst);
@@ -109,7 +109,7 @@ void World::FaultEdge(const Event& event) {
     } else {
       downstream_bucket_.reset();
     }
-  } else if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
+  } else if (const auto* crash = std::get_if<config::WorkerCrashFault>(&fault)) {
     if (open && crash->rate_per_h) CrashEvent(Event{EventType::kWorkerCrash, f, 1});
   }
   Dispatch();
@@ -117,7 +117,7 @@ void World::FaultEdge(const Event& event) {
 
 void World::CrashEvent(const Event& event) {
   const uint32_t f = event.a;
-  const auto& crash = std::get<scenario::WorkerCrashFault>(scenario_.faults[f]);
+  const auto& crash = std::get<config::WorkerCrashFault>(scenario_.faults[f]);
   const bool scheduling_only = event.b == 1;  // the window just opened: no crash yet
   const int64_t count = crash.rate_per_h ? 1 : crash.count;
   if (!scheduling_only) {
@@ -138,7 +138,7 @@ void World::CrashEvent(const Event& event) {
       const size_t j = i + crash_rng_.UniformInt(candidates.size() - i);
       std::swap(candidates[i], candidates[j]);
       const uint32_t w = candidates[i];
-      if (crash.point == scenario::CrashPoint::kBetweenCommitAndAck) {
+      if (crash.point == config::CrashPoint::kBetweenCommitAndAck) {
         ++workers_[w].crash_after_commit_armed;  // dies at its next commit
       } else {
         CrashWorker(w, /*after_commit=*/false);
@@ -157,18 +157,18 @@ void World::CrashEvent(const Event& event) {
   }
 }
 
-std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m, engine::Duration& fail_after,
-                                                           uint16_t& fault_index) {
+std::optional<config::ErrorClass> World::InjectedFailure(Message& m, engine::Duration& fail_after,
+                                                         uint16_t& fault_index) {
   const auto kind = static_cast<int64_t>(m.kind_index);
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
-    const scenario::Fault& fault = scenario_.faults[f];
-    if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
+    const config::Fault& fault = scenario_.faults[f];
+    if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
       if (m.poison) {
         fail_after = poison->fail_after.value_or(engine::Duration::Zero());
         fault_index = static_cast<uint16_t>(f);  // faults are at most 1000
         return poison->error;
       }
-    } else if (const auto* synthetic = std::get_if<scenario::SyntheticFailuresFault>(&fault)) {
+    } else if (const auto* synthetic = std::get_if<config::SyntheticFailuresFault>(&fault)) {
       if (fault_kind_[f] != kind || now_ < synthetic->from) continue;
       if (!m.synthetic_checked) {
         m.synthetic_checked = true;
@@ -182,14 +182,14 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m, engine::D
         fault_index = static_cast<uint16_t>(f);
         return synthetic->error;
       }
-    } else if (const auto* bug = std::get_if<scenario::BugFault>(&fault)) {
+    } else if (const auto* bug = std::get_if<config::BugFault>(&fault)) {
       const bool fixed = bug->fixed_at && now_ >= *bug->fixed_at;
       if (m.bug_victim && fault_kind_[f] == kind && now_ >= bug->from && !fixed) {
         fail_after = bug->fail_after.value_or(engine::Duration::Zero());
         fault_index = static_cast<uint16_t>(f);
         return bug->error;
       }
-    } else if (const auto* errors = std::get_if<scenario::ErrorsFault>(&fault)) {
+    } else if (const auto* errors = std::get_if<config::ErrorsFault>(&fault)) {
       if (!fault_active_[f] || (fault_kind_[f] != kAnyKind && fault_kind_[f] != kind)) continue;
       engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
       if (rng.NextDouble() < errors->probability) {
@@ -205,7 +205,7 @@ std::optional<scenario::ErrorClass> World::InjectedFailure(Message& m, engine::D
 bool World::AckLost(Attempt& attempt) {
   const Message& m = messages_.Get(attempt.delivery.message);
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
-    const auto* loss = std::get_if<scenario::AckLossFault>(&scenario_.faults[f]);
+    const auto* loss = std::get_if<config::AckLossFault>(&scenario_.faults[f]);
     if (loss == nullptr || !fault_active_[f]) continue;
     engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
     if (rng.NextDouble() < loss->probability) return true;

@@ -79,7 +79,7 @@ bool World::AckVoid(const Attempt& a, const Message& m) const {
     return true;
   }
   // Service Bus: completing a message whose lock expired fails (MessageLockLostException).
-  if (!current && scenario_.broker.stale_ack == scenario::StaleAck::kRefused) return true;
+  if (!current && scenario_.broker.stale_ack == config::StaleAck::kRefused) return true;
   // A stale ETA copy (redelivered while held): only the current delivery's ack counts.
   return !current && m.eta != engine::Instant::Never();
 }
@@ -87,8 +87,8 @@ bool World::AckVoid(const Attempt& a, const Message& m) const {
 // ---- lost acks on a channel (close_channel) -------------------------------------------
 
 void World::WithholdLostAck(const Attempt& a, Message& m) {
-  const scenario::Broker& broker = scenario_.broker;
-  if (broker.on_visibility_timeout != scenario::OnVisibilityTimeout::kCloseChannel ||
+  const config::Broker& broker = scenario_.broker;
+  if (broker.on_visibility_timeout != config::OnVisibilityTimeout::kCloseChannel ||
       broker.lock_renewal || a.off_channel || !IsCurrent(a.delivery)) {
     // The visibility timeout hands this one message out again (SQS and the like); a stale
     // copy's ack (its message already handed out again) holds nothing.
@@ -108,7 +108,7 @@ void World::WithholdLostAck(const Attempt& a, Message& m) {
 // ---- lock renewal, stalled jobs -----------------------------------------------------------
 
 void World::CpuStepStarted(uint32_t slot, engine::Duration cpu) {
-  const scenario::Broker& broker = scenario_.broker;
+  const config::Broker& broker = scenario_.broker;
   if (!broker.lock_renewal || cpu <= broker.visibility_timeout) return;
   const Attempt& a = attempts_[slot];
   if (!IsCurrent(a.delivery)) return;
@@ -151,7 +151,7 @@ void World::ActOnStall(MessageRef ref, Message& m) {
   m.cause = ExpiryCause(m);
   const auto& max = scenario_.broker.stalled_count_max;
   if (max && m.stalled_count > *max) {
-    DeadLetter(ref, m, scenario::DlqReason::kStalled);
+    DeadLetter(ref, m, config::DlqReason::kStalled);
     return;
   }
   // BullMQ moves a stalled job back to wait.
@@ -161,18 +161,18 @@ void World::ActOnStall(MessageRef ref, Message& m) {
 // ---- ordinary visibility timeouts: stalls, closed channels ---------------------------------
 
 bool World::VisibilityExpiredHook(const Delivery& delivery) {
-  const scenario::Broker& broker = scenario_.broker;
+  const config::Broker& broker = scenario_.broker;
   Message& m = messages_.Get(delivery.message);
   // The consumer timeout closes the holder's channel whatever else the expiry does.
   const int32_t closes =
-      broker.on_visibility_timeout == scenario::OnVisibilityTimeout::kCloseChannel &&
-              m.holder >= 0 && WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
+      broker.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel && m.holder >= 0 &&
+              WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
           ? m.holder
           : -1;
   if (broker.stalled_count_max && m.stalled_count + 1 > *broker.stalled_count_max) {
     ++m.stalled_count;
     m.cause = ExpiryCause(m);
-    DeadLetter(delivery.message, m, scenario::DlqReason::kStalled);
+    DeadLetter(delivery.message, m, config::DlqReason::kStalled);
     // Before this, a withheld copy (a lost ack) of the dead-lettered message stayed on its
     // channel for ever, holding a prefetch slot: with prefetch 1 every worker ended up full and
     // the ready messages stalled (generated scenario seed 12360: ack_loss, close_channel and
@@ -252,10 +252,10 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
     if (!IsCurrent(d)) continue;
     Message& m = messages_.Get(d.message);
     if (why == ChannelClose::kConsumerTimeout) {
-      ReturnToQueue(d.message, m, scenario::ReturnKind::kConsumerTimeout, ExpiryCause(m),
+      ReturnToQueue(d.message, m, config::ReturnKind::kConsumerTimeout, ExpiryCause(m),
                     TransitionCause::kVisibilityTimeout);
     } else {
-      ReturnToQueue(d.message, m, scenario::ReturnKind::kCrash, RedeliveryCause::kOther,
+      ReturnToQueue(d.message, m, config::ReturnKind::kCrash, RedeliveryCause::kOther,
                     TransitionCause::kBrokerRestart);
     }
   }

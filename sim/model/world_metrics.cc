@@ -1,10 +1,14 @@
 // Observation: the sampled time series, live traffic, alerts, and the final Results.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <string>
+#include <string_view>
 
+#include "sim/config/enum_names.h"
 #include "sim/model/keys.h"
 #include "sim/model/world.h"
-#include "sim/scenario/enum_names.h"
 
 namespace drainsim::model {
 
@@ -57,6 +61,21 @@ void World::InspectDlq(const Message& m, int delta) {
   DRAINSIM_CHECK(count >= 0);
 }
 
+namespace {
+
+// Adds the nonzero `counts` (by enumerator of E) to `by_reason` as "PREFIXname" keys.
+template <typename E, size_t N>
+void AddHumanNeeded(std::string_view prefix, const std::array<int64_t, N>& counts,
+                    std::map<std::string, int64_t>& by_reason) {
+  for (size_t i = 0; i < N; ++i) {
+    if (counts[i] > 0) {
+      by_reason[std::string(prefix) + std::string(config::NameOf(static_cast<E>(i)))] += counts[i];
+    }
+  }
+}
+
+}  // namespace
+
 void World::InspectDlqAtEnd(Results& r) {
   constexpr size_t kSampleMax = 20;
   for (const DlqEntry& entry : dlq_) {
@@ -64,24 +83,23 @@ void World::InspectDlqAtEnd(Results& r) {
     const Message& m = messages_.Get(entry.ref);
     if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     const KindModel& kind = KindOf(m);
-    const std::string reason(scenario::NameOf(m.dlq_reason));
-    const std::string error(scenario::NameOf(m.last_error));
+    const std::string reason(config::NameOf(m.dlq_reason));
+    const std::string error(config::NameOf(m.last_error));
     ++r.dlq_by_reason_error[reason + "/" + error];
     ++r.dlq_by_kind[kind.name];
     if (r.dlq_sample.size() < kSampleMax) {
-      const scenario::Fields& fields = m.from_backlog ? scenario_.backlog[m.source_index].fields
-                                                      : scenario_.producers[m.source_index].fields;
       DlqSample sample;
       sample.id = m.id;
       sample.kind = kind.name;
-      sample.key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, m.published_at);
+      sample.key = (m.from_backlog ? backlog_keys_ : producer_keys_)[m.source_index].Render(
+          m.id, m.published_at);
       sample.reason = reason;
       sample.error = error;
       sample.attempts = m.attempts;
       sample.failures = m.failures;
       sample.replays = m.replays;
       sample.dead_letters = m.dead_letters;
-      sample.first_reason = scenario::NameOf(m.first_dlq_reason);
+      sample.first_reason = config::NameOf(m.first_dlq_reason);
       sample.published_at_s = m.published_at.seconds();
       sample.first_failure_at_s =
           m.first_failure_at == engine::Instant::Never() ? 0 : m.first_failure_at.seconds();
@@ -102,7 +120,7 @@ void World::FillInstantColumns(Sample& s) {
   if (database_) s.db_queue = database_->waiting();
   s.dlq_by_reason = {};
   s.dlq_by_error = {};
-  for (size_t reason = 0; reason < scenario::kDlqReasonCount; ++reason) {
+  for (size_t reason = 0; reason < config::kDlqReasonCount; ++reason) {
     for (size_t error = 0; error < 4; ++error) {
       s.dlq_by_reason[reason] += dlq_by_reason_error_[reason][error];
       s.dlq_by_error[error] += dlq_by_reason_error_[reason][error];
@@ -137,7 +155,7 @@ void World::AddIntervalCounts(Sample& s, double interval_s) {
 
 void World::NoteSample(const Sample& s) {
   // Alerts fire on samples, as a monitoring system scraping at this period would see them.
-  const scenario::Alerts& alerts = scenario_.alerts;
+  const config::Alerts& alerts = scenario_.alerts;
   if (alerts.oldest_age && !results_.age_alert_first_s &&
       s.oldest_age_s > alerts.oldest_age->seconds()) {
     results_.age_alert_first_s = s.t_s;
@@ -209,7 +227,7 @@ void World::TakeFinalSample() {
 }
 
 void World::LiveQuery() {
-  const scenario::LiveTraffic& live = *scenario_.database->live_traffic;
+  const config::LiveTraffic& live = *scenario_.database->live_traffic;
   database_->Submit(kLiveQueryOwner | static_cast<uint64_t>(live_sequence_++),
                     live_query_->Sample(live_rng_));
   results_.db_queue_max = std::max(results_.db_queue_max, database_->waiting());
@@ -275,11 +293,14 @@ Results World::Collect() {
   r.lost = ledger_.Lost();
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
                        ledger_.count(MessageState::kInFlight);
+  std::array<int64_t, config::kDlqReasonCount> dlq_by_reason{};
   messages_.ForEachLive([&](MessageRef, const Message& m) {
-    if (m.state == MessageState::kDeadLettered) {
-      r.human_needed_by_reason[std::string("dlq:") + std::string(scenario::NameOf(m.dlq_reason))]++;
-    }
+    if (m.state == MessageState::kDeadLettered) ++dlq_by_reason[static_cast<size_t>(m.dlq_reason)];
   });
+  AddHumanNeeded<config::ErrorClass>("parked:", parked_by_error_, r.human_needed_by_reason);
+  AddHumanNeeded<config::DlqReason>("failed:", failed_by_reason_, r.human_needed_by_reason);
+  AddHumanNeeded<config::DlqReason>("dlq:", dlq_by_reason, r.human_needed_by_reason);
+  if (parked_by_drain_ > 0) r.human_needed_by_reason["parked:drain"] += parked_by_drain_;
   r.human_needed = 0;
   for (const auto& [reason, count] : r.human_needed_by_reason) r.human_needed += count;
   if (database_) {

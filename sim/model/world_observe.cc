@@ -50,7 +50,7 @@ void World::NotifyAttemptStart(uint32_t slot) {
 }
 
 void World::NotifyAttemptEnd(uint32_t slot, AttemptOutcome outcome, AckFate ack,
-                             scenario::ErrorClass error, FailureCause failure) {
+                             config::ErrorClass error, FailureCause failure) {
   const Attempt& a = attempts_[slot];
   const Message& m = messages_.Get(a.delivery.message);
   AttemptEndInfo info;

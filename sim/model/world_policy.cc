@@ -7,7 +7,7 @@ namespace drainsim::model {
 
 bool World::RetryAllowed() {
   if (!scenario_.retry.budget) return true;
-  const scenario::RetryBudget& budget = *scenario_.retry.budget;
+  const config::RetryBudget& budget = *scenario_.retry.budget;
   const engine::Instant horizon = now_ - budget.window;
   while (!budget_retries_.empty() && budget_retries_.front() < horizon) budget_retries_.pop_front();
   while (!budget_successes_.empty() && budget_successes_.front() < horizon) {
@@ -23,7 +23,7 @@ bool World::RetryAllowed() {
 
 void World::RecordOutcome(bool success) {
   if (!scenario_.retry.circuit_breaker) return;
-  const scenario::CircuitBreaker& breaker = *scenario_.retry.circuit_breaker;
+  const config::CircuitBreaker& breaker = *scenario_.retry.circuit_breaker;
   if (breaker_ == BreakerState::kHalfOpen) {
     if (!success) {
       breaker_ = BreakerState::kOpen;

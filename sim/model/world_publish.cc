@@ -9,7 +9,7 @@ namespace drainsim::model {
 
 namespace {
 
-uint32_t KindIndex(const scenario::Scenario& scenario, const std::string& name) {
+uint32_t KindIndex(const config::Scenario& scenario, const std::string& name) {
   uint32_t index = 0;
   for (const auto& [kind_name, kind] : scenario.kinds) {
     if (kind_name == name) return index;
@@ -28,16 +28,16 @@ void World::SchedulePublishers() {
     ProducerState& state = producers_[p];
     state.rng = engine::Rng::ForStream(seed_, kStreamArrivals, p);
     engine::Instant first;
-    if (const auto* fanout = std::get_if<scenario::FanoutSchedule>(&schedule)) {
+    if (const auto* fanout = std::get_if<config::FanoutSchedule>(&schedule)) {
       first = fanout->at;
-    } else if (const auto* constant = std::get_if<scenario::ConstantSchedule>(&schedule)) {
+    } else if (const auto* constant = std::get_if<config::ConstantSchedule>(&schedule)) {
       first = constant->window.from;
-    } else if (const auto* poisson = std::get_if<scenario::PoissonSchedule>(&schedule)) {
+    } else if (const auto* poisson = std::get_if<config::PoissonSchedule>(&schedule)) {
       const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson->rate_per_s;
       first = poisson->window.from +
               engine::Duration::Micros(static_cast<int64_t>(std::nearbyint(gap_s * 1e6)));
     } else {
-      first = std::get<scenario::BurstSchedule>(schedule).at;
+      first = std::get<config::BurstSchedule>(schedule).at;
     }
     state.firing_at = first;
     if (first < until_) At(first, Event{EventType::kProducerTick, p});
@@ -45,7 +45,7 @@ void World::SchedulePublishers() {
 }
 
 void World::ProducerTick(uint32_t p) {
-  const scenario::Producer& producer = scenario_.producers[p];
+  const config::Producer& producer = scenario_.producers[p];
   ProducerState& state = producers_[p];
   const uint32_t kind = producer_kind_[p];
   engine::Instant next = engine::Instant::Never();
@@ -59,7 +59,7 @@ void World::ProducerTick(uint32_t p) {
     if (every) next = at + *every * state.firing;
   };
 
-  if (const auto* fanout = std::get_if<scenario::FanoutSchedule>(&producer.schedule)) {
+  if (const auto* fanout = std::get_if<config::FanoutSchedule>(&producer.schedule)) {
     if (!fanout->publish_rate_per_s) {
       fire_batch(fanout->count, fanout->every, fanout->at);
     } else {
@@ -77,16 +77,16 @@ void World::ProducerTick(uint32_t p) {
         }
       }
     }
-  } else if (const auto* burst = std::get_if<scenario::BurstSchedule>(&producer.schedule)) {
+  } else if (const auto* burst = std::get_if<config::BurstSchedule>(&producer.schedule)) {
     fire_batch(burst->count, burst->every, burst->at);
-  } else if (const auto* constant = std::get_if<scenario::ConstantSchedule>(&producer.schedule)) {
+  } else if (const auto* constant = std::get_if<config::ConstantSchedule>(&producer.schedule)) {
     Publish(kind, p, false, MessageState::kReady, now_);
     ++published_in_tick;
     ++state.index;
     next = Spaced(constant->window.from, state.index, constant->rate_per_s);
     if (next >= constant->window.until) next = engine::Instant::Never();
   } else {
-    const auto& poisson = std::get<scenario::PoissonSchedule>(producer.schedule);
+    const auto& poisson = std::get<config::PoissonSchedule>(producer.schedule);
     Publish(kind, p, false, MessageState::kReady, now_);
     ++published_in_tick;
     const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson.rate_per_s;
@@ -106,7 +106,7 @@ void World::EnforceMaxLength(int64_t published) {
   // (max_length 0 is then a pure loss system, M/M/c/c).
   const auto& max_length = scenario_.broker.max_length;
   if (!max_length) return;
-  if (scenario_.broker.overflow == scenario::Overflow::kRejectPublish) {
+  if (scenario_.broker.overflow == config::Overflow::kRejectPublish) {
     // The newest publishes are refused: they are at the back of the queue.
     while (published > 0 && static_cast<int64_t>(main_queue_.size()) > *max_length) {
       const MessageRef ref = main_queue_.back();
@@ -121,19 +121,19 @@ void World::EnforceMaxLength(int64_t published) {
   while (static_cast<int64_t>(main_queue_.size()) > *max_length) {
     const MessageRef ref = main_queue_.front();
     main_queue_.pop_front();
-    DeadLetter(ref, messages_.Get(ref), scenario::DlqReason::kMaxLength);
+    DeadLetter(ref, messages_.Get(ref), config::DlqReason::kMaxLength);
   }
 }
 
 void World::PublishBacklog() {
   for (uint32_t b = 0; b < scenario_.backlog.size(); ++b) {
-    const scenario::BacklogEntry& entry = scenario_.backlog[b];
+    const config::BacklogEntry& entry = scenario_.backlog[b];
     const uint32_t kind = KindIndex(scenario_, entry.kind);
     const engine::Instant published_at = engine::Instant::Zero() - entry.age;
     for (int64_t i = 0; i < entry.count; ++i) {
       MessageState state = MessageState::kReady;
-      if (entry.where == scenario::BacklogWhere::kDelayed) state = MessageState::kDelayed;
-      if (entry.where == scenario::BacklogWhere::kDlq) state = MessageState::kDeadLettered;
+      if (entry.where == config::BacklogWhere::kDelayed) state = MessageState::kDelayed;
+      if (entry.where == config::BacklogWhere::kDlq) state = MessageState::kDeadLettered;
       const MessageRef ref = Publish(kind, b, true, state, published_at);
       Message& m = messages_.Get(ref);
       m.attempts = static_cast<int32_t>(entry.attempts);
@@ -147,7 +147,7 @@ void World::PublishBacklog() {
         // The backlog states only the first publish; the DLQ entry is dated from it too,
         // which makes retention count conservatively.
         m.dead_lettered_at = published_at;
-        m.dlq_reason = entry.reason.value_or(scenario::DlqReason::kMaxAttempts);
+        m.dlq_reason = entry.reason.value_or(config::DlqReason::kMaxAttempts);
         m.first_dlq_reason = m.dlq_reason;
         m.dead_letters = 1;
         InspectDlq(m, +1);
@@ -171,11 +171,8 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   m.ready_at = now_;
   std::string key;  // rendered only when keys are shared, or an observer wants to see them
   if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
-    const scenario::Fields& fields = from_backlog ? scenario_.backlog[source_index].fields
-                                                  : scenario_.producers[source_index].fields;
-    const KindModel& kind = kinds_[kind_index];
-    key = RenderKey(kind.spec->key_pattern, m.id, kind.name, fields, published_at);
-    if (!kind.unique_keys) m.key_hash = HashKey(key);
+    key = (from_backlog ? backlog_keys_ : producer_keys_)[source_index].Render(m.id, published_at);
+    if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);
   ++results_.published;
@@ -195,7 +192,7 @@ void World::AssignPublishFates(Message& m) {
   const auto kind = static_cast<int64_t>(m.kind_index);
   for (size_t f = 0; f < scenario_.faults.size(); ++f) {
     // One stream per (fault, message): a message's fate does not depend on other messages.
-    if (const auto* poison = std::get_if<scenario::PoisonFault>(&scenario_.faults[f])) {
+    if (const auto* poison = std::get_if<config::PoisonFault>(&scenario_.faults[f])) {
       if (fault_kind_[f] != kind || now_ < poison->from) continue;
       if (poison->count) {
         if (fault_count_left_[f] > 0) {
@@ -206,7 +203,7 @@ void World::AssignPublishFates(Message& m) {
         engine::Rng rng = fault_streams_[f].For(m.id);
         if (rng.NextDouble() < *poison->fraction) m.poison = true;
       }
-    } else if (const auto* bug = std::get_if<scenario::BugFault>(&scenario_.faults[f])) {
+    } else if (const auto* bug = std::get_if<config::BugFault>(&scenario_.faults[f])) {
       if (fault_kind_[f] != kind) continue;
       engine::Rng rng = fault_streams_[f].For(m.id);
       if (rng.NextDouble() < bug->fraction) m.bug_victim = true;

@@ -3,7 +3,7 @@
 // The presets' own defaults satisfy every limit (presets_test.cc), so only overrides trip these.
 #include <limits>
 
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/read_sections.h"
 
@@ -14,11 +14,11 @@ namespace {
 constexpr double kSqsRedriveRateMax = 500;
 
 struct Limits {
-  const Scenario& s;
+  const config::Scenario& s;
   Context& c;
 
   std::string Tail() const {
-    return ", a hard limit of preset \"" + std::string(NameOf(*s.broker.preset)) + "\"";
+    return ", a hard limit of preset \"" + std::string(config::NameOf(*s.broker.preset)) + "\"";
   }
   // "<got> is <relation> than <broker> allows: <rule>, a hard limit of preset "<name>"".
   void Add(const std::string& pointer, const std::string& got, std::string_view relation,
@@ -27,8 +27,8 @@ struct Limits {
                                 " allows: " + std::string(rule) + Tail());
   }
   // Seconds in [min, max]; nullopt (forever) is outside when `forever_ok` is false.
-  void Seconds(const std::string& pointer, std::optional<Duration> value, double min, double max,
-               bool forever_ok, std::string_view broker, std::string_view rule) const {
+  void Seconds(const std::string& pointer, std::optional<engine::Duration> value, double min,
+               double max, bool forever_ok, std::string_view broker, std::string_view rule) const {
     if (!value) {
       if (!forever_ok) Add(pointer, "null (kept forever)", "is longer than", broker, rule);
       return;
@@ -46,21 +46,21 @@ struct Limits {
 };
 
 // The fastest a drain may replay: broker.redrive_rate_max_per_s, and SQS's move-task cap.
-void CheckDrainRates(const Scenario& s, Context& c) {
-  const bool sqs = s.broker.preset == BrokerPreset::kSqs;
+void CheckDrainRates(const config::Scenario& s, Context& c) {
+  const bool sqs = s.broker.preset == config::BrokerPreset::kSqs;
   const std::optional<double> cap = s.broker.redrive_rate_max_per_s;
   if (!sqs && !cap) return;
   for (size_t i = 0; i < s.drains.size(); ++i) {
-    const Drain& d = s.drains[i];
+    const config::Drain& d = s.drains[i];
     std::optional<double> rate;
     std::string_view key;
-    if (const auto* drip = std::get_if<DripDrain>(&d.strategy)) {
+    if (const auto* drip = std::get_if<config::DripDrain>(&d.strategy)) {
       rate = drip->rate_per_s;
       key = "rate_per_s";
-    } else if (const auto* bounded = std::get_if<BoundedDrain>(&d.strategy)) {
+    } else if (const auto* bounded = std::get_if<config::BoundedDrain>(&d.strategy)) {
       rate = bounded->rate_per_s;
       key = "rate_per_s";
-    } else if (const auto* adaptive = std::get_if<AdaptiveDrain>(&d.strategy)) {
+    } else if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&d.strategy)) {
       rate = adaptive->rate_max_per_s;
       key = "rate_max_per_s";
     }
@@ -81,7 +81,7 @@ void CheckDrainRates(const Scenario& s, Context& c) {
 }
 
 void CheckSqs(const Limits& l) {
-  const Broker& b = l.s.broker;
+  const config::Broker& b = l.s.broker;
   if (!b.redrive_rate_max_per_s || *b.redrive_rate_max_per_s > kSqsRedriveRateMax) {
     const std::string got = b.redrive_rate_max_per_s
                                 ? FormatNumber(*b.redrive_rate_max_per_s) + " messages/s"
@@ -101,7 +101,7 @@ void CheckSqs(const Limits& l) {
 }
 
 void CheckPubsub(const Limits& l) {
-  const Broker& b = l.s.broker;
+  const config::Broker& b = l.s.broker;
   l.Count("/broker/receive_count_max", b.receive_count_max, 5, 100, "Pub/Sub",
           "a dead-letter policy's maximum delivery attempts are 5..100 (maxDeliveryAttempts)");
   l.Seconds("/broker/visibility_timeout_s", b.visibility_timeout, 10, 600, false, "Pub/Sub",
@@ -113,16 +113,16 @@ void CheckPubsub(const Limits& l) {
   constexpr std::string_view kBackoff =
       "a retry policy backs off 0..600 s (minimumBackoff, maximumBackoff)";
   const std::string base = "/broker/redelivery_backoff/";
-  const Backoff::Curve& curve = b.redelivery_backoff->curve;
-  std::optional<Duration> longest;
+  const config::Backoff::Curve& curve = b.redelivery_backoff->curve;
+  std::optional<engine::Duration> longest;
   std::string key;
-  if (const auto* c = std::get_if<ConstantBackoff>(&curve)) {
+  if (const auto* c = std::get_if<config::ConstantBackoff>(&curve)) {
     longest = c->delay;
     key = "delay_s";
-  } else if (const auto* c = std::get_if<LinearBackoff>(&curve)) {
+  } else if (const auto* c = std::get_if<config::LinearBackoff>(&curve)) {
     longest = c->cap;
     key = "cap_s";
-  } else if (const auto* c = std::get_if<ExponentialBackoff>(&curve)) {
+  } else if (const auto* c = std::get_if<config::ExponentialBackoff>(&curve)) {
     longest = c->cap;
     key = "cap_s";
   } else {
@@ -159,53 +159,53 @@ void CheckRabbitmqQuorum(const Limits& l) {
 // channel or Celery's worker does. `rule` names what the broker does instead and its source
 // (the URLs are in scenarios/presets/README.md, the preset's "crashed consumer" row).
 void CrashOnlyByTimeout(const Limits& l, std::string_view broker, std::string_view rule) {
-  const RequeueOnCrash value = l.s.broker.requeue_on_crash;
-  if (value == RequeueOnCrash::kAfterVisibilityTimeout) return;
+  const config::RequeueOnCrash value = l.s.broker.requeue_on_crash;
+  if (value == config::RequeueOnCrash::kAfterVisibilityTimeout) return;
   l.c.problems.Add("/broker/requeue_on_crash",
-                   Quote(NameOf(value)) + " is not something " + std::string(broker) +
+                   Quote(config::NameOf(value)) + " is not something " + std::string(broker) +
                        " can do: " + std::string(rule) +
                        "; only \"after_visibility_timeout\" models it" + l.Tail());
 }
 
 }  // namespace
 
-void CheckBrokerLimits(const Scenario& s, Context& c) {
+void CheckBrokerLimits(const config::Scenario& s, Context& c) {
   CheckDrainRates(s, c);
   if (!s.broker.preset) return;
   const Limits limits{s, c};
   switch (*s.broker.preset) {
-    case BrokerPreset::kSqs:
+    case config::BrokerPreset::kSqs:
       CheckSqs(limits);
       // https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
       CrashOnlyByTimeout(limits, "SQS",
                          "a received message stays invisible until its visibility timeout ends, "
                          "whatever became of the consumer (VisibilityTimeout)");
       break;
-    case BrokerPreset::kPubsub:
+    case config::BrokerPreset::kPubsub:
       CheckPubsub(limits);
       // https://cloud.google.com/pubsub/docs/subscription-properties
       CrashOnlyByTimeout(limits, "Pub/Sub",
                          "an unacknowledged message is redelivered when its ack deadline "
                          "expires (ackDeadlineSeconds)");
       break;
-    case BrokerPreset::kAzureServiceBus:
+    case config::BrokerPreset::kAzureServiceBus:
       CheckAzureServiceBus(limits);
       // https://learn.microsoft.com/azure/service-bus-messaging/message-transfers-locks-settlement
       CrashOnlyByTimeout(limits, "Service Bus",
                          "a crashed receiver's message becomes available again when its lock "
                          "expires (LockDuration)");
       break;
-    case BrokerPreset::kRabbitmqQuorum:
+    case config::BrokerPreset::kRabbitmqQuorum:
       CheckRabbitmqQuorum(limits);
       break;
-    case BrokerPreset::kBullmq:
+    case config::BrokerPreset::kBullmq:
       // https://docs.bullmq.io/guide/workers/stalled-jobs
       CrashOnlyByTimeout(limits, "BullMQ",
                          "a crashed worker's job stays active until its lock expires and the "
                          "stalled-job check moves it back to wait (lockDuration)");
       break;
-    case BrokerPreset::kSidekiq:
-    case BrokerPreset::kCelery:
+    case config::BrokerPreset::kSidekiq:
+    case config::BrokerPreset::kCelery:
       break;
   }
 }

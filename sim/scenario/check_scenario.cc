@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "sim/scenario/memory_estimate.h"
 #include "sim/scenario/read_sections.h"
 
@@ -24,40 +24,40 @@ struct Contribution {
   double bytes_per_message = kBytesPerPublishedMessage;
 };
 
-double Seconds(Duration d) { return d.seconds(); }
+double Seconds(engine::Duration d) { return d.seconds(); }
 
 // Times a trigger at `at`, repeated `every`, fires before `until`.
-double Firings(Instant at, std::optional<Duration> every, Instant until) {
+double Firings(engine::Instant at, std::optional<engine::Duration> every, engine::Instant until) {
   if (!every || every->micros() <= 0) return 1;
   return std::floor(Seconds(until - at) / Seconds(*every)) + 1;
 }
 
-std::vector<Contribution> Contributions(const Scenario& s, const Context& c) {
+std::vector<Contribution> Contributions(const config::Scenario& s, const Context& c) {
   std::vector<Contribution> out;
-  const Instant until = s.run.until;
+  const engine::Instant until = s.run.until;
   for (size_t i = 0; i < s.producers.size(); ++i) {
-    const Producer& p = s.producers[i];
+    const config::Producer& p = s.producers[i];
     const std::string base = "/producers/" + std::to_string(c.producer_origins[i].index) + "/" +
-                             std::string(NameOf(p.shape()));
-    if (const auto* f = std::get_if<FanoutSchedule>(&p.schedule)) {
+                             std::string(config::NameOf(p.shape()));
+    if (const auto* f = std::get_if<config::FanoutSchedule>(&p.schedule)) {
       double per_firing = static_cast<double>(f->count);
       if (f->publish_rate_per_s) {
         per_firing = std::min(per_firing, *f->publish_rate_per_s * Seconds(until - f->at) + 1);
       }
       out.push_back({per_firing * Firings(f->at, f->every, until), base + "/count"});
-    } else if (const auto* f = std::get_if<ConstantSchedule>(&p.schedule)) {
+    } else if (const auto* f = std::get_if<config::ConstantSchedule>(&p.schedule)) {
       out.push_back(
           {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
-    } else if (const auto* f = std::get_if<PoissonSchedule>(&p.schedule)) {
+    } else if (const auto* f = std::get_if<config::PoissonSchedule>(&p.schedule)) {
       out.push_back(
           {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
-    } else if (const auto* f = std::get_if<BurstSchedule>(&p.schedule)) {
+    } else if (const auto* f = std::get_if<config::BurstSchedule>(&p.schedule)) {
       out.push_back(
           {static_cast<double>(f->count) * Firings(f->at, f->every, until), base + "/count"});
     }
   }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
-    const bool delayed = s.backlog[i].where == BacklogWhere::kDelayed;
+    const bool delayed = s.backlog[i].where == config::BacklogWhere::kDelayed;
     out.push_back({static_cast<double>(s.backlog[i].count),
                    "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count",
                    kBytesPerPendingMessage + (delayed ? kBytesPerPendingEvent : 0)});
@@ -89,7 +89,7 @@ std::string Bytes(double bytes) {
   return text;
 }
 
-void CheckEstimate(const Scenario& s, Context& c) {
+void CheckEstimate(const config::Scenario& s, Context& c) {
   if (!c.run_until) return;
   const std::vector<Contribution> parts = Contributions(s, c);
   double total = 0;
@@ -113,7 +113,7 @@ void CheckEstimate(const Scenario& s, Context& c) {
 }
 
 // Placeholders of `kind`'s key pattern that `fields` leaves unset.
-std::vector<std::string> MissingFields(const Kind& kind, const Fields& fields) {
+std::vector<std::string> MissingFields(const config::Kind& kind, const config::Fields& fields) {
   std::vector<std::string> placeholders;
   std::string error;
   std::vector<std::string> missing;
@@ -128,8 +128,8 @@ std::vector<std::string> MissingFields(const Kind& kind, const Fields& fields) {
   return missing;
 }
 
-void CheckFields(const Scenario& s, const std::string& kind_name, const Fields& fields,
-                 const std::string& pointer, Problems& problems) {
+void CheckFields(const config::Scenario& s, const std::string& kind_name,
+                 const config::Fields& fields, const std::string& pointer, Problems& problems) {
   const auto kind = s.kinds.find(kind_name);
   if (kind == s.kinds.end()) return;
   for (const std::string& name : MissingFields(kind->second, fields)) {
@@ -140,15 +140,15 @@ void CheckFields(const Scenario& s, const std::string& kind_name, const Fields& 
 
 // Without a dead-letter queue (Celery's preset) nothing can start in one or be replayed from
 // one; the model would otherwise invent the queue the broker does not have.
-void CheckNoDeadLetterQueue(const Scenario& s, Context& c) {
+void CheckNoDeadLetterQueue(const config::Scenario& s, Context& c) {
   if (s.broker.dead_letter_queue) return;
   const std::string why =
       "broker.dead_letter_queue is false" +
-      (s.broker.preset ? " (preset \"" + std::string(NameOf(*s.broker.preset)) + "\")"
+      (s.broker.preset ? " (preset \"" + std::string(config::NameOf(*s.broker.preset)) + "\")"
                        : std::string()) +
       ": failed messages are parked as failed:<reason>, there is no DLQ";
   for (size_t i = 0; i < s.backlog.size(); ++i) {
-    if (s.backlog[i].where != BacklogWhere::kDlq) continue;
+    if (s.backlog[i].where != config::BacklogWhere::kDlq) continue;
     c.problems.Add("/backlog/" + std::to_string(c.backlog_origins[i].index) + "/where",
                    "puts messages in the DLQ, but " + why);
   }
@@ -159,7 +159,7 @@ void CheckNoDeadLetterQueue(const Scenario& s, Context& c) {
 
 }  // namespace
 
-void CheckScenario(const Scenario& s, Context& c) {
+void CheckScenario(const config::Scenario& s, Context& c) {
   CheckNoDeadLetterQueue(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;

@@ -35,14 +35,14 @@ Json SpanJson(int64_t micros, int64_t micros_per_unit) {
   return first;
 }
 
-Json FieldsJson(const Fields& fields) {
+Json FieldsJson(const config::Fields& fields) {
   Json out = Json::object();
   for (const auto& [name, value] : fields) out[name] = value;
   return out;
 }
 
-Json KindJson(const Kind& kind) {
-  const Handler& h = kind.handler;
+Json KindJson(const config::Kind& kind) {
+  const config::Handler& h = kind.handler;
   return {{"idempotency", EnumJson(kind.idempotency)},
           {"key_pattern", kind.key_pattern},
           {"handler",
@@ -53,35 +53,35 @@ Json KindJson(const Kind& kind) {
             {"cpu_ms", DistributionJson(h.cpu_ms)}}}};
 }
 
-Json ScheduleJson(const Producer::Schedule& schedule) {
-  auto seconds = [](Duration d) { return SecondsJson(d); };
-  if (const auto* f = std::get_if<FanoutSchedule>(&schedule)) {
+Json ScheduleJson(const config::Producer::Schedule& schedule) {
+  auto seconds = [](engine::Duration d) { return SecondsJson(d); };
+  if (const auto* f = std::get_if<config::FanoutSchedule>(&schedule)) {
     return {{"at_s", SecondsJson(f->at)},
             {"count", f->count},
             {"publish_rate_per_s", OrNull(f->publish_rate_per_s, NumberJson)},
             {"every_s", OrNull(f->every, seconds)}};
   }
-  if (const auto* f = std::get_if<ConstantSchedule>(&schedule)) {
+  if (const auto* f = std::get_if<config::ConstantSchedule>(&schedule)) {
     return {{"rate_per_s", NumberJson(f->rate_per_s)},
             {"from_s", SecondsJson(f->window.from)},
             {"until_s", SecondsJson(f->window.until)}};
   }
-  if (const auto* f = std::get_if<PoissonSchedule>(&schedule)) {
+  if (const auto* f = std::get_if<config::PoissonSchedule>(&schedule)) {
     return {{"rate_per_s", NumberJson(f->rate_per_s)},
             {"from_s", SecondsJson(f->window.from)},
             {"until_s", SecondsJson(f->window.until)}};
   }
-  const auto& f = std::get<BurstSchedule>(schedule);
+  const auto& f = std::get<config::BurstSchedule>(schedule);
   return {{"at_s", SecondsJson(f.at)}, {"count", f.count}, {"every_s", OrNull(f.every, seconds)}};
 }
 
-Json ProducerJson(const Producer& p) {
+Json ProducerJson(const config::Producer& p) {
   Json out = {{"kind", p.kind}, {"fields", FieldsJson(p.fields)}};
-  out[std::string(NameOf(p.shape()))] = ScheduleJson(p.schedule);
+  out[std::string(config::NameOf(p.shape()))] = ScheduleJson(p.schedule);
   return out;
 }
 
-Json BacklogJson(const BacklogEntry& b) {
+Json BacklogJson(const config::BacklogEntry& b) {
   Json out = {{"where", EnumJson(b.where)}, {"kind", b.kind},
               {"count", b.count},           {"age_s", SecondsJson(b.age)},
               {"attempts", b.attempts},     {"fields", FieldsJson(b.fields)}};
@@ -91,14 +91,14 @@ Json BacklogJson(const BacklogEntry& b) {
   return out;
 }
 
-Json BrokerJson(const Broker& b) {
+Json BrokerJson(const config::Broker& b) {
   auto integer = [](int64_t n) { return Json(n); };
-  auto seconds = [](Duration d) { return SecondsJson(d); };
+  auto seconds = [](engine::Duration d) { return SecondsJson(d); };
   Json counted = Json::array();
-  for (const auto& entry : EnumNames<ReturnKind>()) {
+  for (const auto& entry : config::EnumNames<config::ReturnKind>()) {
     if (b.delivery_counted[static_cast<size_t>(entry.value)]) counted.push_back(entry.name);
   }
-  return {{"preset", OrNull(b.preset, EnumJson<BrokerPreset>)},
+  return {{"preset", OrNull(b.preset, EnumJson<config::BrokerPreset>)},
           {"version", OrNull(b.version, [](const std::string& v) { return Json(v); })},
           {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
           {"on_visibility_timeout", EnumJson(b.on_visibility_timeout)},
@@ -123,8 +123,8 @@ Json BrokerJson(const Broker& b) {
           {"stale_ack", EnumJson(b.stale_ack)}};
 }
 
-Json DatabaseJson(const Database& db) {
-  auto live = [](const LiveTraffic& t) -> Json {
+Json DatabaseJson(const config::Database& db) {
+  auto live = [](const config::LiveTraffic& t) -> Json {
     return {{"rate_per_s", NumberJson(t.rate_per_s)}, {"query_ms", DistributionJson(t.query_ms)}};
   };
   Json out = {{"connections", db.connections},
@@ -137,7 +137,7 @@ Json DatabaseJson(const Database& db) {
   return out;
 }
 
-Json DownstreamJson(const Downstream& d) {
+Json DownstreamJson(const config::Downstream& d) {
   return {{"rate_limit_per_s", OrNull(d.rate_limit_per_s, NumberJson)},
           {"burst", d.burst},
           {"retry_after", EnumJson(d.retry_after)},
@@ -145,9 +145,9 @@ Json DownstreamJson(const Downstream& d) {
           {"call_ms", DistributionJson(d.call_ms)}};
 }
 
-Json AlertsJson(const Alerts& a) {
+Json AlertsJson(const config::Alerts& a) {
   auto integer = [](int64_t n) { return Json(n); };
-  return {{"oldest_age_s", OrNull(a.oldest_age, [](Duration d) { return SecondsJson(d); })},
+  return {{"oldest_age_s", OrNull(a.oldest_age, [](engine::Duration d) { return SecondsJson(d); })},
           {"depth", OrNull(a.depth, integer)},
           {"dlq_depth", OrNull(a.dlq_depth, integer)}};
 }
@@ -168,40 +168,40 @@ Json NumberJson(double value) {
   return value;
 }
 
-Json SecondsJson(Duration span) { return SpanJson(span.micros(), 1'000'000); }
-Json SecondsJson(Instant instant) { return SpanJson(instant.micros(), 1'000'000); }
-Json MillisJson(Duration span) { return SpanJson(span.micros(), 1'000); }
+Json SecondsJson(engine::Duration span) { return SpanJson(span.micros(), 1'000'000); }
+Json SecondsJson(engine::Instant instant) { return SpanJson(instant.micros(), 1'000'000); }
+Json MillisJson(engine::Duration span) { return SpanJson(span.micros(), 1'000); }
 
-Json DistributionJson(const DistributionSpec& spec) {
+Json DistributionJson(const config::DistributionSpec& spec) {
   Json body;
-  if (const auto* d = std::get_if<ConstantDist>(&spec.shape)) {
+  if (const auto* d = std::get_if<config::ConstantDist>(&spec.shape)) {
     body = NumberJson(d->value);
-  } else if (const auto* d = std::get_if<UniformDist>(&spec.shape)) {
+  } else if (const auto* d = std::get_if<config::UniformDist>(&spec.shape)) {
     body = {{"low", NumberJson(d->low)}, {"high", NumberJson(d->high)}};
-  } else if (const auto* d = std::get_if<ExponentialDist>(&spec.shape)) {
+  } else if (const auto* d = std::get_if<config::ExponentialDist>(&spec.shape)) {
     body = {{"mean", NumberJson(d->mean)}};
-  } else if (const auto* d = std::get_if<LognormalDist>(&spec.shape)) {
-    if (d->form == LognormalDist::Form::kMedianP99) {
+  } else if (const auto* d = std::get_if<config::LognormalDist>(&spec.shape)) {
+    if (d->form == config::LognormalDist::Form::kMedianP99) {
       body = {{"median", NumberJson(d->median)}, {"p99", NumberJson(d->p99)}};
     } else {
       body = {{"mu", NumberJson(d->mu)}, {"sigma", NumberJson(d->sigma)}};
     }
-  } else if (const auto* d = std::get_if<NormalDist>(&spec.shape)) {
+  } else if (const auto* d = std::get_if<config::NormalDist>(&spec.shape)) {
     body = {{"mean", NumberJson(d->mean)}, {"sd", NumberJson(d->sd)}};
   } else {
     body = Json::array();
-    for (const EmpiricalPoint& p : std::get<EmpiricalDist>(spec.shape).points) {
+    for (const config::EmpiricalPoint& p : std::get<config::EmpiricalDist>(spec.shape).points) {
       body.push_back(Json::array({NumberJson(p.probability), NumberJson(p.value)}));
     }
   }
   Json out = Json::object();
-  out[std::string(NameOf(spec.kind()))] = std::move(body);
+  out[std::string(config::NameOf(spec.kind()))] = std::move(body);
   return out;
 }
 
 }  // namespace internal
 
-std::string DumpCanonical(const Scenario& s) {
+std::string DumpCanonical(const config::Scenario& s) {
   using namespace internal;
   Json kinds = Json::object();
   for (const auto& [name, kind] : s.kinds) kinds[name] = KindJson(kind);

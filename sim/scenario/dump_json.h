@@ -9,16 +9,16 @@
 
 #include <optional>
 
+#include "sim/config/config.h"
 #include "sim/scenario/json_reader.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::scenario::internal {
 
 Json NumberJson(double value);
-Json SecondsJson(Duration span);
-Json SecondsJson(Instant instant);
-Json MillisJson(Duration span);
-Json DistributionJson(const DistributionSpec& spec);
+Json SecondsJson(engine::Duration span);
+Json SecondsJson(engine::Instant instant);
+Json MillisJson(engine::Duration span);
+Json DistributionJson(const config::DistributionSpec& spec);
 
 template <typename T, typename F>
 Json OrNull(const std::optional<T>& value, F to_json) {
@@ -28,14 +28,14 @@ Json OrNull(const std::optional<T>& value, F to_json) {
 
 template <typename E>
 Json EnumJson(E value) {
-  return std::string(NameOf(value));
+  return std::string(config::NameOf(value));
 }
 
 // dump_policy.cc
-Json BackoffJson(const Backoff& backoff);
-Json RetryJson(const RetryPolicy& retry);
-Json FaultJson(const Fault& fault);
-Json DrainJson(const Drain& drain);
-Json ExpectationJson(const Expectation& expectation);
+Json BackoffJson(const config::Backoff& backoff);
+Json RetryJson(const config::RetryPolicy& retry);
+Json FaultJson(const config::Fault& fault);
+Json DrainJson(const config::Drain& drain);
+Json ExpectationJson(const config::Expectation& expectation);
 
 }  // namespace drainsim::scenario::internal

@@ -5,13 +5,13 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
-Json Seconds(Duration d) { return SecondsJson(d); }
-Json Millis(Duration d) { return MillisJson(d); }
-Json Instants(Instant i) { return SecondsJson(i); }
+Json Seconds(engine::Duration d) { return SecondsJson(d); }
+Json Millis(engine::Duration d) { return MillisJson(d); }
+Json Instants(engine::Instant i) { return SecondsJson(i); }
 
-Json ClassJson(const ClassPolicy& p, bool rate_limited) {
+Json ClassJson(const config::ClassPolicy& p, bool rate_limited) {
   Json out = {{"action", EnumJson(p.action)}};
-  if (p.action == ClassAction::kRetry) {
+  if (p.action == config::ClassAction::kRetry) {
     out["attempts_max"] = p.attempts_max;
     out["backoff"] = OrNull(p.backoff, BackoffJson);
   }
@@ -19,17 +19,18 @@ Json ClassJson(const ClassPolicy& p, bool rate_limited) {
   return out;
 }
 
-void WindowInto(const Window& w, Json& out) {
+void WindowInto(const config::Window& w, Json& out) {
   out["from_s"] = Instants(w.from);
   out["until_s"] = Instants(w.until);
 }
 
-void InjectedInto(ErrorClass error, const std::optional<Duration>& fail_after, Json& out) {
+void InjectedInto(config::ErrorClass error, const std::optional<engine::Duration>& fail_after,
+                  Json& out) {
   out["error"] = EnumJson(error);
   out["fail_after_ms"] = OrNull(fail_after, Millis);
 }
 
-Json BoundsInto(const Bounds& b, Json out) {
+Json BoundsInto(const config::Bounds& b, Json out) {
   out["min"] = OrNull(b.min, NumberJson);
   out["max"] = OrNull(b.max, NumberJson);
   out["equals"] = OrNull(b.equals, NumberJson);
@@ -52,20 +53,20 @@ Json ListJson(const std::optional<std::vector<E>>& list) {
 
 }  // namespace
 
-Json BackoffJson(const Backoff& b) {
+Json BackoffJson(const config::Backoff& b) {
   Json jitter = {{"kind", EnumJson(b.jitter.kind)}};
-  if (b.jitter.kind == JitterKind::kProportional) {
+  if (b.jitter.kind == config::JitterKind::kProportional) {
     jitter["low"] = NumberJson(b.jitter.low);
     jitter["high"] = NumberJson(b.jitter.high);
   }
   Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
-  if (const auto* c = std::get_if<ConstantBackoff>(&b.curve)) {
+  if (const auto* c = std::get_if<config::ConstantBackoff>(&b.curve)) {
     out["delay_s"] = Seconds(c->delay);
-  } else if (const auto* c = std::get_if<LinearBackoff>(&b.curve)) {
+  } else if (const auto* c = std::get_if<config::LinearBackoff>(&b.curve)) {
     out["base_s"] = Seconds(c->base);
     out["step_s"] = Seconds(c->step);
     out["cap_s"] = Seconds(c->cap);
-  } else if (const auto* c = std::get_if<ExponentialBackoff>(&b.curve)) {
+  } else if (const auto* c = std::get_if<config::ExponentialBackoff>(&b.curve)) {
     out["base_s"] = Seconds(c->base);
     out["factor"] = NumberJson(c->factor);
     out["cap_s"] = Seconds(c->cap);
@@ -73,11 +74,11 @@ Json BackoffJson(const Backoff& b) {
   return out;
 }
 
-Json RetryJson(const RetryPolicy& r) {
-  auto budget = [](const RetryBudget& b) -> Json {
+Json RetryJson(const config::RetryPolicy& r) {
+  auto budget = [](const config::RetryBudget& b) -> Json {
     return {{"ratio", NumberJson(b.ratio)}, {"burst", b.burst}, {"window_s", Seconds(b.window)}};
   };
-  auto breaker = [](const CircuitBreaker& b) -> Json {
+  auto breaker = [](const config::CircuitBreaker& b) -> Json {
     return {{"error_rate_open", NumberJson(b.error_rate_open)},
             {"window_s", Seconds(b.window)},
             {"open_s", Seconds(b.open)},
@@ -96,45 +97,45 @@ Json RetryJson(const RetryPolicy& r) {
           {"circuit_breaker", OrNull(r.circuit_breaker, breaker)}};
 }
 
-Json FaultJson(const Fault& fault) {
-  Json out = {{"type", EnumJson(TypeOf(fault))}};
-  if (const auto* f = std::get_if<ErrorsFault>(&fault)) {
+Json FaultJson(const config::Fault& fault) {
+  Json out = {{"type", EnumJson(config::TypeOf(fault))}};
+  if (const auto* f = std::get_if<config::ErrorsFault>(&fault)) {
     out["kind"] = OrNull(f->kind, [](const std::string& k) { return Json(k); });
     out["probability"] = NumberJson(f->probability);
     InjectedInto(f->error, f->fail_after, out);
     WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<SyntheticFailuresFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::SyntheticFailuresFault>(&fault)) {
     out["kind"] = f->kind;
     out["count"] = f->count;
     InjectedInto(f->error, f->fail_after, out);
     out["from_s"] = Instants(f->from);
-  } else if (const auto* f = std::get_if<PoisonFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::PoisonFault>(&fault)) {
     out["kind"] = f->kind;
     out["count"] = OrNull(f->count, [](int64_t n) { return Json(n); });
     out["fraction"] = OrNull(f->fraction, NumberJson);
     InjectedInto(f->error, f->fail_after, out);
     out["from_s"] = Instants(f->from);
-  } else if (const auto* f = std::get_if<BugFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::BugFault>(&fault)) {
     out["kind"] = f->kind;
     out["fraction"] = NumberJson(f->fraction);
     InjectedInto(f->error, f->fail_after, out);
     out["from_s"] = Instants(f->from);
     out["fixed_at_s"] = OrNull(f->fixed_at, Instants);
-  } else if (const auto* f = std::get_if<DbSlowdownFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::DbSlowdownFault>(&fault)) {
     WindowInto(f->window, out);
     out["factor"] = NumberJson(f->factor);
-  } else if (const auto* f = std::get_if<DbOutageFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::DbOutageFault>(&fault)) {
     WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<DbConnectionsFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::DbConnectionsFault>(&fault)) {
     WindowInto(f->window, out);
     out["connections"] = f->connections;
-  } else if (const auto* f = std::get_if<DownstreamOutageFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::DownstreamOutageFault>(&fault)) {
     WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<DownstreamRateLimitFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
     WindowInto(f->window, out);
     out["rate_limit_per_s"] = NumberJson(f->rate_limit_per_s);
     out["burst"] = f->burst;
-  } else if (const auto* f = std::get_if<WorkerCrashFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::WorkerCrashFault>(&fault)) {
     out["point"] = EnumJson(f->point);
     out["rate_per_h"] = OrNull(f->rate_per_h, NumberJson);
     out["at_s"] = OrNull(f->at, Instants);
@@ -143,19 +144,19 @@ Json FaultJson(const Fault& fault) {
     } else {
       out["count"] = f->count;
     }
-  } else if (const auto* f = std::get_if<AckLossFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::AckLossFault>(&fault)) {
     out["probability"] = NumberJson(f->probability);
     WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<BrokerRestartFault>(&fault)) {
+  } else if (const auto* f = std::get_if<config::BrokerRestartFault>(&fault)) {
     out["at_s"] = Instants(f->at);
     out["downtime_s"] = Seconds(f->downtime);
     // Only when set: a scenario without it keeps its canonical form (and report fingerprint).
-    if (f->recovery > Duration::Zero()) out["recovery_s"] = Seconds(f->recovery);
+    if (f->recovery > engine::Duration::Zero()) out["recovery_s"] = Seconds(f->recovery);
   }
   return out;
 }
 
-Json DrainJson(const Drain& d) {
+Json DrainJson(const config::Drain& d) {
   Json out = {{"start_at_s", OrNull(d.start_at, Instants)},
               {"start_after_fix_s", OrNull(d.start_after_fix, Seconds)},
               {"select",
@@ -166,12 +167,12 @@ Json DrainJson(const Drain& d) {
               {"limit", OrNull(d.limit, [](int64_t n) { return Json(n); })},
               {"replay_ms", OrNull(d.replay_ms, DistributionJson)},
               {"strategy", EnumJson(d.kind())}};
-  if (const auto* s = std::get_if<DripDrain>(&d.strategy)) {
+  if (const auto* s = std::get_if<config::DripDrain>(&d.strategy)) {
     out["rate_per_s"] = NumberJson(s->rate_per_s);
     out["burst"] = s->burst;
-  } else if (const auto* s = std::get_if<BoundedDrain>(&d.strategy)) {
+  } else if (const auto* s = std::get_if<config::BoundedDrain>(&d.strategy)) {
     out["rate_per_s"] = OrNull(s->rate_per_s, NumberJson);
-  } else if (const auto* s = std::get_if<AdaptiveDrain>(&d.strategy)) {
+  } else if (const auto* s = std::get_if<config::AdaptiveDrain>(&d.strategy)) {
     out["rate_min_per_s"] = NumberJson(s->rate_min_per_s);
     out["rate_max_per_s"] = NumberJson(s->rate_max_per_s);
     out["increase_per_s"] = NumberJson(s->increase_per_s);
@@ -182,16 +183,16 @@ Json DrainJson(const Drain& d) {
   return out;
 }
 
-Json ExpectationJson(const Expectation& expectation) {
-  if (const auto* e = std::get_if<MetricExpectation>(&expectation)) {
+Json ExpectationJson(const config::Expectation& expectation) {
+  if (const auto* e = std::get_if<config::MetricExpectation>(&expectation)) {
     return BoundsInto(e->bounds,
                       {{"metric", EnumJson(e->metric)},
                        {"kind", OrNull(e->kind, [](const std::string& k) { return Json(k); })},
                        {"during", EnumJson(e->during)}});
   }
-  const auto& e = std::get<PropertyExpectation>(expectation);
+  const auto& e = std::get<config::PropertyExpectation>(expectation);
   Json out = {{"during", EnumJson(e.during)}};
-  out[std::string(NameOf(e.quantifier))] = EnumJson(e.metric);
+  out[std::string(config::NameOf(e.quantifier))] = EnumJson(e.metric);
   return BoundsInto(e.bounds, std::move(out));
 }
 

@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/config/enum_names.h"
 #include "sim/engine/time.h"
-#include "sim/scenario/enum_names.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::scenario::internal {
@@ -73,7 +73,7 @@ std::string JoinNames(std::span<const std::string_view> names);
 template <typename E>
 std::vector<std::string_view> NamesOf() {
   std::vector<std::string_view> names;
-  for (const auto& entry : EnumNames<E>()) names.push_back(entry.name);
+  for (const auto& entry : config::EnumNames<E>()) names.push_back(entry.name);
   return names;
 }
 
@@ -169,7 +169,7 @@ std::optional<E> ReadEnum(const Node& node) {
   const std::vector<std::string_view> names = NamesOf<E>();
   auto index = ReadEnumIndex(node, names);
   if (!index) return std::nullopt;
-  return EnumNames<E>()[*index].value;
+  return config::EnumNames<E>()[*index].value;
 }
 
 // The items of an array with min_items..max_items items; reports otherwise. Empty if the node

@@ -26,7 +26,7 @@ constexpr double kSamplesMax = 1e7;
 constexpr double kEventsMax = 1e11;
 constexpr size_t kSchemaUriBytesMax = 2000;
 
-void ReadRunSection(const Node& node, Context& c, Run* run) {
+void ReadRunSection(const Node& node, Context& c, config::Run* run) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -55,8 +55,8 @@ void ReadRunSection(const Node& node, Context& c, Run* run) {
 }
 
 // `document` is changed: a preset's defaults are inserted (presets.h) before it is read.
-Scenario ReadScenario(Json& document, Problems& problems) {
-  Scenario s;
+config::Scenario ReadScenario(Json& document, Problems& problems) {
+  config::Scenario s;
   const Node root(&document, "", &problems);
   if (!document.is_object()) {
     root.TypeError("a JSON object");
@@ -120,7 +120,7 @@ LoadResult LoadScenarioText(std::string_view text) {
   LoadResult result;
   try {
     if (auto document = internal::ParseDocument(text, problems)) {
-      Scenario scenario = internal::ReadScenario(*document, problems);
+      config::Scenario scenario = internal::ReadScenario(*document, problems);
       if (problems.empty()) {
         result.warnings = PlausibilityWarnings(scenario);
         result.scenario = std::move(scenario);

@@ -13,14 +13,18 @@
 // Thread-safety: the functions are reentrant; they share no state.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 
 namespace drainsim::scenario {
+
+// The only format version this build reads and writes (JSON `format_version`, required).
+inline constexpr int64_t kFormatVersion = 1;
 
 // One thing wrong with an input. `pointer` is a JSON pointer ("/drains/0/rate_per_s"), or ""
 // for the document as a whole; for syntax errors `pointer` is "" and `message` carries the
@@ -31,7 +35,7 @@ struct Problem {
 };
 
 struct LoadResult {
-  std::optional<Scenario> scenario;
+  std::optional<config::Scenario> scenario;
   std::vector<Problem> problems;
   // Values that are legal but almost certainly a mistake (plausibility.h); empty unless ok().
   std::vector<Problem> warnings;
@@ -52,6 +56,6 @@ std::string FormatProblem(std::string_view file, const Problem& problem);
 std::string FormatWarning(std::string_view file, const Problem& warning);
 
 // The canonical form: sorted keys, every default filled in, units as in the input vocabulary.
-std::string DumpCanonical(const Scenario& scenario);
+std::string DumpCanonical(const config::Scenario& scenario);
 
 }  // namespace drainsim::scenario

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/scenario/engine_distribution.h"
+#include "sim/config/engine_distribution.h"
 
 namespace drainsim::scenario {
 
@@ -30,17 +30,17 @@ struct Term {
   std::optional<double> cap_ms;
 };
 
-std::vector<Term> AttemptTerms(const Scenario& s, const Handler& handler) {
+std::vector<Term> AttemptTerms(const config::Scenario& s, const config::Handler& handler) {
   std::vector<Term> terms;
-  terms.push_back({ToEngineDistribution(handler.validate_ms), 1, std::nullopt});
-  terms.push_back({ToEngineDistribution(handler.cpu_ms), 1, std::nullopt});
+  terms.push_back({config::ToEngineDistribution(handler.validate_ms), 1, std::nullopt});
+  terms.push_back({config::ToEngineDistribution(handler.cpu_ms), 1, std::nullopt});
   if (handler.db_ops > 0 && handler.db_op_ms && s.database) {
-    terms.push_back({ToEngineDistribution(*handler.db_op_ms), handler.db_ops,
+    terms.push_back({config::ToEngineDistribution(*handler.db_op_ms), handler.db_ops,
                      s.database->timeout.seconds() * 1e3});
   }
   if (handler.downstream_calls > 0 && s.downstream) {
-    terms.push_back(
-        {ToEngineDistribution(s.downstream->call_ms), handler.downstream_calls, std::nullopt});
+    terms.push_back({config::ToEngineDistribution(s.downstream->call_ms), handler.downstream_calls,
+                     std::nullopt});
   }
   return terms;
 }
@@ -76,14 +76,14 @@ double AttemptMeanMs(const std::vector<Term>& terms) {
   return mean;
 }
 
-void CheckDatabaseTimeout(const Scenario& s, std::vector<Problem>& out) {
+void CheckDatabaseTimeout(const config::Scenario& s, std::vector<Problem>& out) {
   if (!s.database) return;
   const double timeout_ms = s.database->timeout.seconds() * 1e3;
   const std::string* worst_kind = nullptr;
   double worst_p99_ms = 0;
   for (const auto& [name, kind] : s.kinds) {
     if (kind.handler.db_ops == 0 || !kind.handler.db_op_ms) continue;
-    const double p99_ms = ToEngineDistribution(*kind.handler.db_op_ms).Quantile(kP99);
+    const double p99_ms = config::ToEngineDistribution(*kind.handler.db_op_ms).Quantile(kP99);
     if (p99_ms > worst_p99_ms) {
       worst_p99_ms = p99_ms;
       worst_kind = &name;
@@ -97,7 +97,7 @@ void CheckDatabaseTimeout(const Scenario& s, std::vector<Problem>& out) {
                      "overload. Is it in milliseconds?"});
 }
 
-void CheckVisibilityTimeout(const Scenario& s, std::vector<Problem>& out) {
+void CheckVisibilityTimeout(const config::Scenario& s, std::vector<Problem>& out) {
   const double visibility_ms = s.broker.visibility_timeout.seconds() * 1e3;
   const std::string* worst_kind = nullptr;
   double worst_ms = 0;
@@ -125,7 +125,7 @@ struct Capacity {
 // The most attempts per second the system can ever finish: per kind, the workers' slots over
 // the mean attempt, and the database's connections over the database time per attempt; the
 // fastest kind's figure bounds any mix.
-Capacity MaxCapacity(const Scenario& s) {
+Capacity MaxCapacity(const config::Scenario& s) {
   const double slots = static_cast<double>(s.workers.count * s.workers.concurrency);
   Capacity best{0, ""};
   for (const auto& [name, kind] : s.kinds) {
@@ -150,18 +150,18 @@ Capacity MaxCapacity(const Scenario& s) {
   return best;
 }
 
-void CheckDrainRates(const Scenario& s, std::vector<Problem>& out) {
+void CheckDrainRates(const config::Scenario& s, std::vector<Problem>& out) {
   if (s.drains.empty()) return;
   const Capacity capacity = MaxCapacity(s);
   if (!std::isfinite(capacity.attempts_per_s)) return;
   for (size_t i = 0; i < s.drains.size(); ++i) {
     std::optional<double> rate;
     std::string key = "rate_per_s";
-    if (const auto* drip = std::get_if<DripDrain>(&s.drains[i].strategy)) {
+    if (const auto* drip = std::get_if<config::DripDrain>(&s.drains[i].strategy)) {
       rate = drip->rate_per_s;
-    } else if (const auto* bounded = std::get_if<BoundedDrain>(&s.drains[i].strategy)) {
+    } else if (const auto* bounded = std::get_if<config::BoundedDrain>(&s.drains[i].strategy)) {
       rate = bounded->rate_per_s;
-    } else if (const auto* adaptive = std::get_if<AdaptiveDrain>(&s.drains[i].strategy)) {
+    } else if (const auto* adaptive = std::get_if<config::AdaptiveDrain>(&s.drains[i].strategy)) {
       rate = adaptive->rate_max_per_s;
       key = "rate_max_per_s";
     }
@@ -177,7 +177,7 @@ void CheckDrainRates(const Scenario& s, std::vector<Problem>& out) {
 
 }  // namespace
 
-std::vector<Problem> PlausibilityWarnings(const Scenario& s) {
+std::vector<Problem> PlausibilityWarnings(const config::Scenario& s) {
   std::vector<Problem> out;
   CheckDatabaseTimeout(s, out);
   CheckVisibilityTimeout(s, out);

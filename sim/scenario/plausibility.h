@@ -16,12 +16,12 @@
 
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/scenario/load.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::scenario {
 
 // REQUIRES: `s` came from the loader (drains[i] is /drains/i of the file).
-std::vector<Problem> PlausibilityWarnings(const Scenario& s);
+std::vector<Problem> PlausibilityWarnings(const config::Scenario& s);
 
 }  // namespace drainsim::scenario

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 
 namespace drainsim::scenario {
 
@@ -193,11 +193,12 @@ bool ParseBrokerVersion(std::string_view text, int* major, int* minor) {
   return number(text.substr(0, dot), major) && number(text.substr(dot + 1), minor);
 }
 
-std::span<const PresetDefault> PresetDefaults(BrokerPreset preset, std::string_view version) {
+std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
+                                              std::string_view version) {
   switch (preset) {
-    case BrokerPreset::kSqs:
+    case config::BrokerPreset::kSqs:
       return kSqs;
-    case BrokerPreset::kRabbitmqQuorum: {
+    case config::BrokerPreset::kRabbitmqQuorum: {
       int major = 0;
       int minor = 0;
       if (!ParseBrokerVersion(version, &major, &minor)) return kRabbitmqQuorum43;
@@ -205,15 +206,15 @@ std::span<const PresetDefault> PresetDefaults(BrokerPreset preset, std::string_v
       return major == 4 && minor < 3 ? std::span<const PresetDefault>(kRabbitmqQuorum40)
                                      : std::span<const PresetDefault>(kRabbitmqQuorum43);
     }
-    case BrokerPreset::kSidekiq:
+    case config::BrokerPreset::kSidekiq:
       return kSidekiq;
-    case BrokerPreset::kCelery:
+    case config::BrokerPreset::kCelery:
       return kCelery;
-    case BrokerPreset::kBullmq:
+    case config::BrokerPreset::kBullmq:
       return kBullmq;
-    case BrokerPreset::kPubsub:
+    case config::BrokerPreset::kPubsub:
       return kPubsub;
-    case BrokerPreset::kAzureServiceBus:
+    case config::BrokerPreset::kAzureServiceBus:
       return kAzureServiceBus;
   }
   return {};
@@ -227,7 +228,7 @@ void ApplyPresetDefaults(Json& document) {
   if (broker == document.end() || !broker->is_object()) return;
   const auto name = broker->find("preset");
   if (name == broker->end() || !name->is_string()) return;
-  const auto preset = FromName<BrokerPreset>(name->get_ref<const std::string&>());
+  const auto preset = config::FromName<config::BrokerPreset>(name->get_ref<const std::string&>());
   if (!preset) return;
   std::string version(kRabbitmqDefaultVersion);
   const auto given_version = broker->find("version");

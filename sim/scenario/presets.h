@@ -19,8 +19,8 @@
 #include <span>
 #include <string_view>
 
+#include "sim/config/enums.h"
 #include "sim/scenario/json_reader.h"
-#include "sim/scenario/scenario_enums.h"
 
 namespace drainsim::scenario {
 
@@ -32,7 +32,7 @@ struct PresetDefault {
 
 inline constexpr std::string_view kRabbitmqDefaultVersion = "4.3";
 
-std::span<const PresetDefault> PresetDefaults(BrokerPreset preset,
+std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
                                               std::string_view version = kRabbitmqDefaultVersion);
 
 // "MAJOR.MINOR" with 1..4 digits each (no sign, no leading '+'); false otherwise.

@@ -34,13 +34,13 @@ std::optional<double> ReadMsValue(const Node& node, const Range& range) {
   return value;
 }
 
-std::optional<ConstantDist> ReadConstant(const Node& node) {
+std::optional<config::ConstantDist> ReadConstant(const Node& node) {
   auto value = ReadMsValue(node, Range::AtLeast(0));
   if (!value) return std::nullopt;
-  return ConstantDist{*value};
+  return config::ConstantDist{*value};
 }
 
-std::optional<UniformDist> ReadUniform(const Node& node) {
+std::optional<config::UniformDist> ReadUniform(const Node& node) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -56,10 +56,10 @@ std::optional<UniformDist> ReadUniform(const Node& node) {
                     ")");
     return std::nullopt;
   }
-  return UniformDist{*low, *high};
+  return config::UniformDist{*low, *high};
 }
 
-std::optional<ExponentialDist> ReadExponential(const Node& node) {
+std::optional<config::ExponentialDist> ReadExponential(const Node& node) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -68,10 +68,10 @@ std::optional<ExponentialDist> ReadExponential(const Node& node) {
   auto mean = ReadMsValue(o.Required("mean"), Range::Above(0));
   o.Finish();
   if (!mean) return std::nullopt;
-  return ExponentialDist{*mean};
+  return config::ExponentialDist{*mean};
 }
 
-std::optional<LognormalDist> ReadLognormal(const Node& node) {
+std::optional<config::LognormalDist> ReadLognormal(const Node& node) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -79,13 +79,13 @@ std::optional<LognormalDist> ReadLognormal(const Node& node) {
   }
   const bool quantiles = o.Has("median") || o.Has("p99");
   const bool parameters = o.Has("mu") || o.Has("sigma");
-  LognormalDist out;
+  config::LognormalDist out;
   if (quantiles && parameters) {
     node.Error("give either median and p99 or mu and sigma, not both");
     return std::nullopt;
   }
   if (parameters) {
-    out.form = LognormalDist::Form::kMuSigma;
+    out.form = config::LognormalDist::Form::kMuSigma;
     auto mu = ReadNumber(o.Required("mu"), Range::Closed(-kMuAbsMax, kMuAbsMax));
     auto sigma = ReadNumber(o.Required("sigma"), Range::AboveAtMost(0, kSigmaMax));
     o.Finish();
@@ -138,7 +138,7 @@ std::optional<LognormalDist> ReadLognormal(const Node& node) {
   return out;
 }
 
-std::optional<NormalDist> ReadNormal(const Node& node) {
+std::optional<config::NormalDist> ReadNormal(const Node& node) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -148,15 +148,15 @@ std::optional<NormalDist> ReadNormal(const Node& node) {
   auto sd = ReadMsValue(o.Required("sd"), Range::AtLeast(0));
   o.Finish();
   if (!mean || !sd) return std::nullopt;
-  return NormalDist{*mean, *sd};
+  return config::NormalDist{*mean, *sd};
 }
 
-std::optional<EmpiricalDist> ReadEmpirical(const Node& node) {
+std::optional<config::EmpiricalDist> ReadEmpirical(const Node& node) {
   if (!node.json().is_array()) {
     node.TypeError("an array of [probability, value] pairs");
     return std::nullopt;
   }
-  EmpiricalDist out;
+  config::EmpiricalDist out;
   bool ok = true;
   for (const Node& item : ArrayItems(node, 1, kEmpiricalPointsMax)) {
     if (!item.json().is_array() || item.json().size() != 2) {
@@ -173,7 +173,7 @@ std::optional<EmpiricalDist> ReadEmpirical(const Node& node) {
       continue;
     }
     if (ok && !out.points.empty()) {
-      const EmpiricalPoint& last = out.points.back();
+      const config::EmpiricalPoint& last = out.points.back();
       if (*p <= last.probability) {
         p_node.Error("probabilities must increase strictly: must be > " +
                      FormatNumber(last.probability) + " (got " + FormatNumber(*p) + ")");
@@ -210,9 +210,9 @@ bool IsFieldName(std::string_view name) {
   return true;
 }
 
-std::optional<DistributionSpec> ReadDistribution(const Node& node) {
+std::optional<config::DistributionSpec> ReadDistribution(const Node& node) {
   if (!node.present()) return std::nullopt;
-  const std::vector<std::string_view> names = NamesOf<DistributionKind>();
+  const std::vector<std::string_view> names = NamesOf<config::DistributionKind>();
   if (!node.json().is_object()) {
     node.TypeError("a distribution such as {\"constant\": 5}");
     return std::nullopt;
@@ -226,7 +226,7 @@ std::optional<DistributionSpec> ReadDistribution(const Node& node) {
   const std::string& name = member.key();
   const Json& value = member.value();
   const Node inner(&value, ChildPointer(node.pointer(), name), &node.problems());
-  auto kind = FromName<DistributionKind>(name);
+  auto kind = config::FromName<config::DistributionKind>(name);
   if (!kind) {
     std::string message = "unknown distribution " + Quote(name);
     const std::string suggestion = Suggestion(name, names, '"');
@@ -236,23 +236,23 @@ std::optional<DistributionSpec> ReadDistribution(const Node& node) {
   }
   // Built in place: GCC 12 (-O2 with sanitizers) warns falsely about a copied variant here.
   auto wrap = [](auto shape) {
-    std::optional<DistributionSpec> out;
+    std::optional<config::DistributionSpec> out;
     if (shape)
       out.emplace().shape.template emplace<typename decltype(shape)::value_type>(std::move(*shape));
     return out;
   };
   switch (*kind) {
-    case DistributionKind::kConstant:
+    case config::DistributionKind::kConstant:
       return wrap(ReadConstant(inner));
-    case DistributionKind::kUniform:
+    case config::DistributionKind::kUniform:
       return wrap(ReadUniform(inner));
-    case DistributionKind::kExponential:
+    case config::DistributionKind::kExponential:
       return wrap(ReadExponential(inner));
-    case DistributionKind::kLognormal:
+    case config::DistributionKind::kLognormal:
       return wrap(ReadLognormal(inner));
-    case DistributionKind::kNormal:
+    case config::DistributionKind::kNormal:
       return wrap(ReadNormal(inner));
-    case DistributionKind::kEmpirical:
+    case config::DistributionKind::kEmpirical:
       return wrap(ReadEmpirical(inner));
   }
   return std::nullopt;
@@ -262,7 +262,8 @@ std::string RunEndText(const Context& context) {
   return "run.until_s = " + FormatNumber(context.run_until->seconds());
 }
 
-bool ReadWindow(ObjectReader& object, const Context& context, bool required, Window* window) {
+bool ReadWindow(ObjectReader& object, const Context& context, bool required,
+                config::Window* window) {
   const Node from_node = required ? object.Required("from_s") : object.Optional("from_s");
   const Node until_node = required ? object.Required("until_s") : object.Optional("until_s");
   const auto from_read = ReadInstant(from_node, Range::AtLeast(0));
@@ -270,9 +271,10 @@ bool ReadWindow(ObjectReader& object, const Context& context, bool required, Win
   // Plain values and flags rather than optionals: GCC 12 misreads the comparisons otherwise.
   bool has_from = from_read.has_value();
   bool has_until = until_read.has_value();
-  const Instant end = context.run_until.value_or(Instant::Never());
-  const Instant from = from_read.value_or(Instant::Zero());
-  const Instant until = until_read.value_or(context.run_until.value_or(Instant::Zero()));
+  const engine::Instant end = context.run_until.value_or(engine::Instant::Never());
+  const engine::Instant from = from_read.value_or(engine::Instant::Zero());
+  const engine::Instant until =
+      until_read.value_or(context.run_until.value_or(engine::Instant::Zero()));
   bool ok = (has_from || !from_node.present()) && (has_until || !until_node.present());
   if (required && (!from_node.present() || !until_node.present())) ok = false;
   if (has_from && from >= end) {
@@ -297,7 +299,7 @@ bool ReadWindow(ObjectReader& object, const Context& context, bool required, Win
   return ok;
 }
 
-std::optional<Instant> ReadAt(const Node& node, const Context& context) {
+std::optional<engine::Instant> ReadAt(const Node& node, const Context& context) {
   auto at = ReadInstant(node, Range::AtLeast(0));
   if (at && context.run_until && *at >= *context.run_until) {
     node.Error("must be < " + RunEndText(context) + " (got " + Describe(node.json()) + ")");
@@ -318,7 +320,7 @@ std::optional<std::string> ReadKindRef(const Node& node, const Context& context)
   return name;
 }
 
-bool ReadFields(const Node& node, Fields* fields) {
+bool ReadFields(const Node& node, config::Fields* fields) {
   if (!node.given() && node.present()) {
     node.TypeError("an object");
     return false;

@@ -22,7 +22,7 @@ std::optional<std::vector<E>> ReadEnumList(const Node& node, bool* ok) {
     if (!value) {
       *ok = false;
     } else if (std::find(out.begin(), out.end(), *value) != out.end()) {
-      item.Error("repeats " + Quote(NameOf(*value)));
+      item.Error("repeats " + Quote(config::NameOf(*value)));
       *ok = false;
     } else {
       out.push_back(*value);
@@ -32,15 +32,15 @@ std::optional<std::vector<E>> ReadEnumList(const Node& node, bool* ok) {
   return out;
 }
 
-DrainSelect ReadSelect(const Node& node, const Context& c, bool* ok) {
-  DrainSelect select;
+config::DrainSelect ReadSelect(const Node& node, const Context& c, bool* ok) {
+  config::DrainSelect select;
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return select;
   }
-  select.reasons = ReadEnumList<DlqReason>(o.Optional("reasons"), ok);
-  select.errors = ReadEnumList<ErrorClass>(o.Optional("errors"), ok);
+  select.reasons = ReadEnumList<config::DlqReason>(o.Optional("reasons"), ok);
+  select.errors = ReadEnumList<config::ErrorClass>(o.Optional("errors"), ok);
   const Node kinds = o.Optional("kinds");
   if (kinds.given()) {
     std::vector<std::string> names;
@@ -73,17 +73,17 @@ struct Fields {
   }
 };
 
-std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o, const Context& c,
-                                            const Node& strategy_node, std::optional<int64_t> limit,
-                                            bool limit_ok) {
+std::optional<config::Drain::Strategy> ReadStrategy(config::DrainStrategy kind, ObjectReader& o,
+                                                    const Context& c, const Node& strategy_node,
+                                                    std::optional<int64_t> limit, bool limit_ok) {
   Fields f{o};
-  std::optional<Drain::Strategy> out;
+  std::optional<config::Drain::Strategy> out;
   switch (kind) {
-    case DrainStrategy::kBulk:
-      out = BulkDrain{};
+    case config::DrainStrategy::kBulk:
+      out = config::BulkDrain{};
       break;
-    case DrainStrategy::kDrip: {
-      DripDrain drip;
+    case config::DrainStrategy::kDrip: {
+      config::DripDrain drip;
       drip.rate_per_s = f.Rate("rate_per_s", true);
       const Node burst = o.Optional("burst");
       if (auto n = ReadInt(burst, Range::Closed(1, 1e9))) {
@@ -94,8 +94,8 @@ std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o,
       out = drip;
       break;
     }
-    case DrainStrategy::kBounded: {
-      BoundedDrain bounded;
+    case config::DrainStrategy::kBounded: {
+      config::BoundedDrain bounded;
       const Node rate = NullAsAbsent(o.Optional("rate_per_s"));
       bounded.rate_per_s = ReadNumber(rate, kRateRange);
       if (!bounded.rate_per_s && rate.present()) f.ok = false;
@@ -106,8 +106,8 @@ std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o,
       out = bounded;
       break;
     }
-    case DrainStrategy::kAdaptive: {
-      AdaptiveDrain a;
+    case config::DrainStrategy::kAdaptive: {
+      config::AdaptiveDrain a;
       if (!c.has_database) {
         strategy_node.Error("'adaptive' needs a 'database' section: it adapts to its latency");
         f.ok = false;
@@ -147,13 +147,13 @@ std::optional<Drain::Strategy> ReadStrategy(DrainStrategy kind, ObjectReader& o,
   return out;
 }
 
-void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* drains) {
+void ReadDrain(const Node& node, size_t index, Context& c, std::vector<config::Drain>* drains) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  Drain drain;
+  config::Drain drain;
   bool ok = true;
   const Node at = NullAsAbsent(o.Optional("start_at_s"));
   const Node after_fix = NullAsAbsent(o.Optional("start_after_fix_s"));
@@ -182,7 +182,7 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
   }
   drain.select = ReadSelect(o.Optional("select"), c, &ok);
   const Node others = o.Optional("others");
-  if (auto v = ReadEnum<DrainOthers>(others)) {
+  if (auto v = ReadEnum<config::DrainOthers>(others)) {
     drain.others = *v;
   } else if (others.present()) {
     ok = false;
@@ -195,7 +195,7 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
   drain.replay_ms = ReadDistribution(replay_ms);
   ok = ok && (drain.replay_ms.has_value() || !replay_ms.present());
   const Node strategy_node = o.Required("strategy");
-  auto kind = ReadEnum<DrainStrategy>(strategy_node);
+  auto kind = ReadEnum<config::DrainStrategy>(strategy_node);
   if (!kind) {
     // The strategy decides which keys belong; without it, judge none of them.
     for (auto key : {"rate_per_s", "burst", "rate_min_per_s", "rate_max_per_s", "increase_per_s",
@@ -206,7 +206,7 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
     return;
   }
   auto strategy = ReadStrategy(*kind, o, c, strategy_node, drain.limit, limit_ok);
-  o.Finish("for strategy '" + std::string(NameOf(*kind)) + "'");
+  o.Finish("for strategy '" + std::string(config::NameOf(*kind)) + "'");
   if (!ok || !strategy) return;
   drain.strategy = *strategy;
   drains->push_back(std::move(drain));
@@ -215,7 +215,7 @@ void ReadDrain(const Node& node, size_t index, Context& c, std::vector<Drain>* d
 
 }  // namespace
 
-void ReadDrains(const Node& node, Context& c, std::vector<Drain>* drains) {
+void ReadDrains(const Node& node, Context& c, std::vector<config::Drain>* drains) {
   c.has_drains = node.given() && !(node.json().is_array() && node.json().empty());
   size_t index = 0;
   for (const Node& item : ArrayItems(node, 0, kDrainsMax)) ReadDrain(item, index++, c, drains);

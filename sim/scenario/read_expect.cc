@@ -10,23 +10,23 @@ namespace {
 constexpr size_t kExpectMax = 1000;
 constexpr double kDepthMax = 1e12;
 
-bool IsPerKind(RunMetric m) {
+bool IsPerKind(config::RunMetric m) {
   switch (m) {
-    case RunMetric::kTimeToEmpty:
-    case RunMetric::kTimeToQuiet:
-    case RunMetric::kOldestAge:
-    case RunMetric::kDbUtilisation:
-    case RunMetric::kDbTimeouts:
-    case RunMetric::kDbQueueMax:
-    case RunMetric::kLiveP50:
-    case RunMetric::kLiveP99:
-    case RunMetric::kLiveErrors:
-    case RunMetric::kAgeAlertFirst:
-    case RunMetric::kDepthAlertFirst:
-    case RunMetric::kDlqDepthAlertFirst:
-    case RunMetric::kBacklogCleared:
-    case RunMetric::kRetryAmplification:
-    case RunMetric::kTimeToRecover:
+    case config::RunMetric::kTimeToEmpty:
+    case config::RunMetric::kTimeToQuiet:
+    case config::RunMetric::kOldestAge:
+    case config::RunMetric::kDbUtilisation:
+    case config::RunMetric::kDbTimeouts:
+    case config::RunMetric::kDbQueueMax:
+    case config::RunMetric::kLiveP50:
+    case config::RunMetric::kLiveP99:
+    case config::RunMetric::kLiveErrors:
+    case config::RunMetric::kAgeAlertFirst:
+    case config::RunMetric::kDepthAlertFirst:
+    case config::RunMetric::kDlqDepthAlertFirst:
+    case config::RunMetric::kBacklogCleared:
+    case config::RunMetric::kRetryAmplification:
+    case config::RunMetric::kTimeToRecover:
       return false;
     default:
       return true;
@@ -34,19 +34,19 @@ bool IsPerKind(RunMetric m) {
 }
 
 // End states and first times describe the run as a whole; a window makes no sense for them.
-bool IsWindowable(RunMetric m) {
+bool IsWindowable(config::RunMetric m) {
   switch (m) {
-    case RunMetric::kTimeToEmpty:
-    case RunMetric::kTimeToQuiet:
-    case RunMetric::kHumanNeeded:
-    case RunMetric::kParked:
-    case RunMetric::kLost:
-    case RunMetric::kAgeAlertFirst:
-    case RunMetric::kDepthAlertFirst:
-    case RunMetric::kDlqDepthAlertFirst:
-    case RunMetric::kBacklogCleared:
-    case RunMetric::kRetryAmplification:
-    case RunMetric::kTimeToRecover:
+    case config::RunMetric::kTimeToEmpty:
+    case config::RunMetric::kTimeToQuiet:
+    case config::RunMetric::kHumanNeeded:
+    case config::RunMetric::kParked:
+    case config::RunMetric::kLost:
+    case config::RunMetric::kAgeAlertFirst:
+    case config::RunMetric::kDepthAlertFirst:
+    case config::RunMetric::kDlqDepthAlertFirst:
+    case config::RunMetric::kBacklogCleared:
+    case config::RunMetric::kRetryAmplification:
+    case config::RunMetric::kTimeToRecover:
       return false;
     default:
       return true;
@@ -54,45 +54,45 @@ bool IsWindowable(RunMetric m) {
 }
 
 // The section a metric reads, or nullptr if it needs none.
-const char* MissingSection(RunMetric m, const Context& c) {
+const char* MissingSection(config::RunMetric m, const Context& c) {
   switch (m) {
-    case RunMetric::kTimeToEmpty:
+    case config::RunMetric::kTimeToEmpty:
       return c.has_drains ? nullptr
                           : "a drain (time_to_empty_s counts from the first drain's start)";
-    case RunMetric::kDbUtilisation:
-    case RunMetric::kDbTimeouts:
-    case RunMetric::kDbQueueMax:
+    case config::RunMetric::kDbUtilisation:
+    case config::RunMetric::kDbTimeouts:
+    case config::RunMetric::kDbQueueMax:
       return c.has_database ? nullptr : "a 'database' section";
-    case RunMetric::kLiveP50:
-    case RunMetric::kLiveP99:
-    case RunMetric::kLiveErrors:
+    case config::RunMetric::kLiveP50:
+    case config::RunMetric::kLiveP99:
+    case config::RunMetric::kLiveErrors:
       return c.has_live_traffic ? nullptr : "database.live_traffic";
-    case RunMetric::kAgeAlertFirst:
+    case config::RunMetric::kAgeAlertFirst:
       return c.has_age_alert ? nullptr : "alerts.oldest_age_s";
-    case RunMetric::kDepthAlertFirst:
+    case config::RunMetric::kDepthAlertFirst:
       return c.has_depth_alert ? nullptr : "alerts.depth";
-    case RunMetric::kDlqDepthAlertFirst:
+    case config::RunMetric::kDlqDepthAlertFirst:
       return c.has_dlq_depth_alert ? nullptr : "alerts.dlq_depth";
     default:
       return nullptr;
   }
 }
 
-const char* MissingSection(SeriesMetric m, const Context& c) {
+const char* MissingSection(config::SeriesMetric m, const Context& c) {
   switch (m) {
-    case SeriesMetric::kDbUtilisation:
-    case SeriesMetric::kDbQueue:
+    case config::SeriesMetric::kDbUtilisation:
+    case config::SeriesMetric::kDbQueue:
       return c.has_database ? nullptr : "a 'database' section";
-    case SeriesMetric::kLiveP50:
-    case SeriesMetric::kLiveP99:
-    case SeriesMetric::kLiveErrors:
+    case config::SeriesMetric::kLiveP50:
+    case config::SeriesMetric::kLiveP99:
+    case config::SeriesMetric::kLiveErrors:
       return c.has_live_traffic ? nullptr : "database.live_traffic";
     default:
       return nullptr;
   }
 }
 
-bool ReadBounds(ObjectReader& o, Bounds* bounds) {
+bool ReadBounds(ObjectReader& o, config::Bounds* bounds) {
   const Node min = NullAsAbsent(o.Optional("min"));
   const Node max = NullAsAbsent(o.Optional("max"));
   const Node equals = NullAsAbsent(o.Optional("equals"));
@@ -119,16 +119,16 @@ bool ReadBounds(ObjectReader& o, Bounds* bounds) {
   return true;
 }
 
-bool ReadDuring(ObjectReader& o, const Context& c, During* during) {
+bool ReadDuring(ObjectReader& o, const Context& c, config::During* during) {
   const Node node = o.Optional("during");
   if (!node.present()) return true;
-  auto value = ReadEnum<During>(node);
+  auto value = ReadEnum<config::During>(node);
   if (!value) return false;
-  if (*value == During::kDrains && !c.has_drains) {
+  if (*value == config::During::kDrains && !c.has_drains) {
     node.Error("'drains' needs at least one drain in /drains");
     return false;
   }
-  if (*value == During::kFaults && !c.has_fault_window) {
+  if (*value == config::During::kFaults && !c.has_fault_window) {
     node.Error("'faults' needs a fault with a time window in /faults");
     return false;
   }
@@ -138,16 +138,18 @@ bool ReadDuring(ObjectReader& o, const Context& c, During* during) {
 
 // The fields of a metric expectation after its metric: kind, during and the bounds. `metric`
 // is empty when it could not be read; `metric_node` is where problems with it are reported.
-std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetric> metric,
-                                          const Node& metric_node, const Context& c) {
+std::optional<config::Expectation> ReadMetricBody(ObjectReader& o,
+                                                  std::optional<config::RunMetric> metric,
+                                                  const Node& metric_node, const Context& c) {
   bool ok = true;
-  MetricExpectation e;
+  config::MetricExpectation e;
   const Node kind_node = NullAsAbsent(o.Optional("kind"));
   if (kind_node.present()) {
     e.kind = ReadKindRef(kind_node, c);
     ok = ok && e.kind.has_value();
     if (metric && !IsPerKind(*metric)) {
-      kind_node.Error("does not apply to " + Quote(NameOf(*metric)) + ", which is not per kind");
+      kind_node.Error("does not apply to " + Quote(config::NameOf(*metric)) +
+                      ", which is not per kind");
       ok = false;
     }
   }
@@ -157,11 +159,11 @@ std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetr
   if (!metric) return std::nullopt;
   e.metric = *metric;
   if (const char* missing = MissingSection(*metric, c)) {
-    metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
+    metric_node.Error(Quote(config::NameOf(*metric)) + " needs " + missing);
     ok = false;
   }
-  if (e.during != During::kRun && !IsWindowable(*metric)) {
-    o.Optional("during").Error("must be 'run' for " + Quote(NameOf(*metric)) +
+  if (e.during != config::During::kRun && !IsWindowable(*metric)) {
+    o.Optional("during").Error("must be 'run' for " + Quote(config::NameOf(*metric)) +
                                ", which describes the run as a whole");
     ok = false;
   }
@@ -170,7 +172,7 @@ std::optional<Expectation> ReadMetricBody(ObjectReader& o, std::optional<RunMetr
 }
 
 // One item of the array form: {"metric": ...}, {"always": ...} or {"sometimes": ...}.
-std::optional<Expectation> ReadExpectation(const Node& node, const Context& c) {
+std::optional<config::Expectation> ReadExpectation(const Node& node, const Context& c) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -186,20 +188,20 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Context& c) {
   }
   if (o.Has("metric")) {
     const Node metric_node = o.Optional("metric");
-    return ReadMetricBody(o, ReadEnum<RunMetric>(metric_node), metric_node, c);
+    return ReadMetricBody(o, ReadEnum<config::RunMetric>(metric_node), metric_node, c);
   }
   bool ok = true;
-  PropertyExpectation e;
-  e.quantifier = o.Has("always") ? Quantifier::kAlways : Quantifier::kSometimes;
-  const Node metric_node = o.Optional(NameOf(e.quantifier));
-  auto metric = ReadEnum<SeriesMetric>(metric_node);
+  config::PropertyExpectation e;
+  e.quantifier = o.Has("always") ? config::Quantifier::kAlways : config::Quantifier::kSometimes;
+  const Node metric_node = o.Optional(config::NameOf(e.quantifier));
+  auto metric = ReadEnum<config::SeriesMetric>(metric_node);
   ok = ReadDuring(o, c, &e.during) && ok;
   ok = ReadBounds(o, &e.bounds) && ok;
-  o.Finish("for an '" + std::string(NameOf(e.quantifier)) + "' expectation");
+  o.Finish("for an '" + std::string(config::NameOf(e.quantifier)) + "' expectation");
   if (!metric) return std::nullopt;
   e.metric = *metric;
   if (const char* missing = MissingSection(*metric, c)) {
-    metric_node.Error(Quote(NameOf(*metric)) + " needs " + missing);
+    metric_node.Error(Quote(config::NameOf(*metric)) + " needs " + missing);
     ok = false;
   }
   if (!ok) return std::nullopt;
@@ -208,16 +210,16 @@ std::optional<Expectation> ReadExpectation(const Node& node, const Context& c) {
 
 // One member of the object form (SCENARIO.md's shorthand): "time_to_empty_s": {"max": 1800}.
 // The key is a run metric; the value holds what an array item holds besides "metric".
-std::optional<Expectation> ReadMetricMember(const std::string& name, const Node& node,
-                                            const Context& c) {
-  std::optional<RunMetric> metric = FromName<RunMetric>(name);
+std::optional<config::Expectation> ReadMetricMember(const std::string& name, const Node& node,
+                                                    const Context& c) {
+  std::optional<config::RunMetric> metric = config::FromName<config::RunMetric>(name);
   if (!metric) {
-    const std::vector<std::string_view> names = NamesOf<RunMetric>();
+    const std::vector<std::string_view> names = NamesOf<config::RunMetric>();
     std::string message = "unknown metric " + Quote(name);
     const std::string suggestion = Suggestion(name, names, '"');
     if (!suggestion.empty()) {
       message += suggestion;
-    } else if (FromName<SeriesMetric>(name)) {
+    } else if (config::FromName<config::SeriesMetric>(name)) {
       message += "; 'always' and 'sometimes' expectations need the array form";
     } else {
       message += "; metrics are: " + JoinNames(names);
@@ -235,7 +237,7 @@ std::optional<Expectation> ReadMetricMember(const std::string& name, const Node&
 
 }  // namespace
 
-void ReadAlerts(const Node& node, Context& c, Alerts* alerts) {
+void ReadAlerts(const Node& node, Context& c, config::Alerts* alerts) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -250,7 +252,7 @@ void ReadAlerts(const Node& node, Context& c, Alerts* alerts) {
   o.Finish();
 }
 
-void ReadExpect(const Node& node, Context& c, std::vector<Expectation>* expect) {
+void ReadExpect(const Node& node, Context& c, std::vector<config::Expectation>* expect) {
   if (node.given() && node.json().is_object()) {
     // Members come in nlohmann's (sorted) key order, so the order of the expectations, and
     // of the JUnit cases they become, does not depend on how the file was written.

@@ -30,20 +30,21 @@ struct FaultReader {
     if (!kind && (required || node.present())) ok = false;
     return kind.value_or("");
   }
-  void Injected(ErrorClass fallback, ErrorClass* error, std::optional<Duration>* fail_after) {
+  void Injected(config::ErrorClass fallback, config::ErrorClass* error,
+                std::optional<engine::Duration>* fail_after) {
     const Node error_node = o.Optional("error");
-    *error = Check(ReadEnum<ErrorClass>(error_node), error_node);
+    *error = Check(ReadEnum<config::ErrorClass>(error_node), error_node);
     if (!error_node.present()) *error = fallback;
     const Node fail_node = NullAsAbsent(o.Optional("fail_after_ms"));
     *fail_after = ReadMillis(fail_node, Range::Closed(0, kDayMillis));
     if (!*fail_after && fail_node.present()) ok = false;
   }
-  Instant From() {
+  engine::Instant From() {
     const Node node = o.Optional("from_s");
     return Check(ReadAt(node, c), node);
   }
-  Window TimeWindow(bool required) {
-    Window window;
+  config::Window TimeWindow(bool required) {
+    config::Window window;
     if (!ReadWindow(o, c, required, &window)) ok = false;
     c.has_fault_window = true;
     return window;
@@ -67,28 +68,29 @@ struct FaultReader {
   }
 };
 
-std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_node) {
+std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
+                                       const Node& type_node) {
   ObjectReader& o = r.o;
   switch (type) {
-    case FaultType::kErrors: {
-      ErrorsFault f;
+    case config::FaultType::kErrors: {
+      config::ErrorsFault f;
       const std::string kind = r.Kind(false);
       if (!kind.empty()) f.kind = kind;
       f.probability = r.Number("probability", Range::Probability());
-      r.Injected(ErrorClass::kTransient, &f.error, &f.fail_after);
+      r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
       f.window = r.TimeWindow(false);
       return f;
     }
-    case FaultType::kSyntheticFailures: {
-      SyntheticFailuresFault f;
+    case config::FaultType::kSyntheticFailures: {
+      config::SyntheticFailuresFault f;
       f.kind = r.Kind(true);
       f.count = r.Int("count", Range::Closed(1, 1e9));
-      r.Injected(ErrorClass::kTransient, &f.error, &f.fail_after);
+      r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
       f.from = r.From();
       return f;
     }
-    case FaultType::kPoison: {
-      PoisonFault f;
+    case config::FaultType::kPoison: {
+      config::PoisonFault f;
       f.kind = r.Kind(true);
       const Node count = NullAsAbsent(o.Optional("count"));
       const Node fraction = NullAsAbsent(o.Optional("fraction"));
@@ -100,15 +102,15 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       f.count = ReadInt(count, Range::Closed(1, 1e9));
       f.fraction = ReadNumber(fraction, Range::AboveAtMost(0, 1));
       if ((count.present() && !f.count) || (fraction.present() && !f.fraction)) r.ok = false;
-      r.Injected(ErrorClass::kPermanent, &f.error, &f.fail_after);
+      r.Injected(config::ErrorClass::kPermanent, &f.error, &f.fail_after);
       f.from = r.From();
       return f;
     }
-    case FaultType::kBug: {
-      BugFault f;
+    case config::FaultType::kBug: {
+      config::BugFault f;
       f.kind = r.Kind(true);
       f.fraction = r.Number("fraction", Range::AboveAtMost(0, 1));
-      r.Injected(ErrorClass::kPermanent, &f.error, &f.fail_after);
+      r.Injected(config::ErrorClass::kPermanent, &f.error, &f.fail_after);
       f.from = r.From();
       const Node fixed = NullAsAbsent(o.Optional("fixed_at_s"));
       f.fixed_at = ReadInstant(fixed, Range::Above(0));
@@ -125,31 +127,31 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       r.c.has_fault_window = true;
       return f;
     }
-    case FaultType::kDbSlowdown: {
+    case config::FaultType::kDbSlowdown: {
       r.Needs(r.c.has_database, "database", type_node);
-      DbSlowdownFault f;
+      config::DbSlowdownFault f;
       f.window = r.TimeWindow(true);
       f.factor = r.Number("factor", Range::Closed(1, 1000));
       return f;
     }
-    case FaultType::kDbOutage: {
+    case config::FaultType::kDbOutage: {
       r.Needs(r.c.has_database, "database", type_node);
-      return DbOutageFault{r.TimeWindow(true)};
+      return config::DbOutageFault{r.TimeWindow(true)};
     }
-    case FaultType::kDbConnections: {
+    case config::FaultType::kDbConnections: {
       r.Needs(r.c.has_database, "database", type_node);
-      DbConnectionsFault f;
+      config::DbConnectionsFault f;
       f.window = r.TimeWindow(true);
       f.connections = r.Int("connections", Range::Closed(1, 100000));
       return f;
     }
-    case FaultType::kDownstreamOutage: {
+    case config::FaultType::kDownstreamOutage: {
       r.Needs(r.c.has_downstream, "downstream", type_node);
-      return DownstreamOutageFault{r.TimeWindow(true)};
+      return config::DownstreamOutageFault{r.TimeWindow(true)};
     }
-    case FaultType::kDownstreamRateLimit: {
+    case config::FaultType::kDownstreamRateLimit: {
       r.Needs(r.c.has_downstream, "downstream", type_node);
-      DownstreamRateLimitFault f;
+      config::DownstreamRateLimitFault f;
       f.window = r.TimeWindow(true);
       f.rate_limit_per_s = r.Number("rate_limit_per_s",
                                     Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
@@ -158,12 +160,12 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       if (burst.present()) f.burst = r.Check(ReadInt(burst, Range::Closed(1, 1e9)), burst);
       return f;
     }
-    case FaultType::kWorkerCrash: {
-      WorkerCrashFault f;
+    case config::FaultType::kWorkerCrash: {
+      config::WorkerCrashFault f;
       const Node rate = NullAsAbsent(o.Optional("rate_per_h"));
       const Node at = NullAsAbsent(o.Optional("at_s"));
       const Node point = o.Optional("point");
-      if (point.present()) f.point = r.Check(ReadEnum<CrashPoint>(point), point);
+      if (point.present()) f.point = r.Check(ReadEnum<config::CrashPoint>(point), point);
       if (rate.present() == at.present()) {
         o.node().Error("needs exactly one of rate_per_h, at_s" +
                        std::string(rate.present() ? " (got both)" : ""));
@@ -196,14 +198,14 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       }
       return f;
     }
-    case FaultType::kAckLoss: {
-      AckLossFault f;
+    case config::FaultType::kAckLoss: {
+      config::AckLossFault f;
       f.probability = r.Number("probability", Range::Probability());
       f.window = r.TimeWindow(false);
       return f;
     }
-    case FaultType::kBrokerRestart: {
-      BrokerRestartFault f;
+    case config::FaultType::kBrokerRestart: {
+      config::BrokerRestartFault f;
       const Node at = o.Required("at_s");
       f.at = r.Check(ReadAt(at, r.c), at);
       if (!at.present()) r.ok = false;
@@ -211,7 +213,7 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
       f.downtime = r.Check(ReadSeconds(downtime, Range::Closed(0, kDaySeconds)), downtime);
       const Node recovery = o.Optional("recovery_s");
       f.recovery = r.Check(ReadSeconds(recovery, Range::Closed(0, kDaySeconds)), recovery);
-      if (f.downtime + f.recovery > Duration::Zero()) r.c.has_fault_window = true;
+      if (f.downtime + f.recovery > engine::Duration::Zero()) r.c.has_fault_window = true;
       return f;
     }
   }
@@ -220,7 +222,7 @@ std::optional<Fault> ReadTyped(FaultType type, FaultReader& r, const Node& type_
 
 }  // namespace
 
-void ReadFaults(const Node& node, Context& c, std::vector<Fault>* faults) {
+void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults) {
   for (const Node& item : ArrayItems(node, 0, kFaultsMax)) {
     ObjectReader o(item);
     if (!o.valid()) {
@@ -228,14 +230,14 @@ void ReadFaults(const Node& node, Context& c, std::vector<Fault>* faults) {
       continue;
     }
     const Node type_node = o.Required("type");
-    auto type = ReadEnum<FaultType>(type_node);
+    auto type = ReadEnum<config::FaultType>(type_node);
     if (!type) {
       // Without a type the other keys cannot be judged; report only the type.
       continue;
     }
     FaultReader reader{o, c};
-    std::optional<Fault> fault = ReadTyped(*type, reader, type_node);
-    o.Finish("for type '" + std::string(NameOf(*type)) + "'");
+    std::optional<config::Fault> fault = ReadTyped(*type, reader, type_node);
+    o.Finish("for type '" + std::string(config::NameOf(*type)) + "'");
     if (fault && reader.ok) faults->push_back(std::move(*fault));
   }
 }

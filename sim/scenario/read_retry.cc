@@ -9,15 +9,15 @@ namespace {
 constexpr double kDaySeconds = 86400;
 constexpr double kDelaySecondsMax = 30 * kDaySeconds;
 
-void ReadJitter(const Node& node, Jitter* jitter) {
+void ReadJitter(const Node& node, config::Jitter* jitter) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  auto kind = ReadEnum<JitterKind>(o.Required("kind"));
+  auto kind = ReadEnum<config::JitterKind>(o.Required("kind"));
   if (kind) jitter->kind = *kind;
-  if (!kind || *kind == JitterKind::kProportional) {
+  if (!kind || *kind == config::JitterKind::kProportional) {
     const Node high_node = o.Required("high");
     auto low = ReadNumber(o.Required("low"), Range::Closed(0, 100));
     auto high = ReadNumber(high_node, Range::Closed(0, 100));
@@ -29,11 +29,11 @@ void ReadJitter(const Node& node, Jitter* jitter) {
       jitter->high = *high;
     }
   }
-  o.Finish(kind ? "for jitter kind '" + std::string(NameOf(*kind)) + "'" : "");
+  o.Finish(kind ? "for jitter kind '" + std::string(config::NameOf(*kind)) + "'" : "");
 }
 
 // Reads base_s and cap_s (cap >= base) of linear and exponential curves.
-bool ReadBaseAndCap(ObjectReader& o, Duration* base, Duration* cap) {
+bool ReadBaseAndCap(ObjectReader& o, engine::Duration* base, engine::Duration* cap) {
   const Node cap_node = o.Required("cap_s");
   auto b = ReadSeconds(o.Required("base_s"), Range::AboveAtMost(0, kDelaySecondsMax));
   auto c = ReadSeconds(cap_node, Range::AboveAtMost(0, kDelaySecondsMax));
@@ -50,14 +50,14 @@ bool ReadBaseAndCap(ObjectReader& o, Duration* base, Duration* cap) {
 
 }  // namespace
 
-void ReadBackoff(const Node& node, Backoff* backoff) {
+void ReadBackoff(const Node& node, config::Backoff* backoff) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
   const Node kind_node = o.Required("kind");
-  auto kind = ReadEnum<BackoffKind>(kind_node);
+  auto kind = ReadEnum<config::BackoffKind>(kind_node);
   const Node jitter_node = o.Optional("jitter");
   ReadJitter(jitter_node, &backoff->jitter);
   if (!kind) {
@@ -67,14 +67,14 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
     return;
   }
   switch (*kind) {
-    case BackoffKind::kConstant: {
+    case config::BackoffKind::kConstant: {
       // 0 retries at once (BullMQ without a backoff option).
       auto delay = ReadSeconds(o.Required("delay_s"), Range::Closed(0, kDelaySecondsMax));
-      if (delay) backoff->curve = ConstantBackoff{*delay};
+      if (delay) backoff->curve = config::ConstantBackoff{*delay};
       break;
     }
-    case BackoffKind::kLinear: {
-      LinearBackoff curve;
+    case config::BackoffKind::kLinear: {
+      config::LinearBackoff curve;
       auto step = ReadSeconds(o.Required("step_s"), Range::Closed(0, kDelaySecondsMax));
       if (ReadBaseAndCap(o, &curve.base, &curve.cap) && step) {
         curve.step = *step;
@@ -82,8 +82,8 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
       }
       break;
     }
-    case BackoffKind::kExponential: {
-      ExponentialBackoff curve;
+    case config::BackoffKind::kExponential: {
+      config::ExponentialBackoff curve;
       auto factor = ReadNumber(o.Optional("factor"), Range::Closed(1, 100));
       if (ReadBaseAndCap(o, &curve.base, &curve.cap) && (factor || !o.Has("factor"))) {
         curve.factor = factor.value_or(2);
@@ -91,40 +91,42 @@ void ReadBackoff(const Node& node, Backoff* backoff) {
       }
       break;
     }
-    case BackoffKind::kSidekiq:
-      backoff->curve = SidekiqBackoff{};
+    case config::BackoffKind::kSidekiq:
+      backoff->curve = config::SidekiqBackoff{};
       // Sidekiq's formula has its own randomness (a random 0..9); adding "full" jitter on top
       // would make it something Sidekiq never does. An explicit jitter is still honoured.
-      if (!jitter_node.present()) backoff->jitter = Jitter{JitterKind::kNone, 0, 0};
+      if (!jitter_node.present()) backoff->jitter = config::Jitter{config::JitterKind::kNone, 0, 0};
       break;
   }
-  if (backoff->jitter.kind == JitterKind::kDecorrelated && *kind != BackoffKind::kExponential) {
+  if (backoff->jitter.kind == config::JitterKind::kDecorrelated &&
+      *kind != config::BackoffKind::kExponential) {
     ObjectReader jitter(jitter_node);
     jitter.Optional("kind").Error(
-        "must not be 'decorrelated' with backoff kind '" + std::string(NameOf(*kind)) +
+        "must not be 'decorrelated' with backoff kind '" + std::string(config::NameOf(*kind)) +
         "': decorrelated jitter needs an exponential backoff's base_s and cap_s");
   }
-  o.Finish("for backoff kind '" + std::string(NameOf(*kind)) + "'");
+  o.Finish("for backoff kind '" + std::string(config::NameOf(*kind)) + "'");
 }
 
 namespace {
 
-void ReadClassPolicy(const Node& node, ErrorClass error_class, ClassPolicy* policy) {
+void ReadClassPolicy(const Node& node, config::ErrorClass error_class,
+                     config::ClassPolicy* policy) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  if (auto action = ReadEnum<ClassAction>(o.Optional("action"))) policy->action = *action;
-  const bool retry = policy->action == ClassAction::kRetry;
-  const std::string action_text = "action is '" + std::string(NameOf(policy->action)) + "'";
+  if (auto action = ReadEnum<config::ClassAction>(o.Optional("action"))) policy->action = *action;
+  const bool retry = policy->action == config::ClassAction::kRetry;
+  const std::string action_text = "action is '" + std::string(config::NameOf(policy->action)) + "'";
   const Node attempts = o.Optional("attempts_max");
   const Node backoff = o.Optional("backoff");
   if (retry) {
     if (policy->attempts_max < 2) policy->attempts_max = 2;
     if (auto n = ReadInt(attempts, Range::Closed(1, 1000))) policy->attempts_max = *n;
     if (backoff.given()) {
-      Backoff b;
+      config::Backoff b;
       ReadBackoff(backoff, &b);
       policy->backoff = b;
     } else if (backoff.is_null()) {
@@ -139,7 +141,7 @@ void ReadClassPolicy(const Node& node, ErrorClass error_class, ClassPolicy* poli
       backoff.Error("applies only when action is 'retry' (" + action_text + ")");
   }
   const Node honor = o.Optional("honor_retry_after");
-  if (error_class == ErrorClass::kRateLimited) {
+  if (error_class == config::ErrorClass::kRateLimited) {
     if (auto v = ReadBool(honor)) policy->honor_retry_after = *v;
   } else if (honor.present()) {
     honor.Error("applies only to class 'rate_limited' (only a 429 carries Retry-After)");
@@ -149,21 +151,21 @@ void ReadClassPolicy(const Node& node, ErrorClass error_class, ClassPolicy* poli
 
 }  // namespace
 
-void ReadRetry(const Node& node, Context& /*c*/, RetryPolicy* retry) {
+void ReadRetry(const Node& node, Context& /*c*/, config::RetryPolicy* retry) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  if (auto v = ReadEnum<RetryDelivery>(o.Optional("delivery"))) retry->delivery = *v;
-  if (auto v = ReadEnum<RequeueWith>(o.Optional("requeue_with"))) retry->requeue_with = *v;
+  if (auto v = ReadEnum<config::RetryDelivery>(o.Optional("delivery"))) retry->delivery = *v;
+  if (auto v = ReadEnum<config::RequeueWith>(o.Optional("requeue_with"))) retry->requeue_with = *v;
   ReadBackoff(o.Optional("backoff"), &retry->backoff);
 
   ObjectReader classes(o.Optional("classes"));
   if (classes.valid()) {
-    ClassPolicy* policies[] = {&retry->classes.rate_limited, &retry->classes.transient,
-                               &retry->classes.permanent, &retry->classes.unknown};
-    for (const auto& entry : EnumNames<ErrorClass>()) {
+    config::ClassPolicy* policies[] = {&retry->classes.rate_limited, &retry->classes.transient,
+                                       &retry->classes.permanent, &retry->classes.unknown};
+    for (const auto& entry : config::EnumNames<config::ErrorClass>()) {
       ReadClassPolicy(classes.Optional(entry.name), entry.value,
                       policies[static_cast<size_t>(entry.value)]);
     }
@@ -174,7 +176,7 @@ void ReadRetry(const Node& node, Context& /*c*/, RetryPolicy* retry) {
 
   ObjectReader budget(NullAsAbsent(o.Optional("budget")));
   if (budget.valid()) {
-    RetryBudget b;
+    config::RetryBudget b;
     if (auto v = ReadNumber(budget.Optional("ratio"), Range::Probability())) b.ratio = *v;
     if (auto v = ReadInt(budget.Optional("burst"), Range::Closed(0, 1e9))) b.burst = *v;
     if (auto v = ReadSeconds(budget.Optional("window_s"), Range::AboveAtMost(0, kDaySeconds))) {
@@ -186,7 +188,7 @@ void ReadRetry(const Node& node, Context& /*c*/, RetryPolicy* retry) {
 
   ObjectReader breaker(NullAsAbsent(o.Optional("circuit_breaker")));
   if (breaker.valid()) {
-    CircuitBreaker b;
+    config::CircuitBreaker b;
     if (auto v = ReadNumber(breaker.Optional("error_rate_open"), Range::AboveAtMost(0, 1))) {
       b.error_rate_open = *v;
     }

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/scenario/json_reader.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::scenario::internal {
 
@@ -25,7 +25,7 @@ namespace drainsim::scenario::internal {
 struct Context {
   explicit Context(Problems& p) : problems(p) {}
   Problems& problems;
-  std::optional<Instant> run_until;  // set iff run.until_s was valid
+  std::optional<engine::Instant> run_until;  // set iff run.until_s was valid
   // True iff /kinds was an object, so unknown references are real mistakes.
   bool kinds_known = false;
   std::set<std::string, std::less<>> kinds;
@@ -54,7 +54,7 @@ struct Context {
   std::vector<size_t> drain_origins;
   // The latest bug fix (Drain::start_after_fix counts from it) and whether any fault has a
   // window (During::kFaults needs one).
-  std::optional<Instant> last_fix;
+  std::optional<engine::Instant> last_fix;
   bool has_fault_window = false;
 };
 
@@ -65,11 +65,12 @@ inline constexpr double kTokenRatePerSecondMin = 1e-9;
 inline constexpr double kTokenRatePerSecondMax = 1e9;
 
 // Helpers shared by the readers (read_common.cc).
-std::optional<DistributionSpec> ReadDistribution(const Node& node);
-bool ReadWindow(ObjectReader& object, const Context& context, bool required, Window* window);
-std::optional<Instant> ReadAt(const Node& node, const Context& context);
+std::optional<config::DistributionSpec> ReadDistribution(const Node& node);
+bool ReadWindow(ObjectReader& object, const Context& context, bool required,
+                config::Window* window);
+std::optional<engine::Instant> ReadAt(const Node& node, const Context& context);
 std::optional<std::string> ReadKindRef(const Node& node, const Context& context);
-bool ReadFields(const Node& node, Fields* fields);
+bool ReadFields(const Node& node, config::Fields* fields);
 // [A-Za-z_][A-Za-z0-9_]{0,63}: names of fields and key_pattern placeholders.
 bool IsFieldName(std::string_view name);
 // Splits a key_pattern into its placeholder names; false (with *error) iff a brace is
@@ -80,30 +81,31 @@ bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeho
 int64_t DefaultBurst(std::optional<double> rate_per_s);
 // A backoff object (kind plus the curve's fields, and its jitter) over *backoff's defaults;
 // retry.backoff, a class's backoff and broker.redelivery_backoff (read_retry.cc).
-void ReadBackoff(const Node& node, Backoff* backoff);
+void ReadBackoff(const Node& node, config::Backoff* backoff);
 // "run.until_s = 21600": how messages name the end of the run.
 std::string RunEndText(const Context& context);
 
-void ReadKinds(const Node& node, Context& context, std::map<std::string, Kind>* kinds);
-void ReadProducers(const Node& node, Context& context, std::vector<Producer>* producers);
-void ReadBacklog(const Node& node, Context& context, std::vector<BacklogEntry>* backlog);
-void ReadBroker(const Node& node, Context& context, Broker* broker);
-void ReadWorkers(const Node& node, Context& context, Workers* workers);
-void ReadDatabase(const Node& node, Context& context, std::optional<Database>* database);
-void ReadDownstream(const Node& node, Context& context, std::optional<Downstream>* downstream);
-void ReadRetry(const Node& node, Context& context, RetryPolicy* retry);
-void ReadFaults(const Node& node, Context& context, std::vector<Fault>* faults);
-void ReadDrains(const Node& node, Context& context, std::vector<Drain>* drains);
-void ReadAlerts(const Node& node, Context& context, Alerts* alerts);
+void ReadKinds(const Node& node, Context& context, std::map<std::string, config::Kind>* kinds);
+void ReadProducers(const Node& node, Context& context, std::vector<config::Producer>* producers);
+void ReadBacklog(const Node& node, Context& context, std::vector<config::BacklogEntry>* backlog);
+void ReadBroker(const Node& node, Context& context, config::Broker* broker);
+void ReadWorkers(const Node& node, Context& context, config::Workers* workers);
+void ReadDatabase(const Node& node, Context& context, std::optional<config::Database>* database);
+void ReadDownstream(const Node& node, Context& context,
+                    std::optional<config::Downstream>* downstream);
+void ReadRetry(const Node& node, Context& context, config::RetryPolicy* retry);
+void ReadFaults(const Node& node, Context& context, std::vector<config::Fault>* faults);
+void ReadDrains(const Node& node, Context& context, std::vector<config::Drain>* drains);
+void ReadAlerts(const Node& node, Context& context, config::Alerts* alerts);
 // After ReadDrains and ReadAlerts: expectations are checked against what they found.
-void ReadExpect(const Node& node, Context& context, std::vector<Expectation>* expect);
+void ReadExpect(const Node& node, Context& context, std::vector<config::Expectation>* expect);
 
 // Checks that need the whole scenario: key_pattern placeholders, sections that kinds and
 // faults rely on, that something is published, and the size estimate.
-void CheckScenario(const Scenario& scenario, Context& context);
+void CheckScenario(const config::Scenario& scenario, Context& context);
 
 // The broker's hard limits (presets.h): a value the scenario gave beyond what the preset's
 // broker allows, and drains faster than broker.redrive_rate_max_per_s (check_presets.cc).
-void CheckBrokerLimits(const Scenario& scenario, Context& context);
+void CheckBrokerLimits(const config::Scenario& scenario, Context& context);
 
 }  // namespace drainsim::scenario::internal

@@ -22,23 +22,23 @@ int64_t DefaultBurst(std::optional<double> rate_per_s) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(*rate_per_s)));
 }
 
-void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
+void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
   const Node preset_node = NullAsAbsent(o.Optional("preset"));
-  broker->preset = ReadEnum<BrokerPreset>(preset_node);
+  broker->preset = ReadEnum<config::BrokerPreset>(preset_node);
   const Node version = NullAsAbsent(o.Optional("version"));
   if (version.present()) {
     int major = 0;
     int minor = 0;
     if (!preset_node.present()) {
       version.Error("applies only with preset 'rabbitmq-quorum' (the scenario has no preset)");
-    } else if (broker->preset && broker->preset != BrokerPreset::kRabbitmqQuorum) {
+    } else if (broker->preset && broker->preset != config::BrokerPreset::kRabbitmqQuorum) {
       version.Error("applies only with preset 'rabbitmq-quorum' (preset is '" +
-                    std::string(NameOf(*broker->preset)) + "')");
+                    std::string(config::NameOf(*broker->preset)) + "')");
     } else if (auto text = ReadString(version, 9, false)) {
       if (!ParseBrokerVersion(*text, &major, &minor)) {
         version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
@@ -54,7 +54,7 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
           ReadSeconds(o.Optional("visibility_timeout_s"), Range::AboveAtMost(0, kRunSecondsMax))) {
     broker->visibility_timeout = *d;
   }
-  if (auto v = ReadEnum<OnVisibilityTimeout>(o.Optional("on_visibility_timeout"))) {
+  if (auto v = ReadEnum<config::OnVisibilityTimeout>(o.Optional("on_visibility_timeout"))) {
     broker->on_visibility_timeout = *v;
   }
   if (auto v = ReadBool(o.Optional("lock_renewal"))) broker->lock_renewal = *v;
@@ -62,7 +62,7 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
                                       Range::AboveAtMost(0, kRunSecondsMax));
   broker->stalled_count_max =
       ReadInt(NullAsAbsent(o.Optional("stalled_count_max")), Range::Closed(0, 1000));
-  if (auto v = ReadEnum<RequeueOnCrash>(o.Optional("requeue_on_crash"))) {
+  if (auto v = ReadEnum<config::RequeueOnCrash>(o.Optional("requeue_on_crash"))) {
     broker->requeue_on_crash = *v;
   }
   broker->receive_count_max =
@@ -71,14 +71,14 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("delivery_limit")), Range::Closed(0, 1000));
   const Node counted = o.Optional("delivery_counted");
   if (counted.present()) {
-    std::array<bool, kReturnKindCount> kinds{};
+    std::array<bool, config::kReturnKindCount> kinds{};
     bool ok = counted.json().is_array();
-    for (const Node& item : ArrayItems(counted, 0, kReturnKindCount * 4)) {
-      auto kind = ReadEnum<ReturnKind>(item);
+    for (const Node& item : ArrayItems(counted, 0, config::kReturnKindCount * 4)) {
+      auto kind = ReadEnum<config::ReturnKind>(item);
       if (!kind) {
         ok = false;
       } else if (kinds[static_cast<size_t>(*kind)]) {
-        item.Error("repeats " + Quote(NameOf(*kind)));
+        item.Error("repeats " + Quote(config::NameOf(*kind)));
         ok = false;
       } else {
         kinds[static_cast<size_t>(*kind)] = true;
@@ -88,11 +88,11 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   }
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
-  if (auto v = ReadEnum<Overflow>(o.Optional("overflow"))) broker->overflow = *v;
+  if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;
   broker->retention = ReadSeconds(NullAsAbsent(o.Optional("retention_s")), Range::Above(0));
   const Node redelivery = NullAsAbsent(o.Optional("redelivery_backoff"));
   if (redelivery.present()) {
-    Backoff backoff;
+    config::Backoff backoff;
     ReadBackoff(redelivery, &backoff);
     broker->redelivery_backoff = backoff;
   }
@@ -103,7 +103,7 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   } else if (auto d = ReadSeconds(retention, Range::Above(0))) {
     broker->dlq_retention = *d;
   }
-  if (auto v = ReadEnum<RetentionFrom>(o.Optional("dlq_retention_from"))) {
+  if (auto v = ReadEnum<config::RetentionFrom>(o.Optional("dlq_retention_from"))) {
     broker->dlq_retention_from = *v;
   }
   broker->dlq_max_length =
@@ -114,14 +114,14 @@ void ReadBroker(const Node& node, Context& /*c*/, Broker* broker) {
   broker->redrive_rate_max_per_s =
       ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
                  Range::Closed(kTokenRatePerSecondMin, kRateMax));
-  if (auto v = ReadEnum<StaleAck>(o.Optional("stale_ack"))) broker->stale_ack = *v;
-  if (auto v = ReadEnum<RedriveAttempts>(o.Optional("redrive_attempts"))) {
+  if (auto v = ReadEnum<config::StaleAck>(o.Optional("stale_ack"))) broker->stale_ack = *v;
+  if (auto v = ReadEnum<config::RedriveAttempts>(o.Optional("redrive_attempts"))) {
     broker->redrive_attempts = *v;
   }
   o.Finish();
 }
 
-void ReadWorkers(const Node& node, Context& c, Workers* workers) {
+void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -150,11 +150,11 @@ void ReadWorkers(const Node& node, Context& c, Workers* workers) {
   o.Finish();
 }
 
-void ReadDatabase(const Node& node, Context& c, std::optional<Database>* database) {
+void ReadDatabase(const Node& node, Context& c, std::optional<config::Database>* database) {
   ObjectReader o(NullAsAbsent(node));
   if (!o.valid()) return;
   c.has_database = true;
-  Database db;
+  config::Database db;
   if (auto n = ReadInt(o.Required("connections"), Range::Closed(1, kFleetMax))) {
     db.connections = *n;
   }
@@ -168,7 +168,7 @@ void ReadDatabase(const Node& node, Context& c, std::optional<Database>* databas
   ObjectReader live(NullAsAbsent(o.Optional("live_traffic")));
   if (live.valid()) {
     c.has_live_traffic = true;
-    LiveTraffic traffic;
+    config::LiveTraffic traffic;
     if (auto v = ReadNumber(live.Required("rate_per_s"), Range::AboveAtMost(0, kRateMax))) {
       traffic.rate_per_s = *v;
     }
@@ -180,16 +180,16 @@ void ReadDatabase(const Node& node, Context& c, std::optional<Database>* databas
   *database = db;
 }
 
-void ReadDownstream(const Node& node, Context& c, std::optional<Downstream>* downstream) {
+void ReadDownstream(const Node& node, Context& c, std::optional<config::Downstream>* downstream) {
   ObjectReader o(NullAsAbsent(node));
   if (!o.valid()) return;
   c.has_downstream = true;
-  Downstream api;
+  config::Downstream api;
   api.rate_limit_per_s = ReadNumber(NullAsAbsent(o.Optional("rate_limit_per_s")),
                                     Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
   api.burst = DefaultBurst(api.rate_limit_per_s);
   if (auto n = ReadInt(o.Optional("burst"), Range::Closed(1, kBurstMax))) api.burst = *n;
-  if (auto v = ReadEnum<RetryAfterFormat>(o.Optional("retry_after"))) api.retry_after = *v;
+  if (auto v = ReadEnum<config::RetryAfterFormat>(o.Optional("retry_after"))) api.retry_after = *v;
   if (auto d = ReadSeconds(o.Optional("clock_skew_s"), Range::Closed(-kDaySeconds, kDaySeconds))) {
     api.clock_skew = *d;
   }

@@ -26,7 +26,7 @@ bool IsKindName(std::string_view name) {
   return true;
 }
 
-void ReadHandler(const Node& node, Handler* handler) {
+void ReadHandler(const Node& node, config::Handler* handler) {
   ObjectReader o(node);
   if (!o.valid()) return;
   if (auto d = ReadDistribution(o.Optional("validate_ms"))) handler->validate_ms = *d;
@@ -45,13 +45,13 @@ void ReadHandler(const Node& node, Handler* handler) {
   o.Finish();
 }
 
-void ReadKind(const Node& node, Kind* kind) {
+void ReadKind(const Node& node, config::Kind* kind) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  if (auto v = ReadEnum<Idempotency>(o.Optional("idempotency"))) kind->idempotency = *v;
+  if (auto v = ReadEnum<config::Idempotency>(o.Optional("idempotency"))) kind->idempotency = *v;
   const Node pattern_node = o.Optional("key_pattern");
   if (auto pattern = ReadString(pattern_node, kKeyPatternBytesMax, false)) {
     std::vector<std::string> placeholders;
@@ -70,20 +70,20 @@ std::optional<int64_t> ReadCount(const Node& node) {
   return ReadInt(node, Range::Closed(1, kCountMax));
 }
 
-std::optional<Duration> ReadEvery(const Node& node) {
+std::optional<engine::Duration> ReadEvery(const Node& node) {
   return ReadSeconds(NullAsAbsent(node), Range::Above(0));
 }
 
-std::optional<Producer::Schedule> ReadSchedule(ProducerShape shape, const Node& node,
-                                               const Context& c) {
+std::optional<config::Producer::Schedule> ReadSchedule(config::ProducerShape shape,
+                                                       const Node& node, const Context& c) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return std::nullopt;
   }
-  std::optional<Producer::Schedule> out;
+  std::optional<config::Producer::Schedule> out;
   switch (shape) {
-    case ProducerShape::kFanout: {
+    case config::ProducerShape::kFanout: {
       auto at = ReadAt(o.Required("at_s"), c);
       auto count = ReadCount(o.Required("count"));
       const Node rate_node = NullAsAbsent(o.Optional("publish_rate_per_s"));
@@ -102,30 +102,31 @@ std::optional<Producer::Schedule> ReadSchedule(ProducerShape shape, const Node& 
         }
       }
       if (at && count && (rate || !rate_node.present()) && (every || !every_node.given())) {
-        out = FanoutSchedule{*at, *count, rate, every};
+        out = config::FanoutSchedule{*at, *count, rate, every};
       }
       break;
     }
-    case ProducerShape::kConstant:
-    case ProducerShape::kPoisson: {
+    case config::ProducerShape::kConstant:
+    case config::ProducerShape::kPoisson: {
       auto rate = ReadNumber(o.Required("rate_per_s"), Range::AboveAtMost(0, kRateMax));
-      Window window;
+      config::Window window;
       const bool window_ok = ReadWindow(o, c, false, &window);
       if (rate && window_ok) {
-        if (shape == ProducerShape::kConstant) {
-          out = ConstantSchedule{*rate, window};
+        if (shape == config::ProducerShape::kConstant) {
+          out = config::ConstantSchedule{*rate, window};
         } else {
-          out = PoissonSchedule{*rate, window};
+          out = config::PoissonSchedule{*rate, window};
         }
       }
       break;
     }
-    case ProducerShape::kBurst: {
+    case config::ProducerShape::kBurst: {
       auto at = ReadAt(o.Required("at_s"), c);
       auto count = ReadCount(o.Required("count"));
       const Node every_node = o.Optional("every_s");
       auto every = ReadEvery(every_node);
-      if (at && count && (every || !every_node.given())) out = BurstSchedule{*at, *count, every};
+      if (at && count && (every || !every_node.given()))
+        out = config::BurstSchedule{*at, *count, every};
       break;
     }
   }
@@ -133,21 +134,22 @@ std::optional<Producer::Schedule> ReadSchedule(ProducerShape shape, const Node& 
   return out;
 }
 
-void ReadProducer(const Node& node, size_t index, Context& c, std::vector<Producer>* producers) {
+void ReadProducer(const Node& node, size_t index, Context& c,
+                  std::vector<config::Producer>* producers) {
   ObjectReader o(node);
   if (o.valid()) {
-    Producer producer;
+    config::Producer producer;
     auto kind = ReadKindRef(o.Required("kind"), c);
     const bool fields_ok = ReadFields(o.Optional("fields"), &producer.fields);
-    std::vector<ProducerShape> shapes;
-    for (const auto& entry : EnumNames<ProducerShape>()) {
+    std::vector<config::ProducerShape> shapes;
+    for (const auto& entry : config::EnumNames<config::ProducerShape>()) {
       if (o.Has(entry.name)) shapes.push_back(entry.value);
     }
-    std::optional<Producer::Schedule> schedule;
+    std::optional<config::Producer::Schedule> schedule;
     if (shapes.size() == 1) {
-      schedule = ReadSchedule(shapes[0], o.Optional(NameOf(shapes[0])), c);
+      schedule = ReadSchedule(shapes[0], o.Optional(config::NameOf(shapes[0])), c);
     } else {
-      for (const auto& entry : EnumNames<ProducerShape>()) o.Optional(entry.name);
+      for (const auto& entry : config::EnumNames<config::ProducerShape>()) o.Optional(entry.name);
       node.Error(shapes.empty()
                      ? "needs a schedule: one of fanout, constant, poisson, burst"
                      : "has " + std::to_string(shapes.size()) +
@@ -166,14 +168,14 @@ void ReadProducer(const Node& node, size_t index, Context& c, std::vector<Produc
 }
 
 void ReadBacklogEntry(const Node& node, size_t index, Context& c,
-                      std::vector<BacklogEntry>* backlog) {
+                      std::vector<config::BacklogEntry>* backlog) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
     return;
   }
-  BacklogEntry entry;
-  auto where = ReadEnum<BacklogWhere>(o.Required("where"));
+  config::BacklogEntry entry;
+  auto where = ReadEnum<config::BacklogWhere>(o.Required("where"));
   auto kind = ReadKindRef(o.Required("kind"), c);
   auto count = ReadCount(o.Required("count"));
   bool ok = where && kind && count;
@@ -186,31 +188,33 @@ void ReadBacklogEntry(const Node& node, size_t index, Context& c,
   // Which keys apply depends on `where`; with an unreadable `where` accept them all so that
   // only the real mistake is reported.
   const bool any = !where.has_value();
-  const bool failed = any || *where != BacklogWhere::kMain;
+  const bool failed = any || *where != config::BacklogWhere::kMain;
   entry.attempts = failed ? 1 : 0;
   if (auto n =
           ReadInt(o.Optional("attempts"), Range::Closed(failed && !any ? 1 : 0, kAttemptsMax))) {
     entry.attempts = *n;
   }
   if (failed) {
-    entry.error = ReadEnum<ErrorClass>(o.Optional("error")).value_or(ErrorClass::kTransient);
+    entry.error =
+        ReadEnum<config::ErrorClass>(o.Optional("error")).value_or(config::ErrorClass::kTransient);
   }
-  if (any || *where == BacklogWhere::kDlq) {
-    entry.reason = ReadEnum<DlqReason>(o.Optional("reason")).value_or(DlqReason::kMaxAttempts);
+  if (any || *where == config::BacklogWhere::kDlq) {
+    entry.reason =
+        ReadEnum<config::DlqReason>(o.Optional("reason")).value_or(config::DlqReason::kMaxAttempts);
   }
-  if (any || *where == BacklogWhere::kDelayed) {
+  if (any || *where == config::BacklogWhere::kDelayed) {
     const Node due = o.Optional("due_in_s");
     auto due_in = ReadSeconds(due, Range::AtLeast(0));
     if (due_in && c.run_until && engine::Instant::Zero() + *due_in >= *c.run_until) {
       due.Error("must be < " + RunEndText(c) + " (got " + Describe(due.json()) + ")");
       ok = false;
     }
-    entry.due_in = due_in.value_or(Duration::Zero());
+    entry.due_in = due_in.value_or(engine::Duration::Zero());
   }
-  o.Finish(where ? "for where '" + std::string(NameOf(*where)) + "'" : "");
+  o.Finish(where ? "for where '" + std::string(config::NameOf(*where)) + "'" : "");
   if (!ok || any) return;
-  if (*where != BacklogWhere::kDlq) entry.reason.reset();
-  if (*where != BacklogWhere::kDelayed) entry.due_in.reset();
+  if (*where != config::BacklogWhere::kDlq) entry.reason.reset();
+  if (*where != config::BacklogWhere::kDelayed) entry.due_in.reset();
   entry.where = *where;
   entry.kind = *kind;
   entry.count = *count;
@@ -250,7 +254,7 @@ bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeho
   return true;
 }
 
-void ReadKinds(const Node& node, Context& c, std::map<std::string, Kind>* kinds) {
+void ReadKinds(const Node& node, Context& c, std::map<std::string, config::Kind>* kinds) {
   c.kinds_known = node.given() && node.json().is_object();
   for (auto& [name, value] : MapEntries(node, 1, kKindsMax)) {
     // Known even when invalid, so references to it are not reported a second time.
@@ -259,18 +263,18 @@ void ReadKinds(const Node& node, Context& c, std::map<std::string, Kind>* kinds)
       value.Error("kind names must match [A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
       continue;
     }
-    Kind kind;
+    config::Kind kind;
     ReadKind(value, &kind);
     (*kinds)[name] = std::move(kind);
   }
 }
 
-void ReadProducers(const Node& node, Context& c, std::vector<Producer>* producers) {
+void ReadProducers(const Node& node, Context& c, std::vector<config::Producer>* producers) {
   const std::vector<Node> items = ArrayItems(node, 0, kProducersMax);
   for (size_t i = 0; i < items.size(); ++i) ReadProducer(items[i], i, c, producers);
 }
 
-void ReadBacklog(const Node& node, Context& c, std::vector<BacklogEntry>* backlog) {
+void ReadBacklog(const Node& node, Context& c, std::vector<config::BacklogEntry>* backlog) {
   const std::vector<Node> items = ArrayItems(node, 0, kBacklogMax);
   for (size_t i = 0; i < items.size(); ++i) ReadBacklogEntry(items[i], i, c, backlog);
 }

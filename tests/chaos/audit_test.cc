@@ -39,7 +39,7 @@ Instant At(double seconds) { return Instant::Zero() + Duration::Seconds(seconds)
 
 // Runs `scenario` audited with `options` in a forked child; its report.
 SeedReport RunAudited(const std::string& text, model::RunOptions options) {
-  const scenario::Scenario scenario = LoadTextOrFail(text);
+  const config::Scenario scenario = LoadTextOrFail(text);
   options.audit_every_event = true;
   std::vector<SeedReport> reports;
   const std::string error = RunIsolated(

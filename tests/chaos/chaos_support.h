@@ -16,7 +16,7 @@ namespace drainsim::chaos::testing {
 
 inline const std::string kSource = DRAINSIM_SOURCE_DIR;
 
-inline scenario::Scenario LoadTextOrFail(const std::string& json_text) {
+inline config::Scenario LoadTextOrFail(const std::string& json_text) {
   scenario::LoadResult loaded = scenario::LoadScenarioText(json_text);
   for (const auto& problem : loaded.problems) {
     UNSCOPED_INFO(scenario::FormatProblem("<test scenario>", problem));
@@ -25,7 +25,7 @@ inline scenario::Scenario LoadTextOrFail(const std::string& json_text) {
   return *loaded.scenario;
 }
 
-inline scenario::Scenario LoadShipped(const std::string& name) {
+inline config::Scenario LoadShipped(const std::string& name) {
   const std::string path = kSource + "/scenarios/" + name;
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   for (const auto& problem : loaded.problems) {
@@ -62,7 +62,7 @@ inline std::vector<std::string> ShippedScenarioNames() {
   return names;
 }
 
-inline SwarmPlan PlanOrFail(const scenario::Scenario& base, const SwarmParams& params = {}) {
+inline SwarmPlan PlanOrFail(const config::Scenario& base, const SwarmParams& params = {}) {
   PlanOrError made = MakeSwarmPlan(base, params);
   INFO(made.error);
   REQUIRE(made.plan.has_value());

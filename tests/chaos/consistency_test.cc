@@ -21,7 +21,7 @@ using testing::PlanOrFail;
 using testing::ShippedScenarioNames;
 
 // Every alert a row crossed fired, no later than that row; one that never crossed never fired.
-void CheckAlertsSeeTheSeries(const scenario::Alerts& alerts, const model::Results& r) {
+void CheckAlertsSeeTheSeries(const config::Alerts& alerts, const model::Results& r) {
   std::optional<double> age_crossed, depth_crossed, dlq_crossed;
   for (const model::Sample& s : r.series) {
     if (alerts.oldest_age && !age_crossed && s.oldest_age_s > alerts.oldest_age->seconds())
@@ -61,7 +61,7 @@ void CheckRatesAddUpToTheTotals(const model::Results& r) {
   }
 }
 
-void CheckSeriesEndsWithTheRun(const scenario::Scenario& s, const model::Results& r) {
+void CheckSeriesEndsWithTheRun(const config::Scenario& s, const model::Results& r) {
   REQUIRE_FALSE(r.series.empty());
   const model::Sample& last = r.series.back();
   CHECK(last.t_s == r.ended_at_s);
@@ -78,7 +78,7 @@ TEST_CASE("every shipped scenario's series ends with the run's end figures", "[s
   // end its series where it stopped as well.
   for (const std::string& name : ShippedScenarioNames()) {
     INFO(name);
-    scenario::Scenario s = LoadShipped(name);
+    config::Scenario s = LoadShipped(name);
     s.run.events_max = std::min<int64_t>(s.run.events_max, 2'000'000);
     CheckSeriesEndsWithTheRun(s, model::RunSimulation(s, s.seed));
   }
@@ -90,11 +90,11 @@ TEST_CASE("swarm variants' series end with the run's end figures", "[series]") {
   SwarmParams params;
   params.safety = engine::Duration::Seconds(600);
   for (const char* name : {"monthly-rehearsal.json", "full-vocabulary.json"}) {
-    const scenario::Scenario base = LoadShipped(name);
+    const config::Scenario base = LoadShipped(name);
     const SwarmPlan plan = PlanOrFail(base, params);
     for (uint64_t seed = 1; seed <= 25; ++seed) {
       INFO(name << " swarm seed " << seed);
-      scenario::Scenario variant = MakeVariant(plan, seed);
+      config::Scenario variant = MakeVariant(plan, seed);
       variant.run.events_max = std::min<int64_t>(variant.run.events_max, 200000);
       CheckSeriesEndsWithTheRun(variant, model::RunSimulation(variant, variant.seed));
     }
@@ -109,7 +109,7 @@ TEST_CASE("a DLQ filled after the last sampling instant is seen by alerts and pr
   std::string text = testing::ReadShippedText("retry-storm-no-jitter.json");
   testing::SetJson(text, "/alerts/dlq_depth", "0");
   testing::SetJson(text, "/expect", R"([{"sometimes": "dlq_depth", "min": 1}])");
-  const scenario::Scenario s = LoadTextOrFail(text);
+  const config::Scenario s = LoadTextOrFail(text);
   const model::Results r = model::RunSimulation(s, s.seed);
   REQUIRE(r.dlq_end > 0);
   REQUIRE(r.ended_at_s < s.run.until.seconds());
@@ -123,7 +123,7 @@ TEST_CASE("a DLQ filled after the last sampling instant is seen by alerts and pr
 TEST_CASE("a run stopped by events_max ends its series where it stopped", "[series]") {
   std::string text = testing::ReadShippedText("monthly-rehearsal.json");
   testing::SetJson(text, "/run/events_max", "100000");
-  const scenario::Scenario s = LoadTextOrFail(text);
+  const config::Scenario s = LoadTextOrFail(text);
   const model::Results r = model::RunSimulation(s, s.seed);
   REQUIRE(r.events_max_reached);
   CheckSeriesEndsWithTheRun(s, r);
@@ -134,7 +134,7 @@ TEST_CASE("a run stopped by events_max ends its series where it stopped", "[seri
 // different precision).
 TEST_CASE("one drain: its live latency and the run's during-drains latency are one figure",
           "[series]") {
-  const scenario::Scenario s = LoadShipped("monthly-rehearsal.json");
+  const config::Scenario s = LoadShipped("monthly-rehearsal.json");
   REQUIRE(s.drains.size() == 1);
   const model::Results r = model::RunSimulation(s, s.seed);
   const model::Histogram& drain = r.drains[0].live_latency_us;

@@ -30,25 +30,25 @@ const char* kProducers = R"({"format_version": 1, "name": "producers",
   "expect": [{"metric": "lost", "equals": 0}]})";
 
 TEST_CASE("plan: producers publish only in the safety phase", "[chaos][plan]") {
-  const scenario::Scenario base = LoadTextOrFail(kProducers);
+  const config::Scenario base = LoadTextOrFail(kProducers);
   const SwarmPlan plan = PlanOrFail(base, {Duration::Seconds(250), Duration::Seconds(100)});
   CHECK(plan.safety_end == Instant::Zero() + Duration::Seconds(250));
   CHECK(plan.skeleton.run.until == Instant::Zero() + Duration::Seconds(350));
   CHECK(plan.skeleton.faults.empty());
   CHECK(plan.skeleton.expect.empty());
-  for (const scenario::Producer& p : plan.skeleton.producers) {
-    if (const auto* c = std::get_if<scenario::ConstantSchedule>(&p.schedule)) {
+  for (const config::Producer& p : plan.skeleton.producers) {
+    if (const auto* c = std::get_if<config::ConstantSchedule>(&p.schedule)) {
       CHECK(c->window.until == plan.safety_end);
     }
-    if (const auto* f = std::get_if<scenario::FanoutSchedule>(&p.schedule)) {
+    if (const auto* f = std::get_if<config::FanoutSchedule>(&p.schedule)) {
       CHECK_FALSE(f->every.has_value());
       CHECK(f->at < plan.safety_end);
     }
-    if (const auto* b = std::get_if<scenario::BurstSchedule>(&p.schedule)) {
+    if (const auto* b = std::get_if<config::BurstSchedule>(&p.schedule)) {
       CHECK_FALSE(b->every.has_value());
       CHECK(b->at < plan.safety_end);
     }
-    CHECK_FALSE(std::holds_alternative<scenario::PoissonSchedule>(p.schedule));
+    CHECK_FALSE(std::holds_alternative<config::PoissonSchedule>(p.schedule));
   }
   // constant 2/s over [0, 250): 500; fanouts at 0, 100, 200: 30; the rated fanout from 200 at
   // 1/s: 50 (200 .. 249); bursts at 50, 110, 170, 230: 12. The Poisson producer (from 300)
@@ -71,7 +71,7 @@ TEST_CASE("plan: producers publish only in the safety phase", "[chaos][plan]") {
 }
 
 TEST_CASE("plan: the default safety phase is the base's run", "[chaos][plan]") {
-  const scenario::Scenario base = LoadShipped("poison-pills.json");
+  const config::Scenario base = LoadShipped("poison-pills.json");
   const SwarmPlan plan = PlanOrFail(base);
   CHECK(plan.safety_end == base.run.until);
   CHECK(plan.liveness == DefaultLiveness(base));
@@ -80,9 +80,9 @@ TEST_CASE("plan: the default safety phase is the base's run", "[chaos][plan]") {
 }
 
 TEST_CASE("plan: drains after a bug fix are dropped", "[chaos][plan]") {
-  const scenario::Scenario base = LoadShipped("full-vocabulary.json");
+  const config::Scenario base = LoadShipped("full-vocabulary.json");
   const SwarmPlan plan = PlanOrFail(base);
-  for (const scenario::Drain& d : plan.skeleton.drains) {
+  for (const config::Drain& d : plan.skeleton.drains) {
     CHECK(d.start_at.has_value());
     CHECK(*d.start_at < plan.safety_end);
   }
@@ -103,7 +103,7 @@ TEST_CASE("plan: the default liveness bound", "[chaos][plan]") {
 }
 
 TEST_CASE("plan: bases and phases that make no swarm are errors", "[chaos][plan]") {
-  const scenario::Scenario base = LoadTextOrFail(kProducers);
+  const config::Scenario base = LoadTextOrFail(kProducers);
   auto error = [&](SwarmParams params) {
     const PlanOrError made = MakeSwarmPlan(base, params);
     CHECK_FALSE(made.plan.has_value());
@@ -116,14 +116,14 @@ TEST_CASE("plan: bases and phases that make no swarm are errors", "[chaos][plan]
   CHECK(error({Duration::Seconds(86400 * 60), Duration::Seconds(86400 * 41)})
             .find("at most 100 days") != std::string::npos);
 
-  const scenario::Scenario late = LoadTextOrFail(R"({"format_version": 1, "name": "late",
+  const config::Scenario late = LoadTextOrFail(R"({"format_version": 1, "name": "late",
     "run": {"until_s": 1000}, "kinds": {"job": {}}, "workers": {"count": 1},
     "producers": [{"kind": "job", "burst": {"at_s": 500, "count": 5}}]})");
   const PlanOrError nothing = MakeSwarmPlan(late, {Duration::Seconds(100), std::nullopt});
   CHECK_FALSE(nothing.plan.has_value());
   CHECK(nothing.error.find("nothing is published") != std::string::npos);
 
-  const scenario::Scenario due = LoadTextOrFail(R"({"format_version": 1, "name": "due",
+  const config::Scenario due = LoadTextOrFail(R"({"format_version": 1, "name": "due",
     "run": {"until_s": 1000}, "kinds": {"job": {}}, "workers": {"count": 1},
     "backlog": [{"where": "delayed", "kind": "job", "count": 5, "due_in_s": 700}]})");
   CHECK(MakeSwarmPlan(due, {Duration::Seconds(800), std::nullopt}).plan.has_value());

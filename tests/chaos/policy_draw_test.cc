@@ -10,7 +10,7 @@
 #include <string>
 
 #include "chaos/variant.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
@@ -36,17 +36,17 @@ TEST_CASE("policy draw: breaker, budget, delivery and preset all vary over 50 se
   const SwarmPlan plan = PlanOrFail(LoadShipped("full-vocabulary.json"));
   std::set<bool> breaker_on;
   std::set<bool> budget_on;
-  std::set<scenario::RetryDelivery> deliveries;
+  std::set<config::RetryDelivery> deliveries;
   std::set<std::string> presets;
   std::set<std::string> preset_lines;
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     const Variant v = DrawVariant(plan, seed);
     REQUIRE(v.scenario.has_value());
-    const scenario::Scenario& s = *v.scenario;
+    const config::Scenario& s = *v.scenario;
     breaker_on.insert(s.retry.circuit_breaker.has_value());
     budget_on.insert(s.retry.budget.has_value());
     deliveries.insert(s.retry.delivery);
-    presets.insert(s.broker.preset ? std::string(scenario::NameOf(*s.broker.preset)) : "none");
+    presets.insert(s.broker.preset ? std::string(config::NameOf(*s.broker.preset)) : "none");
     preset_lines.insert(DrawnValue(v.policy, "preset"));
     // What the report says was drawn is what the variant has.
     CHECK((DrawnValue(v.policy, "breaker") == "off") == !s.retry.circuit_breaker.has_value());
@@ -140,7 +140,7 @@ TEST_CASE("policy draw: --vary-policies none keeps the scenario's policy", "[cha
     // The base's bound, plus what its breaker may hold back of this seed's poison pills.
     const bool pills = std::any_of(
         v.scenario->faults.begin(), v.scenario->faults.end(),
-        [](const scenario::Fault& f) { return std::holds_alternative<scenario::PoisonFault>(f); });
+        [](const config::Fault& f) { return std::holds_alternative<config::PoisonFault>(f); });
     CHECK((pills ? v.liveness > plan.liveness : v.liveness == plan.liveness));
   }
 }
@@ -151,12 +151,12 @@ TEST_CASE("policy draw: its own streams leave the fault draws as they were", "[c
   // policy was drawn or not.
   SwarmParams fixed;
   fixed.vary_policies = false;
-  const scenario::Scenario base = LoadShipped("monthly-rehearsal.json");
+  const config::Scenario base = LoadShipped("monthly-rehearsal.json");
   const SwarmPlan varied = PlanOrFail(base);
   const SwarmPlan kept = PlanOrFail(base, fixed);
-  auto without_hangs = [](std::vector<scenario::Fault> faults) {
-    for (scenario::Fault& f : faults) {
-      if (auto* p = std::get_if<scenario::PoisonFault>(&f)) p->fail_after.reset();
+  auto without_hangs = [](std::vector<config::Fault> faults) {
+    for (config::Fault& f : faults) {
+      if (auto* p = std::get_if<config::PoisonFault>(&f)) p->fail_after.reset();
     }
     return faults;
   };

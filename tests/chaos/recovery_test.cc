@@ -16,7 +16,7 @@ using testing::LoadShipped;
 
 TEST_CASE("recovery: metastable-no-budget stays stuck, metastable-budget comes back",
           "[recovery]") {
-  const scenario::Scenario stuck = LoadShipped("metastable-no-budget.json");
+  const config::Scenario stuck = LoadShipped("metastable-no-budget.json");
   const model::Results a = model::RunSimulation(stuck, stuck.seed, {});
   const reports::Recovery ra = reports::RecoveryOf(a);
   INFO(reports::RecoveryText(ra, a));
@@ -24,7 +24,7 @@ TEST_CASE("recovery: metastable-no-budget stays stuck, metastable-budget comes b
   CHECK_FALSE(ra.time_to_recover_s.has_value());
   CHECK(ra.last_window_end_s == 660);
 
-  const scenario::Scenario budget = LoadShipped("metastable-budget.json");
+  const config::Scenario budget = LoadShipped("metastable-budget.json");
   const model::Results b = model::RunSimulation(budget, budget.seed, {});
   const reports::Recovery rb = reports::RecoveryOf(b);
   INFO(reports::RecoveryText(rb, b));
@@ -35,8 +35,8 @@ TEST_CASE("recovery: metastable-no-budget stays stuck, metastable-budget comes b
 
 // The issue's bar: each scenario classified correctly over 20 seeds, not only its own.
 TEST_CASE("recovery: the metastable pair is classified the same over 20 seeds", "[recovery]") {
-  const scenario::Scenario stuck = LoadShipped("metastable-no-budget.json");
-  const scenario::Scenario budget = LoadShipped("metastable-budget.json");
+  const config::Scenario stuck = LoadShipped("metastable-no-budget.json");
+  const config::Scenario budget = LoadShipped("metastable-budget.json");
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     INFO("seed " << seed);
     const model::Results a = model::RunSimulation(stuck, seed, {});
@@ -52,16 +52,16 @@ TEST_CASE("recovery: the metastable pair is classified the same over 20 seeds", 
 
 TEST_CASE("recovery: time_to_recover_s is an expectation metric, never reached when metastable",
           "[recovery]") {
-  scenario::MetricExpectation e;
-  e.metric = scenario::RunMetric::kTimeToRecover;
+  config::MetricExpectation e;
+  e.metric = config::RunMetric::kTimeToRecover;
   e.bounds.max = reports::kHorizonS;
-  const scenario::Scenario budget = LoadShipped("metastable-budget.json");
+  const config::Scenario budget = LoadShipped("metastable-budget.json");
   const reports::Verdict back =
       reports::Evaluate(model::RunSimulation(budget, budget.seed, {}), e);
   INFO(back.reason);
   CHECK(back.passed);
   CHECK(back.measured.has_value());
-  const scenario::Scenario stuck = LoadShipped("metastable-no-budget.json");
+  const config::Scenario stuck = LoadShipped("metastable-no-budget.json");
   const reports::Verdict never = reports::Evaluate(model::RunSimulation(stuck, stuck.seed, {}), e);
   INFO(never.reason);
   CHECK_FALSE(never.passed);

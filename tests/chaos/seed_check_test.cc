@@ -45,9 +45,9 @@ TEST_CASE("seed check: a liveness bound shorter than the work left fails livenes
           "[chaos][check]") {
   // 2000 messages at 290 s, 40 ms of CPU each on 4 workers: 20 s of work, so at 300.001 s
   // most are waiting, unless the faults of a seed dead-letter them all at once first.
-  scenario::Scenario base = LoadTextOrFail(kSmall);
+  config::Scenario base = LoadTextOrFail(kSmall);
   base.producers.push_back(base.producers.front());
-  base.producers.back().schedule = scenario::FanoutSchedule{
+  base.producers.back().schedule = config::FanoutSchedule{
       engine::Instant::Zero() + Duration::Seconds(290), 2000, std::nullopt, std::nullopt};
   const SwarmPlan plan = PlanOrFail(base, {std::nullopt, Duration::Millis(1)});
   int liveness_failures = 0;

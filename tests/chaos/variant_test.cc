@@ -14,29 +14,29 @@
 namespace drainsim::chaos::testing {
 namespace {
 
+using config::FaultType;
 using engine::Duration;
 using engine::Instant;
-using scenario::FaultType;
 
 // The latest instant a fault can act at or start from, and whether its windows are inside
 // [0, safety_end). Returns a description of the first violation, or "".
-std::string OutsideSafety(const scenario::Fault& fault, Instant safety_end) {
-  auto window_ok = [&](const scenario::Window& w) {
+std::string OutsideSafety(const config::Fault& fault, Instant safety_end) {
+  auto window_ok = [&](const config::Window& w) {
     return Instant::Zero() <= w.from && w.from < w.until && w.until <= safety_end;
   };
   auto at_ok = [&](Instant at) { return Instant::Zero() <= at && at < safety_end; };
   return std::visit(
       [&](const auto& f) -> std::string {
         using F = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<F, scenario::PoisonFault>) {
+        if constexpr (std::is_same_v<F, config::PoisonFault>) {
           return at_ok(f.from) ? "" : "poison from";
-        } else if constexpr (std::is_same_v<F, scenario::BrokerRestartFault>) {
+        } else if constexpr (std::is_same_v<F, config::BrokerRestartFault>) {
           return at_ok(f.at) && f.at + f.downtime <= safety_end ? "" : "broker restart";
-        } else if constexpr (std::is_same_v<F, scenario::WorkerCrashFault>) {
+        } else if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
           if (f.at) return at_ok(*f.at) ? "" : "crash at";
           return window_ok(f.window) ? "" : "crash window";
-        } else if constexpr (std::is_same_v<F, scenario::SyntheticFailuresFault> ||
-                             std::is_same_v<F, scenario::BugFault>) {
+        } else if constexpr (std::is_same_v<F, config::SyntheticFailuresFault> ||
+                             std::is_same_v<F, config::BugFault>) {
           return "a type the swarm never draws";
         } else {
           return window_ok(f.window) ? "" : "window";
@@ -48,8 +48,8 @@ std::string OutsideSafety(const scenario::Fault& fault, Instant safety_end) {
 TEST_CASE("variant: the same seed gives the same variant, byte for byte", "[chaos][variant]") {
   const SwarmPlan plan = PlanOrFail(LoadShipped("monthly-rehearsal.json"));
   for (uint64_t seed : {1ULL, 2ULL, 77ULL, 18446744073709551615ULL}) {
-    const scenario::Scenario a = MakeVariant(plan, seed);
-    const scenario::Scenario b = MakeVariant(plan, seed);
+    const config::Scenario a = MakeVariant(plan, seed);
+    const config::Scenario b = MakeVariant(plan, seed);
     CHECK(a == b);
     CHECK(scenario::DumpCanonical(a) == scenario::DumpCanonical(b));
     CHECK(a.seed == seed);
@@ -60,7 +60,7 @@ TEST_CASE("variant: different seeds give different fault sets", "[chaos][variant
   const SwarmPlan plan = PlanOrFail(LoadShipped("monthly-rehearsal.json"));
   std::set<std::string> fault_sets;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
-    scenario::Scenario v = MakeVariant(plan, seed);
+    config::Scenario v = MakeVariant(plan, seed);
     v.name.clear();
     v.description.clear();
     v.seed = 0;
@@ -84,7 +84,7 @@ TEST_CASE("variant: every variant of every shipped scenario loads and round-trip
           "[chaos][variant]") {
   for (const std::string& name : ShippedScenarioNames()) {
     INFO(name);
-    const scenario::Scenario base = LoadShipped(name);
+    const config::Scenario base = LoadShipped(name);
     // The base's own length, and a short safety phase that clips producers and drops drains.
     for (const SwarmParams& params :
          {SwarmParams{}, SwarmParams{Duration::Seconds(300), Duration::Seconds(900)}}) {
@@ -97,7 +97,7 @@ TEST_CASE("variant: every variant of every shipped scenario loads and round-trip
       }
       for (uint64_t seed = 1; seed <= kVariantSeeds; ++seed) {
         INFO("seed " << seed);
-        const scenario::Scenario variant = MakeVariant(*made.plan, seed);
+        const config::Scenario variant = MakeVariant(*made.plan, seed);
         const scenario::LoadResult loaded = ReloadVariant(variant);
         for (const auto& problem : loaded.problems) {
           UNSCOPED_INFO(scenario::FormatProblem("<variant>", problem));
@@ -110,15 +110,15 @@ TEST_CASE("variant: every variant of every shipped scenario loads and round-trip
 }
 
 TEST_CASE("variant: every fault lies in the safety phase", "[chaos][variant]") {
-  const scenario::Scenario base = LoadShipped("monthly-rehearsal.json");
+  const config::Scenario base = LoadShipped("monthly-rehearsal.json");
   // A safety phase that is not a whole number of milliseconds: windows must still end by it.
   const Duration safety = Duration::Micros(437'123'456);
   const SwarmPlan plan = PlanOrFail(base, {safety, Duration::Seconds(3600)});
   const Instant safety_end = Instant::Zero() + safety;
   size_t faults_seen = 0;
   for (uint64_t seed = 1; seed <= 500; ++seed) {
-    for (const scenario::Fault& fault : MakeVariant(plan, seed).faults) {
-      INFO("seed " << seed << ", fault type " << static_cast<int>(scenario::TypeOf(fault)));
+    for (const config::Fault& fault : MakeVariant(plan, seed).faults) {
+      INFO("seed " << seed << ", fault type " << static_cast<int>(config::TypeOf(fault)));
       CHECK(OutsideSafety(fault, safety_end) == "");
       ++faults_seen;
     }
@@ -131,9 +131,9 @@ std::array<int, 12> TypeCounts(const SwarmPlan& plan, uint64_t seeds) {
   std::array<int, 12> counts{};
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     std::set<FaultType> types;
-    for (const scenario::Fault& fault : MakeVariant(plan, seed).faults) {
-      CHECK(types.insert(scenario::TypeOf(fault)).second);  // one fault per type at most
-      ++counts[static_cast<size_t>(scenario::TypeOf(fault))];
+    for (const config::Fault& fault : MakeVariant(plan, seed).faults) {
+      CHECK(types.insert(config::TypeOf(fault)).second);  // one fault per type at most
+      ++counts[static_cast<size_t>(config::TypeOf(fault))];
     }
   }
   return counts;
@@ -179,17 +179,17 @@ TEST_CASE("variant: a fault type's draws do not depend on which other types appl
           "[chaos][variant]") {
   // poison-pills has a database and no downstream API; the same workload with a downstream
   // API added must get the same errors, poison, crash, ack-loss and restart faults.
-  scenario::Scenario base = LoadShipped("poison-pills.json");
+  config::Scenario base = LoadShipped("poison-pills.json");
   const SwarmPlan without = PlanOrFail(base);
-  scenario::Downstream api;
-  api.call_ms = scenario::DistributionSpec::Constant(10);
+  config::Downstream api;
+  api.call_ms = config::DistributionSpec::Constant(10);
   base.downstream = api;
   const SwarmPlan with = PlanOrFail(base);
   for (uint64_t seed = 1; seed <= 50; ++seed) {
-    auto no_downstream = [](std::vector<scenario::Fault> faults) {
-      std::erase_if(faults, [](const scenario::Fault& f) {
-        return scenario::TypeOf(f) == FaultType::kDownstreamOutage ||
-               scenario::TypeOf(f) == FaultType::kDownstreamRateLimit;
+    auto no_downstream = [](std::vector<config::Fault> faults) {
+      std::erase_if(faults, [](const config::Fault& f) {
+        return config::TypeOf(f) == FaultType::kDownstreamOutage ||
+               config::TypeOf(f) == FaultType::kDownstreamRateLimit;
       });
       return faults;
     };
@@ -198,16 +198,16 @@ TEST_CASE("variant: a fault type's draws do not depend on which other types appl
 }
 
 TEST_CASE("variant: crash counts fit the fleet and kinds exist", "[chaos][variant]") {
-  const scenario::Scenario base = LoadShipped("lost-acks.json");
+  const config::Scenario base = LoadShipped("lost-acks.json");
   const SwarmPlan plan = PlanOrFail(base);
   std::set<std::string> kinds_seen;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
-    for (const scenario::Fault& fault : MakeVariant(plan, seed).faults) {
-      if (const auto* crash = std::get_if<scenario::WorkerCrashFault>(&fault)) {
+    for (const config::Fault& fault : MakeVariant(plan, seed).faults) {
+      if (const auto* crash = std::get_if<config::WorkerCrashFault>(&fault)) {
         CHECK(crash->rate_per_h.has_value() != crash->at.has_value());
         if (crash->at) CHECK((crash->count >= 1 && crash->count <= base.workers.count));
       }
-      if (const auto* poison = std::get_if<scenario::PoisonFault>(&fault)) {
+      if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
         CHECK(base.kinds.count(poison->kind) == 1);
         CHECK(poison->fraction.has_value());
         CHECK_FALSE(poison->count.has_value());
@@ -220,13 +220,13 @@ TEST_CASE("variant: crash counts fit the fleet and kinds exist", "[chaos][varian
 
 TEST_CASE("variant: poison hangs only when the broker's receive count can end it",
           "[chaos][variant]") {
-  scenario::Scenario base = LoadShipped("lost-acks.json");
+  config::Scenario base = LoadShipped("lost-acks.json");
   auto hangs = [](const SwarmPlan& plan) {
     int poison = 0;
     int hanging = 0;
     for (uint64_t seed = 1; seed <= 200; ++seed) {
-      for (const scenario::Fault& fault : MakeVariant(plan, seed).faults) {
-        if (const auto* p = std::get_if<scenario::PoisonFault>(&fault)) {
+      for (const config::Fault& fault : MakeVariant(plan, seed).faults) {
+        if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
           ++poison;
           hanging += p->fail_after.has_value();
         }

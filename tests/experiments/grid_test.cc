@@ -73,7 +73,7 @@ TEST_CASE("the grid is row-major, the first axis outermost", "[experiments][grid
 TEST_CASE("BuildPoints validates every point through the loader", "[experiments][grid]") {
   const json base = json::parse(testing::kSmallScenario);
   std::vector<std::string> errors;
-  std::optional<std::vector<scenario::Scenario>> points = BuildPoints(
+  std::optional<std::vector<config::Scenario>> points = BuildPoints(
       base, {MustParse("/workers/count=1,4"), MustParse("/faults/0/probability=0,0.5")}, &errors);
   REQUIRE(points.has_value());
   REQUIRE(points->size() == 4);

@@ -21,7 +21,7 @@ const char* kDrain = R"({"format_version": 1, "name": "drain", "seed": 5, "run":
   "backlog": [{"where": "main", "kind": "job", "count": 100}],
   "workers": {"count": 2, "prefetch": 1, "concurrency": 1}})";
 
-scenario::Scenario Load(const char* text) {
+config::Scenario Load(const char* text) {
   scenario::LoadResult loaded = scenario::LoadScenarioText(text);
   REQUIRE(loaded.scenario);
   return std::move(*loaded.scenario);
@@ -37,7 +37,7 @@ std::vector<MetricSpec> Metrics(const char* text, const std::vector<std::string>
 
 TEST_CASE("RunTasks keeps the same records for any jobs and reports progress once per run",
           "[experiments][runner]") {
-  const scenario::Scenario small = Load(testing::kSmallScenario);
+  const config::Scenario small = Load(testing::kSmallScenario);
   const std::vector<MetricSpec> metrics =
       Metrics(testing::kSmallScenario, {"lost", "attempts", "message_latency_p99_s"});
   std::vector<Task> tasks;
@@ -69,10 +69,10 @@ TEST_CASE("RunTasks keeps the same records for any jobs and reports progress onc
 
 TEST_CASE("RunTasks throws for the lowest task whose run broke a model invariant",
           "[experiments][runner]") {
-  const scenario::Scenario drain = Load(kDrain);
+  const config::Scenario drain = Load(kDrain);
   std::string quick_text = kDrain;
   quick_text.replace(quick_text.find("\"count\": 100"), 12, "\"count\": 10");
-  const scenario::Scenario quick = Load(quick_text.c_str());
+  const config::Scenario quick = Load(quick_text.c_str());
   const std::vector<MetricSpec> metrics = Metrics(kDrain, {"lost"});
   // From 10 s the broker delivers nothing: the drain of 100 goes quiet with messages left (a
   // model error), the drain of 10 is over at 5 s.
@@ -103,7 +103,7 @@ TEST_CASE("RunUntilCiWidth stops at the maximum when the width is never reached,
           "[experiments][runner]") {
   std::string text = testing::kSmallScenario;
   text.replace(text.find("\"until_s\": 600"), 14, "\"until_s\": 60");  // a tenth of the cost
-  const scenario::Scenario small = Load(text.c_str());
+  const config::Scenario small = Load(text.c_str());
   const std::vector<MetricSpec> metrics = Metrics(text.c_str(), {"attempts"});
   // 10 is more than one batch (8 with one job): the first batch decides nothing, the second
   // ends at the maximum with the width not met.

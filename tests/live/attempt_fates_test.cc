@@ -14,14 +14,15 @@ namespace {
 
 namespace live = drainsim::live;
 namespace scenario = drainsim::scenario;
+namespace config = drainsim::config;
 
-scenario::Scenario LoadScenario(const std::string& name) {
+config::Scenario LoadScenario(const std::string& name) {
   auto loaded = scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());
   return *loaded.scenario;
 }
 
-scenario::Scenario FromText(const std::string& text) {
+config::Scenario FromText(const std::string& text) {
   auto loaded = scenario::LoadScenarioText(text);
   REQUIRE(loaded.ok());
   return *loaded.scenario;
@@ -41,15 +42,15 @@ std::string WithFaults(const std::string& faults, const std::string& drains = "[
 }
 
 int64_t FailedAttempts(const live::Plan& plan) {
-  return plan.simulated.failures_by_class[static_cast<size_t>(scenario::ErrorClass::kTransient)] +
-         plan.simulated.failures_by_class[static_cast<size_t>(scenario::ErrorClass::kPermanent)];
+  return plan.simulated.failures_by_class[static_cast<size_t>(config::ErrorClass::kTransient)] +
+         plan.simulated.failures_by_class[static_cast<size_t>(config::ErrorClass::kPermanent)];
 }
 
 }  // namespace
 
 TEST_CASE("live errors: the plan pins every attempt the simulation failed, by execution",
           "[live]") {
-  const scenario::Scenario s = FromText(WithFaults(
+  const config::Scenario s = FromText(WithFaults(
       R"([{"type": "errors", "kind": "order", "probability": 0.3, "fail_after_ms": 2}])"));
   REQUIRE(live::CheckLiveSupport(s).empty());
   const live::Plan plan = live::MakePlan(s, s.seed);
@@ -69,7 +70,7 @@ TEST_CASE("live errors: the plan pins every attempt the simulation failed, by ex
       CHECK(f.execution <= 4);        // attempts_max
       previous = f.execution;
       CHECK(f.fate.fault_index == 0);
-      CHECK(f.fate.error == scenario::ErrorClass::kTransient);
+      CHECK(f.fate.error == config::ErrorClass::kTransient);
       CHECK(f.fate.fail_after_ms == 2.0);
       // A live attempt with that execution number fails, whatever the clock; the next does not
       // unless pinned too.
@@ -96,7 +97,7 @@ TEST_CASE("live errors: the plan pins every attempt the simulation failed, by ex
 
 TEST_CASE("live errors: a window limits the pins, and the lower fault index wins an attempt",
           "[live]") {
-  const scenario::Scenario s = FromText(WithFaults(R"([
+  const config::Scenario s = FromText(WithFaults(R"([
       {"type": "errors", "probability": 0.2, "error": "permanent", "from_s": 1, "until_s": 2},
       {"type": "errors", "probability": 0.5, "error": "transient", "from_s": 1, "until_s": 2}])"));
   const live::Plan plan = live::MakePlan(s, s.seed);
@@ -112,7 +113,7 @@ TEST_CASE("live errors: a window limits the pins, and the lower fault index wins
       // Only attempts started in [1 s, 2 s): messages published from about 1 s to 2 s.
       CHECK(m.publish_at_s >= 0.99);
       CHECK(m.publish_at_s < 2.0);
-      if (f.fate.error == scenario::ErrorClass::kPermanent) {
+      if (f.fate.error == config::ErrorClass::kPermanent) {
         ++permanent;
         CHECK(f.fate.fault_index == 0);
       }
@@ -139,7 +140,7 @@ TEST_CASE("live errors: a window limits the pins, and the lower fault index wins
 
 TEST_CASE("live bug: the victims are the model's draw, and they fail before the fix only",
           "[live]") {
-  const scenario::Scenario s = FromText(WithFaults(
+  const config::Scenario s = FromText(WithFaults(
       R"([{"type": "bug", "kind": "order", "fraction": 0.25, "error": "transient",
            "from_s": 0.5, "fixed_at_s": 2}])",
       R"([{"start_after_fix_s": 3, "strategy": "bulk"}])"));
@@ -156,14 +157,14 @@ TEST_CASE("live bug: the victims are the model's draw, and they fail before the 
       CHECK(m.bug_fates.empty());
       continue;
     }
-    CHECK(live::BugVictim(std::get<scenario::BugFault>(s.faults[0]), plan.seed, 0, m.id) ==
+    CHECK(live::BugVictim(std::get<config::BugFault>(s.faults[0]), plan.seed, 0, m.id) ==
           !m.bug_fates.empty());
     if (m.bug_fates.empty()) continue;
     ++victims;
     const live::BugFate& b = m.bug_fates[0];
     CHECK(b.from_s == 0.5);
     CHECK(b.fixed_at_s == 2.0);
-    CHECK(b.fate.error == scenario::ErrorClass::kTransient);
+    CHECK(b.fate.error == config::ErrorClass::kTransient);
     CHECK(live::AttemptFate(m, 1, 1.0).has_value());
     CHECK(live::AttemptFate(m, 7, 1.99).has_value());
     CHECK_FALSE(live::AttemptFate(m, 1, 2.0).has_value());

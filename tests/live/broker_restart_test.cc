@@ -18,7 +18,7 @@ using drainsim::live::ReconnectDelayMs;
 using drainsim::live::ReconnectPolicy;
 using drainsim::live::ReconnectSchedule;
 
-drainsim::scenario::Scenario LoadScenario(const std::string& name) {
+drainsim::config::Scenario LoadScenario(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());

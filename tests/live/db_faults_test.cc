@@ -13,8 +13,9 @@ namespace {
 
 namespace live = drainsim::live;
 namespace scenario = drainsim::scenario;
+namespace config = drainsim::config;
 
-scenario::Scenario WithFaults(const std::string& faults) {
+config::Scenario WithFaults(const std::string& faults) {
   auto loaded = scenario::LoadScenarioText(
       R"({"format_version": 1, "name": "t", "seed": 1, "run": {"until_s": 20},
     "kinds": {"order": {"idempotency": "none",
@@ -32,7 +33,7 @@ scenario::Scenario WithFaults(const std::string& faults) {
 }  // namespace
 
 TEST_CASE("live db faults: the schedule is the model's, edge by edge", "[live]") {
-  const scenario::Scenario s = WithFaults(R"([
+  const config::Scenario s = WithFaults(R"([
       {"type": "db_slowdown", "from_s": 2, "until_s": 6, "factor": 3},
       {"type": "db_slowdown", "from_s": 4, "until_s": 8, "factor": 5},
       {"type": "db_connections", "from_s": 3, "until_s": 9, "connections": 2},
@@ -56,20 +57,20 @@ TEST_CASE("live db faults: the schedule is the model's, edge by edge", "[live]")
 
 TEST_CASE("live db faults: a window from 0 is a step at 0, one to the run's end closes there",
           "[live]") {
-  const scenario::Scenario s = WithFaults(R"([
+  const config::Scenario s = WithFaults(R"([
       {"type": "db_slowdown", "from_s": 0, "until_s": 20, "factor": 2},
       {"type": "db_connections", "from_s": 1, "until_s": 2, "connections": 4}])");
   // The connections fault changes nothing (the pool is 4 already): no step for it.
   const std::vector<live::DbFaultStep> want = {{0, 2, 4}, {20, 1, 4}};
   CHECK(live::DbFaultSchedule(s) == want);
   CHECK(live::PoolSizeMax(s) == 4);
-  const scenario::Scenario none = WithFaults("[]");
+  const config::Scenario none = WithFaults("[]");
   CHECK(live::DbFaultSchedule(none).empty());
   CHECK_FALSE(live::HasDbSlowdown(none));
 }
 
 TEST_CASE("live db faults: a pool beyond kLivePoolMax is refused at its pointer", "[live]") {
-  const scenario::Scenario s = WithFaults(R"([
+  const config::Scenario s = WithFaults(R"([
       {"type": "db_connections", "from_s": 1, "until_s": 2, "connections": 201}])");
   const auto problems = live::CheckLiveSupport(s);
   REQUIRE(problems.size() == 1);

@@ -24,12 +24,12 @@
 
 namespace {
 
+using drainsim::config::RetryAfterFormat;
 using drainsim::engine::Duration;
 using drainsim::engine::Instant;
 using drainsim::live::DownstreamApi;
-using drainsim::scenario::RetryAfterFormat;
 
-drainsim::scenario::Scenario LoadDownstream() {
+drainsim::config::Scenario LoadDownstream() {
   auto loaded = drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) +
                                                      "/scenarios/live-downstream.json");
   REQUIRE(loaded.ok());
@@ -37,7 +37,7 @@ drainsim::scenario::Scenario LoadDownstream() {
 }
 
 // 10/s, burst 2, no faults.
-drainsim::scenario::Scenario Limited(RetryAfterFormat format) {
+drainsim::config::Scenario Limited(RetryAfterFormat format) {
   auto s = LoadDownstream();
   s.downstream->rate_limit_per_s = 10;
   s.downstream->burst = 2;
@@ -199,17 +199,17 @@ TEST_CASE("live downstream: Retry-After with republish waits in whole-second del
   auto s = LoadDownstream();
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
   CHECK(drainsim::live::RetryAfterLevelsMs(s).empty());  // sleep_in_consumer: any wait
-  s.retry.delivery = drainsim::scenario::RetryDelivery::kRepublish;
+  s.retry.delivery = drainsim::config::RetryDelivery::kRepublish;
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
   // The slowest rate is the fault's 10/s: a token within 0.1 s, so Retry-After is always 1.
   CHECK(drainsim::live::RetryAfterLevelsMs(s) == std::vector<int64_t>{1000});
-  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.3;
+  std::get<drainsim::config::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.3;
   CHECK(drainsim::live::RetryAfterLevelsMs(s) == std::vector<int64_t>{1000, 2000, 3000, 4000});
-  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.01;
+  std::get<drainsim::config::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 0.01;
   auto problems = drainsim::live::CheckLiveSupport(s);  // 100 s: more than 32 delay queues
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].pointer == "/retry/classes/rate_limited/honor_retry_after");
-  std::get<drainsim::scenario::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 10;
+  std::get<drainsim::config::DownstreamRateLimitFault>(s.faults[0]).rate_limit_per_s = 10;
   s.downstream->retry_after = RetryAfterFormat::kHttpDate;  // waits of any length: refused
   problems = drainsim::live::CheckLiveSupport(s);
   REQUIRE(problems.size() == 1);

@@ -19,7 +19,7 @@ using drainsim::live::AmqpHeaders;
 using drainsim::live::CopyKey;
 using drainsim::live::IsDuplicateCopy;
 
-drainsim::scenario::Scenario Load(const std::string& name) {
+drainsim::config::Scenario Load(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());
@@ -27,7 +27,7 @@ drainsim::scenario::Scenario Load(const std::string& name) {
 }
 
 TEST_CASE("delay queues of a quorum main queue are quorum, at-least-once, reject-publish") {
-  const drainsim::scenario::Scenario s = Load("live-restart-retry.json");
+  const drainsim::config::Scenario s = Load("live-restart-retry.json");
   const drainsim::live::Topology t = drainsim::live::MakeTopology(s);
   REQUIRE(t.quorum);
   REQUIRE(t.delay_queues.count(1500) == 1);  // the first retry's level
@@ -41,7 +41,7 @@ TEST_CASE("delay queues of a quorum main queue are quorum, at-least-once, reject
 }
 
 TEST_CASE("delay queues of a classic main queue stay classic, at-most-once") {
-  drainsim::scenario::Scenario s = Load("live-restart-retry.json");
+  drainsim::config::Scenario s = Load("live-restart-retry.json");
   s.broker.delivery_limit.reset();
   s.broker.preset.reset();
   const drainsim::live::Topology t = drainsim::live::MakeTopology(s);

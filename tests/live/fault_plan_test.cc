@@ -13,7 +13,7 @@
 
 namespace {
 
-drainsim::scenario::Scenario LoadScenario(const std::string& name) {
+drainsim::config::Scenario LoadScenario(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());
@@ -131,10 +131,10 @@ TEST_CASE(
   CHECK(drainsim::live::DbOutageWindows(scenario) == Pairs{{5.0, 7.0}});
   // Overlapping or touching windows are one outage; a separate one stays apart.
   auto window = [](double from_s, double until_s) {
-    drainsim::scenario::DbOutageFault f;
+    drainsim::config::DbOutageFault f;
     f.window.from = drainsim::engine::Instant::Micros(static_cast<int64_t>(from_s * 1e6));
     f.window.until = drainsim::engine::Instant::Micros(static_cast<int64_t>(until_s * 1e6));
-    return drainsim::scenario::Fault(f);
+    return drainsim::config::Fault(f);
   };
   scenario.faults = {window(10, 12), window(6, 8), window(11, 14), window(1, 2), window(8, 9)};
   CHECK(drainsim::live::DbOutageWindows(scenario) == Pairs{{1, 2}, {6, 9}, {10, 14}});

@@ -15,8 +15,9 @@ namespace {
 using drainsim::live::AmqpMessage;
 using drainsim::live::WallPacer;
 namespace sc = drainsim::scenario;
+namespace config = drainsim::config;
 
-sc::Scenario LoadLiveDrain() {
+config::Scenario LoadLiveDrain() {
   auto loaded =
       sc::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/live-drain.json");
   REQUIRE(loaded.ok());
@@ -35,14 +36,14 @@ bool HasProblem(const std::vector<sc::Problem>& problems, const std::string& poi
 
 TEST_CASE("live drain: a drip drain and a DLQ backlog are supported, the rest refused by pointer",
           "[live]") {
-  sc::Scenario s = LoadLiveDrain();
+  config::Scenario s = LoadLiveDrain();
   CHECK(drainsim::live::CheckLiveSupport(s).empty());
   s.drains.push_back(s.drains[0]);
-  s.drains[0].strategy =
-      sc::AdaptiveDrain{1, 10, 1, 0.5, sc::Duration::Millis(50), sc::Duration::Seconds(1)};
+  s.drains[0].strategy = config::AdaptiveDrain{
+      1, 10, 1, 0.5, config::Duration::Millis(50), config::Duration::Seconds(1)};
   s.backlog.push_back(s.backlog[0]);
-  s.backlog.back().where = sc::BacklogWhere::kDelayed;
-  s.broker.dlq_retention = sc::Duration::Seconds(60);  // expires within the 150 s run
+  s.backlog.back().where = config::BacklogWhere::kDelayed;
+  s.broker.dlq_retention = config::Duration::Seconds(60);  // expires within the 150 s run
   const auto problems = drainsim::live::CheckLiveSupport(s);
   CHECK(HasProblem(problems, "/drains/0/strategy", "an adaptive drain"));
   CHECK(HasProblem(problems, "/drains/1", "more than one drain plan"));
@@ -54,7 +55,7 @@ TEST_CASE("live drain: a drip drain and a DLQ backlog are supported, the rest re
 
 TEST_CASE("live drain: the plan holds the DLQ backlog with the simulation's ids, kinds, keys",
           "[live]") {
-  const sc::Scenario s = LoadLiveDrain();
+  const config::Scenario s = LoadLiveDrain();
   const drainsim::live::Plan plan = drainsim::live::MakePlan(s, s.seed);
   REQUIRE(plan.messages.size() == 5020);
   CHECK(plan.dlq_count() == 5020);
@@ -67,8 +68,10 @@ TEST_CASE("live drain: the plan holds the DLQ backlog with the simulation's ids,
     const bool invoice = m.id < 20;  // the first backlog entry
     CHECK(m.kind == (invoice ? "invoice" : "order"));
     CHECK(m.key == m.kind + ":" + std::to_string(m.id));
-    CHECK(m.dlq->error == (invoice ? sc::ErrorClass::kPermanent : sc::ErrorClass::kTransient));
-    CHECK(m.dlq->reason == (invoice ? sc::DlqReason::kNotRetryable : sc::DlqReason::kMaxAttempts));
+    CHECK(m.dlq->error ==
+          (invoice ? config::ErrorClass::kPermanent : config::ErrorClass::kTransient));
+    CHECK(m.dlq->reason ==
+          (invoice ? config::DlqReason::kNotRetryable : config::DlqReason::kMaxAttempts));
     CHECK(m.dlq->attempts == (invoice ? 1 : 5));
     if (m.fate) {
       ++fated;
@@ -103,16 +106,16 @@ TEST_CASE("live drain: the pacer spaces replays as the simulation's token bucket
 }
 
 TEST_CASE("live drain: what a drain selects on, read from a DLQ message", "[live]") {
-  const sc::Scenario s = LoadLiveDrain();
-  const sc::DrainSelect& select = s.drains[0].select;  // errors: [transient]
+  const config::Scenario s = LoadLiveDrain();
+  const config::DrainSelect& select = s.drains[0].select;  // errors: [transient]
   AmqpMessage backlog;  // put there before the run: the backlog's headers, no x-death
   backlog.headers = {{"x-drainsim-kind", std::string("invoice")},
                      {"x-drainsim-dlq-reason", std::string("not_retryable")},
                      {"x-drainsim-error", std::string("permanent")}};
   auto view = drainsim::live::ViewOf(backlog, s);
   CHECK(view.kind == "invoice");
-  CHECK(view.reason == sc::DlqReason::kNotRetryable);
-  CHECK(view.error == sc::ErrorClass::kPermanent);
+  CHECK(view.reason == config::DlqReason::kNotRetryable);
+  CHECK(view.error == config::ErrorClass::kPermanent);
   CHECK_FALSE(drainsim::live::Selected(select, view));
   backlog.headers["x-drainsim-error"] = std::string("transient");
   CHECK(drainsim::live::Selected(select, drainsim::live::ViewOf(backlog, s)));
@@ -123,21 +126,21 @@ TEST_CASE("live drain: what a drain selects on, read from a DLQ message", "[live
                       {"x-drainsim-fail", std::string("permanent")},
                       {"x-drainsim-dlq-reason", std::string("max_attempts")}};
   view = drainsim::live::ViewOf(rejected, s);
-  CHECK(view.error == sc::ErrorClass::kPermanent);
-  CHECK(view.reason == sc::DlqReason::kNotRetryable);  // permanent: dead_letter at once
+  CHECK(view.error == config::ErrorClass::kPermanent);
+  CHECK(view.reason == config::DlqReason::kNotRetryable);  // permanent: dead_letter at once
   rejected.headers.erase("x-drainsim-fail");           // no fate: a database failure
   view = drainsim::live::ViewOf(rejected, s);
-  CHECK(view.error == sc::ErrorClass::kTransient);
-  CHECK(view.reason == sc::DlqReason::kMaxAttempts);
+  CHECK(view.error == config::ErrorClass::kTransient);
+  CHECK(view.reason == config::DlqReason::kMaxAttempts);
   rejected.death_reason = "delivery_limit";
-  CHECK(drainsim::live::ViewOf(rejected, s).reason == sc::DlqReason::kDeliveryLimit);
+  CHECK(drainsim::live::ViewOf(rejected, s).reason == config::DlqReason::kDeliveryLimit);
 }
 
 TEST_CASE("live drain: a replay's attempts start over, or go on with redrive_attempts keep",
           "[live]") {
   using drainsim::live::ReplayLifeBase;
-  const auto reset = sc::RedriveAttempts::kReset;
-  const auto keep = sc::RedriveAttempts::kKeep;
+  const auto reset = config::RedriveAttempts::kReset;
+  const auto keep = config::RedriveAttempts::kKeep;
   // worker.cc: attempt = deliveries after this one - life base.
   auto next_attempt = [](int64_t deliveries, int64_t base) { return deliveries + 1 - base; };
   // A backlog message put into the DLQ with attempts 5 (life base -5), never delivered live.
@@ -186,11 +189,11 @@ TEST_CASE("drainer busy time: stalls beyond the bucket's slack, and a table the 
 }
 
 TEST_CASE("drainer busy time: the slack is burst token intervals", "[live][drain]") {
-  sc::Scenario s = LoadLiveDrain();
+  config::Scenario s = LoadLiveDrain();
   CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == Approx(20.0));  // 50/s, burst 1
-  std::get<sc::DripDrain>(s.drains.at(0).strategy).burst = 5;
+  std::get<config::DripDrain>(s.drains.at(0).strategy).burst = 5;
   CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == Approx(100.0));
-  s.drains.at(0).strategy = sc::BulkDrain{};
+  s.drains.at(0).strategy = config::BulkDrain{};
   CHECK(drainsim::live::BucketSlackMs(s.drains.at(0)) == 0.0);
 }
 

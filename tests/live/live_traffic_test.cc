@@ -21,15 +21,14 @@ using drainsim::live::LiveArrivals;
 using drainsim::live::LiveOutcome;
 using drainsim::live::Verdict;
 
-drainsim::scenario::Scenario Load(const std::string& name) {
+drainsim::config::Scenario Load(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());
   return *loaded.scenario;
 }
 
-std::vector<LiveArrival> All(const drainsim::scenario::Scenario& s, uint64_t seed,
-                             int64_t until_us) {
+std::vector<LiveArrival> All(const drainsim::config::Scenario& s, uint64_t seed, int64_t until_us) {
   LiveArrivals arrivals(*s.database->live_traffic, seed);
   std::vector<LiveArrival> all;
   while (auto a = arrivals.Next(until_us)) all.push_back(*a);

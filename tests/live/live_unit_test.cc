@@ -23,7 +23,7 @@ namespace {
 using drainsim::live::Child;
 using drainsim::live::ChildSpec;
 
-drainsim::scenario::Scenario Load(const std::string& name) {
+drainsim::config::Scenario Load(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());

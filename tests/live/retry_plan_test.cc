@@ -16,18 +16,18 @@
 
 namespace {
 
-using drainsim::scenario::ErrorClass;
-using drainsim::scenario::JitterKind;
-using drainsim::scenario::RetryDelivery;
+using drainsim::config::ErrorClass;
+using drainsim::config::JitterKind;
+using drainsim::config::RetryDelivery;
 
-drainsim::scenario::Scenario LoadRetry() {
+drainsim::config::Scenario LoadRetry() {
   auto loaded = drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) +
                                                      "/scenarios/live-retry.json");
   REQUIRE(loaded.ok());
   return *loaded.scenario;
 }
 
-std::vector<std::string> Pointers(const drainsim::scenario::Scenario& s) {
+std::vector<std::string> Pointers(const drainsim::config::Scenario& s) {
   std::vector<std::string> out;
   for (const auto& p : drainsim::live::CheckLiveSupport(s)) out.push_back(p.pointer);
   return out;
@@ -62,8 +62,8 @@ TEST_CASE("live retry: republish with a deterministic backoff and sleep_in_consu
   s.retry.delivery = RetryDelivery::kEtaInConsumer;
   CHECK(Pointers(s) == std::vector<std::string>{"/retry/delivery"});
   s = LoadRetry();
-  s.retry.classes.transient.backoff = drainsim::scenario::Backoff{
-      drainsim::scenario::SidekiqBackoff{}, drainsim::scenario::Jitter{JitterKind::kNone}};
+  s.retry.classes.transient.backoff = drainsim::config::Backoff{
+      drainsim::config::SidekiqBackoff{}, drainsim::config::Jitter{JitterKind::kNone}};
   CHECK(Pointers(s) == std::vector<std::string>{"/retry/classes/transient/backoff/kind"});
 }
 
@@ -74,14 +74,14 @@ TEST_CASE("live retry: one delay queue per delay level, named with the run id", 
   CHECK(drainsim::live::DelayLevelsMs(s.retry) == std::vector<int64_t>{200, 400, 800, 1600, 2000});
   for (auto* c :
        {&s.retry.classes.rate_limited, &s.retry.classes.permanent, &s.retry.classes.unknown}) {
-    c->action = drainsim::scenario::ClassAction::kDeadLetter;
+    c->action = drainsim::config::ClassAction::kDeadLetter;
   }
   CHECK(drainsim::live::DelayLevelsMs(s.retry) == std::vector<int64_t>{200, 400, 800});
   // Another class with its own, overlapping curve: levels merged, sorted, without duplicates.
   s.retry.classes.unknown.attempts_max = 3;
-  s.retry.classes.unknown.backoff = drainsim::scenario::Backoff{
-      drainsim::scenario::ConstantBackoff{drainsim::engine::Duration::Millis(400)},
-      drainsim::scenario::Jitter{JitterKind::kNone}};
+  s.retry.classes.unknown.backoff = drainsim::config::Backoff{
+      drainsim::config::ConstantBackoff{drainsim::engine::Duration::Millis(400)},
+      drainsim::config::Jitter{JitterKind::kNone}};
   CHECK(drainsim::live::DelayLevelsMs(s.retry) == std::vector<int64_t>{200, 400, 800});
   s.retry.classes.transient.attempts_max = 6;  // 1.6 s, then the 2 s cap
   CHECK(drainsim::live::DelayLevelsMs(s.retry) == std::vector<int64_t>{200, 400, 800, 1600, 2000});

@@ -28,7 +28,7 @@ using drainsim::live::Comparison;
 using drainsim::live::Verdict;
 using Values = std::vector<std::optional<double>>;
 
-drainsim::scenario::Scenario Load(const std::string& name) {
+drainsim::config::Scenario Load(const std::string& name) {
   auto loaded =
       drainsim::scenario::LoadScenarioFile(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name);
   REQUIRE(loaded.ok());

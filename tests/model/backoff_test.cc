@@ -13,48 +13,47 @@
 namespace drainsim::model {
 namespace {
 
+using config::JitterKind;
 using engine::Duration;
 using engine::Rng;
 using engine::testing::DiesOfFailedCheck;
-using scenario::JitterKind;
 
-scenario::Backoff Policy(scenario::Backoff::Curve curve, JitterKind kind, double low = 0,
-                         double high = 0) {
-  scenario::Backoff policy;
+config::Backoff Policy(config::Backoff::Curve curve, JitterKind kind, double low = 0,
+                       double high = 0) {
+  config::Backoff policy;
   policy.curve = curve;
   policy.jitter = {kind, low, high};
   return policy;
 }
 
-const scenario::ExponentialBackoff kExponential{Duration::Seconds(1), 2, Duration::Seconds(300)};
+const config::ExponentialBackoff kExponential{Duration::Seconds(1), 2, Duration::Seconds(300)};
 
-Duration Ceiling(const scenario::Backoff::Curve& curve, int64_t attempts_made) {
+Duration Ceiling(const config::Backoff::Curve& curve, int64_t attempts_made) {
   return BackoffCeiling(curve, attempts_made, 0);
 }
 
 TEST_CASE("ceilings of constant, linear and exponential curves are exact", "[model][backoff]") {
-  CHECK(Ceiling(scenario::ConstantBackoff{Duration::Millis(1500)}, 1) == Duration::Millis(1500));
-  CHECK(Ceiling(scenario::ConstantBackoff{Duration::Millis(1500)}, 99) == Duration::Millis(1500));
+  CHECK(Ceiling(config::ConstantBackoff{Duration::Millis(1500)}, 1) == Duration::Millis(1500));
+  CHECK(Ceiling(config::ConstantBackoff{Duration::Millis(1500)}, 99) == Duration::Millis(1500));
 
-  const scenario::LinearBackoff linear{Duration::Seconds(2), Duration::Seconds(3),
-                                       Duration::Seconds(20)};
+  const config::LinearBackoff linear{Duration::Seconds(2), Duration::Seconds(3),
+                                     Duration::Seconds(20)};
   const int64_t linear_s[] = {2, 5, 8, 11, 14, 17, 20, 20, 20};
   for (int n = 1; n <= 9; ++n) CHECK(Ceiling(linear, n) == Duration::Seconds(linear_s[n - 1]));
   CHECK(Ceiling(linear, std::numeric_limits<int64_t>::max()) == Duration::Seconds(20));
-  const scenario::LinearBackoff flat{Duration::Seconds(2), Duration::Zero(), Duration::Seconds(20)};
+  const config::LinearBackoff flat{Duration::Seconds(2), Duration::Zero(), Duration::Seconds(20)};
   CHECK(Ceiling(flat, 1'000'000) == Duration::Seconds(2));
 
   const int64_t exponential_s[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300};
   for (int n = 1; n <= 11; ++n) {
     CHECK(Ceiling(kExponential, n) == Duration::Seconds(exponential_s[n - 1]));
   }
-  const scenario::ExponentialBackoff three{Duration::Micros(1), 3,
-                                           Duration::Seconds(1'000'000'000)};
+  const config::ExponentialBackoff three{Duration::Micros(1), 3, Duration::Seconds(1'000'000'000)};
   CHECK(Ceiling(three, 30) == Duration::Micros(68'630'377'364'883));  // 3^29, exact
-  const scenario::ExponentialBackoff half{Duration::Seconds(2), 1.5, Duration::Seconds(1000)};
+  const config::ExponentialBackoff half{Duration::Seconds(2), 1.5, Duration::Seconds(1000)};
   CHECK(Ceiling(half, 4) == Duration::Micros(6'750'000));    // 2 * 1.5^3
   CHECK(Ceiling(half, 10) == Duration::Micros(76'886'719));  // 2 * 1.5^9 = 76.88671875 s
-  const scenario::ExponentialBackoff equal_ends{Duration::Seconds(5), 2, Duration::Seconds(5)};
+  const config::ExponentialBackoff equal_ends{Duration::Seconds(5), 2, Duration::Seconds(5)};
   CHECK(Ceiling(equal_ends, 1) == Duration::Seconds(5));
   CHECK(Ceiling(equal_ends, 7) == Duration::Seconds(5));
 }
@@ -62,16 +61,16 @@ TEST_CASE("ceilings of constant, linear and exponential curves are exact", "[mod
 TEST_CASE("the exponential ceiling is capped before it can overflow", "[model][backoff]") {
   const int64_t huge = std::numeric_limits<int64_t>::max();
   CHECK(Ceiling(kExponential, huge) == Duration::Seconds(300));
-  const scenario::ExponentialBackoff steep{Duration::Micros(1), 100, Duration::Seconds(60)};
+  const config::ExponentialBackoff steep{Duration::Micros(1), 100, Duration::Seconds(60)};
   CHECK(Ceiling(steep, 4) == Duration::Seconds(1));   // 100^3 µs
   CHECK(Ceiling(steep, 5) == Duration::Seconds(60));  // 100^4 µs = 100 s, over the cap
   CHECK(Ceiling(steep, huge) == Duration::Seconds(60));
-  const scenario::ExponentialBackoff one{Duration::Seconds(3), 1, Duration::Seconds(60)};
+  const config::ExponentialBackoff one{Duration::Seconds(3), 1, Duration::Seconds(60)};
   CHECK(Ceiling(one, huge) == Duration::Seconds(3));
 }
 
 TEST_CASE("sidekiq delays are count^4 + 15 + rand(10) * (count + 1) seconds", "[model][backoff]") {
-  const auto policy = Policy(scenario::SidekiqBackoff{}, JitterKind::kNone);
+  const auto policy = Policy(config::SidekiqBackoff{}, JitterKind::kNone);
   auto rng = Rng::FromSeed(42);
   std::array<int64_t, 10> rand_seen = {};
   for (int64_t count = 0; count <= 24; ++count) {
@@ -96,7 +95,7 @@ TEST_CASE("sidekiq delays are count^4 + 15 + rand(10) * (count + 1) seconds", "[
 }
 
 TEST_CASE("sidekiq's 25 retries take at least 1,763,395 s", "[model][backoff]") {
-  const auto policy = Policy(scenario::SidekiqBackoff{}, JitterKind::kNone);
+  const auto policy = Policy(config::SidekiqBackoff{}, JitterKind::kNone);
   constexpr int64_t kMinimum = 1'763'395;  // sum over count 0..24 of count^4 + 15
   constexpr int64_t kSpread = 9 * 325;     // 9 * sum over count 0..24 of (count + 1)
   Duration lowest, highest;
@@ -167,9 +166,9 @@ TEST_CASE("each jitter kind stays in its range and has the analytic mean", "[mod
 TEST_CASE("celery's retry_backoff: min(600, factor * 2^retries) with full jitter in whole seconds",
           "[model][backoff][celery]") {
   // retry_backoff = 3 (the factor), retry_backoff_max = 600: base 3 s, factor 2, cap 600 s.
-  const auto policy = Policy(scenario::ExponentialBackoff{Duration::Seconds(3), 2,
-                                                          Duration::Seconds(600)},
-                             JitterKind::kFullWholeSeconds);
+  const auto policy =
+      Policy(config::ExponentialBackoff{Duration::Seconds(3), 2, Duration::Seconds(600)},
+             JitterKind::kFullWholeSeconds);
   auto rng = Rng::FromSeed(99);
   for (int64_t retries = 0; retries < 10; ++retries) {
     INFO("retries " << retries);
@@ -195,7 +194,7 @@ TEST_CASE("celery's retry_backoff: min(600, factor * 2^retries) with full jitter
 
 TEST_CASE("decorrelated jitter stays within [base, cap] and grows from the previous delay",
           "[model][backoff]") {
-  const scenario::ExponentialBackoff curve{Duration::Seconds(1), 2, Duration::Seconds(60)};
+  const config::ExponentialBackoff curve{Duration::Seconds(1), 2, Duration::Seconds(60)};
   const auto policy = Policy(curve, JitterKind::kDecorrelated);
   auto rng = Rng::FromSeed(99);
   double first_sum = 0;
@@ -231,16 +230,16 @@ TEST_CASE("decorrelated jitter stays within [base, cap] and grows from the previ
 }
 
 TEST_CASE("every call draws exactly two generator outputs", "[model][backoff]") {
-  const scenario::Backoff::Curve curves[] = {
-      scenario::ConstantBackoff{Duration::Seconds(2)},
-      scenario::LinearBackoff{Duration::Seconds(1), Duration::Seconds(1), Duration::Seconds(9)},
-      kExponential, scenario::SidekiqBackoff{}};
+  const config::Backoff::Curve curves[] = {
+      config::ConstantBackoff{Duration::Seconds(2)},
+      config::LinearBackoff{Duration::Seconds(1), Duration::Seconds(1), Duration::Seconds(9)},
+      kExponential, config::SidekiqBackoff{}};
   const JitterKind kinds[] = {JitterKind::kNone, JitterKind::kFull, JitterKind::kEqual,
                               JitterKind::kProportional, JitterKind::kDecorrelated};
   for (const auto& curve : curves) {
     for (JitterKind kind : kinds) {
       if (kind == JitterKind::kDecorrelated &&
-          !std::holds_alternative<scenario::ExponentialBackoff>(curve)) {
+          !std::holds_alternative<config::ExponentialBackoff>(curve)) {
         continue;  // decorrelated jitter needs the exponential curve
       }
       const auto policy = Policy(curve, kind, 0.5, 1.5);
@@ -272,11 +271,11 @@ TEST_CASE("the same generator state gives the same delays", "[model][backoff]") 
 }
 
 TEST_CASE("delays are clamped at kBackoffDelayMax", "[model][backoff]") {
-  const auto sidekiq = Policy(scenario::SidekiqBackoff{}, JitterKind::kNone);
+  const auto sidekiq = Policy(config::SidekiqBackoff{}, JitterKind::kNone);
   CHECK(BackoffCeiling(sidekiq.curve, 238, 0) < kBackoffDelayMax);  // count 237
   CHECK(BackoffCeiling(sidekiq.curve, 239, 0) == kBackoffDelayMax);
   CHECK(BackoffCeiling(sidekiq.curve, std::numeric_limits<int64_t>::max(), 9) == kBackoffDelayMax);
-  const scenario::ExponentialBackoff wide{Duration::Seconds(1), 2, kBackoffDelayMax};
+  const config::ExponentialBackoff wide{Duration::Seconds(1), 2, kBackoffDelayMax};
   const auto stretched = Policy(wide, JitterKind::kProportional, 50, 100);
   auto rng = Rng::FromSeed(8);
   BackoffState state;
@@ -284,25 +283,25 @@ TEST_CASE("delays are clamped at kBackoffDelayMax", "[model][backoff]") {
 }
 
 TEST_CASE("backoff preconditions are checked", "[model][backoff]") {
-  auto delay = [](const scenario::Backoff& policy, int64_t n) {
+  auto delay = [](const config::Backoff& policy, int64_t n) {
     auto rng = Rng::FromSeed(1);
     BackoffState state;
     (void)BackoffDelay(policy, n, state, rng);
   };
   CHECK(DiesOfFailedCheck([&] { delay(Policy(kExponential, JitterKind::kFull), 0); }));
   CHECK(DiesOfFailedCheck(
-      [&] { delay(Policy(scenario::ConstantBackoff{}, JitterKind::kDecorrelated), 1); }));
+      [&] { delay(Policy(config::ConstantBackoff{}, JitterKind::kDecorrelated), 1); }));
   CHECK(DiesOfFailedCheck([&] {
-    const scenario::ExponentialBackoff inverted{Duration::Seconds(9), 2, Duration::Seconds(1)};
+    const config::ExponentialBackoff inverted{Duration::Seconds(9), 2, Duration::Seconds(1)};
     delay(Policy(inverted, JitterKind::kNone), 1);
   }));
   CHECK(DiesOfFailedCheck([&] {
-    const scenario::ExponentialBackoff shrinking{Duration::Seconds(1), 0.5, Duration::Seconds(9)};
+    const config::ExponentialBackoff shrinking{Duration::Seconds(1), 0.5, Duration::Seconds(9)};
     delay(Policy(shrinking, JitterKind::kNone), 1);
   }));
   CHECK(
       DiesOfFailedCheck([&] { delay(Policy(kExponential, JitterKind::kProportional, 2, 1), 1); }));
-  CHECK(DiesOfFailedCheck([] { (void)BackoffCeiling(scenario::SidekiqBackoff{}, 1, 10); }));
+  CHECK(DiesOfFailedCheck([] { (void)BackoffCeiling(config::SidekiqBackoff{}, 1, 10); }));
   // The valid neighbours survive, so the checks above fail for the stated reason.
   delay(Policy(kExponential, JitterKind::kProportional, 1, 1), 1);
   delay(Policy(kExponential, JitterKind::kDecorrelated), 1);

@@ -16,7 +16,7 @@ using testing::RunAudited;
 
 // `count` messages of a kind that always fails with a transient error after 1 s of work, on
 // `workers` single-slot workers.
-scenario::Scenario Poison(int count, int workers, double until_s, const std::string& extra = "") {
+config::Scenario Poison(int count, int workers, double until_s, const std::string& extra = "") {
   return LoadOrFail(R"({"format_version": 1, "name": "rules", "run": {"until_s": )" +
                     std::to_string(until_s) + R"(},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
@@ -28,19 +28,19 @@ scenario::Scenario Poison(int count, int workers, double until_s, const std::str
                     extra + "}");
 }
 
-void AllClassesRetry(scenario::Scenario& s, int64_t attempts_max) {
-  for (scenario::ClassPolicy* c : {&s.retry.classes.rate_limited, &s.retry.classes.transient,
-                                   &s.retry.classes.permanent, &s.retry.classes.unknown}) {
-    *c = scenario::ClassPolicy{scenario::ClassAction::kRetry, attempts_max, false, std::nullopt};
+void AllClassesRetry(config::Scenario& s, int64_t attempts_max) {
+  for (config::ClassPolicy* c : {&s.retry.classes.rate_limited, &s.retry.classes.transient,
+                                 &s.retry.classes.permanent, &s.retry.classes.unknown}) {
+    *c = config::ClassPolicy{config::ClassAction::kRetry, attempts_max, false, std::nullopt};
   }
 }
 
 TEST_CASE("visibility_timeout retries: a failed message reappears when its timeout ends and "
           "dead-letters past receive_count_max",
           "[model][broker_rules][sqs]") {
-  scenario::Scenario s = Poison(1, 2, 10000);
+  config::Scenario s = Poison(1, 2, 10000);
   AllClassesRetry(s, 1000);
-  s.retry.delivery = scenario::RetryDelivery::kVisibilityTimeout;
+  s.retry.delivery = config::RetryDelivery::kVisibilityTimeout;
   s.broker.visibility_timeout = Duration::Seconds(30);
   s.broker.receive_count_max = 10;
   const Results r = RunAudited(s);
@@ -55,10 +55,10 @@ TEST_CASE("visibility_timeout retries: a failed message reappears when its timeo
 
 TEST_CASE("requeue with a delivery limit: counted returns past the limit dead-letter",
           "[model][broker_rules][rabbitmq]") {
-  auto run = [](scenario::RequeueWith with, std::array<bool, scenario::kReturnKindCount> counted) {
-    scenario::Scenario s = Poison(1, 1, 100);
+  auto run = [](config::RequeueWith with, std::array<bool, config::kReturnKindCount> counted) {
+    config::Scenario s = Poison(1, 1, 100);
     AllClassesRetry(s, 1000);
-    s.retry.delivery = scenario::RetryDelivery::kRequeue;
+    s.retry.delivery = config::RetryDelivery::kRequeue;
     s.retry.requeue_with = with;
     s.broker.delivery_limit = 20;
     s.broker.delivery_counted = counted;
@@ -67,7 +67,7 @@ TEST_CASE("requeue with a delivery limit: counted returns past the limit dead-le
   constexpr std::array<bool, 4> kRejectOnly{false, true, false, false};  // 4.3+
   constexpr std::array<bool, 4> kAll{true, true, true, true};           // 4.0-4.2
   SECTION("4.3, reject: the 21st return exceeds 20") {
-    const Results r = run(scenario::RequeueWith::kReject, kRejectOnly);
+    const Results r = run(config::RequeueWith::kReject, kRejectOnly);
     CheckConserved(r);
     CHECK(r.attempts == 21);
     REQUIRE(r.dlq_sample.size() == 1);
@@ -75,14 +75,14 @@ TEST_CASE("requeue with a delivery limit: counted returns past the limit dead-le
     CHECK(r.dlq_sample[0].dead_lettered_at_s == Approx(21).margin(1e-9));
   }
   SECTION("4.3, nack: never counted, the loop runs until the run ends") {
-    const Results r = run(scenario::RequeueWith::kNack, kRejectOnly);
+    const Results r = run(config::RequeueWith::kNack, kRejectOnly);
     CheckConserved(r);
     CHECK(r.attempts == 100);  // one per second, for the whole run
     CHECK(r.dlq_end == 0);
     CHECK(r.not_terminal_end == 1);
   }
   SECTION("4.0-4.2, nack counts too") {
-    const Results r = run(scenario::RequeueWith::kNack, kAll);
+    const Results r = run(config::RequeueWith::kNack, kAll);
     CheckConserved(r);
     CHECK(r.attempts == 21);
     CHECK(r.dlq_end == 1);
@@ -93,7 +93,8 @@ TEST_CASE("a crash return counts towards the delivery limit only when 'crash' is
           "[model][broker_rules][rabbitmq]") {
   for (bool counted : {true, false}) {
     INFO("crash counted: " << counted);
-    scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "crash", "run": {"until_s": 100},
+    config::Scenario s =
+        LoadOrFail(R"({"format_version": 1, "name": "crash", "run": {"until_s": 100},
       "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
       "backlog": [{"where": "main", "kind": "job", "count": 1}],
       "workers": {"count": 1, "restart_s": 0},
@@ -109,15 +110,14 @@ TEST_CASE("a crash return counts towards the delivery limit only when 'crash' is
 
 TEST_CASE("redelivery_backoff delays each requeue by the broker's exponential backoff",
           "[model][broker_rules][pubsub]") {
-  scenario::Scenario s = Poison(1, 1, 10000);
+  config::Scenario s = Poison(1, 1, 10000);
   AllClassesRetry(s, 1000);
-  s.retry.delivery = scenario::RetryDelivery::kRequeue;
-  s.retry.requeue_with = scenario::RequeueWith::kNack;
+  s.retry.delivery = config::RetryDelivery::kRequeue;
+  s.retry.requeue_with = config::RequeueWith::kNack;
   s.broker.receive_count_max = 5;
-  scenario::Backoff backoff;
-  backoff.curve =
-      scenario::ExponentialBackoff{Duration::Seconds(10), 2, Duration::Seconds(600)};
-  backoff.jitter.kind = scenario::JitterKind::kNone;
+  config::Backoff backoff;
+  backoff.curve = config::ExponentialBackoff{Duration::Seconds(10), 2, Duration::Seconds(600)};
+  backoff.jitter.kind = config::JitterKind::kNone;
   s.broker.redelivery_backoff = backoff;
   const Results r = RunAudited(s);
   CheckConserved(r);
@@ -134,7 +134,8 @@ TEST_CASE("best-effort dead-lettering puts a second copy in the DLQ, and replayi
           "[model][broker_rules][pubsub]") {
   // A bug fails every message until 100 s; a bulk drain at 200 s replays the DLQ.
   auto run = [](double probability) {
-    scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "dup", "run": {"until_s": 1000},
+    config::Scenario s =
+        LoadOrFail(R"({"format_version": 1, "name": "dup", "run": {"until_s": 1000},
       "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10}}, "idempotency": "none"}},
       "backlog": [{"where": "main", "kind": "job", "count": 2000}],
       "workers": {"count": 50},
@@ -165,7 +166,7 @@ TEST_CASE("best-effort dead-lettering puts a second copy in the DLQ, and replayi
 }
 
 TEST_CASE("a capped DLQ expires its oldest entries", "[model][broker_rules][sidekiq]") {
-  scenario::Scenario s = Poison(120, 10, 10000);
+  config::Scenario s = Poison(120, 10, 10000);
   AllClassesRetry(s, 1);
   s.broker.dlq_max_length = 100;
   const Results r = RunAudited(s);
@@ -179,7 +180,7 @@ TEST_CASE("a capped DLQ expires its oldest entries", "[model][broker_rules][side
 
 TEST_CASE("a broker without a DLQ fails messages for a human instead",
           "[model][broker_rules][celery]") {
-  scenario::Scenario s = Poison(3, 1, 10000);
+  config::Scenario s = Poison(3, 1, 10000);
   AllClassesRetry(s, 4);
   s.broker.dead_letter_queue = false;
   const Results r = RunAudited(s);
@@ -194,12 +195,12 @@ TEST_CASE("a broker without a DLQ fails messages for a human instead",
 TEST_CASE("requeue_on_crash fail: the running attempt fails with worker_lost, buffered ones "
           "return",
           "[model][broker_rules][celery]") {
-  scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "lost", "run": {"until_s": 100},
+  config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "lost", "run": {"until_s": 100},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
     "backlog": [{"where": "main", "kind": "job", "count": 3}],
     "workers": {"count": 1, "prefetch": 3, "restart_s": 0},
     "faults": [{"type": "worker_crash", "at_s": 5, "count": 1}]})");
-  s.broker.requeue_on_crash = scenario::RequeueOnCrash::kFail;
+  s.broker.requeue_on_crash = config::RequeueOnCrash::kFail;
   const Results r = RunAudited(s);
   CheckConserved(r);
   CHECK(r.dlq_end == 1);
@@ -212,8 +213,9 @@ TEST_CASE("requeue_on_crash fail: the running attempt fails with worker_lost, bu
 TEST_CASE("redrive_attempts keep: Sidekiq's manual retry is not counted, so a job that still "
           "fails dies at once",
           "[model][broker_rules][sidekiq]") {
-  for (auto mode : {scenario::RedriveAttempts::kKeep, scenario::RedriveAttempts::kReset}) {
-    scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "keep", "run": {"until_s": 10000},
+  for (auto mode : {config::RedriveAttempts::kKeep, config::RedriveAttempts::kReset}) {
+    config::Scenario s =
+        LoadOrFail(R"({"format_version": 1, "name": "keep", "run": {"until_s": 10000},
       "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
       "backlog": [{"where": "main", "kind": "job", "count": 1}],
       "workers": {"count": 1},
@@ -226,13 +228,13 @@ TEST_CASE("redrive_attempts keep: Sidekiq's manual retry is not counted, so a jo
     CheckConserved(r);
     CHECK(r.replays == 1);
     CHECK(r.refilled == 1);
-    CHECK(r.attempts == (mode == scenario::RedriveAttempts::kKeep ? 27 : 52));
+    CHECK(r.attempts == (mode == config::RedriveAttempts::kKeep ? 27 : 52));
   }
 }
 
 TEST_CASE("a redrive cap paces a bulk drain: 10,000 messages at 500/s take 20 s",
           "[model][broker_rules][sqs]") {
-  scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "cap", "run": {"until_s": 1000},
+  config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "cap", "run": {"until_s": 1000},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1}}}},
     "backlog": [{"where": "dlq", "kind": "job", "count": 10000, "reason": "max_attempts"}],
     "workers": {"count": 10},
@@ -258,10 +260,11 @@ TEST_CASE("main-queue retention deletes messages older than it instead of delive
           "[model][broker_rules][sqs]") {
   for (int age_s : {345600, 345599}) {
     INFO("age " << age_s);
-    scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "ret", "run": {"until_s": 1000},
+    config::Scenario s =
+        LoadOrFail(R"({"format_version": 1, "name": "ret", "run": {"until_s": 1000},
       "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
       "backlog": [{"where": "main", "kind": "job", "count": 100, "age_s": )" +
-                                      std::to_string(age_s) + R"(}],
+                   std::to_string(age_s) + R"(}],
       "workers": {"count": 1}})");
     s.broker.retention = Duration::Seconds(345600);
     const Results r = RunAudited(s);
@@ -278,51 +281,50 @@ TEST_CASE("every message is accounted for under the broker rules and every fault
           "[model][broker_rules][conservation]") {
   for (int variant = 0; variant < 9; ++variant) {
     INFO("variant " << variant);
-    scenario::Scenario s = LoadOrFail(testing::ChaosSystem(testing::kAllFaults));
+    config::Scenario s = LoadOrFail(testing::ChaosSystem(testing::kAllFaults));
     switch (variant) {
       case 0:  // RabbitMQ 4.0-4.2: reject requeues, every return counted, a low limit
-        s.retry.delivery = scenario::RetryDelivery::kRequeue;
+        s.retry.delivery = config::RetryDelivery::kRequeue;
         s.broker.delivery_limit = 3;
         break;
       case 1:  // RabbitMQ 4.3 with nack and a consumer timeout that closes channels
-        s.retry.delivery = scenario::RetryDelivery::kRequeue;
-        s.retry.requeue_with = scenario::RequeueWith::kNack;
+        s.retry.delivery = config::RetryDelivery::kRequeue;
+        s.retry.requeue_with = config::RequeueWith::kNack;
         s.broker.delivery_limit = 2;
         s.broker.delivery_counted = {false, true, false, false};
-        s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+        s.broker.on_visibility_timeout = config::OnVisibilityTimeout::kCloseChannel;
         s.broker.visibility_timeout = Duration::Seconds(2);
         break;
       case 2:  // SQS: failures wait out the timeout; receive cap; retention; capped redrive
-        s.retry.delivery = scenario::RetryDelivery::kVisibilityTimeout;
+        s.retry.delivery = config::RetryDelivery::kVisibilityTimeout;
         s.broker.receive_count_max = 4;
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
         s.broker.retention = Duration::Seconds(120);
         s.broker.redrive_rate_max_per_s = 3;
-        s.broker.dlq_retention_from = scenario::RetentionFrom::kEnqueued;
+        s.broker.dlq_retention_from = config::RetentionFrom::kEnqueued;
         break;
       case 3: {  // Pub/Sub: nack with broker backoff, duplicate dead letters
-        s.retry.delivery = scenario::RetryDelivery::kRequeue;
-        s.retry.requeue_with = scenario::RequeueWith::kNack;
+        s.retry.delivery = config::RetryDelivery::kRequeue;
+        s.retry.requeue_with = config::RequeueWith::kNack;
         s.broker.receive_count_max = 5;
-        scenario::Backoff backoff;
-        backoff.curve =
-            scenario::ExponentialBackoff{Duration::Seconds(1), 2, Duration::Seconds(20)};
+        config::Backoff backoff;
+        backoff.curve = config::ExponentialBackoff{Duration::Seconds(1), 2, Duration::Seconds(20)};
         s.broker.redelivery_backoff = backoff;
         s.broker.dead_letter_duplicate_probability = 0.5;
         break;
       }
       case 4:  // Celery: no DLQ, crashes fail the running task
         s.broker.dead_letter_queue = false;
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kFail;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kFail;
         break;
       case 5:  // Sidekiq: a tiny dead set, manual retries keep the count
         s.broker.dlq_max_length = 5;
-        s.broker.redrive_attempts = scenario::RedriveAttempts::kKeep;
+        s.broker.redrive_attempts = config::RedriveAttempts::kKeep;
         break;
       case 6:  // Service Bus: abandon, refused stale acks, short locks
-        s.retry.delivery = scenario::RetryDelivery::kRequeue;
+        s.retry.delivery = config::RetryDelivery::kRequeue;
         s.broker.receive_count_max = 3;
-        s.broker.stale_ack = scenario::StaleAck::kRefused;
+        s.broker.stale_ack = config::StaleAck::kRefused;
         s.broker.visibility_timeout = Duration::Millis(500);
         break;
       case 7:  // duplicates dead-lettered into a capped DLQ with no retention
@@ -331,10 +333,10 @@ TEST_CASE("every message is accounted for under the broker rules and every fault
         s.broker.dlq_retention.reset();
         break;
       case 8:  // everything that fails crashes-as-failure into a broker without a DLQ, requeued
-        s.retry.delivery = scenario::RetryDelivery::kRequeue;
+        s.retry.delivery = config::RetryDelivery::kRequeue;
         s.broker.dead_letter_queue = false;
         s.broker.delivery_limit = 1;
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kFail;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kFail;
         break;
     }
     for (uint64_t seed : {1, 2}) {

@@ -20,10 +20,10 @@ constexpr double kPhiZ90 = 0.17549833193248685;  // ... and at kZ90
 
 // 4000 messages, one every 50 ms, on 10 single-slot workers; cpu_ms is `dist`.
 Results RunWith(const std::string& dist) {
-  const scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "durations",
+  const config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "durations",
     "run": {"until_s": 400},
     "kinds": {"job": {"handler": {"cpu_ms": )" +
-                                          dist + R"(}}},
+                                        dist + R"(}}},
     "producers": [{"kind": "job", "constant": {"rate_per_s": 20, "until_s": 200}}],
     "workers": {"count": 10, "prefetch": 1}})");
   const Results r = RunSimulation(s, 7);

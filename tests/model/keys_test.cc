@@ -10,7 +10,7 @@ namespace {
 using engine::Instant;
 
 TEST_CASE("keys are rendered from the work, not invented", "[model][keys]") {
-  const scenario::Fields fields{{"course", "4812"}, {"cutoff", "2026-03-01"}};
+  const config::Fields fields{{"course", "4812"}, {"cutoff", "2026-03-01"}};
   CHECK(RenderKey("purge:course-{course}:{cutoff}", 7, "purge", fields, Instant::Zero()) ==
         "purge:course-4812:2026-03-01");
   CHECK(RenderKey("{kind}:{id}", 42, "email", {}, Instant::Zero()) == "email:42");
@@ -29,6 +29,18 @@ TEST_CASE("{date} is the simulated day of the first publish unless a field sets 
   CHECK(RenderKey("{date}", 0, "k", {{"date", "2026-03-01"}}, at_s(5)) == "2026-03-01");
   CHECK(KeysAreUnique("a:{id}"));
   CHECK_FALSE(KeysAreUnique("a:{date}"));
+}
+
+TEST_CASE("a key template resolved once renders every message of its source", "[model][keys]") {
+  const auto at_s = [](int64_t s) { return Instant::Micros(s * 1'000'000); };
+  const KeyTemplate keys("{kind}:{course}:{id}:{date}:{id}", "purge", {{"course", "4812"}});
+  CHECK(keys.Render(7, at_s(0)) == "purge:4812:7:day-0:7");
+  CHECK(keys.Render(8, at_s(86400)) == "purge:4812:8:day-1:8");
+  CHECK(keys.Render(9, at_s(-1)) == "purge:4812:9:day-m1:9");
+  const KeyTemplate dated("{date}", "k", {{"date", "2026-03-01"}});
+  CHECK(dated.Render(1, at_s(86400)) == "2026-03-01");
+  CHECK(KeyTemplate("plain", "k", {}).Render(1, at_s(0)) == "plain");
+  CHECK(KeyTemplate("", "k", {}).Render(1, at_s(0)).empty());
 }
 
 TEST_CASE("messages that share a key share its claim row", "[model][keys][sim]") {

@@ -2,7 +2,7 @@
 // BullMQ's lock renewal and stalled-job check, RabbitMQ's consumer timeout closing the channel.
 //
 // The loader does not read these broker/retry fields yet: the scenarios are loaded without them
-// and the fields are set on the loaded scenario::Scenario.
+// and the fields are set on the loaded config::Scenario.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -24,7 +24,7 @@ class Recorder final : public RunObserver {
     uint64_t id;
     MessageState to;
     TransitionCause cause;
-    scenario::DlqReason dlq_reason;
+    config::DlqReason dlq_reason;
   };
   struct Start {
     double at_s;
@@ -67,7 +67,7 @@ class Recorder final : public RunObserver {
 };
 
 // RunAudited with an observer attached (observers never change a run).
-Results RunRecorded(const scenario::Scenario& scenario, Recorder& recorder) {
+Results RunRecorded(const config::Scenario& scenario, Recorder& recorder) {
   RunOptions options;
   options.audit_every_event = true;
   options.observer = &recorder;
@@ -80,8 +80,8 @@ using Times = std::vector<double>;
 
 // One job that fails its first attempt (the errors window closes at 1 s); `other` messages
 // published at 7300 s, while the retry is held, show that held copies leave the prefetch free.
-scenario::Scenario EtaScenario(int delay_s) {
-  scenario::Scenario s = LoadOrFail(std::string(R"({"format_version": 1, "name": "eta",
+config::Scenario EtaScenario(int delay_s) {
+  config::Scenario s = LoadOrFail(std::string(R"({"format_version": 1, "name": "eta",
     "run": {"until_s": 36000},
     "kinds": {"job": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 0}}},
               "other": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 1000}}}},
@@ -90,10 +90,10 @@ scenario::Scenario EtaScenario(int delay_s) {
     "broker": {"visibility_timeout_s": 3600},
     "workers": {"count": 3, "prefetch": 1, "concurrency": 1},
     "retry": {"backoff": {"kind": "constant", "delay_s": )") +
-                                    std::to_string(delay_s) + R"(, "jitter": {"kind": "none"}}},
+                                  std::to_string(delay_s) + R"(, "jitter": {"kind": "none"}}},
     "faults": [{"type": "errors", "kind": "job", "probability": 1.0, "error": "transient",
                 "until_s": 1}]})");
-  s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+  s.retry.delivery = config::RetryDelivery::kEtaInConsumer;
   return s;
 }
 
@@ -144,16 +144,16 @@ TEST_CASE("eta_in_consumer: a delay inside the visibility timeout runs once",
 
 // BullMQ-like: lock 30 s, stalled check every 30 s, maxStalledCount 1, 2 workers, prefetch 1;
 // one job published at `at_s`.
-scenario::Scenario BullScenario(int cpu_s, int at_s, const std::string& extra = "") {
-  scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "bull",
+config::Scenario BullScenario(int cpu_s, int at_s, const std::string& extra = "") {
+  config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "bull",
     "run": {"until_s": 3600},
     "kinds": {"job": {"idempotency": "none", "handler": {"cpu_ms": {"constant": )" +
-                                    std::to_string(cpu_s * 1000) + R"(}}}},
+                                  std::to_string(cpu_s * 1000) + R"(}}}},
     "producers": [{"kind": "job", "fanout": {"at_s": )" +
-                                    std::to_string(at_s) + R"(, "count": 1}}],
+                                  std::to_string(at_s) + R"(, "count": 1}}],
     "broker": {"visibility_timeout_s": 30},
     "workers": {"count": 2, "prefetch": 1, "concurrency": 1, "restart_s": 5})" +
-                                    extra + "}");
+                                  extra + "}");
   s.broker.lock_renewal = true;
   s.broker.stalled_check = engine::Duration::Seconds(30);
   s.broker.stalled_count_max = 1;
@@ -206,8 +206,8 @@ TEST_CASE("lock renewal: a CPU step within the lock never stalls", "[model][sim]
 TEST_CASE("lock renewal: a crashed worker's lock runs out, noticed at the next check",
           "[model][sim][lease][stalled]") {
   const std::string crash = R"(, "faults": [{"type": "worker_crash", "at_s": 5, "count": 2}])";
-  scenario::Scenario s = BullScenario(10, 0, crash);
-  s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+  config::Scenario s = BullScenario(10, 0, crash);
+  s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
   {
     // Lock lost at 35 (crash at 5 + 30), acted on at 60: one stall, redelivered, acked at 70.
     Recorder rec;
@@ -242,7 +242,7 @@ TEST_CASE("lock renewal: a crashed worker's lock runs out, noticed at the next c
 TEST_CASE("stalled_count_max counts ordinary visibility-timeout expiries too",
           "[model][sim][lease][stalled]") {
   // Work longer than two timeouts (a stale copy's ack would still count, SQS-style).
-  scenario::Scenario s = BullScenario(100, 0);
+  config::Scenario s = BullScenario(100, 0);
   s.broker.lock_renewal = false;
   s.broker.stalled_check.reset();
   Recorder rec;
@@ -258,8 +258,8 @@ TEST_CASE("stalled_count_max counts ordinary visibility-timeout expiries too",
 
 // One consumer (prefetch 3, concurrency 1), three jobs of one database op each: 1 s, except
 // the first, which meets a 100x slowdown and takes 100 s. Consumer timeout 60 s.
-scenario::Scenario ChannelScenario() {
-  scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "consumer-timeout",
+config::Scenario ChannelScenario() {
+  config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "consumer-timeout",
     "run": {"until_s": 3600},
     "kinds": {"job": {"idempotency": "none",
                       "handler": {"db_ops": 1, "db_op_ms": {"constant": 1000}}}},
@@ -268,7 +268,7 @@ scenario::Scenario ChannelScenario() {
     "broker": {"visibility_timeout_s": 60},
     "workers": {"count": 1, "prefetch": 3, "concurrency": 1},
     "faults": [{"type": "db_slowdown", "from_s": 0, "until_s": 30, "factor": 100}]})");
-  s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+  s.broker.on_visibility_timeout = config::OnVisibilityTimeout::kCloseChannel;
   return s;
 }
 
@@ -299,7 +299,7 @@ TEST_CASE("close_channel: a consumer timeout returns every delivery of the chann
 
 TEST_CASE("close_channel: consumer-timeout returns count towards delivery_limit",
           "[model][sim][lease][channel]") {
-  scenario::Scenario s = ChannelScenario();
+  config::Scenario s = ChannelScenario();
   s.broker.delivery_limit = 0;
   {
     Recorder rec;
@@ -315,7 +315,7 @@ TEST_CASE("close_channel: consumer-timeout returns count towards delivery_limit"
   }
   {
     // Not counted: returned as before.
-    s.broker.delivery_counted[static_cast<size_t>(scenario::ReturnKind::kConsumerTimeout)] = false;
+    s.broker.delivery_counted[static_cast<size_t>(config::ReturnKind::kConsumerTimeout)] = false;
     const Results r = testing::RunAudited(s);
     CheckConserved(r);
     CHECK(r.acked == 3);
@@ -326,15 +326,15 @@ TEST_CASE("close_channel: consumer-timeout returns count towards delivery_limit"
 TEST_CASE("close_channel without a channel to close returns the one message",
           "[model][sim][lease][channel]") {
   // The holder crashed and the broker waits out the timeout: only that message comes back.
-  scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "crashed-holder",
+  config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "crashed-holder",
     "run": {"until_s": 3600},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
     "backlog": [{"where": "main", "kind": "job", "count": 1}],
     "broker": {"visibility_timeout_s": 60},
     "workers": {"count": 1, "restart_s": 1},
     "faults": [{"type": "worker_crash", "at_s": 5}]})");
-  s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
-  s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+  s.broker.on_visibility_timeout = config::OnVisibilityTimeout::kCloseChannel;
+  s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
   Recorder rec;
   const Results r = RunRecorded(s, rec);
   CheckConserved(r);
@@ -346,7 +346,7 @@ TEST_CASE("close_channel without a channel to close returns the one message",
 
 // Every fault kind at once on a small system with every component (as simulation_chaos_test.cc),
 // under each of this file's behaviours: the per-event audit and conservation must hold.
-scenario::Scenario Chaos() {
+config::Scenario Chaos() {
   return LoadOrFail(testing::ChaosSystem(testing::kAllFaults, R"({"exponential": {"mean": 400}})", 60));
 }
 
@@ -355,38 +355,38 @@ TEST_CASE("every message is accounted for with ETAs, leases and closed channels 
   using engine::Duration;
   for (int variant = 0; variant < 7; ++variant) {
     INFO("variant " << variant);
-    scenario::Scenario s = Chaos();
+    config::Scenario s = Chaos();
     switch (variant) {
       case 0:  // ETAs, some longer than the visibility timeout
-        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        s.retry.delivery = config::RetryDelivery::kEtaInConsumer;
         break;
       case 1:  // ETAs with consumers that wait out the timeout after a crash
-        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        s.retry.delivery = config::RetryDelivery::kEtaInConsumer;
         s.broker.visibility_timeout = Duration::Seconds(5);
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
         break;
       case 2:  // locks shorter than many CPU steps, stalled checks, no stall allowed
         s.broker.lock_renewal = true;
         s.broker.visibility_timeout = Duration::Millis(300);
         s.broker.stalled_check = Duration::Seconds(1);
         s.broker.stalled_count_max = 0;
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
         break;
       case 3:  // the same, noticed at once, no limit
         s.broker.lock_renewal = true;
         s.broker.visibility_timeout = Duration::Millis(300);
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
         break;
       case 4:  // consumer timeouts close channels
-        s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+        s.broker.on_visibility_timeout = config::OnVisibilityTimeout::kCloseChannel;
         s.broker.visibility_timeout = Duration::Seconds(1);
         break;
       case 5:  // ... with a delivery limit, ETAs and crashed holders
-        s.broker.on_visibility_timeout = scenario::OnVisibilityTimeout::kCloseChannel;
+        s.broker.on_visibility_timeout = config::OnVisibilityTimeout::kCloseChannel;
         s.broker.visibility_timeout = Duration::Seconds(1);
         s.broker.delivery_limit = 3;
-        s.broker.requeue_on_crash = scenario::RequeueOnCrash::kAfterVisibilityTimeout;
-        s.retry.delivery = scenario::RetryDelivery::kEtaInConsumer;
+        s.broker.requeue_on_crash = config::RequeueOnCrash::kAfterVisibilityTimeout;
+        s.retry.delivery = config::RetryDelivery::kEtaInConsumer;
         break;
       case 6:  // ordinary timeouts counted as stalls
         s.broker.visibility_timeout = Duration::Seconds(1);

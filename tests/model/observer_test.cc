@@ -25,7 +25,7 @@ std::string ReadText(const std::string& path) {
   return text.str();
 }
 
-scenario::Scenario LoadShipped(const std::string& name) {
+config::Scenario LoadShipped(const std::string& name) {
   const std::string path = std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name;
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   REQUIRE(loaded.ok());
@@ -97,7 +97,7 @@ class CountingObserver final : public RunObserver {
 
 TEST_CASE("observer: monthly-rehearsal gives the same results and report with or without one",
           "[model][observer]") {
-  const scenario::Scenario scenario = LoadShipped("monthly-rehearsal.json");
+  const config::Scenario scenario = LoadShipped("monthly-rehearsal.json");
   const Results plain = RunSimulation(scenario, scenario.seed);
 
   CountingObserver counting;
@@ -141,7 +141,7 @@ TEST_CASE("observer: monthly-rehearsal gives the same results and report with or
 
 TEST_CASE("observer: the recorder's memory bounds hold and say what they left out",
           "[model][observer]") {
-  const scenario::Scenario scenario = LoadShipped("lost-acks.json");
+  const config::Scenario scenario = LoadShipped("lost-acks.json");
   TraceOptions small;
   small.spans_max = 100;
   small.lives_first = 10;
@@ -175,7 +175,7 @@ TEST_CASE("observer: every life, the lives recorded at once and the worker marks
   s["workers"]["restart_s"] = 0;
   const scenario::LoadResult loaded = scenario::LoadScenarioText(s.dump());
   REQUIRE(loaded.ok());
-  const scenario::Scenario& scenario = *loaded.scenario;
+  const config::Scenario& scenario = *loaded.scenario;
   TraceOptions small;
   small.life_events_max = 8;
   small.lives_alive_max = 50;
@@ -224,7 +224,7 @@ TEST_CASE("observer: a recorder that wants no messages still sees progress and f
     void OnFaultEdge(uint32_t, FaultEdge, engine::Instant) override { ++faults; }
     int64_t transitions = 0, faults = 0;
   } run_only;
-  const scenario::Scenario scenario = LoadShipped("lost-acks.json");
+  const config::Scenario scenario = LoadShipped("lost-acks.json");
   RunOptions options;
   options.observer = &run_only;
   const Results watched = RunSimulation(scenario, scenario.seed, options);
@@ -235,7 +235,7 @@ TEST_CASE("observer: a recorder that wants no messages still sees progress and f
 
 TEST_CASE("observer: explain's recorder keeps exactly the messages asked for",
           "[model][observer]") {
-  const scenario::Scenario scenario = LoadShipped("cleanup-0200.json");
+  const config::Scenario scenario = LoadShipped("cleanup-0200.json");
   TraceOptions by_key;
   by_key.spans = false;
   by_key.only_key = "purge:course-4812:2026-03-01";

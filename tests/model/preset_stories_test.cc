@@ -14,8 +14,8 @@ using testing::LoadOrFail;
 using testing::RunAudited;
 
 // A scenario under `preset`: kinds, backlog and the rest come from `body` (JSON members).
-scenario::Scenario Under(const std::string& preset, double until_s, const std::string& body,
-                         const std::string& broker_extra = "") {
+config::Scenario Under(const std::string& preset, double until_s, const std::string& body,
+                       const std::string& broker_extra = "") {
   return LoadOrFail(R"({"format_version": 1, "name": "preset-story", "run": {"until_s": )" +
                     std::to_string(until_s) + R"(}, "broker": {"preset": ")" + preset + "\"" +
                     broker_extra + "}, " + body + "}");

@@ -9,10 +9,10 @@
 namespace drainsim::model {
 namespace {
 
+using config::RetryAfterFormat;
 using engine::Duration;
 using engine::Instant;
 using engine::testing::DiesOfFailedCheck;
-using scenario::RetryAfterFormat;
 
 constexpr RetryAfterFormat kSeconds = RetryAfterFormat::kSeconds;
 constexpr RetryAfterFormat kHttpDate = RetryAfterFormat::kHttpDate;

@@ -10,7 +10,7 @@
 
 namespace drainsim::model::testing {
 
-inline scenario::Scenario LoadOrFail(const std::string& json_text) {
+inline config::Scenario LoadOrFail(const std::string& json_text) {
   scenario::LoadResult loaded = scenario::LoadScenarioText(json_text);
   for (const auto& problem : loaded.problems) {
     UNSCOPED_INFO(scenario::FormatProblem("<test scenario>", problem));
@@ -20,7 +20,7 @@ inline scenario::Scenario LoadOrFail(const std::string& json_text) {
 }
 
 // Runs with the audit after every event: any conservation slip fails a check at once.
-inline Results RunAudited(const scenario::Scenario& scenario, uint64_t seed = 1) {
+inline Results RunAudited(const config::Scenario& scenario, uint64_t seed = 1) {
   RunOptions options;
   options.audit_every_event = true;
   return RunSimulation(scenario, seed, options);

@@ -24,7 +24,7 @@ std::string PureDrain(int backlog, int workers, double cpu_ms) {
 }
 
 TEST_CASE("a run that ends quiet with messages not at rest reports a model error", "[model][sim]") {
-  const scenario::Scenario drain = LoadOrFail(PureDrain(100, 2, 1000));
+  const config::Scenario drain = LoadOrFail(PureDrain(100, 2, 1000));
   // Finished: quiet before run.until with every message acked, and no error.
   const Results done = RunAudited(drain);
   CHECK_FALSE(done.reached_until);
@@ -49,7 +49,7 @@ TEST_CASE("a run that ends quiet with messages not at rest reports a model error
             "82 messages not at rest (82 ready, 0 delayed, 0 in flight)") == 0);
   // Stopped by run.until with messages ready is no error: the run simply was not long enough.
   options.test_stall_at = engine::Instant::Never();
-  scenario::Scenario short_run = drain;
+  config::Scenario short_run = drain;
   short_run.run.until = engine::Instant::Micros(10'000'000);
   const Results cut = RunSimulation(short_run, 1, options);
   CHECK(cut.reached_until);
@@ -120,7 +120,7 @@ TEST_CASE("permanent errors never retry, unknown ones get exactly attempts_max",
 }
 
 TEST_CASE("same scenario and seed give the same run, another seed another", "[model][sim]") {
-  const scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "det",
+  const config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "det",
     "run": {"until_s": 600},
     "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 50}}}}},
     "producers": [{"kind": "job", "poisson": {"rate_per_s": 30}}],

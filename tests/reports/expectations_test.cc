@@ -6,18 +6,18 @@
 #include <string>
 
 #include "reports/measure.h"
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::testing {
 namespace {
 
+using config::During;
+using config::Quantifier;
+using config::RunMetric;
+using config::SeriesMetric;
 using reports::Evaluate;
 using reports::Verdict;
-using scenario::During;
-using scenario::Quantifier;
-using scenario::RunMetric;
-using scenario::SeriesMetric;
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -91,7 +91,7 @@ TEST_CASE("expectations: an undefined figure fails every bound and says why",
   r.time_to_empty_s.reset();
   r.age_alert_first_s.reset();
   r.acked = 0;
-  for (const scenario::Bounds& b : {Max(1800), Min(0), Equals(0)}) {
+  for (const config::Bounds& b : {Max(1800), Min(0), Equals(0)}) {
     const Verdict v = Evaluate(r, Metric(RunMetric::kTimeToEmpty, b));
     CHECK_FALSE(v.passed);
     CHECK_FALSE(v.measured.has_value());
@@ -125,9 +125,9 @@ TEST_CASE("expectations: every run metric is a figure of the results", "[reports
     sample.oldest_age_s = r.series[1].oldest_age_s;
     sample.live_p99_ms = r.series[1].live_p99_ms;
   }
-  for (const auto& entry : scenario::EnumNames<RunMetric>()) {
+  for (const auto& entry : config::EnumNames<RunMetric>()) {
     INFO(entry.name);
-    scenario::MetricExpectation e;
+    config::MetricExpectation e;
     e.metric = entry.value;
     e.bounds = Min(0);
     const reports::Measurement m = reports::Measure(r, e);
@@ -151,14 +151,14 @@ TEST_CASE("expectations: per-kind figures", "[reports][expectations]") {
   for (RunMetric metric : {RunMetric::kPublished, RunMetric::kAcked, RunMetric::kAttempts,
                            RunMetric::kDuplicatesSuppressed, RunMetric::kMessageLatencyMean,
                            RunMetric::kMessageLatencyP50, RunMetric::kMessageLatencyMax}) {
-    INFO(scenario::NameOf(metric));
+    INFO(config::NameOf(metric));
     CHECK(Evaluate(r, Metric(metric, Min(0), During::kRun, "purge")).measured.has_value());
   }
 
   SECTION("figures kept for all kinds together are not measured per kind") {
     for (RunMetric metric : {RunMetric::kParked, RunMetric::kLost, RunMetric::kHumanNeeded,
                              RunMetric::kWastedWorker, RunMetric::kQueueWaitP99}) {
-      INFO(scenario::NameOf(metric));
+      INFO(config::NameOf(metric));
       v = Evaluate(r, Metric(metric, Min(0), During::kRun, "purge"));
       CHECK_FALSE(v.passed);
       CHECK(v.measured_text == "not measured");
@@ -206,7 +206,7 @@ TEST_CASE("expectations: metrics during drains and faults", "[reports][expectati
           std::pair{RunMetric::kDbQueueMax, During::kDrains},
           std::pair{RunMetric::kLiveP99, During::kFaults},
           std::pair{RunMetric::kDuplicateExecutions, During::kDrains}}) {
-      INFO(scenario::NameOf(metric) << " during " << scenario::NameOf(during));
+      INFO(config::NameOf(metric) << " during " << config::NameOf(during));
       const Verdict v = Evaluate(r, Metric(metric, Min(0), during));
       CHECK_FALSE(v.passed);
       CHECK(v.measured_text == "not measured");
@@ -296,7 +296,7 @@ TEST_CASE("expectations: a window without samples", "[reports][expectations]") {
 TEST_CASE("expectations: one verdict per expectation, in order, and the failures counted",
           "[reports][expectations]") {
   const model::Results r = FixtureResults();
-  const std::vector<scenario::Expectation> expect = {
+  const std::vector<config::Expectation> expect = {
       Metric(RunMetric::kLost, Equals(0)), Metric(RunMetric::kAcked, Max(1)),
       Property(Quantifier::kSometimes, SeriesMetric::kDlqDepth, Min(1))};
   const std::vector<Verdict> verdicts = reports::EvaluateExpectations(r, expect);

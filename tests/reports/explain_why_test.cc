@@ -23,7 +23,7 @@ struct Explained {
 };
 
 // Runs `s` as `drainsim explain --message id` does and explains the one life.
-Explained Explain(const scenario::Scenario& s, uint64_t id) {
+Explained Explain(const config::Scenario& s, uint64_t id) {
   model::TraceOptions options;
   options.spans = false;
   options.only_id = id;
@@ -39,7 +39,7 @@ Explained Explain(const scenario::Scenario& s, uint64_t id) {
 
 // One job in the main queue at 0 that `fault` fails, on one worker; `extra` adds top-level
 // members (broker, retry, drains...).
-scenario::Scenario OneJob(const std::string& fault, const std::string& extra) {
+config::Scenario OneJob(const std::string& fault, const std::string& extra) {
   return LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 1000},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 100}}}},
     "backlog": [{"where": "main", "kind": "job", "count": 1}],
@@ -128,7 +128,7 @@ TEST_CASE("explain why: each DLQ reason is explained", "[reports][explain]") {
     CHECK(Has(e.why, "(delivery_limit): its counted returns exceeded broker.delivery_limit (20)."));
   }
   SECTION("stalled: the lock ran out too often") {
-    scenario::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "why",
+    config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "why",
       "run": {"until_s": 3600},
       "kinds": {"job": {"handler": {"cpu_ms": {"constant": 45000}}}},
       "backlog": [{"where": "main", "kind": "job", "count": 1}],
@@ -288,7 +288,7 @@ TEST_CASE("explain why: a duplicate execution says what its kind's idempotency m
 }
 
 // Runs `s` as `drainsim explain --key key` does: every life with the key.
-std::string ExplainKey(const scenario::Scenario& s, const std::string& key) {
+std::string ExplainKey(const config::Scenario& s, const std::string& key) {
   model::TraceOptions options;
   options.spans = false;
   options.only_key = key;

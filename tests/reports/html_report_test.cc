@@ -18,7 +18,7 @@
 namespace drainsim::testing {
 namespace {
 
-using scenario::RunMetric;
+using config::RunMetric;
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -191,16 +191,16 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
     CHECK(CountOf(html, "class=\"threshold\"") == 0);
   }
   SECTION("with the scenario: its windows, instants and the alert") {
-    scenario::Scenario s;
+    config::Scenario s;
     s.run.until = engine::Instant::Micros(100'000'000);
     s.alerts.oldest_age = engine::Duration::Seconds(30);
-    scenario::DbSlowdownFault slowdown;
+    config::DbSlowdownFault slowdown;
     slowdown.window = {engine::Instant::Micros(50'000'000), engine::Instant::Micros(60'000'000)};
     slowdown.factor = 25;
-    scenario::AckLossFault loss;
+    config::AckLossFault loss;
     loss.probability = 0.001;
     loss.window = {engine::Instant::Zero(), s.run.until};
-    scenario::SyntheticFailuresFault synthetic;
+    config::SyntheticFailuresFault synthetic;
     synthetic.kind = "purge";
     synthetic.count = 5;
     synthetic.from = engine::Instant::Micros(10'000'000);
@@ -235,11 +235,11 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
 }
 
 TEST_CASE("a broker restart's mark spans its downtime and recovery", "[reports][html]") {
-  scenario::BrokerRestartFault plain, recovering, instant;
+  config::BrokerRestartFault plain, recovering, instant;
   plain.at = recovering.at = instant.at = engine::Instant::Micros(5'000'000);
   plain.downtime = recovering.downtime = engine::Duration::Seconds(2);
   recovering.recovery = engine::Duration::Millis(1500);
-  scenario::Scenario s;
+  config::Scenario s;
   s.run.until = engine::Instant::Micros(100'000'000);
   s.faults = {plain, recovering, instant};
   const reports::ScenarioMarks marks = reports::ScenarioMarksOf(s);

@@ -11,11 +11,11 @@
 namespace drainsim::reports {
 namespace {
 
+using config::ErrorClass;
 using model::AckFate;
 using model::AttemptOutcome;
 using model::AttemptSpan;
 using model::FailureCause;
-using scenario::ErrorClass;
 
 const std::vector<std::string> kFaultTypes = {"synthetic_failures", "db_slowdown"};
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "reports/report_input.h"
+#include "sim/config/expect.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario_expect.h"
 
 namespace drainsim::testing {
 
@@ -108,17 +108,15 @@ inline model::Results FixtureResults() {
   return r;
 }
 
-inline scenario::Bounds Max(double v) { return scenario::Bounds{std::nullopt, v, std::nullopt}; }
-inline scenario::Bounds Min(double v) { return scenario::Bounds{v, std::nullopt, std::nullopt}; }
-inline scenario::Bounds Equals(double v) { return scenario::Bounds{std::nullopt, std::nullopt, v}; }
-inline scenario::Bounds Between(double lo, double hi) {
-  return scenario::Bounds{lo, hi, std::nullopt};
-}
+inline config::Bounds Max(double v) { return config::Bounds{std::nullopt, v, std::nullopt}; }
+inline config::Bounds Min(double v) { return config::Bounds{v, std::nullopt, std::nullopt}; }
+inline config::Bounds Equals(double v) { return config::Bounds{std::nullopt, std::nullopt, v}; }
+inline config::Bounds Between(double lo, double hi) { return config::Bounds{lo, hi, std::nullopt}; }
 
-inline scenario::Expectation Metric(scenario::RunMetric metric, scenario::Bounds bounds,
-                                    scenario::During during = scenario::During::kRun,
-                                    std::optional<std::string> kind = std::nullopt) {
-  scenario::MetricExpectation e;
+inline config::Expectation Metric(config::RunMetric metric, config::Bounds bounds,
+                                  config::During during = config::During::kRun,
+                                  std::optional<std::string> kind = std::nullopt) {
+  config::MetricExpectation e;
   e.metric = metric;
   e.bounds = bounds;
   e.during = during;
@@ -126,10 +124,10 @@ inline scenario::Expectation Metric(scenario::RunMetric metric, scenario::Bounds
   return e;
 }
 
-inline scenario::Expectation Property(scenario::Quantifier q, scenario::SeriesMetric metric,
-                                      scenario::Bounds bounds,
-                                      scenario::During during = scenario::During::kRun) {
-  scenario::PropertyExpectation e;
+inline config::Expectation Property(config::Quantifier q, config::SeriesMetric metric,
+                                    config::Bounds bounds,
+                                    config::During during = config::During::kRun) {
+  config::PropertyExpectation e;
   e.quantifier = q;
   e.metric = metric;
   e.bounds = bounds;

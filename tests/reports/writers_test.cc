@@ -22,10 +22,10 @@
 namespace drainsim::testing {
 namespace {
 
-using scenario::During;
-using scenario::Quantifier;
-using scenario::RunMetric;
-using scenario::SeriesMetric;
+using config::During;
+using config::Quantifier;
+using config::RunMetric;
+using config::SeriesMetric;
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -38,7 +38,7 @@ struct Rendered {
                                  "0.1.0 (commit test)"};
   std::vector<reports::Verdict> verdicts;
 
-  explicit Rendered(std::vector<scenario::Expectation> expect = {
+  explicit Rendered(std::vector<config::Expectation> expect = {
                         Metric(RunMetric::kTimeToEmpty, Max(1800)),
                         Metric(RunMetric::kDuplicateExecutions, Max(0), During::kRun, "email"),
                         Property(Quantifier::kAlways, SeriesMetric::kLiveP99, Max(250),
@@ -165,7 +165,7 @@ TEST_CASE("junit: a scenario name full of XML's special characters", "[reports][
 }
 
 TEST_CASE("junit: no expectations gives one passing run case", "[reports][junit]") {
-  const Rendered r(std::vector<scenario::Expectation>{});
+  const Rendered r(std::vector<config::Expectation>{});
   const xml::Document doc = xml::Parse(reports::JunitReport(r.Input()));
   REQUIRE(doc.error.empty());
   const xml::Element& suite = *doc.root->Children("testsuite").at(0);

@@ -72,7 +72,8 @@ TEST_CASE("durations are rounded to the microsecond once and then round-trip", "
   for (double seconds : {1e-6, 0.1, 0.3, 1.0 / 3.0, 2.0 / 3.0, 123456.789012, 8639999.999999,
                          0.0000015, 1e-7 * 15}) {
     INFO(seconds);
-    const Scenario s = MustLoad(With(BaseScenario(), "/broker/visibility_timeout_s", seconds));
+    const config::Scenario s =
+        MustLoad(With(BaseScenario(), "/broker/visibility_timeout_s", seconds));
     CHECK(s.broker.visibility_timeout.micros() == engine::DurationFromSeconds(seconds)->micros());
     CheckRoundTrip(s);
   }
@@ -88,7 +89,7 @@ TEST_CASE("durations are rounded to the microsecond once and then round-trip", "
 TEST_CASE("doubles round-trip exactly in the shortest form", "[dump]") {
   for (double factor : {0.1, 1.0 / 3.0, 2.5, 1e-9, 12.0, 99.999999999999, 5e-324}) {
     INFO(factor);
-    const Scenario s = MustLoad(With(BaseScenario(), "/database/overload_factor", factor));
+    const config::Scenario s = MustLoad(With(BaseScenario(), "/database/overload_factor", factor));
     CHECK(s.database->overload_factor == factor);
     CheckRoundTrip(s);
   }
@@ -101,7 +102,7 @@ TEST_CASE("user forms are kept: lognormal median/p99 vs mu/sigma", "[dump]") {
   const Json median = Json::parse(R"({"lognormal": {"median": 8, "p99": 60}})");
   const Json mu = Json::parse(R"({"lognormal": {"mu": 2.1, "sigma": 0.8}})");
   for (const Json& form : {median, mu}) {
-    const Scenario s = MustLoad(With(BaseScenario(), "/kinds/job/handler/cpu_ms", form));
+    const config::Scenario s = MustLoad(With(BaseScenario(), "/kinds/job/handler/cpu_ms", form));
     const Json dump = Json::parse(DumpCanonical(s));
     CHECK(dump.at("kinds").at("job").at("handler").at("cpu_ms") == form);
     CheckRoundTrip(s);
@@ -124,29 +125,30 @@ TEST_CASE("every broker and retry field set to a non-default value round-trips",
   doc["retry"] = Json::parse(R"({
     "delivery": "eta_in_consumer", "requeue_with": "nack",
     "backoff": {"kind": "constant", "delay_s": 0, "jitter": {"kind": "full_whole_seconds"}}})");
-  const Scenario s = MustLoad(doc);
-  const Broker& b = s.broker;
-  CHECK(b.preset == BrokerPreset::kRabbitmqQuorum);
+  const config::Scenario s = MustLoad(doc);
+  const config::Broker& b = s.broker;
+  CHECK(b.preset == config::BrokerPreset::kRabbitmqQuorum);
   CHECK(b.version == "4.1");
-  CHECK(b.on_visibility_timeout == OnVisibilityTimeout::kCloseChannel);
+  CHECK(b.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel);
   CHECK(b.lock_renewal);
   CHECK(b.stalled_check == engine::Duration::Seconds(15));
   CHECK(b.stalled_count_max == 0);
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kFail);
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kFail);
   CHECK(b.delivery_limit == 0);
-  CHECK(b.delivery_counted == std::array<bool, kReturnKindCount>{true, false, true, false});
+  CHECK(b.delivery_counted == std::array<bool, config::kReturnKindCount>{true, false, true, false});
   CHECK(b.retention == engine::Duration::Millis(1000250));
   REQUIRE(b.redelivery_backoff.has_value());
-  CHECK(b.redelivery_backoff->kind() == BackoffKind::kLinear);
-  CHECK(b.redelivery_backoff->jitter.kind == JitterKind::kFullWholeSeconds);
+  CHECK(b.redelivery_backoff->kind() == config::BackoffKind::kLinear);
+  CHECK(b.redelivery_backoff->jitter.kind == config::JitterKind::kFullWholeSeconds);
   CHECK_FALSE(b.dead_letter_queue);
   CHECK(b.dlq_max_length == 50);
   CHECK(b.dead_letter_duplicate_probability == 0.25);
   CHECK(b.redrive_rate_max_per_s == 42.5);
-  CHECK(b.redrive_attempts == RedriveAttempts::kKeep);
-  CHECK(s.retry.delivery == RetryDelivery::kEtaInConsumer);
-  CHECK(s.retry.requeue_with == RequeueWith::kNack);
-  CHECK(s.retry.backoff.curve == Backoff::Curve(ConstantBackoff{engine::Duration::Seconds(0)}));
+  CHECK(b.redrive_attempts == config::RedriveAttempts::kKeep);
+  CHECK(s.retry.delivery == config::RetryDelivery::kEtaInConsumer);
+  CHECK(s.retry.requeue_with == config::RequeueWith::kNack);
+  CHECK(s.retry.backoff.curve ==
+        config::Backoff::Curve(config::ConstantBackoff{engine::Duration::Seconds(0)}));
   CheckRoundTrip(s);
   const Json dump = Json::parse(DumpCanonical(s));
   CHECK(dump.at("broker").at("delivery_counted") == Json::parse(R"(["nack", "crash"])"));
@@ -163,7 +165,7 @@ TEST_CASE("dumping a loaded dump is a fixed point for every example", "[dump]") 
 }
 
 TEST_CASE("a hand-built scenario with invalid UTF-8 dumps without throwing", "[dump]") {
-  Scenario s = MustLoad(BaseScenario());
+  config::Scenario s = MustLoad(BaseScenario());
   s.name = "bad \xff name";
   const std::string dump = DumpCanonical(s);
   CHECK(dump.find("bad ") != std::string::npos);

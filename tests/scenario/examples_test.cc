@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "sim/scenario/enum_names.h"
+#include "sim/config/enum_names.h"
 #include "sim/scenario/load.h"
 #include "tests/scenario/mini_schema.h"
 #include "tests/scenario/test_support.h"
@@ -80,19 +80,19 @@ TEST_CASE("the full-vocabulary example uses every fault type, drain strategy and
           "[examples]") {
   const LoadResult result = LoadScenarioFile(testing::SourcePath("scenarios/full-vocabulary.json"));
   REQUIRE(result.ok());
-  const Scenario& s = *result.scenario;
-  std::set<FaultType> fault_types;
-  for (const Fault& f : s.faults) fault_types.insert(TypeOf(f));
-  CHECK(fault_types.size() == EnumNames<FaultType>().size());
-  std::set<DrainStrategy> strategies;
-  for (const Drain& d : s.drains) strategies.insert(d.kind());
-  CHECK(strategies.size() == EnumNames<DrainStrategy>().size());
-  std::set<ProducerShape> shapes;
-  for (const Producer& p : s.producers) shapes.insert(p.shape());
-  CHECK(shapes.size() == EnumNames<ProducerShape>().size());
-  std::set<BacklogWhere> wheres;
-  for (const BacklogEntry& b : s.backlog) wheres.insert(b.where);
-  CHECK(wheres.size() == EnumNames<BacklogWhere>().size());
+  const config::Scenario& s = *result.scenario;
+  std::set<config::FaultType> fault_types;
+  for (const config::Fault& f : s.faults) fault_types.insert(config::TypeOf(f));
+  CHECK(fault_types.size() == config::EnumNames<config::FaultType>().size());
+  std::set<config::DrainStrategy> strategies;
+  for (const config::Drain& d : s.drains) strategies.insert(d.kind());
+  CHECK(strategies.size() == config::EnumNames<config::DrainStrategy>().size());
+  std::set<config::ProducerShape> shapes;
+  for (const config::Producer& p : s.producers) shapes.insert(p.shape());
+  CHECK(shapes.size() == config::EnumNames<config::ProducerShape>().size());
+  std::set<config::BacklogWhere> wheres;
+  for (const config::BacklogEntry& b : s.backlog) wheres.insert(b.where);
+  CHECK(wheres.size() == config::EnumNames<config::BacklogWhere>().size());
   CHECK(s.database.has_value());
   CHECK(s.database->live_traffic.has_value());
   CHECK(s.downstream.has_value());
@@ -103,10 +103,10 @@ TEST_CASE("the full-vocabulary example uses every fault type, drain strategy and
   CHECK(s.alerts.depth.has_value());
   CHECK(s.alerts.dlq_depth.has_value());
   bool metric = false, always = false, sometimes = false;
-  for (const Expectation& e : s.expect) {
-    if (std::holds_alternative<MetricExpectation>(e)) metric = true;
-    if (const auto* p = std::get_if<PropertyExpectation>(&e)) {
-      (p->quantifier == Quantifier::kAlways ? always : sometimes) = true;
+  for (const config::Expectation& e : s.expect) {
+    if (std::holds_alternative<config::MetricExpectation>(e)) metric = true;
+    if (const auto* p = std::get_if<config::PropertyExpectation>(&e)) {
+      (p->quantifier == config::Quantifier::kAlways ? always : sometimes) = true;
     }
   }
   CHECK((metric && always && sometimes));
@@ -137,11 +137,11 @@ void CheckEnumDef(const MiniSchema& schema, const char* def) {
   INFO(def);
   std::vector<std::string> table;
   std::set<std::string_view> unique;
-  for (const auto& entry : EnumNames<E>()) {
+  for (const auto& entry : config::EnumNames<E>()) {
     table.emplace_back(entry.name);
     unique.insert(entry.name);
-    CHECK(FromName<E>(entry.name) == entry.value);
-    CHECK(NameOf(entry.value) == entry.name);
+    CHECK(config::FromName<E>(entry.name) == entry.value);
+    CHECK(config::NameOf(entry.value) == entry.name);
   }
   CHECK(unique.size() == table.size());
   REQUIRE(schema.root().at("$defs").contains(def));
@@ -150,37 +150,37 @@ void CheckEnumDef(const MiniSchema& schema, const char* def) {
 
 TEST_CASE("the schema's enums are exactly the loader's", "[schema]") {
   const MiniSchema schema = LoadSchema();
-  CheckEnumDef<Idempotency>(schema, "Idempotency");
-  CheckEnumDef<ErrorClass>(schema, "ErrorClass");
-  CheckEnumDef<DlqReason>(schema, "DlqReason");
-  CheckEnumDef<BacklogWhere>(schema, "BacklogWhere");
-  CheckEnumDef<BrokerPreset>(schema, "BrokerPreset");
-  CheckEnumDef<RequeueOnCrash>(schema, "RequeueOnCrash");
-  CheckEnumDef<OnVisibilityTimeout>(schema, "OnVisibilityTimeout");
-  CheckEnumDef<ReturnKind>(schema, "ReturnKind");
-  CheckEnumDef<RequeueWith>(schema, "RequeueWith");
-  CheckEnumDef<RedriveAttempts>(schema, "RedriveAttempts");
-  CheckEnumDef<StaleAck>(schema, "StaleAck");
-  CheckEnumDef<RetentionFrom>(schema, "RetentionFrom");
-  CheckEnumDef<RetryAfterFormat>(schema, "RetryAfterFormat");
-  CheckEnumDef<RetryDelivery>(schema, "RetryDelivery");
-  CheckEnumDef<BackoffKind>(schema, "BackoffKind");
-  CheckEnumDef<JitterKind>(schema, "JitterKind");
-  CheckEnumDef<ClassAction>(schema, "ClassAction");
-  CheckEnumDef<CrashPoint>(schema, "CrashPoint");
-  CheckEnumDef<DrainOthers>(schema, "DrainOthers");
-  CheckEnumDef<During>(schema, "During");
-  CheckEnumDef<RunMetric>(schema, "RunMetric");
-  CheckEnumDef<SeriesMetric>(schema, "SeriesMetric");
-  CheckEnumDef<DistributionKind>(schema, "DistributionKind");
-  CheckEnumDef<FaultType>(schema, "FaultType");
-  CheckEnumDef<DrainStrategy>(schema, "DrainStrategy");
+  CheckEnumDef<config::Idempotency>(schema, "Idempotency");
+  CheckEnumDef<config::ErrorClass>(schema, "ErrorClass");
+  CheckEnumDef<config::DlqReason>(schema, "DlqReason");
+  CheckEnumDef<config::BacklogWhere>(schema, "BacklogWhere");
+  CheckEnumDef<config::BrokerPreset>(schema, "BrokerPreset");
+  CheckEnumDef<config::RequeueOnCrash>(schema, "RequeueOnCrash");
+  CheckEnumDef<config::OnVisibilityTimeout>(schema, "OnVisibilityTimeout");
+  CheckEnumDef<config::ReturnKind>(schema, "ReturnKind");
+  CheckEnumDef<config::RequeueWith>(schema, "RequeueWith");
+  CheckEnumDef<config::RedriveAttempts>(schema, "RedriveAttempts");
+  CheckEnumDef<config::StaleAck>(schema, "StaleAck");
+  CheckEnumDef<config::RetentionFrom>(schema, "RetentionFrom");
+  CheckEnumDef<config::RetryAfterFormat>(schema, "RetryAfterFormat");
+  CheckEnumDef<config::RetryDelivery>(schema, "RetryDelivery");
+  CheckEnumDef<config::BackoffKind>(schema, "BackoffKind");
+  CheckEnumDef<config::JitterKind>(schema, "JitterKind");
+  CheckEnumDef<config::ClassAction>(schema, "ClassAction");
+  CheckEnumDef<config::CrashPoint>(schema, "CrashPoint");
+  CheckEnumDef<config::DrainOthers>(schema, "DrainOthers");
+  CheckEnumDef<config::During>(schema, "During");
+  CheckEnumDef<config::RunMetric>(schema, "RunMetric");
+  CheckEnumDef<config::SeriesMetric>(schema, "SeriesMetric");
+  CheckEnumDef<config::DistributionKind>(schema, "DistributionKind");
+  CheckEnumDef<config::FaultType>(schema, "FaultType");
+  CheckEnumDef<config::DrainStrategy>(schema, "DrainStrategy");
 
   const Json& defs = schema.root().at("$defs");
-  for (const auto& entry : EnumNames<ProducerShape>()) {
+  for (const auto& entry : config::EnumNames<config::ProducerShape>()) {
     CHECK(defs.at("Producer").at("properties").contains(entry.name));
   }
-  for (const auto& entry : EnumNames<DistributionKind>()) {
+  for (const auto& entry : config::EnumNames<config::DistributionKind>()) {
     CHECK(defs.at("Distribution").at("properties").contains(entry.name));
   }
   // Each fault type has its own branch whose `type` is that constant.

@@ -1,10 +1,11 @@
 // Broker presets (sim/scenario/presets.h, docs/PRESETS.md): defaults by JSON pointer that the
 // scenario overrides field by field (variant-shaped objects whole), and the brokers' hard limits.
+#include "sim/scenario/presets.h"
+
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "sim/scenario/enum_names.h"
-#include "sim/scenario/presets.h"
+#include "sim/config/enum_names.h"
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
@@ -46,15 +47,15 @@ bool Within(const Json& part, const Json& whole) {
   return true;
 }
 
-std::array<bool, kReturnKindCount> Counted(std::initializer_list<ReturnKind> kinds) {
-  std::array<bool, kReturnKindCount> out{};
-  for (ReturnKind k : kinds) out[static_cast<size_t>(k)] = true;
+std::array<bool, config::kReturnKindCount> Counted(
+    std::initializer_list<config::ReturnKind> kinds) {
+  std::array<bool, config::kReturnKindCount> out{};
+  for (config::ReturnKind k : kinds) out[static_cast<size_t>(k)] = true;
   return out;
 }
 
-
 TEST_CASE("preset tables: one entry per pointer, each value valid JSON", "[presets]") {
-  for (const auto& entry : EnumNames<BrokerPreset>()) {
+  for (const auto& entry : config::EnumNames<config::BrokerPreset>()) {
     for (std::string_view version : {"3.10", "4.2", "4.3"}) {
       INFO(entry.name << " " << version);
       std::set<std::string_view> pointers;
@@ -72,9 +73,9 @@ TEST_CASE("preset tables: one entry per pointer, each value valid JSON", "[prese
 }
 
 TEST_CASE("every preset alone loads, and every default lands in the dump", "[presets]") {
-  for (const auto& entry : EnumNames<BrokerPreset>()) {
+  for (const auto& entry : config::EnumNames<config::BrokerPreset>()) {
     INFO(entry.name);
-    const Scenario s = MustLoad(Minimal(entry.name));
+    const config::Scenario s = MustLoad(Minimal(entry.name));
     REQUIRE(s.broker.preset == entry.value);
     const Json dump = Json::parse(DumpCanonical(s));
     for (const PresetDefault& d : PresetDefaults(entry.value)) {
@@ -88,21 +89,21 @@ TEST_CASE("every preset alone loads, and every default lands in the dump", "[pre
 }
 
 TEST_CASE("preset sqs: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("sqs"));
-  const Broker& b = s.broker;
-  CHECK(b.visibility_timeout == Duration::Seconds(30));
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kAfterVisibilityTimeout);
+  const config::Scenario s = MustLoad(Minimal("sqs"));
+  const config::Broker& b = s.broker;
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(30));
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kAfterVisibilityTimeout);
   CHECK(b.receive_count_max == 10);
-  CHECK(b.retention == Duration::Seconds(345600));
-  CHECK(b.dlq_retention == Duration::Seconds(345600));
-  CHECK(b.dlq_retention_from == RetentionFrom::kEnqueued);
+  CHECK(b.retention == engine::Duration::Seconds(345600));
+  CHECK(b.dlq_retention == engine::Duration::Seconds(345600));
+  CHECK(b.dlq_retention_from == config::RetentionFrom::kEnqueued);
   CHECK(b.redrive_rate_max_per_s == 500.0);
-  CHECK(b.redrive_attempts == RedriveAttempts::kReset);
+  CHECK(b.redrive_attempts == config::RedriveAttempts::kReset);
   CHECK_FALSE(b.version.has_value());
-  CHECK(s.retry.delivery == RetryDelivery::kVisibilityTimeout);
-  for (const ClassPolicy* p : {&s.retry.classes.rate_limited, &s.retry.classes.transient,
-                               &s.retry.classes.permanent, &s.retry.classes.unknown}) {
-    CHECK(p->action == ClassAction::kRetry);
+  CHECK(s.retry.delivery == config::RetryDelivery::kVisibilityTimeout);
+  for (const config::ClassPolicy* p : {&s.retry.classes.rate_limited, &s.retry.classes.transient,
+                                       &s.retry.classes.permanent, &s.retry.classes.unknown}) {
+    CHECK(p->action == config::ClassAction::kRetry);
     CHECK(p->attempts_max == 1000);
     CHECK_FALSE(p->backoff.has_value());
   }
@@ -110,25 +111,25 @@ TEST_CASE("preset sqs: defaults in the struct", "[presets]") {
 
 TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by version",
           "[presets]") {
-  const Scenario s = MustLoad(Minimal("rabbitmq-quorum"));
-  const Broker& b = s.broker;
+  const config::Scenario s = MustLoad(Minimal("rabbitmq-quorum"));
+  const config::Broker& b = s.broker;
   CHECK(b.version == "4.3");
-  CHECK(b.visibility_timeout == Duration::Seconds(1800));
-  CHECK(b.on_visibility_timeout == OnVisibilityTimeout::kCloseChannel);
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kImmediate);
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(1800));
+  CHECK(b.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel);
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
   CHECK(b.delivery_limit == 20);
-  CHECK(b.delivery_counted == Counted({ReturnKind::kReject}));
+  CHECK(b.delivery_counted == Counted({config::ReturnKind::kReject}));
   CHECK_FALSE(b.dlq_retention.has_value());
-  CHECK(s.retry.delivery == RetryDelivery::kRequeue);
-  CHECK(s.retry.requeue_with == RequeueWith::kReject);
-  CHECK(s.retry.classes.permanent.action == ClassAction::kRetry);
+  CHECK(s.retry.delivery == config::RetryDelivery::kRequeue);
+  CHECK(s.retry.requeue_with == config::RequeueWith::kReject);
+  CHECK(s.retry.classes.permanent.action == config::ClassAction::kRetry);
   CHECK(s.retry.classes.permanent.attempts_max == 1000);
 
-  const Scenario old = MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.2"));
+  const config::Scenario old = MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.2"));
   CHECK(old.broker.version == "4.2");
   CHECK(old.broker.delivery_counted ==
-        Counted({ReturnKind::kNack, ReturnKind::kReject, ReturnKind::kCrash,
-                 ReturnKind::kConsumerTimeout}));
+        Counted({config::ReturnKind::kNack, config::ReturnKind::kReject, config::ReturnKind::kCrash,
+                 config::ReturnKind::kConsumerTimeout}));
   for (const char* version : {"4.0", "4.1"}) {
     CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version))
               .broker.delivery_counted == old.broker.delivery_counted);
@@ -136,127 +137,132 @@ TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by v
   CHECK(old.broker.delivery_limit == 20);
   // 3.10-3.13 (Debian 12 ships 3.10): every return counts too, and there is no default limit.
   for (const char* version : {"3.10", "3.13"}) {
-    const Scenario three = MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version));
+    const config::Scenario three =
+        MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version));
     CHECK(three.broker.delivery_counted == old.broker.delivery_counted);
     CHECK_FALSE(three.broker.delivery_limit.has_value());
     CheckRoundTrip(three);
   }
   for (const char* version : {"4.3", "4.10", "5.0"}) {
     CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version))
-              .broker.delivery_counted == Counted({ReturnKind::kReject}));
+              .broker.delivery_counted == Counted({config::ReturnKind::kReject}));
   }
   // An explicit delivery_counted wins over the version's default, even an empty one.
-  const Scenario none = MustLoad(
-      With(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.2"), "/broker/delivery_counted",
-           Json::array()));
+  const config::Scenario none =
+      MustLoad(With(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.2"),
+                    "/broker/delivery_counted", Json::array()));
   CHECK(none.broker.delivery_counted == Counted({}));
   CheckRoundTrip(old);
   CheckRoundTrip(none);
 }
 
 TEST_CASE("preset sidekiq: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("sidekiq"));
-  const Broker& b = s.broker;
-  CHECK(s.retry.delivery == RetryDelivery::kRepublish);
-  CHECK(s.retry.backoff.kind() == BackoffKind::kSidekiq);
-  CHECK(s.retry.backoff.jitter.kind == JitterKind::kNone);
+  const config::Scenario s = MustLoad(Minimal("sidekiq"));
+  const config::Broker& b = s.broker;
+  CHECK(s.retry.delivery == config::RetryDelivery::kRepublish);
+  CHECK(s.retry.backoff.kind() == config::BackoffKind::kSidekiq);
+  CHECK(s.retry.backoff.jitter.kind == config::JitterKind::kNone);
   CHECK(s.retry.classes.transient.attempts_max == 26);
-  CHECK(s.retry.classes.permanent.action == ClassAction::kRetry);
+  CHECK(s.retry.classes.permanent.action == config::ClassAction::kRetry);
   CHECK(s.retry.classes.permanent.attempts_max == 26);
   CHECK(b.dlq_max_length == 10000);
-  CHECK(b.dlq_retention == Duration::Seconds(15552000));
-  CHECK(b.dlq_retention_from == RetentionFrom::kDeadLettered);
-  CHECK(b.redrive_attempts == RedriveAttempts::kKeep);
-  CHECK(b.visibility_timeout == Duration::Seconds(8640000));
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kImmediate);
+  CHECK(b.dlq_retention == engine::Duration::Seconds(15552000));
+  CHECK(b.dlq_retention_from == config::RetentionFrom::kDeadLettered);
+  CHECK(b.redrive_attempts == config::RedriveAttempts::kKeep);
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(8640000));
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
 }
 
 TEST_CASE("preset celery: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("celery"));
-  const Broker& b = s.broker;
-  CHECK(b.visibility_timeout == Duration::Seconds(3600));
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kFail);
+  const config::Scenario s = MustLoad(Minimal("celery"));
+  const config::Broker& b = s.broker;
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(3600));
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kFail);
   CHECK_FALSE(b.dead_letter_queue);
   CHECK_FALSE(b.dlq_retention.has_value());
-  CHECK(s.retry.delivery == RetryDelivery::kEtaInConsumer);
-  CHECK(s.retry.backoff.curve == Backoff::Curve(ConstantBackoff{Duration::Seconds(180)}));
-  CHECK(s.retry.backoff.jitter.kind == JitterKind::kNone);
-  for (const ClassPolicy* p : {&s.retry.classes.rate_limited, &s.retry.classes.transient,
-                               &s.retry.classes.unknown}) {
-    CHECK(p->action == ClassAction::kRetry);
+  CHECK(s.retry.delivery == config::RetryDelivery::kEtaInConsumer);
+  CHECK(s.retry.backoff.curve ==
+        config::Backoff::Curve(config::ConstantBackoff{engine::Duration::Seconds(180)}));
+  CHECK(s.retry.backoff.jitter.kind == config::JitterKind::kNone);
+  for (const config::ClassPolicy* p :
+       {&s.retry.classes.rate_limited, &s.retry.classes.transient, &s.retry.classes.unknown}) {
+    CHECK(p->action == config::ClassAction::kRetry);
     CHECK(p->attempts_max == 4);
   }
-  CHECK(s.retry.classes.permanent.action == ClassAction::kDeadLetter);
+  CHECK(s.retry.classes.permanent.action == config::ClassAction::kDeadLetter);
 }
 
 TEST_CASE("preset bullmq: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("bullmq"));
-  const Broker& b = s.broker;
-  CHECK(b.visibility_timeout == Duration::Seconds(30));
+  const config::Scenario s = MustLoad(Minimal("bullmq"));
+  const config::Broker& b = s.broker;
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(30));
   CHECK(b.lock_renewal);
-  CHECK(b.stalled_check == Duration::Seconds(30));
+  CHECK(b.stalled_check == engine::Duration::Seconds(30));
   CHECK(b.stalled_count_max == 1);
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kAfterVisibilityTimeout);
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kAfterVisibilityTimeout);
   CHECK_FALSE(b.dlq_retention.has_value());
-  CHECK(s.retry.delivery == RetryDelivery::kRepublish);
-  CHECK(s.retry.backoff.curve == Backoff::Curve(ConstantBackoff{Duration::Seconds(0)}));
-  CHECK(s.retry.backoff.jitter.kind == JitterKind::kNone);
+  CHECK(s.retry.delivery == config::RetryDelivery::kRepublish);
+  CHECK(s.retry.backoff.curve ==
+        config::Backoff::Curve(config::ConstantBackoff{engine::Duration::Seconds(0)}));
+  CHECK(s.retry.backoff.jitter.kind == config::JitterKind::kNone);
   CHECK(s.retry.classes.unknown.attempts_max == 1);
-  CHECK(s.retry.classes.permanent.action == ClassAction::kRetry);
+  CHECK(s.retry.classes.permanent.action == config::ClassAction::kRetry);
   CHECK(s.retry.classes.permanent.attempts_max == 1);
 }
 
 TEST_CASE("preset pubsub: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("pubsub"));
-  const Broker& b = s.broker;
-  CHECK(b.visibility_timeout == Duration::Seconds(10));
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kAfterVisibilityTimeout);
+  const config::Scenario s = MustLoad(Minimal("pubsub"));
+  const config::Broker& b = s.broker;
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(10));
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kAfterVisibilityTimeout);
   CHECK(b.receive_count_max == 5);
   REQUIRE(b.redelivery_backoff.has_value());
   CHECK(b.redelivery_backoff->curve ==
-        Backoff::Curve(ExponentialBackoff{Duration::Seconds(10), 2, Duration::Seconds(600)}));
-  CHECK(b.redelivery_backoff->jitter.kind == JitterKind::kNone);
+        config::Backoff::Curve(config::ExponentialBackoff{engine::Duration::Seconds(10), 2,
+                                                          engine::Duration::Seconds(600)}));
+  CHECK(b.redelivery_backoff->jitter.kind == config::JitterKind::kNone);
   CHECK(b.dead_letter_duplicate_probability == 0.01);
-  CHECK(b.dlq_retention == Duration::Seconds(604800));
-  CHECK(b.dlq_retention_from == RetentionFrom::kDeadLettered);
-  CHECK(s.retry.delivery == RetryDelivery::kRequeue);
-  CHECK(s.retry.requeue_with == RequeueWith::kNack);
+  CHECK(b.dlq_retention == engine::Duration::Seconds(604800));
+  CHECK(b.dlq_retention_from == config::RetentionFrom::kDeadLettered);
+  CHECK(s.retry.delivery == config::RetryDelivery::kRequeue);
+  CHECK(s.retry.requeue_with == config::RequeueWith::kNack);
   CHECK(s.retry.classes.transient.attempts_max == 1000);
 }
 
 TEST_CASE("preset azure-service-bus: defaults in the struct", "[presets]") {
-  const Scenario s = MustLoad(Minimal("azure-service-bus"));
-  const Broker& b = s.broker;
-  CHECK(b.visibility_timeout == Duration::Seconds(60));
-  CHECK(b.requeue_on_crash == RequeueOnCrash::kAfterVisibilityTimeout);
+  const config::Scenario s = MustLoad(Minimal("azure-service-bus"));
+  const config::Broker& b = s.broker;
+  CHECK(b.visibility_timeout == engine::Duration::Seconds(60));
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kAfterVisibilityTimeout);
   CHECK(b.receive_count_max == 10);
   CHECK_FALSE(b.dlq_retention.has_value());
-  CHECK(s.retry.delivery == RetryDelivery::kRequeue);
+  CHECK(s.retry.delivery == config::RetryDelivery::kRequeue);
   CHECK(s.retry.classes.rate_limited.attempts_max == 1000);
 }
 
 TEST_CASE("an explicit value wins over the preset's default", "[presets]") {
-  const Scenario sqs = MustLoad(With(Minimal("sqs"), "/broker/receive_count_max", 3));
+  const config::Scenario sqs = MustLoad(With(Minimal("sqs"), "/broker/receive_count_max", 3));
   CHECK(sqs.broker.receive_count_max == 3);
-  CHECK(sqs.broker.retention == Duration::Seconds(345600));  // the rest still applies
+  CHECK(sqs.broker.retention == engine::Duration::Seconds(345600));  // the rest still applies
 
   // A class given by the scenario gets none of the preset's fields for that class.
-  const Scenario celery = MustLoad(
+  const config::Scenario celery = MustLoad(
       With(Minimal("celery"), "/retry/classes/transient", Json::parse(R"({"action": "park"})")));
-  CHECK(celery.retry.classes.transient.action == ClassAction::kPark);
+  CHECK(celery.retry.classes.transient.action == config::ClassAction::kPark);
   CHECK(celery.retry.classes.unknown.attempts_max == 4);
-  CHECK(celery.retry.classes.permanent.action == ClassAction::kDeadLetter);
-  const Scenario celery_retry = MustLoad(With(Minimal("celery"), "/retry/classes/transient",
-                                              Json::parse(R"({"action": "retry"})")));
+  CHECK(celery.retry.classes.permanent.action == config::ClassAction::kDeadLetter);
+  const config::Scenario celery_retry = MustLoad(
+      With(Minimal("celery"), "/retry/classes/transient", Json::parse(R"({"action": "retry"})")));
   CHECK(celery_retry.retry.classes.transient.attempts_max == 5);  // drainsim's default, not 4
 
   // A backoff given by the scenario replaces the preset's as a whole.
-  const Scenario backoff = MustLoad(
-      With(Minimal("celery"), "/retry/backoff",
-           Json::parse(R"({"kind": "exponential", "base_s": 2, "cap_s": 60})")));
+  const config::Scenario backoff =
+      MustLoad(With(Minimal("celery"), "/retry/backoff",
+                    Json::parse(R"({"kind": "exponential", "base_s": 2, "cap_s": 60})")));
   CHECK(backoff.retry.backoff.curve ==
-        Backoff::Curve(ExponentialBackoff{Duration::Seconds(2), 2, Duration::Seconds(60)}));
-  CHECK(backoff.retry.backoff.jitter.kind == JitterKind::kFull);
+        config::Backoff::Curve(config::ExponentialBackoff{engine::Duration::Seconds(2), 2,
+                                                          engine::Duration::Seconds(60)}));
+  CHECK(backoff.retry.backoff.jitter.kind == config::JitterKind::kFull);
   CheckRoundTrip(sqs);
   CheckRoundTrip(celery);
 }
@@ -266,7 +272,8 @@ TEST_CASE("an explicit null wins over the preset's non-null default", "[presets]
                   .broker.receive_count_max.has_value());
   CHECK_FALSE(MustLoad(With(Minimal("sidekiq"), "/broker/dlq_max_length", nullptr))
                   .broker.dlq_max_length.has_value());
-  const Scenario pubsub = MustLoad(With(Minimal("pubsub"), "/broker/redelivery_backoff", nullptr));
+  const config::Scenario pubsub =
+      MustLoad(With(Minimal("pubsub"), "/broker/redelivery_backoff", nullptr));
   CHECK_FALSE(pubsub.broker.redelivery_backoff.has_value());
   CheckRoundTrip(pubsub);
   // Null is not a value where the field is not nullable.
@@ -277,9 +284,9 @@ TEST_CASE("an explicit null wins over the preset's non-null default", "[presets]
 TEST_CASE("no preset, an unknown preset: nothing is filled in", "[presets]") {
   Json plain = Minimal("sqs");
   plain["broker"] = Json::object();
-  const Scenario s = MustLoad(plain);
-  CHECK(s.broker == Broker{});
-  CHECK(s.retry == RetryPolicy{});
+  const config::Scenario s = MustLoad(plain);
+  CHECK(s.broker == config::Broker{});
+  CHECK(s.retry == config::RetryPolicy{});
   const LoadResult unknown = Load(Minimal("kafka"));
   CHECK_PROBLEM(unknown, "/broker/preset", "must be one of");
   CHECK(unknown.problems.size() == 1);

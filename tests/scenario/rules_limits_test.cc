@@ -46,9 +46,9 @@ TEST_CASE("lognormal: |mu| <= 100 and 0 < sigma <= 10 in both forms", "[rules]")
 
 TEST_CASE("normal: sd may be 0 (a constant)", "[rules]") {
   const std::string at = "/kinds/job/handler/cpu_ms";
-  const Scenario s = MustLoad(With(BaseScenario(), at, Json::parse(R"({"normal":
+  const config::Scenario s = MustLoad(With(BaseScenario(), at, Json::parse(R"({"normal":
                                                            {"mean": 5, "sd": 0}})")));
-  CHECK(std::get<NormalDist>(s.kinds.at("job").handler.cpu_ms.shape).sd == 0);
+  CHECK(std::get<config::NormalDist>(s.kinds.at("job").handler.cpu_ms.shape).sd == 0);
 }
 
 TEST_CASE("token-bucket rates are at least 1e-9 per second", "[rules]") {
@@ -88,29 +88,30 @@ TEST_CASE("token-bucket rates are at least 1e-9 per second", "[rules]") {
 }
 
 TEST_CASE("sidekiq backoff defaults to no jitter, but an explicit jitter is honoured", "[rules]") {
-  const Scenario bare = MustLoad(With(BaseScenario(), "/retry/backoff", {{"kind", "sidekiq"}}));
-  CHECK(bare.retry.backoff.kind() == BackoffKind::kSidekiq);
-  CHECK(bare.retry.backoff.jitter == Jitter{JitterKind::kNone, 0, 0});
+  const config::Scenario bare =
+      MustLoad(With(BaseScenario(), "/retry/backoff", {{"kind", "sidekiq"}}));
+  CHECK(bare.retry.backoff.kind() == config::BackoffKind::kSidekiq);
+  CHECK(bare.retry.backoff.jitter == config::Jitter{config::JitterKind::kNone, 0, 0});
   const Json dumped = Json::parse(DumpCanonical(bare));
   CHECK(dumped.at("retry").at("backoff").at("jitter") == Json{{"kind", "none"}});
   CHECK(MustLoad(dumped) == bare);
 
-  const Scenario full = MustLoad(With(BaseScenario(), "/retry/backoff",
-                                      {{"kind", "sidekiq"}, {"jitter", {{"kind", "full"}}}}));
-  CHECK(full.retry.backoff.jitter.kind == JitterKind::kFull);
-  const Scenario equal =
+  const config::Scenario full = MustLoad(With(
+      BaseScenario(), "/retry/backoff", {{"kind", "sidekiq"}, {"jitter", {{"kind", "full"}}}}));
+  CHECK(full.retry.backoff.jitter.kind == config::JitterKind::kFull);
+  const config::Scenario equal =
       MustLoad(With(BaseScenario(), "/retry/classes/transient/backoff",
                     Json::parse(R"({"kind": "sidekiq", "jitter": {"kind": "equal"}})")));
-  CHECK(equal.retry.classes.transient.backoff->jitter.kind == JitterKind::kEqual);
+  CHECK(equal.retry.classes.transient.backoff->jitter.kind == config::JitterKind::kEqual);
 
   // A class's own sidekiq backoff gets the same default; other kinds keep "full".
-  const Scenario per_class =
+  const config::Scenario per_class =
       MustLoad(With(BaseScenario(), "/retry/classes/transient/backoff", {{"kind", "sidekiq"}}));
-  CHECK(per_class.retry.classes.transient.backoff->jitter.kind == JitterKind::kNone);
-  const Scenario constant =
+  CHECK(per_class.retry.classes.transient.backoff->jitter.kind == config::JitterKind::kNone);
+  const config::Scenario constant =
       MustLoad(With(BaseScenario(), "/retry/backoff", {{"kind", "constant"}, {"delay_s", 5}}));
-  CHECK(constant.retry.backoff.jitter.kind == JitterKind::kFull);
-  CHECK(MustLoad(BaseScenario()).retry.backoff.jitter.kind == JitterKind::kFull);
+  CHECK(constant.retry.backoff.jitter.kind == config::JitterKind::kFull);
+  CHECK(MustLoad(BaseScenario()).retry.backoff.jitter.kind == config::JitterKind::kFull);
   CHECK_PROBLEM(
       Load(With(BaseScenario(), "/retry/backoff", {{"kind", "sidekiq"}, {"jitter", nullptr}})),
       "/retry/backoff/jitter", "must be an object (got null)");

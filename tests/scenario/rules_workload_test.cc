@@ -235,8 +235,8 @@ TEST_CASE("backlog: fields depend on where", "[rules]") {
   };
   const LoadResult dlq = with(R"([{"where": "dlq", "kind": "job", "count": 5}])");
   REQUIRE(dlq.ok());
-  CHECK(dlq.scenario->backlog[0].reason == DlqReason::kMaxAttempts);
-  CHECK(dlq.scenario->backlog[0].error == ErrorClass::kTransient);
+  CHECK(dlq.scenario->backlog[0].reason == config::DlqReason::kMaxAttempts);
+  CHECK(dlq.scenario->backlog[0].error == config::ErrorClass::kTransient);
   CHECK(dlq.scenario->backlog[0].attempts == 1);
   CHECK_FALSE(dlq.scenario->backlog[0].due_in.has_value());
   CHECK_PROBLEM(with(R"([{"where": "main", "kind": "job", "count": 5, "reason": "max_attempts"}])"),

@@ -17,8 +17,8 @@ using testing::With;
 
 const char kExamplePath[] = "tests/scenario/data/scenario_md_example.json";
 
-MetricExpectation Metric(RunMetric metric, Bounds bounds) {
-  MetricExpectation e;
+config::MetricExpectation Metric(config::RunMetric metric, config::Bounds bounds) {
+  config::MetricExpectation e;
   e.metric = metric;
   e.bounds = bounds;
   return e;
@@ -28,16 +28,16 @@ TEST_CASE("the complete example of SCENARIO.md loads unchanged and round-trips",
   const LoadResult first = LoadScenarioFile(testing::SourcePath(kExamplePath));
   CHECK_LOADS(first);
   REQUIRE(first.ok());
-  const Scenario& s = *first.scenario;
+  const config::Scenario& s = *first.scenario;
   CHECK(s.name == "monthly-rehearsal");
   CHECK(s.kinds.at("purge").key_pattern == "purge:course-{id}:{date}");
   CHECK(s.producers.at(0).fields.empty());
   // The object form, in sorted key order.
-  const std::vector<Expectation> expected = {
-      Metric(RunMetric::kDuplicateExecutions, {std::nullopt, 0, std::nullopt}),
-      Metric(RunMetric::kHumanNeeded, {std::nullopt, 20, std::nullopt}),
-      Metric(RunMetric::kLost, {std::nullopt, std::nullopt, 0}),
-      Metric(RunMetric::kTimeToEmpty, {std::nullopt, 1800, std::nullopt}),
+  const std::vector<config::Expectation> expected = {
+      Metric(config::RunMetric::kDuplicateExecutions, {std::nullopt, 0, std::nullopt}),
+      Metric(config::RunMetric::kHumanNeeded, {std::nullopt, 20, std::nullopt}),
+      Metric(config::RunMetric::kLost, {std::nullopt, std::nullopt, 0}),
+      Metric(config::RunMetric::kTimeToEmpty, {std::nullopt, 1800, std::nullopt}),
   };
   CHECK(s.expect == expected);
 
@@ -74,7 +74,7 @@ TEST_CASE("expect: the object form is a shorthand for metric expectations", "[ru
     {"metric": "visible_duplicates", "max": 0, "kind": "job", "during": "faults"}
   ])");
   document["faults"] = Json::parse(R"([{"type": "db_outage", "from_s": 10, "until_s": 20}])");
-  const Scenario from_object = MustLoad(With(document, "/expect", object));
+  const config::Scenario from_object = MustLoad(With(document, "/expect", object));
   CHECK(from_object == MustLoad(With(document, "/expect", array)));
   CHECK(Json::parse(DumpCanonical(from_object)).at("expect").size() == 3);
   CHECK(MustLoad(With(document, "/expect", Json::object())).expect.empty());
@@ -118,7 +118,8 @@ TEST_CASE("{date} is a built-in placeholder, and a field named date overrides it
       With(dated, "/backlog", Json::parse(R"([{"where": "dlq", "kind": "job", "count": 5,
                                              "age_s": 90000}])"));
   CHECK_LOADS(Load(backlog));
-  const Scenario overridden = MustLoad(With(dated, "/producers/0/fields/date", "2026-03-01"));
+  const config::Scenario overridden =
+      MustLoad(With(dated, "/producers/0/fields/date", "2026-03-01"));
   CHECK(overridden.producers.at(0).fields.at("date") == "2026-03-01");
   CHECK(Json::parse(DumpCanonical(overridden)).at("producers").at(0).at("fields").at("date") ==
         "2026-03-01");
@@ -130,8 +131,8 @@ TEST_CASE("{date} is a built-in placeholder, and a field named date overrides it
 }
 
 TEST_CASE("a top-level $schema string is accepted and dropped", "[rules][dump]") {
-  const Scenario plain = MustLoad(BaseScenario());
-  const Scenario with_schema = MustLoad(With(BaseScenario(), "/$schema", "./schema.json"));
+  const config::Scenario plain = MustLoad(BaseScenario());
+  const config::Scenario with_schema = MustLoad(With(BaseScenario(), "/$schema", "./schema.json"));
   CHECK(with_schema == plain);
   const std::string dump = DumpCanonical(with_schema);
   CHECK(dump == DumpCanonical(plain));

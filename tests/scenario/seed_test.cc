@@ -40,11 +40,11 @@ TEST_CASE("a seed is read as a number or as a string of digits", "[scenario][see
 }
 
 TEST_CASE("the dump writes a big seed as a string, and reads it back", "[scenario][seed]") {
-  const Scenario big = MustLoad(With(BaseScenario(), "/seed", kBigSeed));
+  const config::Scenario big = MustLoad(With(BaseScenario(), "/seed", kBigSeed));
   const Json dumped = Json::parse(DumpCanonical(big));
   CHECK(dumped.at("seed") == Json("10903086657810375724"));
   testing::CheckRoundTrip(big);
-  const Scenario small = MustLoad(With(BaseScenario(), "/seed", 7));
+  const config::Scenario small = MustLoad(With(BaseScenario(), "/seed", 7));
   CHECK(Json::parse(DumpCanonical(small)).at("seed") == Json(7));
 }
 

@@ -72,7 +72,7 @@ bool HasProblem(const LoadResult& result, std::string_view pointer, std::string_
   });
 }
 
-void CheckRoundTrip(const Scenario& s) {
+void CheckRoundTrip(const config::Scenario& s) {
   const std::string dump = DumpCanonical(s);
   const LoadResult again = LoadScenarioText(dump);
   INFO(dump);
@@ -82,7 +82,7 @@ void CheckRoundTrip(const Scenario& s) {
   CHECK(DumpCanonical(*again.scenario) == dump);
 }
 
-Scenario MustLoad(const Json& document) {
+config::Scenario MustLoad(const Json& document) {
   const LoadResult r = Load(document);
   INFO(Describe(r));
   REQUIRE(r.ok());

@@ -27,10 +27,10 @@ Json With(Json document, const std::string& pointer, Json value);
 Json Without(Json document, const std::string& pointer);
 LoadResult Load(const Json& document);
 // Loads `document`, failing the test (with every problem printed) unless it is valid.
-Scenario MustLoad(const Json& document);
+config::Scenario MustLoad(const Json& document);
 
 // Dumps `s`, loads the dump and checks it is `s` again and that the dump is a fixed point.
-void CheckRoundTrip(const Scenario& s);
+void CheckRoundTrip(const config::Scenario& s);
 
 // All problems as "pointer: message" lines, for failure output.
 std::string Describe(const LoadResult& result);

@@ -10,7 +10,7 @@ namespace {
 
 TEST_CASE("monthly rehearsal: 500 synthetic failures dead-lettered, then drained at 20/s, at most 500",
           "[stories][drain]") {
-  const scenario::Scenario s = LoadStory("monthly-rehearsal");
+  const config::Scenario s = LoadStory("monthly-rehearsal");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
@@ -43,7 +43,7 @@ TEST_CASE("monthly rehearsal: 500 synthetic failures dead-lettered, then drained
 
 TEST_CASE("cleanup at 02:00: the slowdown dead-letters purges and the 90k course, the 08:00 drip replays them all",
           "[stories][drain]") {
-  const scenario::Scenario s = LoadStory("cleanup-0200");
+  const config::Scenario s = LoadStory("cleanup-0200");
   constexpr double kSweep = 7200, kSlowdownEnds = 9000, kDrain = 28800;
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
@@ -81,7 +81,7 @@ TEST_CASE("cleanup at 02:00: the slowdown dead-letters purges and the 90k course
 
 TEST_CASE("bulk redrive of 50,000: the database overloads, live p99 jumps, fresh orders fail and the DLQ refills",
           "[stories][drain]") {
-  const scenario::Scenario s = LoadStory("bulk-vs-drip-bulk");
+  const config::Scenario s = LoadStory("bulk-vs-drip-bulk");
   REQUIRE(s.database);
   CHECK(s.database->overload_factor > 0);
   for (const uint64_t seed : StorySeeds(s)) {
@@ -113,7 +113,7 @@ TEST_CASE("bulk redrive of 50,000: the database overloads, live p99 jumps, fresh
 
 TEST_CASE("drip redrive of 50,000 at 100/s: no timeouts, no refill, live p99 as before, empty in backlog / rate",
           "[stories][drain]") {
-  const scenario::Scenario s = LoadStory("bulk-vs-drip-drip");
+  const config::Scenario s = LoadStory("bulk-vs-drip-drip");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);

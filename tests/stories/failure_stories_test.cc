@@ -9,9 +9,9 @@
 namespace drainsim::stories {
 namespace {
 
-constexpr size_t kTransient = static_cast<size_t>(scenario::ErrorClass::kTransient);
-constexpr size_t kPermanent = static_cast<size_t>(scenario::ErrorClass::kPermanent);
-constexpr size_t kUnknown = static_cast<size_t>(scenario::ErrorClass::kUnknown);
+constexpr size_t kTransient = static_cast<size_t>(config::ErrorClass::kTransient);
+constexpr size_t kPermanent = static_cast<size_t>(config::ErrorClass::kPermanent);
+constexpr size_t kUnknown = static_cast<size_t>(config::ErrorClass::kUnknown);
 
 auto Busy = [](const model::Sample& x) { return static_cast<double>(x.workers_busy); };
 auto Depth = [](const model::Sample& x) { return static_cast<double>(x.depth); };
@@ -20,7 +20,7 @@ auto LiveP99 = [](const model::Sample& x) { return x.live_p99_ms; };
 
 TEST_CASE("poison pills unclassified: 10 pills x 5 attempts x 30 s of worker time, healthy orders wait",
           "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("poison-pills");
+  const config::Scenario s = LoadStory("poison-pills");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
@@ -42,7 +42,7 @@ TEST_CASE("poison pills unclassified: 10 pills x 5 attempts x 30 s of worker tim
 
 TEST_CASE("poison pills fail fast: permanent at validation, dead-lettered at once, nothing wasted",
           "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("poison-pills-failfast");
+  const config::Scenario s = LoadStory("poison-pills-failfast");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
@@ -60,7 +60,7 @@ TEST_CASE("poison pills fail fast: permanent at validation, dead-lettered at onc
 
 TEST_CASE("slow-motion outage: the oldest message ages past the alert while the depth stays unremarkable",
           "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("slow-motion-outage");
+  const config::Scenario s = LoadStory("slow-motion-outage");
   REQUIRE(s.alerts.depth);
   REQUIRE(s.alerts.oldest_age);
   const double age_alert_s = s.alerts.oldest_age->seconds();
@@ -86,7 +86,7 @@ TEST_CASE("slow-motion outage: the oldest message ages past the alert while the 
 }
 
 TEST_CASE("healthy deep queue: the depth alert fires and the age alert does not", "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("healthy-deep-queue");
+  const config::Scenario s = LoadStory("healthy-deep-queue");
   REQUIRE(s.alerts.oldest_age);
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
@@ -109,7 +109,7 @@ constexpr double kTriggerStarts = 600, kTriggerEnds = 660, kLongAfter = kTrigger
 
 TEST_CASE("metastable without a retry budget: still saturated and failing 10 minutes after a 60 s trigger",
           "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("metastable-no-budget");
+  const config::Scenario s = LoadStory("metastable-no-budget");
   const int64_t slots = s.workers.count * s.workers.concurrency;
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
@@ -132,7 +132,7 @@ TEST_CASE("metastable without a retry budget: still saturated and failing 10 min
 
 TEST_CASE("metastable with a retry budget: recovered within a minute of the trigger ending",
           "[stories][failure]") {
-  const scenario::Scenario s = LoadStory("metastable-budget");
+  const config::Scenario s = LoadStory("metastable-budget");
   REQUIRE(s.retry.budget);
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);

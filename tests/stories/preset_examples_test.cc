@@ -14,7 +14,7 @@
 namespace drainsim::stories {
 namespace {
 
-using scenario::DlqReason;
+using config::DlqReason;
 
 int64_t DlqByReason(const model::Sample& x, DlqReason reason) {
   return x.dlq_by_reason[static_cast<size_t>(reason)];
@@ -52,9 +52,9 @@ int64_t ByCause(const model::Results& r, model::DuplicateCause cause) {
   return r.duplicates_by_cause[static_cast<size_t>(cause)];
 }
 
-scenario::BugFault& OnlyBug(scenario::Scenario& s) {
+config::BugFault& OnlyBug(config::Scenario& s) {
   REQUIRE(s.faults.size() == 1);
-  auto* bug = std::get_if<scenario::BugFault>(&s.faults[0]);
+  auto* bug = std::get_if<config::BugFault>(&s.faults[0]);
   REQUIRE(bug != nullptr);
   return *bug;
 }
@@ -65,7 +65,7 @@ TEST_CASE(
     "preset sqs example: 10 receives 30 s apart dead-letter each failing order, the redrive moves "
     "at most 500/s",
     "[stories][preset][sqs]") {
-  const scenario::Scenario s = LoadStory("preset-sqs");
+  const config::Scenario s = LoadStory("preset-sqs");
   // The deploy breaks orders from 600 s to the fix at 1800 s, 50/s. An order is dead-lettered
   // 300 s after its first receive (receives at +0, +30, ..., +270 s, moved at +300 s) unless its
   // 10th receive comes after the fix: those published in [600, 1530) s go to the DLQ, about
@@ -100,7 +100,7 @@ TEST_CASE(
     CHECK(r.duplicate_executions == 0);
   }
   SECTION("without the redrive, the DLQ shows each order's 10 receives, 300 s from first to DLQ") {
-    scenario::Scenario no_drain = s;
+    config::Scenario no_drain = s;
     no_drain.drains.clear();
     for (const uint64_t seed : StorySeeds(s)) {
       INFO("seed " << seed);
@@ -126,8 +126,8 @@ TEST_CASE(
     "preset rabbitmq-quorum example: under 4.3 nacked pills loop 1000 times, reject or 4.2 "
     "dead-letters them after 21",
     "[stories][preset][rabbitmq]") {
-  const scenario::Scenario s = LoadStory("preset-rabbitmq-quorum");
-  REQUIRE(s.retry.requeue_with == scenario::RequeueWith::kNack);
+  const config::Scenario s = LoadStory("preset-rabbitmq-quorum");
+  REQUIRE(s.retry.requeue_with == config::RequeueWith::kNack);
   REQUIRE(s.broker.delivery_limit == 20);
   constexpr int64_t kPills = 20;
   // Each attempt on a pill: 1 ms of validation, then it fails after 200 ms.
@@ -152,7 +152,7 @@ TEST_CASE(
         CHECK(m.attempts == 1000);
         CHECK(m.failures == 1000);
       }
-      CHECK(r.failures_by_class[static_cast<size_t>(scenario::ErrorClass::kUnknown)] ==
+      CHECK(r.failures_by_class[static_cast<size_t>(config::ErrorClass::kUnknown)] ==
             kPills * 1000);
       CHECK(r.wasted_worker_s == Approx(kPills * 1000 * kPillAttemptS).epsilon(1e-6));
       // The loop keeps a pill in the pipeline for minutes: the 60 s age alert fires.
@@ -162,8 +162,8 @@ TEST_CASE(
   }
   SECTION(
       "4.3 with basic.reject: every pill is dead-lettered (delivery_limit) after 21 executions") {
-    scenario::Scenario reject = s;
-    reject.retry.requeue_with = scenario::RequeueWith::kReject;
+    config::Scenario reject = s;
+    reject.retry.requeue_with = config::RequeueWith::kReject;
     for (const uint64_t seed : StorySeeds(s)) {
       INFO("seed " << seed);
       const model::Results r = Run(reject, seed);
@@ -181,7 +181,7 @@ TEST_CASE(
     }
   }
   SECTION("4.0-4.2 (every return counts): the nack loop is dead-lettered after 21 executions too") {
-    scenario::Scenario v42 = s;
+    config::Scenario v42 = s;
     v42.broker.delivery_counted.fill(true);
     const model::Results r = Run(v42, s.seed);
     CheckConserved(r);
@@ -197,7 +197,7 @@ TEST_CASE(
     "preset sidekiq example: 2000 jobs die after 26 runs (about 20.4 days), Retry All pushes the "
     "dead set back at once",
     "[stories][preset][sidekiq]") {
-  const scenario::Scenario s = LoadStory("preset-sidekiq");
+  const config::Scenario s = LoadStory("preset-sidekiq");
   constexpr int64_t kJobs = 2000;
   constexpr double kBurst = 60, kFix = 1900800, kDrainStart = kFix + 3600;
   // sum over count 0..24 of count^4 + 15 = 1,763,395 s; the rand(10) * (count + 1) terms add at
@@ -210,8 +210,7 @@ TEST_CASE(
       CheckConserved(r);
       CHECK(Kind(r, "sync").published == kJobs);
       // 26 runs each before the fix, then one more from the dead set.
-      CHECK(r.failures_by_class[static_cast<size_t>(scenario::ErrorClass::kTransient)] ==
-            kJobs * 26);
+      CHECK(r.failures_by_class[static_cast<size_t>(config::ErrorClass::kTransient)] == kJobs * 26);
       CHECK(Kind(r, "sync").attempts == kJobs * 27);
       // The dead set is empty before the schedule can have run out and full well after it.
       CHECK(MaxOf(r, 0, kBurst + kScheduleMin,
@@ -243,7 +242,7 @@ TEST_CASE(
     }
   }
   SECTION("no rate limit: one millisecond after Retry All the dead set is empty") {
-    scenario::Scenario cut = s;
+    config::Scenario cut = s;
     cut.run.until = engine::Instant::Micros(static_cast<int64_t>(kDrainStart * 1e6) + 1000);
     for (const uint64_t seed : StorySeeds(s)) {
       INFO("seed " << seed);
@@ -255,7 +254,7 @@ TEST_CASE(
     }
   }
   SECTION("had the bug not been fixed: each replayed job fails once and dies again at once") {
-    scenario::Scenario unfixed = s;
+    config::Scenario unfixed = s;
     OnlyBug(unfixed).fixed_at.reset();
     REQUIRE(unfixed.drains.size() == 1);
     unfixed.drains[0].start_after_fix.reset();
@@ -280,15 +279,14 @@ TEST_CASE(
     "preset celery example: a 2 h countdown outlives two 1 h visibility timeouts, three workers "
     "run each retry",
     "[stories][preset][celery]") {
-  const scenario::Scenario s = LoadStory("preset-celery");
+  const config::Scenario s = LoadStory("preset-celery");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
     CheckConserved(r);
     // Errors stop at 1800 s, retries are due 7200 s after their failure: every email fails at
     // most once, and every retry succeeds.
-    const int64_t failed =
-        r.failures_by_class[static_cast<size_t>(scenario::ErrorClass::kTransient)];
+    const int64_t failed = r.failures_by_class[static_cast<size_t>(config::ErrorClass::kTransient)];
     CHECK(failed > 0);
     CHECK(Failures(r) == failed);
     CHECK(r.acked == r.published);
@@ -304,8 +302,8 @@ TEST_CASE(
     CHECK(r.human_needed == 0);
   }
   SECTION("a countdown shorter than the visibility timeout runs once") {
-    scenario::Scenario short_countdown = s;
-    auto* constant = std::get_if<scenario::ConstantBackoff>(&short_countdown.retry.backoff.curve);
+    config::Scenario short_countdown = s;
+    auto* constant = std::get_if<config::ConstantBackoff>(&short_countdown.retry.backoff.curve);
     REQUIRE(constant != nullptr);
     constant->delay = engine::Duration::Seconds(1800);
     for (const uint64_t seed : StorySeeds(s)) {
@@ -324,7 +322,7 @@ TEST_CASE(
     "preset bullmq example: renders over 30 s of CPU lose their lock, run twice and fail as "
     "stalled without throwing",
     "[stories][preset][bullmq]") {
-  const scenario::Scenario s = LoadStory("preset-bullmq");
+  const config::Scenario s = LoadStory("preset-bullmq");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
@@ -353,8 +351,8 @@ TEST_CASE(
     CHECK(QuantileS(Kind(r, "email").message_latency_us, 0.99) > 60);
   }
   SECTION("renders under 30 s never lose their lock: no stall, no duplicate") {
-    scenario::Scenario light = s;
-    light.kinds.at("thumbnail").handler.cpu_ms = {scenario::UniformDist{5000, 29000}};
+    config::Scenario light = s;
+    light.kinds.at("thumbnail").handler.cpu_ms = {config::UniformDist{5000, 29000}};
     for (const uint64_t seed : StorySeeds(s)) {
       INFO("seed " << seed);
       const model::Results r = Run(light, seed);
@@ -372,7 +370,7 @@ TEST_CASE(
     "preset pubsub example: 5 delivery attempts then the dead-letter topic, best-effort duplicates "
     "charge twice on replay",
     "[stories][preset][pubsub]") {
-  const scenario::Scenario s = LoadStory("preset-pubsub");
+  const config::Scenario s = LoadStory("preset-pubsub");
   // Every charge fails until the fix at 1200 s; attempts at +0, +10, +30, +70, +150 s, so those
   // published before 1050 s use up their 5 attempts: about 1050 s x 5/s = 5,250 (sd ~ 72).
   constexpr double kDrainStart = 1200 + 900, kRate = 50;
@@ -412,7 +410,7 @@ TEST_CASE(
     "preset azure-service-bus example: lock expiries count as deliveries, invoices that never fail "
     "are sent 10 times and dead-lettered",
     "[stories][preset][azure-service-bus]") {
-  const scenario::Scenario s = LoadStory("preset-azure-service-bus");
+  const config::Scenario s = LoadStory("preset-azure-service-bus");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);
@@ -436,7 +434,7 @@ TEST_CASE(
     CHECK(ByCause(r, model::DuplicateCause::kVisibilityTimeout) == r.duplicate_executions);
   }
   SECTION("a receiver that renews its locks sends each invoice once") {
-    scenario::Scenario renewing = s;
+    config::Scenario renewing = s;
     renewing.broker.lock_renewal = true;
     for (const uint64_t seed : StorySeeds(s)) {
       INFO("seed " << seed);

@@ -8,13 +8,13 @@
 namespace drainsim::stories {
 namespace {
 
-constexpr size_t kRateLimited = static_cast<size_t>(scenario::ErrorClass::kRateLimited);
-constexpr size_t kTransient = static_cast<size_t>(scenario::ErrorClass::kTransient);
+constexpr size_t kRateLimited = static_cast<size_t>(config::ErrorClass::kRateLimited);
+constexpr size_t kTransient = static_cast<size_t>(config::ErrorClass::kTransient);
 
 TEST_CASE("retry storm: full jitter makes fewer calls and gets fewer 429s than no jitter",
           "[stories][retry]") {
-  const scenario::Scenario none = LoadStory("retry-storm-no-jitter");
-  const scenario::Scenario full = LoadStory("retry-storm-full-jitter");
+  const config::Scenario none = LoadStory("retry-storm-no-jitter");
+  const config::Scenario full = LoadStory("retry-storm-full-jitter");
   REQUIRE(none.seed == full.seed);
   for (const uint64_t seed : StorySeeds(none)) {
     INFO("seed " << seed);
@@ -43,8 +43,8 @@ TEST_CASE("retry storm: full jitter makes fewer calls and gets fewer 429s than n
 
 TEST_CASE("sleeping consumer: reports prefetched behind a sleeping consumer wait, re-published retries do not",
           "[stories][retry]") {
-  const scenario::Scenario sleep = LoadStory("sleeping-consumer-sleep");
-  const scenario::Scenario republish = LoadStory("sleeping-consumer-republish");
+  const config::Scenario sleep = LoadStory("sleeping-consumer-sleep");
+  const config::Scenario republish = LoadStory("sleeping-consumer-republish");
   REQUIRE(sleep.seed == republish.seed);
   for (const uint64_t seed : StorySeeds(sleep)) {
     INFO("seed " << seed);
@@ -69,7 +69,7 @@ TEST_CASE("sleeping consumer: reports prefetched behind a sleeping consumer wait
 
 TEST_CASE("lost acks: claim rows stop duplicates, deletes converge, emails go out twice",
           "[stories][retry]") {
-  const scenario::Scenario s = LoadStory("lost-acks");
+  const config::Scenario s = LoadStory("lost-acks");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
     const model::Results r = Run(s, seed);

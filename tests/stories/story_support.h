@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/model/histogram.h"
 #include "sim/model/results.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::stories {
 
 // scenarios/NAME.json, loaded through the real loader (the path `drainsim run` takes).
-inline scenario::Scenario LoadStory(const std::string& name) {
+inline config::Scenario LoadStory(const std::string& name) {
   const std::string path = std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/" + name + ".json";
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   for (const auto& problem : loaded.problems) {
@@ -31,11 +31,11 @@ inline scenario::Scenario LoadStory(const std::string& name) {
 
 // The scenario's own seed first (the run scenarios/README.md quotes), then three others: a
 // story must not depend on one lucky seed.
-inline std::vector<uint64_t> StorySeeds(const scenario::Scenario& s) {
+inline std::vector<uint64_t> StorySeeds(const config::Scenario& s) {
   return {s.seed, 101, 202, 303};
 }
 
-inline model::Results Run(const scenario::Scenario& s, uint64_t seed) {
+inline model::Results Run(const config::Scenario& s, uint64_t seed) {
   return model::RunSimulation(s, seed);
 }
 

@@ -10,20 +10,22 @@ The layer map (README.md, section Layout, says the same):
     layer        folder            may include
     base         sim/base/         base: check.h and what it needs, below every layer
     engine       sim/engine/       base, engine
-    scenario     sim/scenario/     base, engine, scenario
-    model        sim/model/        base, engine, model
-    chaos        chaos/            base, engine, scenario, model, chaos
-    reports      reports/          base, model, reports, and of the scenario only the typed
-                                   expectations and names (REPORTS_MAY_READ below)
-    experiments  experiments/      anything below: base, engine, scenario, model, chaos, reports
+    config       sim/config/       base, engine, config: the typed configuration
+    scenario     sim/scenario/     base, engine, config, scenario
+    model        sim/model/        base, engine, config, model
+    chaos        chaos/            base, engine, config, scenario, model, chaos
+    reports      reports/          base, config, model, reports
+    experiments  experiments/      anything below: base, engine, config, scenario, model, chaos,
+                                   reports
     live         live/             anything but the CLI
     cli          tools/drainsim/   anything
     tools        tools/bench/, tools/fuzz/   anything but the CLI (and tests/ for fuzz's
                                    shared XML checker)
 
 So: every layer may use the base (DRAINSIM_CHECK), which includes nothing above it; the engine
-knows nothing above it; the model reads no scenario-file code, reports, CLI or live; reports
-read results, not the engine nor the whole Scenario nor file-format code; nothing but the CLI
+knows nothing above it; the configuration is plain data over the engine's time types; the model
+reads its configuration but no scenario-file code, reports, CLI or live; reports read results
+and the configuration, not the engine nor file-format code; nothing but the CLI
 includes the CLI. A file outside these folders is not checked; an include outside them (a
 system header in quotes, a generated file) fails, so that a new folder gets a layer on purpose.
 
@@ -40,6 +42,7 @@ import sys
 LAYERS = [  # (folder prefix, layer); the first match wins
     ("sim/base/", "base"),
     ("sim/engine/", "engine"),
+    ("sim/config/", "config"),
     ("sim/scenario/", "scenario"),
     ("sim/model/", "model"),
     ("chaos/", "chaos"),
@@ -59,50 +62,25 @@ ALLOWED = {  # every layer may include the base
     for layer, above in {
         "base": set(),
         "engine": {"engine"},
-        "scenario": {"engine", "scenario"},
-        "model": {"engine", "model"},
-        "chaos": {"engine", "scenario", "model", "chaos"},
-        "reports": {"model", "reports"},
-        "experiments": {"engine", "scenario", "model", "chaos", "reports", "experiments"},
-        "live": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live"},
-        "cli": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live", "cli"},
-        "tools": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live",
-                  "tools", "tests"},
+        "config": {"engine", "config"},
+        "scenario": {"engine", "config", "scenario"},
+        "model": {"engine", "config", "model"},
+        "chaos": {"engine", "config", "scenario", "model", "chaos"},
+        "reports": {"config", "model", "reports"},
+        "experiments": {"engine", "config", "scenario", "model", "chaos", "reports",
+                        "experiments"},
+        "live": {"engine", "config", "scenario", "model", "chaos", "reports", "experiments",
+                 "live"},
+        "cli": {"engine", "config", "scenario", "model", "chaos", "reports", "experiments", "live",
+                "cli"},
+        "tools": {"engine", "config", "scenario", "model", "chaos", "reports", "experiments",
+                  "live", "tools", "tests"},
     }.items()
 }
-# Of the scenario, reports may read the expectations they judge and the names they print:
-# the typed vocabulary that issue 15 step 1 turns into the model's own configuration.
-REPORTS_MAY_READ = {
-    "sim/scenario/scenario_expect.h",
-    "sim/scenario/scenario_enums.h",
-    "sim/scenario/enum_names.h",
-}
 
-S1 = "step 1: the typed configuration becomes the model's own (sim/config), not sim/scenario"
-S2 = "step 2: fault windows come from the fault descriptors, not the Scenario"
-S4R = "step 4: reports read results; what they need of the scenario is passed in"
 S4J = "step 4: the JSON integer helpers move to a base layer"
 ALLOWLIST = {
-    # model -> scenario (16 includes in 15 files)
-    ("sim/model/backoff.h", "sim/scenario/scenario_retry.h"): S1,
-    ("sim/model/durations.h", "sim/scenario/engine_distribution.h"): S1,
-    ("sim/model/durations.h", "sim/scenario/scenario_distribution.h"): S1,
-    ("sim/model/keys.h", "sim/scenario/scenario_workload.h"): S1,
-    ("sim/model/message.h", "sim/scenario/scenario_enums.h"): S1,
-    ("sim/model/observer.h", "sim/scenario/scenario_enums.h"): S1,
-    ("sim/model/results.h", "sim/scenario/scenario_enums.h"): S1,
-    ("sim/model/retry_after.h", "sim/scenario/scenario_enums.h"): S1,
-    ("sim/model/simulation.h", "sim/scenario/scenario.h"): S1,
-    ("sim/model/trace_log.cc", "sim/scenario/enum_names.h"): S1,
-    ("sim/model/trace_log.h", "sim/scenario/scenario.h"): S1,
-    ("sim/model/world.h", "sim/scenario/scenario.h"): S1,
-    ("sim/model/world_attempt.cc", "sim/scenario/enum_names.h"): S1,
-    ("sim/model/world_broker.cc", "sim/scenario/enum_names.h"): S1,
-    ("sim/model/world_faults.cc", "sim/scenario/enum_names.h"): S1,
-    ("sim/model/world_metrics.cc", "sim/scenario/enum_names.h"): S1,
-    # reports -> scenario beyond the expectations and names (3)
-    ("reports/explain_report.h", "sim/scenario/scenario.h"): S4R,
-    ("reports/scenario_marks.h", "sim/scenario/scenario.h"): S2,
+    # reports -> scenario (1)
     ("reports/json_report.cc", "sim/scenario/json_integers.h"): S4J,
 }
 
@@ -139,8 +117,6 @@ def forbidden_arrows(includes):
             layer = layer_of(target)
             if layer is None:
                 bad.append((path, target, "an include outside every layer"))
-            elif source == "reports" and target in REPORTS_MAY_READ:
-                continue
             elif layer not in ALLOWED[source]:
                 bad.append((path, target, f"{source} -> {layer}"))
     return bad
@@ -166,12 +142,13 @@ def self_test():
     tree = {
         "sim/base/check.h": ["sim/base/coverage.h"],
         "sim/engine/rng.h": ["sim/engine/time.h", "sim/base/check.h"],
-        "sim/model/world.h": ["sim/engine/rng.h", "sim/scenario/scenario.h"],
-        "reports/metrics.cc": ["sim/model/results.h", "sim/scenario/enum_names.h",
+        "sim/config/config.h": ["sim/engine/time.h", "sim/config/faults.h"],
+        "sim/model/world.h": ["sim/engine/rng.h", "sim/config/config.h", "sim/scenario/load.h"],
+        "reports/metrics.cc": ["sim/model/results.h", "sim/config/enum_names.h",
                                "sim/base/check.h"],
         "live/plan.cc": ["experiments/runner.h", "sim/model/world.h"],
     }
-    allow = {("sim/model/world.h", "sim/scenario/scenario.h"): "step 1"}
+    allow = {("sim/model/world.h", "sim/scenario/load.h"): "step 1"}
     failures = []
 
     def expect(name, tree, allow, wanted):
@@ -184,6 +161,9 @@ def self_test():
         ("engine -> model", "sim/engine/rng.h", "sim/model/world.h"),
         ("model -> reports", "sim/model/world.h", "reports/metrics.h"),
         ("model -> live", "sim/model/world.h", "live/plan.h"),
+        ("config -> model", "sim/config/config.h", "sim/model/world.h"),
+        ("config -> scenario", "sim/config/config.h", "sim/scenario/load.h"),
+        ("engine -> config", "sim/engine/rng.h", "sim/config/config.h"),
         ("base -> engine", "sim/base/check.h", "sim/engine/rng.h"),
         ("reports -> engine", "reports/metrics.cc", "sim/engine/rng.h"),
         ("reports -> the whole scenario", "reports/metrics.cc", "sim/scenario/load.h"),
@@ -193,7 +173,7 @@ def self_test():
         grown = {p: list(t) for p, t in tree.items()}
         grown[path].append(target)
         expect(f"a new {name} arrow fails", grown, allow, f"{path} includes {target}")
-    shrunk = {p: [t for t in ts if t != "sim/scenario/scenario.h"] for p, ts in tree.items()}
+    shrunk = {p: [t for t in ts if t != "sim/scenario/load.h"] for p, ts in tree.items()}
     expect("a vanished allowlisted arrow fails", shrunk, allow, "allowlisted include gone")
     for failure in failures:
         print(f"self-test FAILED: {failure}")

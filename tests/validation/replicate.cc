@@ -64,7 +64,7 @@ std::string ScenarioJson(const QueueScenario& q) {
   return json;
 }
 
-scenario::Scenario LoadOrFail(const std::string& json) {
+config::Scenario LoadOrFail(const std::string& json) {
   scenario::LoadResult loaded = scenario::LoadScenarioText(json);
   for (const auto& problem : loaded.problems) {
     UNSCOPED_INFO(scenario::FormatProblem("<validation scenario>", problem));
@@ -74,7 +74,7 @@ scenario::Scenario LoadOrFail(const std::string& json) {
   return *loaded.scenario;
 }
 
-Eigen::MatrixXd Replicate(const scenario::Scenario& scenario, int replications,
+Eigen::MatrixXd Replicate(const config::Scenario& scenario, int replications,
                           const std::vector<Metric>& metrics) {
   REQUIRE(replications >= 2);
   Eigen::MatrixXd values(replications, static_cast<Eigen::Index>(metrics.size()));

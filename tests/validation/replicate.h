@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/model/histogram.h"
 #include "sim/model/results.h"
-#include "sim/scenario/scenario.h"
 
 namespace drainsim::validation {
 
@@ -58,7 +58,7 @@ struct QueueScenario {
 std::string ScenarioJson(const QueueScenario& q);
 
 // Loads `json`, failing the current test (with every problem) if it does not load.
-scenario::Scenario LoadOrFail(const std::string& json);
+config::Scenario LoadOrFail(const std::string& json);
 
 // A figure of one run.
 using Metric = std::function<double(const model::Results&)>;
@@ -66,7 +66,7 @@ using Metric = std::function<double(const model::Results&)>;
 // Runs `scenario` with seeds 1..replications and returns one row per run, one column per
 // metric. Fails the test if a run lost a message or hit run.events_max.
 // REQUIRES: replications >= 2
-Eigen::MatrixXd Replicate(const scenario::Scenario& scenario, int replications,
+Eigen::MatrixXd Replicate(const config::Scenario& scenario, int replications,
                           const std::vector<Metric>& metrics);
 
 // The number of recorded values equal to 0, exactly: values below 2^(k+1) have a bucket each,

@@ -9,9 +9,9 @@
 
 namespace {
 
+using drainsim::config::Scenario;
 using drainsim::model::Results;
 using drainsim::model::RunSimulation;
-using drainsim::scenario::Scenario;
 
 Scenario LoadOrDie(const std::string& path) {
   auto loaded = drainsim::scenario::LoadScenarioFile(path);
@@ -31,9 +31,9 @@ void BM_MonthlyRehearsalScaled(benchmark::State& state) {
       LoadOrDie(std::string(DRAINSIM_SOURCE_DIR) + "/scenarios/monthly-rehearsal.json");
   const double scale = static_cast<double>(state.range(0));
   for (auto& producer : scenario.producers) {
-    if (auto* c = std::get_if<drainsim::scenario::ConstantSchedule>(&producer.schedule))
+    if (auto* c = std::get_if<drainsim::config::ConstantSchedule>(&producer.schedule))
       c->rate_per_s *= scale;
-    if (auto* p = std::get_if<drainsim::scenario::PoissonSchedule>(&producer.schedule))
+    if (auto* p = std::get_if<drainsim::config::PoissonSchedule>(&producer.schedule))
       p->rate_per_s *= scale;
   }
   scenario.run.events_max = 1'000'000'000;

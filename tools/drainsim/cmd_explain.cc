@@ -52,7 +52,7 @@ int RunExplain(const Args& args) {
   const std::string path = vm["scenario"].as<std::string>();
   scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
-  const scenario::Scenario& scenario = *loaded.scenario;
+  const config::Scenario& scenario = *loaded.scenario;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;
 
   model::TraceOptions trace_options;

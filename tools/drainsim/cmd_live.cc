@@ -113,7 +113,7 @@ int CheckServices(const live::ServiceOptions& options) {
 }
 
 // Loads SCENARIO and checks that drainsim live can run it; every problem on stderr.
-std::optional<scenario::Scenario> LoadForLive(const std::string& path) {
+std::optional<config::Scenario> LoadForLive(const std::string& path) {
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   std::vector<scenario::Problem> problems = std::move(loaded.problems);
   if (loaded.ok()) problems = live::CheckLiveSupport(*loaded.scenario);
@@ -142,7 +142,7 @@ void PrintServices(const live::Services& services) {
 
 // The scenario's delivery-limit counting must be the broker's (read from its server-properties):
 // "" when it is, else the problem at /broker/version.
-std::string BrokerVersionProblem(const scenario::Scenario& s, const std::string& amqp_url) {
+std::string BrokerVersionProblem(const config::Scenario& s, const std::string& amqp_url) {
   std::string error;
   auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
   if (!probe) return "cannot reach the broker: " + error;
@@ -252,9 +252,9 @@ int RunLive(const Args& args) {
   SideBySideOptions side_options;
   if (!ReadSideBySideOptions(vm, &side_options)) return kExitBadInput;
   const std::string path = vm["scenario"].as<std::string>();
-  const std::optional<scenario::Scenario> loaded = LoadForLive(path);
+  const std::optional<config::Scenario> loaded = LoadForLive(path);
   if (!loaded) return kExitBadInput;
-  const scenario::Scenario& s = *loaded;
+  const config::Scenario& s = *loaded;
   // A restart for real only of the run's own broker (live/broker_restart.h), said before
   // anything starts.
   const std::vector<scenario::Problem> restart_problems =

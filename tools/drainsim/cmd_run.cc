@@ -105,7 +105,7 @@ int RunRun(const Args& args) {
   const std::string path = vm["scenario"].as<std::string>();
   scenario::LoadResult loaded = LoadAndReport(path);
   if (!loaded.ok()) return kExitBadInput;
-  const scenario::Scenario& scenario = *loaded.scenario;
+  const config::Scenario& scenario = *loaded.scenario;
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;
   const std::optional<std::string> out_dir = OutDirFor("run", vm, scenario.name);
   if (!out_dir) return kExitBadInput;

@@ -93,7 +93,7 @@ int RunReplicated(const po::variables_map& vm) {
 
   experiments::Experiment e =
       ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
-  for (const scenario::Expectation& x : loaded->scenario.expect) {
+  for (const config::Expectation& x : loaded->scenario.expect) {
     e.expectations.push_back(reports::ExpectationText(x));
   }
   const std::optional<std::string> out = OutDirFor("run", vm, e.scenario_name);

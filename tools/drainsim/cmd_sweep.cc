@@ -91,7 +91,7 @@ int RunSweep(const Args& args) {
   std::optional<LoadedScenario> loaded = LoadForExperiment(path);
   if (!loaded) return kExitBadInput;
   std::vector<std::string> errors;
-  std::optional<std::vector<scenario::Scenario>> points =
+  std::optional<std::vector<config::Scenario>> points =
       experiments::BuildPoints(loaded->document, axes, &errors);
   if (!points) {
     for (const std::string& error : errors)

@@ -134,7 +134,7 @@ int RunTune(const Args& args) {
 
   const nlohmann::json& document = loaded->document;
   const experiments::ScenarioAt scenario_at =
-      [&](double value, std::string* error) -> std::optional<scenario::Scenario> {
+      [&](double value, std::string* error) -> std::optional<config::Scenario> {
     const experiments::Edit edit{spec.pointer, experiments::ValueJson(spec, value)};
     std::string edit_error;
     const std::optional<nlohmann::json> edited =

@@ -13,7 +13,7 @@
 #include "experiments/metric_spec.h"
 #include "experiments/output.h"
 #include "experiments/runner.h"
-#include "sim/scenario/scenario.h"
+#include "sim/config/config.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/progress.h"
 
@@ -21,7 +21,7 @@ namespace drainsim::cli {
 
 struct LoadedScenario {
   std::string path;
-  scenario::Scenario scenario;
+  config::Scenario scenario;
   nlohmann::json document;  // the file as JSON: what --vary and --param edit
   std::string hash;         // of the canonical dump, as report.json's scenario.hash
 };

@@ -6,7 +6,7 @@
 
 namespace drainsim::cli {
 
-RunWatch::RunWatch(const scenario::Scenario& scenario, std::optional<model::TraceOptions> trace,
+RunWatch::RunWatch(const config::Scenario& scenario, std::optional<model::TraceOptions> trace,
                    bool progress)
     : line_(progress), run_progress_(line_) {
   std::vector<model::RunObserver*> observers;

@@ -11,10 +11,10 @@
 
 #include <optional>
 
+#include "sim/config/config.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/trace_log.h"
-#include "sim/scenario/scenario.h"
 #include "tools/drainsim/progress.h"
 
 namespace drainsim::cli {
@@ -22,7 +22,7 @@ namespace drainsim::cli {
 class RunWatch {
  public:
   // `trace`: record with these options (nullopt: no recorder). `progress`: false with --quiet.
-  RunWatch(const scenario::Scenario& scenario, std::optional<model::TraceOptions> trace,
+  RunWatch(const config::Scenario& scenario, std::optional<model::TraceOptions> trace,
            bool progress);
 
   // For RunOptions::observer; null when nothing watches.

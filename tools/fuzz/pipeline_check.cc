@@ -29,7 +29,7 @@ struct Rendered {
 };
 
 // One run with a trace recorder, every format rendered.
-Rendered RunAndRender(const scenario::Scenario& s, bool audit) {
+Rendered RunAndRender(const config::Scenario& s, bool audit) {
   model::TraceRecorder recorder(s, model::TraceOptions{});
   model::RunOptions options;
   options.audit_every_event = audit;
@@ -139,7 +139,7 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json) {
     outcome.failure = "dump round trip: " + failure;
     return outcome;
   }
-  const scenario::Scenario& s = *loaded.scenario;
+  const config::Scenario& s = *loaded.scenario;
   const Rendered first = RunAndRender(s, /*audit=*/true);
   const model::Results& r = first.results;
   outcome.events = r.events;

@@ -1,4 +1,4 @@
-// The one mapping between scenario enums and their JSON strings.
+// The one mapping between the configuration's enums and their JSON strings.
 //
 // Contract:
 //  (1) For each enum E, EnumNames<E>() lists every enumerator exactly once, in declaration
@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "sim/base/check.h"
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 template <typename E>
 struct EnumName {
@@ -26,7 +26,7 @@ struct EnumName {
   std::string_view name;
 };
 
-// Specialised below for every scenario enum.
+// Specialised below for every enum of enums.h.
 template <typename E>
 std::span<const EnumName<E>> EnumNames();
 
@@ -176,4 +176,4 @@ std::optional<E> FromName(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_distribution.h"
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/distribution.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 using engine::Instant;
@@ -91,4 +91,4 @@ struct Drain {
 static_assert(std::variant_size_v<Drain::Strategy> ==
               static_cast<size_t>(DrainStrategy::kAdaptive) + 1);
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -1,14 +1,23 @@
-// Scenario: one bad night, as data. The typed form of a scenario JSON file (format version 1).
+// The typed configuration: one bad night, as data. The typed form of a scenario JSON file
+// (format version 1), and what the model runs.
+//
+// Layer (README.md, Layout): sim/config/ sits below the model and the scenario format; it
+// includes only sim/base/ and sim/engine/. sim/scenario/ converts JSON to and from it (load,
+// validate, presets, plausibility, dump); sim/model/ runs it and never includes sim/scenario/.
+// Naming (issue 15 step 1): the types moved from sim/scenario/scenario*.h with their names
+// unchanged, into namespace drainsim::config (config::Scenario is a whole scenario's
+// configuration, config::Kind one message kind, ...); the headers lost their "scenario_" prefix.
 //
 // The vocabulary is split over several headers by topic; this one holds the top level:
-//   scenario_workload.h      kinds, handlers, producers, backlog, windows
-//   scenario_system.h        broker, workers, database (+ live traffic), downstream API
-//   scenario_retry.h         retry policy: classes, backoff, jitter, budget, circuit breaker
-//   scenario_faults.h        faults (one struct per type)
-//   scenario_drains.h        drain plans
-//   scenario_expect.h        alerts and expectations
-//   scenario_distribution.h  DistributionSpec
-//   scenario_enums.h         the closed word lists (JSON strings in enum_names.h)
+//   workload.h            kinds, handlers, producers, backlog, windows
+//   system.h              broker, workers, database (+ live traffic), downstream API
+//   retry.h               retry policy: classes, backoff, jitter, budget, circuit breaker
+//   faults.h              faults (one struct per type)
+//   drains.h              drain plans
+//   expect.h              alerts and expectations
+//   distribution.h        DistributionSpec
+//   enums.h               the closed word lists (JSON strings in enum_names.h)
+//   engine_distribution.h a DistributionSpec as an engine::Distribution
 // scenarios/schema.json documents the same vocabulary for users; the tests keep them in step.
 //
 // Conventions:
@@ -33,19 +42,16 @@
 #include <vector>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_distribution.h"
-#include "sim/scenario/scenario_drains.h"
-#include "sim/scenario/scenario_enums.h"
-#include "sim/scenario/scenario_expect.h"
-#include "sim/scenario/scenario_faults.h"
-#include "sim/scenario/scenario_retry.h"
-#include "sim/scenario/scenario_system.h"
-#include "sim/scenario/scenario_workload.h"
+#include "sim/config/distribution.h"
+#include "sim/config/drains.h"
+#include "sim/config/enums.h"
+#include "sim/config/expect.h"
+#include "sim/config/faults.h"
+#include "sim/config/retry.h"
+#include "sim/config/system.h"
+#include "sim/config/workload.h"
 
-namespace drainsim::scenario {
-
-// The only format version this build reads and writes (JSON `format_version`, required).
-inline constexpr int64_t kFormatVersion = 1;
+namespace drainsim::config {
 
 struct Run {
   // JSON `until_s`, in (0, 100 days]. Required. A hard stop; the run also ends early once
@@ -96,4 +102,4 @@ struct Scenario {
   bool operator==(const Scenario&) const = default;
 };
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -16,9 +16,9 @@
 #include <variant>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 
@@ -137,4 +137,4 @@ struct RetryPolicy {
   bool operator==(const RetryPolicy&) const = default;
 };
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -15,11 +15,11 @@
 #include <string>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_distribution.h"
-#include "sim/scenario/scenario_enums.h"
-#include "sim/scenario/scenario_retry.h"
+#include "sim/config/distribution.h"
+#include "sim/config/enums.h"
+#include "sim/config/retry.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 
@@ -167,4 +167,4 @@ struct Downstream {
   bool operator==(const Downstream&) const = default;
 };
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

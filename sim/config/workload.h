@@ -20,10 +20,10 @@
 #include <variant>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_distribution.h"
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/distribution.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 using engine::Instant;
@@ -139,4 +139,4 @@ struct BacklogEntry {
   bool operator==(const BacklogEntry&) const = default;
 };
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -21,10 +21,10 @@
 #include <variant>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_enums.h"
-#include "sim/scenario/scenario_workload.h"
+#include "sim/config/enums.h"
+#include "sim/config/workload.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 using engine::Instant;
@@ -148,4 +148,4 @@ static_assert(std::variant_size_v<Fault> == static_cast<size_t>(FaultType::kBrok
 
 inline FaultType TypeOf(const Fault& fault) { return static_cast<FaultType>(fault.index()); }
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

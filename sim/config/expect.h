@@ -23,9 +23,9 @@
 #include <variant>
 
 #include "sim/engine/time.h"
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 using engine::Duration;
 
@@ -66,4 +66,4 @@ struct PropertyExpectation {
 
 using Expectation = std::variant<MetricExpectation, PropertyExpectation>;
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -1,9 +1,9 @@
-#include "sim/scenario/engine_distribution.h"
+#include "sim/config/engine_distribution.h"
 
 #include <variant>
 #include <vector>
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 namespace {
 
@@ -42,4 +42,4 @@ engine::Distribution ToEngineDistribution(const DistributionSpec& spec) {
   return std::visit(ToEngine{}, spec.shape);
 }
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

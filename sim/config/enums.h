@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 // How a kind's handler protects itself against running twice for the same key.
 enum class Idempotency : uint8_t {
@@ -276,4 +276,4 @@ enum class FaultType : uint8_t {
 };
 enum class DrainStrategy : uint8_t { kBulk, kDrip, kBounded, kAdaptive };
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config

@@ -1,6 +1,6 @@
 // DistributionSpec: a probability distribution exactly as the scenario states it.
 //
-// The scenario layer does not sample; the model turns a spec into the engine's distribution
+// The configuration does not sample; the model turns a spec into the engine's distribution
 // later. The spec keeps the user's form (a lognormal given as median/p99 stays median/p99) so
 // that the canonical dump writes back what the user wrote.
 //
@@ -23,12 +23,13 @@
 //      parameter is finite and far below the engine's 1e18 bound on magnitudes).
 #pragma once
 
+#include <cstddef>
 #include <variant>
 #include <vector>
 
-#include "sim/scenario/scenario_enums.h"
+#include "sim/config/enums.h"
 
-namespace drainsim::scenario {
+namespace drainsim::config {
 
 // {"constant": 5}
 struct ConstantDist {
@@ -94,4 +95,4 @@ struct DistributionSpec {
 static_assert(std::variant_size_v<DistributionSpec::Shape> ==
               static_cast<size_t>(DistributionKind::kEmpirical) + 1);
 
-}  // namespace drainsim::scenario
+}  // namespace drainsim::config
