@@ -29,19 +29,13 @@
 #include <string_view>
 #include <vector>
 
+#include "experiments/results/metric.h"
 #include "sim/model/results.h"
 #include "sim/scenario/scenario_expect.h"
 
 namespace drainsim::experiments {
 
-enum class Better : uint8_t { kLower, kHigher, kNone };
 std::string_view BetterName(Better better);  // "lower", "higher", "none"
-
-struct MetricSpec {
-  std::string name;                  // canonical: NAME[:KIND][@WINDOW], "@run" dropped
-  scenario::MetricExpectation what;  // metric, kind and during; the bounds are unused
-  Better better = Better::kNone;
-};
 
 // Which way is better for `metric`.
 Better BetterOf(scenario::RunMetric metric);

@@ -13,12 +13,12 @@ namespace {
 using model::LifeEvent;
 using Type = model::LifeEvent::Type;
 
-std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario) {
+std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene) {
   const std::string error(scenario::NameOf(e.error));
   switch (e.dlq_reason) {
     case scenario::DlqReason::kMaxAttempts:
       return "its attempts reached the retry policy's attempts_max (" +
-             std::to_string(scenario.retry.classes.For(e.error).attempts_max) + ") for " +
+             std::to_string(scene.attempts_max.at(static_cast<size_t>(e.error))) + ") for " +
              error + " errors";
     case scenario::DlqReason::kNotRetryable:
       return error + " errors are not retried: they go to the DLQ at once";
@@ -30,7 +30,7 @@ std::string DlqReasonText(const LifeEvent& e, const scenario::Scenario& scenario
       return "the main queue was over broker.max_length and dropped its oldest message";
     case scenario::DlqReason::kDeliveryLimit:
       return "its counted returns exceeded broker.delivery_limit (" +
-             std::to_string(scenario.broker.delivery_limit.value_or(0)) + ")";
+             std::to_string(scene.delivery_limit) + ")";
     case scenario::DlqReason::kStalled:
       return "its lock ran out more than broker.stalled_count_max times (a stalled job)";
     case scenario::DlqReason::kWorkerLost:
@@ -100,7 +100,7 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
 }  // namespace
 
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
-                         const scenario::Scenario& scenario) {
+                         const ExplainScene& scene) {
   int64_t attempts = 0;
   int64_t replays = 0;
   int64_t commits = 0;
@@ -134,13 +134,13 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
       std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
                          std::string(model::DuplicateCauseName(e.duplicate_cause)) +
                          "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
-      const auto kind = scenario.kinds.find(log.kinds.at(life.kind_index));
-      if (kind != scenario.kinds.end()) {
-        if (kind->second.idempotency == scenario::Idempotency::kNone) {
+      const auto kind = scene.idempotency.find(log.kinds.at(life.kind_index));
+      if (kind != scene.idempotency.end()) {
+        if (kind->second == scenario::Idempotency::kNone) {
           text +=
               " Its kind has idempotency none, so the second run was visible (a second "
               "email, a counter counted twice).";
-        } else if (kind->second.idempotency == scenario::Idempotency::kConverge) {
+        } else if (kind->second == scenario::Idempotency::kConverge) {
           text += " Its kind converges: the second run changed nothing but cost its time.";
         }
       }
@@ -151,7 +151,7 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
       case model::TransitionCause::kDeadLettered:
         sentences.push_back("At " + at + " it was dead-lettered (" +
                             std::string(scenario::NameOf(e.dlq_reason)) +
-                            "): " + DlqReasonText(e, scenario) + ".");
+                            "): " + DlqReasonText(e, scene) + ".");
         break;
       case model::TransitionCause::kReplayed:
         ++replays;

@@ -8,7 +8,7 @@
 #include "reports/health.h"
 #include "reports/metrics.h"
 #include "reports/recovery.h"
-#include "sim/scenario/json_integers.h"
+#include "sim/base/json_integers.h"
 
 namespace drainsim::reports {
 
@@ -151,7 +151,7 @@ std::string JsonReport(const ReportInput& input) {
        {{"name", r.scenario_name},
         {"path", context.scenario_path},
         {"hash", context.scenario_hash}}},
-      {"seed", scenario::Uint64Json(r.seed)},
+      {"seed", base::Uint64Json(r.seed)},
       {"fingerprint", Hex16(r.fingerprint)},
       {"run",
        {{"events", r.events},

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "reports/tune_report.h"
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
@@ -106,7 +107,7 @@ TEST_CASE("constraints parse as METRIC op NUMBER", "[experiments][tune]") {
   CHECK(c->metric == "live_p99_ms@drains");
   CHECK(c->op == experiments::Constraint::Op::kAtMost);
   CHECK(c->bound == 250);
-  CHECK(c->Text() == "live_p99_ms@drains <= 250");
+  CHECK(reports::ConstraintText(*c) == "live_p99_ms@drains <= 250");
   c = experiments::ParseConstraint(" acked >= 2900.5 ", &error);
   REQUIRE(c.has_value());
   CHECK(c->op == experiments::Constraint::Op::kAtLeast);

@@ -13,9 +13,12 @@ The layer map (README.md, section Layout, says the same):
     scenario     sim/scenario/     base, engine, scenario
     model        sim/model/        base, engine, model
     chaos        chaos/            base, engine, scenario, model, chaos
-    reports      reports/          base, model, reports, and of the scenario only the typed
-                                   expectations and names (REPORTS_MAY_READ below)
-    experiments  experiments/      anything below: base, engine, scenario, model, chaos, reports
+    results      experiments/results/   base, results, and the scenario's typed expectations
+                                   and names (REPORTS_MAY_READ below): the experiments' results
+    reports      reports/          base, model, results, reports, and of the scenario only the
+                                   typed expectations and names (REPORTS_MAY_READ below)
+    experiments  experiments/      anything below: base, engine, scenario, model, chaos, results,
+                                   reports
     live         live/             anything but the CLI
     cli          tools/drainsim/   anything
     tools        tools/bench/, tools/fuzz/   anything but the CLI (and tests/ for fuzz's
@@ -24,7 +27,10 @@ The layer map (README.md, section Layout, says the same):
 So: every layer may use the base (DRAINSIM_CHECK), which includes nothing above it; the engine
 knows nothing above it; the model reads no scenario-file code, reports, CLI or live; reports
 read results, not the engine nor the whole Scenario nor file-format code; nothing but the CLI
-includes the CLI. A file outside these folders is not checked; an include outside them (a
+includes the CLI. The results layer (issue 15 step 4) holds what the experiments compute and
+reports render (Statistics, each experiment's result types): below reports, so that a renderer
+in reports/ reads an experiment's result without including the experiment that computes it
+(a reports -> experiments arrow would point up). A file outside these folders is not checked; an include outside them (a
 system header in quotes, a generated file) fails, so that a new folder gets a layer on purpose.
 
 Today's tree breaks the map in known places. ALLOWLIST below names each (including file,
@@ -44,6 +50,7 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("sim/model/", "model"),
     ("chaos/", "chaos"),
     ("reports/", "reports"),
+    ("experiments/results/", "results"),
     ("experiments/", "experiments"),
     ("live/", "live"),
     ("tools/drainsim/", "cli"),
@@ -62,12 +69,16 @@ ALLOWED = {  # every layer may include the base
         "scenario": {"engine", "scenario"},
         "model": {"engine", "model"},
         "chaos": {"engine", "scenario", "model", "chaos"},
-        "reports": {"model", "reports"},
-        "experiments": {"engine", "scenario", "model", "chaos", "reports", "experiments"},
-        "live": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live"},
-        "cli": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live", "cli"},
-        "tools": {"engine", "scenario", "model", "chaos", "reports", "experiments", "live",
-                  "tools", "tests"},
+        "results": {"results"},
+        "reports": {"model", "results", "reports"},
+        "experiments": {"engine", "scenario", "model", "chaos", "results", "reports",
+                        "experiments"},
+        "live": {"engine", "scenario", "model", "chaos", "results", "reports", "experiments",
+                 "live"},
+        "cli": {"engine", "scenario", "model", "chaos", "results", "reports", "experiments",
+                "live", "cli"},
+        "tools": {"engine", "scenario", "model", "chaos", "results", "reports", "experiments",
+                  "live", "tools", "tests"},
     }.items()
 }
 # Of the scenario, reports may read the expectations they judge and the names they print:
@@ -80,8 +91,6 @@ REPORTS_MAY_READ = {
 
 S1 = "step 1: the typed configuration becomes the model's own (sim/config), not sim/scenario"
 S2 = "step 2: fault windows come from the fault descriptors, not the Scenario"
-S4R = "step 4: reports read results; what they need of the scenario is passed in"
-S4J = "step 4: the JSON integer helpers move to a base layer"
 ALLOWLIST = {
     # model -> scenario (16 includes in 15 files)
     ("sim/model/backoff.h", "sim/scenario/scenario_retry.h"): S1,
@@ -100,10 +109,8 @@ ALLOWLIST = {
     ("sim/model/world_broker.cc", "sim/scenario/enum_names.h"): S1,
     ("sim/model/world_faults.cc", "sim/scenario/enum_names.h"): S1,
     ("sim/model/world_metrics.cc", "sim/scenario/enum_names.h"): S1,
-    # reports -> scenario beyond the expectations and names (3)
-    ("reports/explain_report.h", "sim/scenario/scenario.h"): S4R,
+    # reports -> scenario beyond the expectations and names (1)
     ("reports/scenario_marks.h", "sim/scenario/scenario.h"): S2,
-    ("reports/json_report.cc", "sim/scenario/json_integers.h"): S4J,
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
@@ -139,7 +146,7 @@ def forbidden_arrows(includes):
             layer = layer_of(target)
             if layer is None:
                 bad.append((path, target, "an include outside every layer"))
-            elif source == "reports" and target in REPORTS_MAY_READ:
+            elif source in ("reports", "results") and target in REPORTS_MAY_READ:
                 continue
             elif layer not in ALLOWED[source]:
                 bad.append((path, target, f"{source} -> {layer}"))
@@ -170,6 +177,9 @@ def self_test():
         "reports/metrics.cc": ["sim/model/results.h", "sim/scenario/enum_names.h",
                                "sim/base/check.h"],
         "live/plan.cc": ["experiments/runner.h", "sim/model/world.h"],
+        "experiments/results/tune_result.h": ["experiments/results/statistics.h",
+                                              "sim/scenario/scenario_expect.h"],
+        "reports/table.cc": ["experiments/results/statistics.h", "reports/metrics.h"],
     }
     allow = {("sim/model/world.h", "sim/scenario/scenario.h"): "step 1"}
     failures = []
@@ -187,6 +197,9 @@ def self_test():
         ("base -> engine", "sim/base/check.h", "sim/engine/rng.h"),
         ("reports -> engine", "reports/metrics.cc", "sim/engine/rng.h"),
         ("reports -> the whole scenario", "reports/metrics.cc", "sim/scenario/load.h"),
+        ("reports -> experiments", "reports/metrics.cc", "experiments/tune.h"),
+        ("results -> experiments", "experiments/results/tune_result.h", "experiments/runner.h"),
+        ("results -> model", "experiments/results/tune_result.h", "sim/model/world.h"),
         ("live -> cli", "live/plan.cc", "tools/drainsim/cli.h"),
         ("an unknown folder", "live/plan.cc", "vendor/thing.h"),
     ]:

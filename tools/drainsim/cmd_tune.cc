@@ -8,6 +8,7 @@
 
 #include "experiments/scenario_edit.h"
 #include "experiments/tune.h"
+#include "reports/tune_report.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
 
@@ -191,7 +192,7 @@ int RunTune(const Args& args) {
     return kExitBadInput;
   }
   const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash, VersionText()};
-  return Emit("tune", experiments::RenderTune(spec, *result, context), *out_dir);
+  return Emit("tune", reports::RenderTune(spec, *result, context), *out_dir);
 }
 
 }  // namespace drainsim::cli

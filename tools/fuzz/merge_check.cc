@@ -56,7 +56,7 @@ std::string CheckMergeBytes(std::string_view bytes) {
   if (static_cast<int64_t>(merged->records.size()) != merged->experiment.RunCount()) {
     return "a merge without a record for every run";
   }
-  const experiments::Rendered rendered =
+  const reports::Rendered rendered =
       merged->experiment.command == "sweep"
           ? experiments::RenderSweep(merged->experiment, merged->records)
           : experiments::RenderReplications(merged->experiment, merged->records);
