@@ -128,7 +128,7 @@ std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) 
   }
 }
 
-std::optional<Shard> ParseShard(const std::string& text, std::string* error) {
+base::Expected<Shard> ParseShard(const std::string& text) {
   const size_t slash = text.find('/');
   auto number = [](std::string_view digits, int64_t* value) {
     if (digits.empty()) return false;
@@ -139,12 +139,11 @@ std::optional<Shard> ParseShard(const std::string& text, std::string* error) {
   if (slash == std::string::npos ||
       !number(std::string_view(text).substr(0, slash), &shard.index) ||
       !number(std::string_view(text).substr(slash + 1), &shard.count)) {
-    *error = "'" + text + "' is not i/N (for example 0/4: the first of four shards)";
-    return std::nullopt;
+    return base::Failure{"'" + text + "' is not i/N (for example 0/4: the first of four shards)"};
   }
   if (shard.count < 1 || shard.count > 1'000'000 || shard.index < 0 || shard.index >= shard.count) {
-    *error = "'" + text + "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)";
-    return std::nullopt;
+    return base::Failure{"'" + text +
+                         "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)"};
   }
   return shard;
 }

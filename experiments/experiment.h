@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "experiments/metric_spec.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::experiments {
 
@@ -82,7 +83,7 @@ struct Shard {
 };
 
 // "2/8" -> {2, 8}. Indices are 0-based, as Slurm's SLURM_ARRAY_TASK_ID (with --array=0-7) and
-// Kubernetes' JOB_COMPLETION_INDEX give them. nullopt and *error otherwise.
-std::optional<Shard> ParseShard(const std::string& text, std::string* error);
+// Kubernetes' JOB_COMPLETION_INDEX give them. Or why not.
+base::Expected<Shard> ParseShard(const std::string& text);
 
 }  // namespace drainsim::experiments

@@ -77,7 +77,7 @@ class Grid {
 
 }  // namespace
 
-std::optional<Constraint> ParseConstraint(const std::string& text, std::string* error) {
+base::Expected<Constraint> ParseConstraint(const std::string& text) {
   Constraint c;
   size_t at = std::string::npos;
   size_t length = 2;
@@ -91,8 +91,7 @@ std::optional<Constraint> ParseConstraint(const std::string& text, std::string* 
     }
   }
   if (at == std::string::npos) {
-    *error = "'" + text + "' is not METRIC<=BOUND, METRIC>=BOUND or METRIC==BOUND";
-    return std::nullopt;
+    return base::Failure{"'" + text + "' is not METRIC<=BOUND, METRIC>=BOUND or METRIC==BOUND"};
   }
   auto trim = [](std::string s) {
     while (!s.empty() && s.front() == ' ') s.erase(s.begin());
@@ -104,8 +103,7 @@ std::optional<Constraint> ParseConstraint(const std::string& text, std::string* 
   const auto [end, ec] = std::from_chars(bound.data(), bound.data() + bound.size(), c.bound);
   if (c.metric.empty() || bound.empty() || ec != std::errc() ||
       end != bound.data() + bound.size() || !std::isfinite(c.bound)) {
-    *error = "'" + text + "': need a metric name and a number, as in live_p99_ms<=250";
-    return std::nullopt;
+    return base::Failure{"'" + text + "': need a metric name and a number, as in live_p99_ms<=250"};
   }
   return c;
 }

@@ -34,12 +34,13 @@
 #include "experiments/metric_spec.h"
 #include "experiments/results/tune_result.h"
 #include "experiments/runner.h"
+#include "sim/base/expected.h"
 #include "sim/scenario/scenario.h"
 
 namespace drainsim::experiments {
 
-// "live_p99_ms<=250" -> {live_p99_ms, <=, 250}. nullopt and *error otherwise.
-std::optional<Constraint> ParseConstraint(const std::string& text, std::string* error);
+// "live_p99_ms<=250" -> {live_p99_ms, <=, 250}, or why not.
+base::Expected<Constraint> ParseConstraint(const std::string& text);
 
 // 10^floor(log10((high - low) / 100)): about a hundredth of the range, a round number.
 double DefaultResolution(double low, double high);

@@ -237,22 +237,24 @@ TEST_CASE("Merge refuses parts that do not make one whole experiment, naming the
 }
 
 TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][partial]") {
-  std::string error;
-  const std::optional<Shard> shard = ParseShard("3/8", &error);
+  const base::Expected<Shard> shard = ParseShard("3/8");
   REQUIRE(shard);
   CHECK(*shard == Shard{3, 8});
-  CHECK(ParseShard("0/1", &error));
+  CHECK(ParseShard("0/1"));
   for (const char* text : {"3", "/8", "3/", "a/8", "3/8x", "3 /8", "+3/8", "3/8/1"}) {
     INFO(text);
-    CHECK_FALSE(ParseShard(text, &error));
-    CHECK(error ==
+    const base::Expected<Shard> refused = ParseShard(text);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error() ==
           std::string("'") + text + "' is not i/N (for example 0/4: the first of four shards)");
   }
   for (const char* text : {"8/8", "-1/8", "0/0", "0/1000001"}) {
     INFO(text);
-    CHECK_FALSE(ParseShard(text, &error));
-    CHECK(error == std::string("'") + text +
-                       "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
+    const base::Expected<Shard> refused = ParseShard(text);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error() ==
+          std::string("'") + text +
+              "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
   }
 }
 

@@ -110,9 +110,8 @@ int RunTune(const Args& args) {
   int jobs = 1;
   if (!ReadJobs("tune", vm, &jobs)) return kExitBadInput;
   for (const std::string& text : vm["constraint"].as<std::vector<std::string>>()) {
-    std::string error;
-    std::optional<experiments::Constraint> c = experiments::ParseConstraint(text, &error);
-    if (!c) return UsageError("--constraint " + error);
+    base::Expected<experiments::Constraint> c = experiments::ParseConstraint(text);
+    if (!c) return UsageError("--constraint " + c.error());
     spec.constraints.push_back(std::move(*c));
   }
 
