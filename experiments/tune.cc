@@ -1,5 +1,6 @@
 #include "experiments/tune.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -113,77 +114,118 @@ double DefaultResolution(double low, double high) {
   return std::pow(10.0, std::floor(std::log10((high - low) / 100)));
 }
 
-std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
-                               const RunnerOptions& options, std::string* error) {
-  DRAINSIM_CHECK(spec.high > spec.low);
-  DRAINSIM_CHECK(spec.resolution > 0);
-  DRAINSIM_CHECK(spec.constraints.size() == spec.metrics.size());
-  const Grid grid(spec);
-  const int64_t n = grid.count();
-  // Positions p count from the end being optimised's opposite: the constraints are assumed to
-  // hold for p <= some threshold, and the search wants the largest such p.
-  auto index_of = [&](int64_t p) { return spec.maximize ? p : n - 1 - p; };
+namespace {
 
-  TuneResult result;
-  std::map<int64_t, size_t> evaluated;  // position -> evaluation
-  std::vector<int64_t> replications;
-  for (int64_t i = 0; i < spec.replications; ++i) replications.push_back(i);
+// The coarse scan tries kScanIntervals + 1 evenly spaced positions (ExpectedEvaluations
+// counts them too: the one constant both use).
+constexpr int64_t kScanIntervals = 8;
 
-  auto evaluate = [&](int64_t p, const char* phase) -> std::optional<bool> {
-    if (const auto it = evaluated.find(p); it != evaluated.end()) {
-      return result.evaluations[it->second].held;
+// One search: the evaluations made so far, by grid position. Positions p count from the end
+// being optimised's opposite: the constraints are assumed to hold for p <= some threshold, and
+// the search wants the largest such p.
+class Search {
+ public:
+  Search(const TuneSpec& spec, const ScenarioAt& scenario_at, const RunnerOptions& options)
+      : spec_(spec), scenario_at_(scenario_at), options_(options), grid_(spec) {
+    for (int64_t i = 0; i < spec.replications; ++i) replications_.push_back(i);
+  }
+  int64_t count() const { return grid_.count(); }
+  double ValueAt(int64_t p) const {
+    return grid_.Value(spec_.maximize ? p : grid_.count() - 1 - p);
+  }
+  size_t EvaluationAt(int64_t p) const { return evaluated_.at(p); }
+  TuneResult& result() { return result_; }
+
+  // Whether every constraint holds at position p (evaluated once, then remembered), or why the
+  // value's scenario was refused.
+  base::Expected<bool> Holds(int64_t p, const char* phase) {
+    if (const auto it = evaluated_.find(p); it != evaluated_.end()) {
+      return result_.evaluations[it->second].held;
     }
     Evaluation e;
     e.phase = phase;
-    e.value = grid.Value(index_of(p));
-    std::optional<scenario::Scenario> s = scenario_at(e.value, error);
-    if (!s) return std::nullopt;
+    e.value = ValueAt(p);
+    base::Expected<scenario::Scenario> s = scenario_at_(e.value);
+    if (!s) return base::Failure{s.error()};
     const std::vector<RunRecord> records =
-        RunReplications(*s, spec.metrics, spec.base_seed, replications, options);
+        RunReplications(*s, spec_.metrics, spec_.base_seed, replications_, options_);
     e.held = true;
-    for (size_t c = 0; c < spec.constraints.size(); ++c) {
-      e.constraints.push_back(Judge(spec.constraints[c], records, c, spec.confidence));
+    for (size_t c = 0; c < spec_.constraints.size(); ++c) {
+      e.constraints.push_back(Judge(spec_.constraints[c], records, c, spec_.confidence));
       e.held = e.held && e.constraints.back().held;
     }
-    evaluated[p] = result.evaluations.size();
-    result.evaluations.push_back(std::move(e));
-    return result.evaluations.back().held;
-  };
+    evaluated_[p] = result_.evaluations.size();
+    result_.evaluations.push_back(std::move(e));
+    return result_.evaluations.back().held;
+  }
 
-  // Coarse scan: nine evenly spaced positions, from the top down, until one holds.
-  constexpr int64_t kScanIntervals = 8;
+ private:
+  const TuneSpec& spec_;
+  const ScenarioAt& scenario_at_;
+  const RunnerOptions& options_;
+  const Grid grid_;
+  std::vector<int64_t> replications_;
+  std::map<int64_t, size_t> evaluated_;  // position -> evaluation
+  TuneResult result_;
+};
+
+// The scanned position that held and the scanned one just above it that failed (if any).
+struct ScanEnd {
   std::optional<int64_t> held;
-  std::optional<int64_t> failed;  // the scanned position just above `held`
+  std::optional<int64_t> failed;
+};
+
+// Coarse scan: nine evenly spaced positions, from the top down, until one holds.
+base::Expected<ScanEnd> Scan(Search& search) {
+  const int64_t n = search.count();
+  ScanEnd end;
   for (int64_t j = kScanIntervals; j >= 0; --j) {
     const int64_t p = (j * (n - 1) + kScanIntervals / 2) / kScanIntervals;
-    if (failed && p >= *failed) continue;  // a small grid repeats positions
-    const std::optional<bool> ok = evaluate(p, "scan");
-    if (!ok) return std::nullopt;
+    if (end.failed && p >= *end.failed) continue;  // a small grid repeats positions
+    const base::Expected<bool> ok = search.Holds(p, "scan");
+    if (!ok) return base::Failure{ok.error()};
     if (*ok) {
-      held = p;
+      end.held = p;
       break;
     }
-    failed = p;
+    end.failed = p;
   }
-  if (!held) return result;
+  return end;
+}
+
+}  // namespace
+
+double ExpectedEvaluations(const TuneSpec& spec) {
+  const double values = (spec.high - spec.low) / spec.resolution + 1;
+  return (kScanIntervals + 1) + std::ceil(std::log2(std::max(2.0, values / kScanIntervals)));
+}
+
+base::Expected<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
+                                const RunnerOptions& options) {
+  DRAINSIM_CHECK(spec.high > spec.low);
+  DRAINSIM_CHECK(spec.resolution > 0);
+  DRAINSIM_CHECK(spec.constraints.size() == spec.metrics.size());
+  Search search(spec, scenario_at, options);
+  const base::Expected<ScanEnd> scan = Scan(search);
+  if (!scan) return base::Failure{scan.error()};
+  TuneResult& result = search.result();
+  if (!scan->held) return std::move(result);
+  int64_t low = *scan->held;
   // Bisection between the holding position and the failing one above it.
-  if (failed) {
-    int64_t low = *held;
-    int64_t high = *failed;
+  if (scan->failed) {
+    int64_t high = *scan->failed;
     while (high - low > 1) {
       const int64_t middle = low + (high - low) / 2;
-      const std::optional<bool> ok = evaluate(middle, "bisect");
-      if (!ok) return std::nullopt;
+      const base::Expected<bool> ok = search.Holds(middle, "bisect");
+      if (!ok) return base::Failure{ok.error()};
       (*ok ? low : high) = middle;
     }
-    held = low;
-    failed = high;
-    result.first_failing = grid.Value(index_of(high));
-    result.first_failing_evaluation = evaluated.at(high);
+    result.first_failing = search.ValueAt(high);
+    result.first_failing_evaluation = search.EvaluationAt(high);
   }
   result.found = true;
-  result.best = grid.Value(index_of(*held));
-  return result;
+  result.best = search.ValueAt(low);
+  return std::move(result);
 }
 
 }  // namespace drainsim::experiments

@@ -45,11 +45,15 @@ base::Expected<Constraint> ParseConstraint(const std::string& text);
 // 10^floor(log10((high - low) / 100)): about a hundredth of the range, a round number.
 double DefaultResolution(double low, double high);
 
-// Builds the scenario for one value; nullopt and *error when the loader refuses it.
-using ScenarioAt = std::function<std::optional<scenario::Scenario>(double value, std::string*)>;
+// Builds the scenario for one value, or says why the loader refuses it.
+using ScenarioAt = std::function<base::Expected<scenario::Scenario>(double value)>;
 
-// Runs the search. Returns nullopt and *error when a candidate's scenario is refused.
-std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
-                               const RunnerOptions& options, std::string* error);
+// About the most evaluations the search makes: the scan's values, then bisection of the widest
+// gap down to the resolution (for a progress line).
+double ExpectedEvaluations(const TuneSpec& spec);
+
+// Runs the search, or says why a candidate's scenario was refused.
+base::Expected<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
+                                const RunnerOptions& options);
 
 }  // namespace drainsim::experiments
