@@ -136,11 +136,10 @@ std::optional<std::vector<scenario::Scenario>> BuildPoints(const json& base,
       edits.push_back({axes[a].pointer, values[a]});
       where += (where.empty() ? "" : " ") + EditText(edits.back());
     }
-    std::string edit_error;
-    const std::optional<json> edited = ApplyEdits(base, edits, &edit_error);
+    const base::Expected<json> edited = ApplyEdits(base, edits);
     if (!edited) {
       // A pointer that names no place fails at every point: say it once.
-      errors->push_back("--vary " + edit_error);
+      errors->push_back("--vary " + edited.error());
       return std::nullopt;
     }
     scenario::LoadResult loaded = scenario::LoadScenarioText(edited->dump());

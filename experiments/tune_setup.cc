@@ -35,9 +35,8 @@ ScenarioAt ScenarioAtFor(const nlohmann::json& document, const std::string& path
                          const TuneSpec& spec) {
   return [document, path, spec](double value) -> base::Expected<scenario::Scenario> {
     const Edit edit{spec.pointer, ValueJson(spec, value)};
-    std::string edit_error;
-    const std::optional<nlohmann::json> edited = ApplyEdits(document, {edit}, &edit_error);
-    if (!edited) return base::Failure{"--param " + edit_error};
+    const base::Expected<nlohmann::json> edited = ApplyEdits(document, {edit});
+    if (!edited) return base::Failure{"--param " + edited.error()};
     scenario::LoadResult result = scenario::LoadScenarioText(edited->dump());
     if (!result.ok()) {
       std::string error;

@@ -25,11 +25,11 @@ std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
   if (!loaded.ok()) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string error;
-  std::optional<nlohmann::json> document = experiments::ParseDocument(text, &error);
+  base::Expected<nlohmann::json> document = experiments::ParseDocument(text);
   if (!document) {
     // The loader accepted it, so this is a JSON extension nlohmann refuses; say so plainly.
-    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(), error.c_str());
+    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(),
+                 document.error().c_str());
     return std::nullopt;
   }
   LoadedScenario result;
