@@ -71,8 +71,8 @@ struct Experiment {
 };
 
 nlohmann::json ToJson(const Experiment& experiment);
-// nullopt and *error when `json` is not an experiment this binary wrote.
-std::optional<Experiment> ExperimentFromJson(const nlohmann::json& json, std::string* error);
+// The experiment, or why `json` is not an experiment this binary wrote.
+base::Expected<Experiment> ExperimentFromJson(const nlohmann::json& json);
 
 // --shard i/N: index in [0, count).
 struct Shard {
