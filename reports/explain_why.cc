@@ -97,6 +97,50 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
   }
 }
 
+// "Its work ran again at ...", and what the kind's idempotency made of the second run.
+std::string DuplicateSentence(const LifeEvent& e, const std::string& at, const ExplainScene& scene,
+                              const std::string& kind_name) {
+  std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
+                     std::string(model::DuplicateCauseName(e.duplicate_cause)) +
+                     "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
+  const auto kind = scene.idempotency.find(kind_name);
+  if (kind != scene.idempotency.end()) {
+    if (kind->second == scenario::Idempotency::kNone) {
+      text +=
+          " Its kind has idempotency none, so the second run was visible (a second "
+          "email, a counter counted twice).";
+    } else if (kind->second == scenario::Idempotency::kConverge) {
+      text += " Its kind converges: the second run changed nothing but cost its time.";
+    }
+  }
+  return text;
+}
+
+// The sentence a transition adds to the paragraph (dead-lettered, replayed, parked, failed for
+// good), "" for the others.
+std::string TransitionSentence(const LifeEvent& e, const std::string& at,
+                               const ExplainScene& scene) {
+  switch (e.cause) {
+    case model::TransitionCause::kDeadLettered:
+      return "At " + at + " it was dead-lettered (" + std::string(scenario::NameOf(e.dlq_reason)) +
+             "): " + DlqReasonText(e, scene) + ".";
+    case model::TransitionCause::kReplayed:
+      return "Drain " + std::to_string(e.drain) + " replayed it at " + at + ".";
+    case model::TransitionCause::kParkedByDrain:
+      return "Drain " + std::to_string(e.drain) + " parked it at " + at +
+             " because its selection does not replay " +
+             std::string(scenario::NameOf(e.dlq_reason)) + " messages: a human has to look at it.";
+    case model::TransitionCause::kParkedByPolicy:
+      return "The retry policy parks " + std::string(scenario::NameOf(e.error)) +
+             " errors: a human has to look at it.";
+    case model::TransitionCause::kFailed:
+      return "At " + at + " it failed for good (" + std::string(scenario::NameOf(e.dlq_reason)) +
+             "): the broker has no DLQ, so a human has to look at it.";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
@@ -131,49 +175,12 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
                           ", found the claim row and stopped there: the work did not run twice.");
     }
     if (e.type == Type::kCommit && e.duplicate) {
-      std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
-                         std::string(model::DuplicateCauseName(e.duplicate_cause)) +
-                         "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
-      const auto kind = scene.idempotency.find(log.kinds.at(life.kind_index));
-      if (kind != scene.idempotency.end()) {
-        if (kind->second == scenario::Idempotency::kNone) {
-          text +=
-              " Its kind has idempotency none, so the second run was visible (a second "
-              "email, a counter counted twice).";
-        } else if (kind->second == scenario::Idempotency::kConverge) {
-          text += " Its kind converges: the second run changed nothing but cost its time.";
-        }
-      }
-      sentences.push_back(text);
+      sentences.push_back(DuplicateSentence(e, at, scene, log.kinds.at(life.kind_index)));
     }
     if (e.type != Type::kTransition) continue;
-    switch (e.cause) {
-      case model::TransitionCause::kDeadLettered:
-        sentences.push_back("At " + at + " it was dead-lettered (" +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
-                            "): " + DlqReasonText(e, scene) + ".");
-        break;
-      case model::TransitionCause::kReplayed:
-        ++replays;
-        sentences.push_back("Drain " + std::to_string(e.drain) + " replayed it at " + at + ".");
-        break;
-      case model::TransitionCause::kParkedByDrain:
-        sentences.push_back("Drain " + std::to_string(e.drain) + " parked it at " + at +
-                            " because its selection does not replay " +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
-                            " messages: a human has to look at it.");
-        break;
-      case model::TransitionCause::kParkedByPolicy:
-        sentences.push_back("The retry policy parks " + std::string(scenario::NameOf(e.error)) +
-                            " errors: a human has to look at it.");
-        break;
-      case model::TransitionCause::kFailed:
-        sentences.push_back("At " + at + " it failed for good (" +
-                            std::string(scenario::NameOf(e.dlq_reason)) +
-                            "): the broker has no DLQ, so a human has to look at it.");
-        break;
-      default:
-        break;
+    if (e.cause == model::TransitionCause::kReplayed) ++replays;
+    if (std::string sentence = TransitionSentence(e, at, scene); !sentence.empty()) {
+      sentences.push_back(std::move(sentence));
     }
   }
   std::string text = Ending(life, log, attempts, replays);
