@@ -6,11 +6,17 @@
 
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
-#include "experiments/table.h"
 #include "reports/metrics.h"
+#include "reports/statistics_json.h"
+#include "reports/table.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {
+
+using reports::Number;
+using reports::Rendered;
+using reports::StatisticsJson;
+using reports::Table;
 
 namespace {
 

@@ -35,9 +35,9 @@
 
 #include "experiments/compare_censored.h"
 #include "experiments/experiment.h"
-#include "experiments/output.h"
+#include "experiments/results/statistics.h"
 #include "experiments/runner.h"
-#include "experiments/statistics.h"
+#include "reports/output.h"
 
 namespace drainsim::experiments {
 
@@ -91,7 +91,7 @@ MetricComparison CompareMetric(const std::vector<RunRecord>& a, const std::vecto
                                bool undefined_means_never);
 
 // REQUIRES: a.size() == b.size() == c.replications
-Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
-                          const std::vector<RunRecord>& b);
+reports::Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
+                                   const std::vector<RunRecord>& b);
 
 }  // namespace drainsim::experiments

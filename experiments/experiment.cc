@@ -65,13 +65,12 @@ json ToJson(const Experiment& e) {
                                         : json(nullptr)}};
 }
 
-std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) {
+base::Expected<Experiment> ExperimentFromJson(const json& j) {
   try {
     Experiment e;
     e.command = j.at("command").get<std::string>();
     if (e.command != "run" && e.command != "sweep") {
-      *error = "unknown experiment command '" + e.command + "'";
-      return std::nullopt;
+      return base::Failure{"unknown experiment command '" + e.command + "'"};
     }
     e.scenario_name = j.at("scenario").at("name").get<std::string>();
     e.scenario_path = j.at("scenario").at("path").get<std::string>();
@@ -83,8 +82,8 @@ std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) 
     for (const json& m : j.at("metrics")) {
       const std::optional<Better> better = BetterFromName(m.at("better").get<std::string>());
       if (!better) {
-        *error = "unknown direction of better '" + m.at("better").get<std::string>() + "'";
-        return std::nullopt;
+        return base::Failure{"unknown direction of better '" + m.at("better").get<std::string>() +
+                             "'"};
       }
       e.metrics.push_back({m.at("name").get<std::string>(), *better});
     }
@@ -92,8 +91,7 @@ std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) 
     for (const json& a : j.at("vary")) {
       Axis axis{a.at("pointer").get<std::string>(), a.at("values").get<std::vector<json>>()};
       if (axis.values.empty()) {
-        *error = "axis " + axis.pointer + " has no values";
-        return std::nullopt;
+        return base::Failure{"axis " + axis.pointer + " has no values"};
       }
       e.axes.push_back(std::move(axis));
     }
@@ -105,30 +103,27 @@ std::optional<Experiment> ExperimentFromJson(const json& j, std::string* error) 
     // allocated (a record per run) and rendered (a replicated run has no grid).
     if (e.replications < 1 || e.replications > kReplicationsMax ||
         !(e.confidence >= 0.5 && e.confidence < 1)) {
-      *error = "replications must be in 1..1000000 and the confidence in [0.5, 1)";
-      return std::nullopt;
+      return base::Failure{"replications must be in 1..1000000 and the confidence in [0.5, 1)"};
     }
     if (e.command == "run" && !e.axes.empty()) {
-      *error = "a replicated run has no grid, and this one varies " + e.axes.front().pointer;
-      return std::nullopt;
+      return base::Failure{"a replicated run has no grid, and this one varies " +
+                           e.axes.front().pointer};
     }
     int64_t runs = e.replications;
     for (const Axis& axis : e.axes) {
       const auto size = static_cast<int64_t>(axis.values.size());
       if (size > kRunsMax / runs) {
-        *error = "more than 10000000 runs";
-        return std::nullopt;
+        return base::Failure{"more than 10000000 runs"};
       }
       runs *= size;
     }
     return e;
   } catch (const json::exception& ex) {
-    *error = std::string("not an experiment description: ") + ex.what();
-    return std::nullopt;
+    return base::Failure{std::string("not an experiment description: ") + ex.what()};
   }
 }
 
-std::optional<Shard> ParseShard(const std::string& text, std::string* error) {
+base::Expected<Shard> ParseShard(const std::string& text) {
   const size_t slash = text.find('/');
   auto number = [](std::string_view digits, int64_t* value) {
     if (digits.empty()) return false;
@@ -139,12 +134,11 @@ std::optional<Shard> ParseShard(const std::string& text, std::string* error) {
   if (slash == std::string::npos ||
       !number(std::string_view(text).substr(0, slash), &shard.index) ||
       !number(std::string_view(text).substr(slash + 1), &shard.count)) {
-    *error = "'" + text + "' is not i/N (for example 0/4: the first of four shards)";
-    return std::nullopt;
+    return base::Failure{"'" + text + "' is not i/N (for example 0/4: the first of four shards)"};
   }
   if (shard.count < 1 || shard.count > 1'000'000 || shard.index < 0 || shard.index >= shard.count) {
-    *error = "'" + text + "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)";
-    return std::nullopt;
+    return base::Failure{"'" + text +
+                         "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)"};
   }
   return shard;
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "experiments/metric_spec.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::experiments {
 
@@ -70,8 +71,8 @@ struct Experiment {
 };
 
 nlohmann::json ToJson(const Experiment& experiment);
-// nullopt and *error when `json` is not an experiment this binary wrote.
-std::optional<Experiment> ExperimentFromJson(const nlohmann::json& json, std::string* error);
+// The experiment, or why `json` is not an experiment this binary wrote.
+base::Expected<Experiment> ExperimentFromJson(const nlohmann::json& json);
 
 // --shard i/N: index in [0, count).
 struct Shard {
@@ -82,7 +83,7 @@ struct Shard {
 };
 
 // "2/8" -> {2, 8}. Indices are 0-based, as Slurm's SLURM_ARRAY_TASK_ID (with --array=0-7) and
-// Kubernetes' JOB_COMPLETION_INDEX give them. nullopt and *error otherwise.
-std::optional<Shard> ParseShard(const std::string& text, std::string* error);
+// Kubernetes' JOB_COMPLETION_INDEX give them. Or why not.
+base::Expected<Shard> ParseShard(const std::string& text);
 
 }  // namespace drainsim::experiments

@@ -78,42 +78,37 @@ json ParseItem(const std::string& item) {
 
 }  // namespace
 
-std::optional<Axis> ParseVary(const std::string& text, std::string* error) {
+base::Expected<Axis> ParseVary(const std::string& text) {
   const size_t equals = text.find('=');
   if (equals == std::string::npos || text.empty() || text[0] != '/') {
-    *error = "'" + text +
-             "' is not PATH=VALUES (a JSON pointer such as /drains/0/rate_per_s, "
-             "then a comma-separated list or START:STOP:STEP)";
-    return std::nullopt;
+    return base::Failure{"'" + text +
+                         "' is not PATH=VALUES (a JSON pointer such as /drains/0/rate_per_s, "
+                         "then a comma-separated list or START:STOP:STEP)"};
   }
   Axis axis;
   axis.pointer = text.substr(0, equals);
   const std::string spec = text.substr(equals + 1);
   if (spec.empty()) {
-    *error = "'" + text + "': no values after '='";
-    return std::nullopt;
+    return base::Failure{"'" + text + "': no values after '='"};
   }
   const std::vector<std::string> parts = Split(spec, ':');
   if (parts.size() == 3 && ParseNumber(parts[0]) && ParseNumber(parts[1])) {
     std::string range_error;
     std::optional<std::vector<json>> values = ParseRange(parts, &range_error);
     if (!values) {
-      *error = "'" + text + "': " + range_error;
-      return std::nullopt;
+      return base::Failure{"'" + text + "': " + range_error};
     }
     axis.values = std::move(*values);
     return axis;
   }
   for (const std::string& item : Split(spec, ',')) {
     if (item.empty()) {
-      *error = "'" + text + "': an empty value in the list";
-      return std::nullopt;
+      return base::Failure{"'" + text + "': an empty value in the list"};
     }
     axis.values.push_back(ParseItem(item));
   }
   if (static_cast<int64_t>(axis.values.size()) > kAxisValuesMax) {
-    *error = "'" + text + "': more than " + std::to_string(kAxisValuesMax) + " values";
-    return std::nullopt;
+    return base::Failure{"'" + text + "': more than " + std::to_string(kAxisValuesMax) + " values"};
   }
   return axis;
 }
@@ -141,11 +136,10 @@ std::optional<std::vector<config::Scenario>> BuildPoints(const json& base,
       edits.push_back({axes[a].pointer, values[a]});
       where += (where.empty() ? "" : " ") + EditText(edits.back());
     }
-    std::string edit_error;
-    const std::optional<json> edited = ApplyEdits(base, edits, &edit_error);
+    const base::Expected<json> edited = ApplyEdits(base, edits);
     if (!edited) {
       // A pointer that names no place fails at every point: say it once.
-      errors->push_back("--vary " + edit_error);
+      errors->push_back("--vary " + edited.error());
       return std::nullopt;
     }
     scenario::LoadResult loaded = scenario::LoadScenarioText(edited->dump());

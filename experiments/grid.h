@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "sim/base/expected.h"
 #include "sim/config/config.h"
 
 namespace drainsim::experiments {
@@ -27,8 +28,8 @@ namespace drainsim::experiments {
 inline constexpr int64_t kAxisValuesMax = 10'000;
 inline constexpr int64_t kGridPointsMax = 100'000;
 
-// "/drains/0/rate_per_s=5:200:5" -> the axis. nullopt and *error otherwise.
-std::optional<Axis> ParseVary(const std::string& text, std::string* error);
+// "/drains/0/rate_per_s=5:200:5" -> the axis, or why not.
+base::Expected<Axis> ParseVary(const std::string& text);
 
 // The scenario of every point of `axes` over `base`, in grid order (experiment.h), or nullopt
 // and one message per problem in *errors (at most `errors_max` of them, then a count).

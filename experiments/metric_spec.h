@@ -29,19 +29,13 @@
 #include <string_view>
 #include <vector>
 
+#include "experiments/results/metric.h"
 #include "sim/config/expect.h"
 #include "sim/model/results.h"
 
 namespace drainsim::experiments {
 
-enum class Better : uint8_t { kLower, kHigher, kNone };
 std::string_view BetterName(Better better);  // "lower", "higher", "none"
-
-struct MetricSpec {
-  std::string name;                  // canonical: NAME[:KIND][@WINDOW], "@run" dropped
-  config::MetricExpectation what;    // metric, kind and during; the bounds are unused
-  Better better = Better::kNone;
-};
 
 // Which way is better for `metric`.
 Better BetterOf(config::RunMetric metric);

@@ -46,35 +46,31 @@ std::string PartialText(const Partial& p) {
   return document.dump(1) + "\n";
 }
 
-std::optional<Partial> ReadPartial(const std::string& text, std::string* error) {
+base::Expected<Partial> ReadPartial(const std::string& text) {
   json document;
   try {
     document = json::parse(text);
   } catch (const json::exception& e) {
-    *error = std::string("not JSON: ") + e.what();
-    return std::nullopt;
+    return base::Failure{std::string("not JSON: ") + e.what()};
   }
   try {
     if (!document.is_object() || !document.contains("drainsim_partial")) {
-      *error = "not a partial result (written by --shard)";
-      return std::nullopt;
+      return base::Failure{"not a partial result (written by --shard)"};
     }
     if (document.at("drainsim_partial").get<int>() != kPartialVersion) {
-      *error = "partial format version " + document.at("drainsim_partial").dump() +
-               ", this drainsim reads version " + std::to_string(kPartialVersion);
-      return std::nullopt;
+      return base::Failure{"partial format version " + document.at("drainsim_partial").dump() +
+                           ", this drainsim reads version " + std::to_string(kPartialVersion)};
     }
     Partial p;
-    std::optional<Experiment> experiment = ExperimentFromJson(document.at("experiment"), error);
-    if (!experiment) return std::nullopt;
+    base::Expected<Experiment> experiment = ExperimentFromJson(document.at("experiment"));
+    if (!experiment) return base::Failure{experiment.error()};
     p.experiment = std::move(*experiment);
     p.shard.index = document.at("shard").at("index").get<int64_t>();
     p.shard.count = document.at("shard").at("count").get<int64_t>();
     // --shard's own limit (ParseShard): Merge makes a slot per shard.
     if (p.shard.count < 1 || p.shard.count > 1'000'000 || p.shard.index < 0 ||
         p.shard.index >= p.shard.count) {
-      *error = "bad shard " + document.at("shard").dump();
-      return std::nullopt;
+      return base::Failure{"bad shard " + document.at("shard").dump()};
     }
     const size_t metric_count = p.experiment.metrics.size();
     const size_t expectation_count = p.experiment.expectations.size();
@@ -85,8 +81,7 @@ std::optional<Partial> ReadPartial(const std::string& text, std::string* error) 
       const std::optional<uint64_t> fingerprint =
           ParseUnsigned(run.at("fingerprint").get<std::string>(), 16);
       if (!seed || !fingerprint) {
-        *error = "run " + std::to_string(index) + ": bad seed or fingerprint";
-        return std::nullopt;
+        return base::Failure{"run " + std::to_string(index) + ": bad seed or fingerprint"};
       }
       r.seed = *seed;
       r.fingerprint = *fingerprint;
@@ -95,35 +90,32 @@ std::optional<Partial> ReadPartial(const std::string& text, std::string* error) 
       }
       r.passed = run.at("passed").get<std::vector<bool>>();
       if (r.values.size() != metric_count || r.passed.size() != expectation_count) {
-        *error = "run " + std::to_string(index) + " has " + std::to_string(r.values.size()) +
-                 " values and " + std::to_string(r.passed.size()) + " verdicts, the experiment " +
-                 std::to_string(metric_count) + " metrics and " +
-                 std::to_string(expectation_count) + " expectations";
-        return std::nullopt;
+        return base::Failure{"run " + std::to_string(index) + " has " +
+                             std::to_string(r.values.size()) + " values and " +
+                             std::to_string(r.passed.size()) + " verdicts, the experiment " +
+                             std::to_string(metric_count) + " metrics and " +
+                             std::to_string(expectation_count) + " expectations"};
       }
       if (index < 0 || index >= p.experiment.RunCount() || !p.shard.Holds(index) ||
           (!p.indices.empty() && index <= p.indices.back())) {
-        *error = "run index " + std::to_string(index) + " does not belong in shard " +
-                 std::to_string(p.shard.index) + "/" + std::to_string(p.shard.count) +
-                 " (or is out of order)";
-        return std::nullopt;
+        return base::Failure{"run index " + std::to_string(index) + " does not belong in shard " +
+                             std::to_string(p.shard.index) + "/" + std::to_string(p.shard.count) +
+                             " (or is out of order)"};
       }
       p.indices.push_back(index);
       p.records.push_back(std::move(r));
     }
     return p;
   } catch (const json::exception& e) {
-    *error = std::string("not a partial result: ") + e.what();
-    return std::nullopt;
+    return base::Failure{std::string("not a partial result: ") + e.what()};
   }
 }
 
-std::optional<Merged> Merge(const std::vector<Partial>& parts,
-                            const std::vector<std::string>& names, std::string* error) {
+base::Expected<Merged> Merge(const std::vector<Partial>& parts,
+                             const std::vector<std::string>& names) {
   DRAINSIM_CHECK(parts.size() == names.size());
   if (parts.empty()) {
-    *error = "no parts to merge";
-    return std::nullopt;
+    return base::Failure{"no parts to merge"};
   }
   const Partial& first = parts.front();
   const int64_t shard_count = first.shard.count;
@@ -132,22 +124,20 @@ std::optional<Merged> Merge(const std::vector<Partial>& parts,
   for (size_t i = 0; i < parts.size(); ++i) {
     const Partial& part = parts[i];
     if (!(part.experiment == first.experiment)) {
-      *error = names[i] + " is a part of another experiment than " + names[0] +
-               " (their descriptions differ: scenario, seed, replications, metrics, grid or "
-               "drainsim version)";
-      return std::nullopt;
+      return base::Failure{
+          names[i] + " is a part of another experiment than " + names[0] +
+          " (their descriptions differ: scenario, seed, replications, metrics, grid or "
+          "drainsim version)"};
     }
     if (part.shard.count != shard_count) {
-      *error = names[i] + " is shard " + std::to_string(part.shard.index) + "/" +
-               std::to_string(part.shard.count) + ", " + names[0] + " one of " +
-               std::to_string(shard_count);
-      return std::nullopt;
+      return base::Failure{names[i] + " is shard " + std::to_string(part.shard.index) + "/" +
+                           std::to_string(part.shard.count) + ", " + names[0] + " one of " +
+                           std::to_string(shard_count)};
     }
     const size_t s = static_cast<size_t>(part.shard.index);
     if (by_shard[s] != nullptr) {
-      *error = names[i] + " and " + shard_names[s] + " are both shard " +
-               std::to_string(part.shard.index) + "/" + std::to_string(shard_count);
-      return std::nullopt;
+      return base::Failure{names[i] + " and " + shard_names[s] + " are both shard " +
+                           std::to_string(part.shard.index) + "/" + std::to_string(shard_count)};
     }
     by_shard[s] = &part;
     shard_names[s] = names[i];
@@ -159,8 +149,7 @@ std::optional<Merged> Merge(const std::vector<Partial>& parts,
     }
   }
   if (!missing.empty()) {
-    *error = "missing shard(s) " + missing + " of " + std::to_string(shard_count);
-    return std::nullopt;
+    return base::Failure{"missing shard(s) " + missing + " of " + std::to_string(shard_count)};
   }
   Merged merged;
   merged.experiment = first.experiment;
@@ -177,9 +166,8 @@ std::optional<Merged> Merge(const std::vector<Partial>& parts,
   for (int64_t index = 0; index < run_count; ++index) {
     if (!present[static_cast<size_t>(index)]) {
       const int64_t s = index % shard_count;
-      *error = shard_names[static_cast<size_t>(s)] + " lacks run " + std::to_string(index) +
-               " of its shard (an incomplete part)";
-      return std::nullopt;
+      return base::Failure{shard_names[static_cast<size_t>(s)] + " lacks run " +
+                           std::to_string(index) + " of its shard (an incomplete part)"};
     }
   }
   return merged;

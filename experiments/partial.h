@@ -22,6 +22,7 @@
 
 #include "experiments/experiment.h"
 #include "experiments/runner.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::experiments {
 
@@ -38,7 +39,8 @@ std::string PartialFileName(const Shard& shard);
 // REQUIRES: indices.size() == records.size()
 std::string PartialText(const Partial& partial);
 
-std::optional<Partial> ReadPartial(const std::string& text, std::string* error);
+// The partial in `text`, or why it is not one this binary wrote.
+base::Expected<Partial> ReadPartial(const std::string& text);
 
 struct Merged {
   Experiment experiment;
@@ -46,7 +48,7 @@ struct Merged {
 };
 
 // `names[i]` names parts[i] in messages. REQUIRES: parts.size() == names.size()
-std::optional<Merged> Merge(const std::vector<Partial>& parts,
-                            const std::vector<std::string>& names, std::string* error);
+base::Expected<Merged> Merge(const std::vector<Partial>& parts,
+                             const std::vector<std::string>& names);
 
 }  // namespace drainsim::experiments

@@ -1,12 +1,19 @@
 #include "experiments/replications_report.h"
 
 #include "experiments/seeds.h"
-#include "experiments/table.h"
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
+#include "reports/statistics_json.h"
+#include "reports/table.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {
+
+using reports::IntervalText;
+using reports::Number;
+using reports::Rendered;
+using reports::StatisticsJson;
+using reports::Table;
 
 namespace {
 
@@ -92,30 +99,6 @@ Statistics MetricStatistics(std::span<const RunRecord> records, size_t m, double
     values.push_back(r.values[m]);
   }
   return Describe(values, confidence);
-}
-
-json StatisticsJson(const Statistics& s) {
-  auto number = [](bool defined, double value) {
-    return defined ? json(reports::Fixed(value)) : json(nullptr);
-  };
-  const bool any = s.count > 0;
-  const bool interval = s.has_interval();
-  return json{{"runs", s.runs},
-              {"undefined", s.undefined},
-              {"mean", number(any, s.mean)},
-              {"sd", number(interval, s.sd)},
-              {"half_width", number(interval, s.half_width)},
-              {"ci_low", number(interval, s.ci_low)},
-              {"ci_high", number(interval, s.ci_high)},
-              {"p50", number(any, s.p50)},
-              {"p95", number(any, s.p95)},
-              {"min", number(any, s.min)},
-              {"max", number(any, s.max)}};
-}
-
-std::string IntervalText(const Statistics& s) {
-  if (!s.has_interval()) return "-";
-  return "[" + Number(s.ci_low) + ", " + Number(s.ci_high) + "]";
 }
 
 Rendered RenderReplications(const Experiment& e, const std::vector<RunRecord>& records) {

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "experiments/experiment.h"
-#include "experiments/output.h"
+#include "experiments/results/statistics.h"
 #include "experiments/runner.h"
-#include "experiments/statistics.h"
+#include "reports/output.h"
 
 namespace drainsim::experiments {
 
@@ -23,13 +23,7 @@ namespace drainsim::experiments {
 Statistics MetricStatistics(std::span<const RunRecord> records, size_t m, double confidence);
 
 // REQUIRES: records.size() == experiment.RunCount(), experiment.axes empty
-Rendered RenderReplications(const Experiment& experiment, const std::vector<RunRecord>& records);
-
-// The statistics as JSON: runs, undefined, mean, sd, ci_low, ci_high, half_width, p50, p95, min,
-// max (null when there is no value), numbers rounded as report.json rounds them.
-nlohmann::json StatisticsJson(const Statistics& s);
-
-// "[24.98, 25.02]" (or "-" without an interval).
-std::string IntervalText(const Statistics& s);
+reports::Rendered RenderReplications(const Experiment& experiment,
+                                     const std::vector<RunRecord>& records);
 
 }  // namespace drainsim::experiments

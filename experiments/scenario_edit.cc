@@ -8,15 +8,16 @@ namespace {
 
 using nlohmann::json;
 
-// Applies one edit in place; returns "" or the error.
-std::string ApplyOne(json& document, const Edit& edit) {
+// Applies one edit in place, or says why not.
+base::Status ApplyOne(json& document, const Edit& edit) {
   json::json_pointer pointer;
   try {
     pointer = json::json_pointer(edit.pointer);
   } catch (const json::exception& e) {
-    return edit.pointer + ": not a JSON pointer (" + e.what() + ")";
+    return base::Failure{edit.pointer + ": not a JSON pointer (" + e.what() + ")"};
   }
-  if (pointer.empty()) return "\"\" names the whole scenario; give the pointer of one field";
+  if (pointer.empty())
+    return base::Failure{"\"\" names the whole scenario; give the pointer of one field"};
   const json::json_pointer parent = pointer.parent_pointer();
   const std::string key = pointer.back();
   if (!document.contains(parent)) {
@@ -30,16 +31,17 @@ std::string ApplyOne(json& document, const Edit& edit) {
     const json& at = document[existing];
     const std::string where = existing.empty() ? "the scenario" : existing.to_string();
     if (at.is_array()) {
-      return edit.pointer + ": no such place in the scenario (" + where + " has " +
-             std::to_string(at.size()) + (at.size() == 1 ? " element)" : " elements)");
+      return base::Failure{edit.pointer + ": no such place in the scenario (" + where + " has " +
+                           std::to_string(at.size()) +
+                           (at.size() == 1 ? " element)" : " elements)")};
     }
-    return edit.pointer + ": no such place in the scenario (" + where + " has no '" + missing +
-           "')";
+    return base::Failure{edit.pointer + ": no such place in the scenario (" + where + " has no '" +
+                         missing + "')"};
   }
   json& container = document[parent];
   if (container.is_object()) {
     container[key] = edit.value;
-    return "";
+    return {};
   }
   if (container.is_array()) {
     const std::string where = parent.to_string();
@@ -48,37 +50,34 @@ std::string ApplyOne(json& document, const Edit& edit) {
     for (char c : key) numeric = numeric && c >= '0' && c <= '9';
     if (numeric) index = std::stoul(key);
     if (!numeric || index >= container.size()) {
-      return edit.pointer + ": no such place in the scenario (" + where + " has " +
-             std::to_string(container.size()) +
-             (container.size() == 1 ? " element)" : " elements)");
+      return base::Failure{edit.pointer + ": no such place in the scenario (" + where + " has " +
+                           std::to_string(container.size()) +
+                           (container.size() == 1 ? " element)" : " elements)")};
     }
     container[index] = edit.value;
-    return "";
+    return {};
   }
-  return edit.pointer + ": no such place in the scenario (" + parent.to_string() + " is a " +
-         container.type_name() + ", not an object or array)";
+  return base::Failure{edit.pointer + ": no such place in the scenario (" + parent.to_string() +
+                       " is a " + container.type_name() + ", not an object or array)"};
 }
 
 }  // namespace
 
-std::optional<json> ApplyEdits(const json& document, const std::vector<Edit>& edits,
-                               std::string* error) {
+base::Expected<json> ApplyEdits(const json& document, const std::vector<Edit>& edits) {
   json edited = document;
   for (const Edit& edit : edits) {
-    if (std::string e = ApplyOne(edited, edit); !e.empty()) {
-      *error = std::move(e);
-      return std::nullopt;
+    if (const base::Status applied = ApplyOne(edited, edit); !applied) {
+      return base::Failure{applied.error()};
     }
   }
   return edited;
 }
 
-std::optional<json> ParseDocument(const std::string& text, std::string* error) {
+base::Expected<json> ParseDocument(const std::string& text) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {
-    *error = e.what();
-    return std::nullopt;
+    return base::Failure{e.what()};
   }
 }
 

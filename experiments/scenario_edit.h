@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/expected.h"
+
 namespace drainsim::experiments {
 
 struct Edit {
@@ -25,12 +27,12 @@ struct Edit {
 };
 
 // `document` with `edits` applied, or an error naming the pointer ("/drains/7/rate_per_s: no
-// such place in the scenario (/drains has 1 element)") in *error.
-std::optional<nlohmann::json> ApplyEdits(const nlohmann::json& document,
-                                         const std::vector<Edit>& edits, std::string* error);
+// such place in the scenario (/drains has 1 element)").
+base::Expected<nlohmann::json> ApplyEdits(const nlohmann::json& document,
+                                          const std::vector<Edit>& edits);
 
-// Parses `text` as JSON for editing. nullopt and *error on a syntax error.
-std::optional<nlohmann::json> ParseDocument(const std::string& text, std::string* error);
+// Parses `text` as JSON for editing, or the syntax error.
+base::Expected<nlohmann::json> ParseDocument(const std::string& text);
 
 // "/drains/0/rate_per_s=120": how an edit is named in messages and reports.
 std::string EditText(const Edit& edit);

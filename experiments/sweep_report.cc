@@ -7,13 +7,19 @@
 #include "experiments/replications_report.h"
 #include "experiments/scenario_edit.h"
 #include "experiments/seeds.h"
-#include "experiments/table.h"
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
+#include "reports/statistics_json.h"
 #include "reports/svg_chart.h"
+#include "reports/table.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {
+
+using reports::Number;
+using reports::Rendered;
+using reports::StatisticsJson;
+using reports::Table;
 
 namespace {
 
@@ -41,7 +47,6 @@ Grid Summarize(const Experiment& e, const std::vector<RunRecord>& records) {
   return grid;
 }
 
-
 Table PointTable(const Experiment& e, const Grid& grid) {
   Table t;
   for (const Axis& axis : e.axes) t.header.push_back(axis.pointer);
@@ -51,8 +56,8 @@ Table PointTable(const Experiment& e, const Grid& grid) {
     std::vector<std::string> row;
     for (const json& value : e.PointValues(p)) row.push_back(ValueText(value));
     for (size_t m = 0; m < e.metrics.size(); ++m) {
-      row.push_back(SweepCell(grid[static_cast<size_t>(p)][m],
-                              UndefinedMeansNever(e.metrics[m].name)));
+      row.push_back(
+          SweepCell(grid[static_cast<size_t>(p)][m], UndefinedMeansNever(e.metrics[m].name)));
     }
     t.rows.push_back(std::move(row));
   }
@@ -226,16 +231,16 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records)
 std::string SweepCell(const Statistics& s, bool undefined_means_never) {
   const int64_t runs = s.runs;
   if (s.count == 0) {
-    return undefined_means_never ? "never (" + std::to_string(runs) + " of " +
-                                       std::to_string(runs) + ")"
-                                 : "undefined";
+    return undefined_means_never
+               ? "never (" + std::to_string(runs) + " of " + std::to_string(runs) + ")"
+               : "undefined";
   }
   std::string text = Number(s.mean);
   if (s.has_interval()) text += " ±" + Number(s.half_width);
   if (s.undefined > 0) {
-    text += undefined_means_never ? " (never in " + std::to_string(s.undefined) + " of " +
-                                        std::to_string(runs) + ")"
-                                  : " (" + std::to_string(s.undefined) + " undef)";
+    text += undefined_means_never
+                ? " (never in " + std::to_string(s.undefined) + " of " + std::to_string(runs) + ")"
+                : " (" + std::to_string(s.undefined) + " undef)";
   }
   return text;
 }

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "experiments/experiment.h"
-#include "experiments/statistics.h"
-#include "experiments/output.h"
+#include "experiments/results/statistics.h"
 #include "experiments/runner.h"
+#include "reports/output.h"
 
 namespace drainsim::experiments {
 
 // REQUIRES: records.size() == experiment.RunCount(), experiment.axes not empty
-Rendered RenderSweep(const Experiment& experiment, const std::vector<RunRecord>& records);
+reports::Rendered RenderSweep(const Experiment& experiment, const std::vector<RunRecord>& records);
 
 // "sweep-live_p99_ms-drains.svg": the chart file of a metric (':' and '@' become '-').
 std::string ChartFileName(const std::string& metric);

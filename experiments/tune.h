@@ -32,82 +32,28 @@
 #include <vector>
 
 #include "experiments/metric_spec.h"
-#include "experiments/output.h"
+#include "experiments/results/tune_result.h"
 #include "experiments/runner.h"
-#include "experiments/statistics.h"
+#include "sim/base/expected.h"
 #include "sim/config/config.h"
 
 namespace drainsim::experiments {
 
-struct Constraint {
-  enum class Op : uint8_t { kAtMost, kAtLeast, kEquals };
-  std::string metric;  // as written; the spec resolves it
-  Op op = Op::kAtMost;
-  double bound = 0;
-  std::string Text() const;  // "live_p99_ms@drains <= 250"
-};
-
-// "live_p99_ms<=250" -> {live_p99_ms, <=, 250}. nullopt and *error otherwise.
-std::optional<Constraint> ParseConstraint(const std::string& text, std::string* error);
-
-struct TuneSpec {
-  std::string pointer;  // the field varied
-  double low = 0;
-  double high = 0;
-  double resolution = 1;
-  bool integer = false;  // values written as JSON integers
-  bool maximize = true;
-  int64_t replications = 10;
-  double confidence = 0.95;
-  uint64_t base_seed = 0;
-  std::vector<Constraint> constraints;
-  std::vector<MetricSpec> metrics;  // metrics[i] resolves constraints[i]
-};
+// "live_p99_ms<=250" -> {live_p99_ms, <=, 250}, or why not.
+base::Expected<Constraint> ParseConstraint(const std::string& text);
 
 // 10^floor(log10((high - low) / 100)): about a hundredth of the range, a round number.
 double DefaultResolution(double low, double high);
 
-struct ConstraintResult {
-  Statistics stats;
-  double bound_at_confidence = 0;  // the one-sided bound compared (or the mean; see above)
-  bool held = false;
-  std::string why;  // "upper bound 251.3 > 250", "undefined in 2 of 10 runs"
-};
+// Builds the scenario for one value, or says why the loader refuses it.
+using ScenarioAt = std::function<base::Expected<config::Scenario>(double value)>;
 
-struct Evaluation {
-  std::string phase;  // "scan" or "bisect"
-  double value = 0;
-  std::vector<ConstraintResult> constraints;
-  bool held = false;
-};
+// About the most evaluations the search makes: the scan's values, then bisection of the widest
+// gap down to the resolution (for a progress line).
+double ExpectedEvaluations(const TuneSpec& spec);
 
-struct TuneResult {
-  std::vector<Evaluation> evaluations;  // in the order made
-  bool found = false;
-  double best = 0;
-  std::optional<double> first_failing;  // the grid value beyond `best` that failed
-  std::optional<size_t> first_failing_evaluation;
-};
-
-// Builds the scenario for one value; nullopt and *error when the loader refuses it.
-using ScenarioAt = std::function<std::optional<config::Scenario>(double value, std::string*)>;
-
-// Runs the search. Returns nullopt and *error when a candidate's scenario is refused.
-std::optional<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
-                               const RunnerOptions& options, std::string* error);
-
-// The value as JSON: an integer when spec.integer.
-nlohmann::json ValueJson(const TuneSpec& spec, double value);
-
-struct TuneContext {
-  std::string scenario_name;
-  std::string scenario_path;
-  std::string scenario_hash;
-  std::string drainsim_version;
-};
-
-// stdout (the recommendation, why, and the evidence table), tune.json and tune.md.
-// exit_code 0 when found, 1 when no value held.
-Rendered RenderTune(const TuneSpec& spec, const TuneResult& result, const TuneContext& context);
+// Runs the search, or says why a candidate's scenario was refused.
+base::Expected<TuneResult> Tune(const TuneSpec& spec, const ScenarioAt& scenario_at,
+                                const RunnerOptions& options);
 
 }  // namespace drainsim::experiments

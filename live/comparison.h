@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/statistics.h"
+#include "experiments/results/statistics.h"
 
 namespace drainsim::live {
 

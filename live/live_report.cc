@@ -10,7 +10,7 @@
 #include "live/injected_report.h"
 #include "live/live_traffic_report.h"
 #include "live/restart_report.h"
-#include "sim/scenario/json_integers.h"
+#include "sim/base/json_integers.h"
 
 namespace drainsim::live {
 
@@ -63,8 +63,8 @@ void PrintDrain(std::FILE* out, const LiveResult& r, const Plan& plan) {
 }
 
 nlohmann::json BusyJson(const DrainerBusy& b) {
-  return {{"count", b.count},       {"p50_ms", b.p50_ms},   {"p99_ms", b.p99_ms},
-          {"max_ms", b.max_ms},     {"slack_ms", b.slack_ms}, {"stalls", b.stalls},
+  return {{"count", b.count},         {"p50_ms", b.p50_ms},      {"p99_ms", b.p99_ms},
+          {"max_ms", b.max_ms},       {"slack_ms", b.slack_ms},  {"stalls", b.stalls},
           {"stalled_s", b.stalled_s}, {"replay_ms", b.replay_ms}};
 }
 
@@ -177,7 +177,7 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
   nlohmann::json j;
   j["live_version"] = 1;
   j["scenario"] = {{"name", scenario_name}, {"path", scenario_path}};
-  j["seed"] = scenario::Uint64Json(plan.seed);
+  j["seed"] = base::Uint64Json(plan.seed);
   j["run_id"] = r.run_id;
   j["started_at_utc"] = started_at_utc;
   j["services"] = {{"private_rabbitmq", services.private_rabbitmq},

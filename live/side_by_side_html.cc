@@ -5,8 +5,8 @@
 #include <limits>
 #include <vector>
 
-#include "experiments/table.h"
 #include "reports/svg_chart.h"
+#include "reports/table.h"
 #include "sim/base/check.h"
 
 namespace drainsim::live {
@@ -14,8 +14,8 @@ namespace drainsim::live {
 namespace {
 
 namespace svg = reports::svg;
-using experiments::Number;
-using experiments::NumberOr;
+using reports::Number;
+using reports::NumberOr;
 
 struct Band {
   std::vector<double> min, max, mean;

@@ -4,20 +4,21 @@
 
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
-#include "experiments/table.h"
 #include "live/drainer_busy.h"
 #include "live/live_traffic_report.h"
 #include "reports/metrics.h"
+#include "reports/statistics_json.h"
+#include "reports/table.h"
 #include "sim/base/check.h"
-#include "sim/scenario/json_integers.h"
+#include "sim/base/json_integers.h"
 
 namespace drainsim::live {
 
 namespace {
 
-using experiments::Number;
-using experiments::NumberOr;
 using nlohmann::json;
+using reports::Number;
+using reports::NumberOr;
 
 constexpr const char* kFormula = "mean +- t(0.975, n - 1) * sd * sqrt(1 + 1/n)";
 
@@ -43,8 +44,8 @@ std::string VerdictCell(const Comparison& c) {
   return text;
 }
 
-experiments::Table MakeTable(const SideBySideRun& run) {
-  experiments::Table t;
+reports::Table MakeTable(const SideBySideRun& run) {
+  reports::Table t;
   t.header = {"figure",    "unit",   "live", "simulated mean", "95% prediction interval",
               "tolerance", "verdict"};
   t.right = {false, false, true, true, true, true, false};
@@ -139,7 +140,7 @@ std::string SideBySideJson(const SideBySideRun& run) {
   j["report_version"] = 1;
   j["kind"] = "live side-by-side";
   j["scenario"] = {{"name", run.scenario_name}, {"path", run.scenario_path}};
-  j["seed"] = scenario::Uint64Json(run.seed);
+  j["seed"] = base::Uint64Json(run.seed);
   j["run_id"] = run.live->run_id;
   j["method"] = {{"interval", "prediction"},
                  {"level", run.options.level},
@@ -189,7 +190,7 @@ std::string SideBySideJson(const SideBySideRun& run) {
          {"note", c.note}});
   }
   for (size_t f = 0; f < sim.names.size(); ++f) {
-    json entry = experiments::StatisticsJson(experiments::Describe(sim.values[f], 0.95));
+    json entry = reports::StatisticsJson(experiments::Describe(sim.values[f], 0.95));
     json values = json::array();
     for (const std::optional<double>& v : sim.values[f]) values.push_back(Real(v));
     entry["values"] = std::move(values);
@@ -197,7 +198,7 @@ std::string SideBySideJson(const SideBySideRun& run) {
   }
   j["live"] = std::move(live);
   j["simulated"] = {{"replications", sim.replications},
-                    {"base_seed", scenario::Uint64Json(sim.base_seed)},
+                    {"base_seed", base::Uint64Json(sim.base_seed)},
                     {"seeds", "replication i: ReplicationSeed(base_seed, i)"},
                     {"figures", std::move(figures)}};
   j["comparison"] = std::move(comparison);

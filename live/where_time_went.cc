@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "experiments/table.h"
 #include "live/nearest_rank.h"
+#include "reports/table.h"
 
 namespace drainsim::live {
 
@@ -55,7 +55,7 @@ WhereTimeWent ReadWhereTimeWent(const std::string& events_path, const Plan& plan
 }
 
 std::string WhereTimeWentText(const WhereTimeWent& w) {
-  using experiments::Number;
+  using reports::Number;
   if (!w.ok) return "";
   std::string text = "the last publish was " + Number(w.last_publish_lag_s) +
                      " s behind its planned instant (at most " + Number(w.publish_lag_max_s) +

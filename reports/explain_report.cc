@@ -29,19 +29,16 @@ std::string Backoff(engine::Instant from, engine::Instant until) {
 }
 
 std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
-                        const config::Scenario& scenario) {
+                        const ExplainScene& scene) {
   if (!life.from_backlog) {
-    const config::Producer& producer = scenario.producers.at(life.source_index);
-    return "published by producer " + std::to_string(life.source_index) + " (" + producer.kind +
-           ")";
+    return "published by producer " + std::to_string(life.source_index) + " (" +
+           scene.producer_kinds.at(life.source_index) + ")";
   }
-  const config::BacklogEntry& entry = scenario.backlog.at(life.source_index);
+  const config::DlqReason reason = scene.backlog_reasons.at(life.source_index);
   std::string text = "in backlog entry " + std::to_string(life.source_index) + " at the start, ";
   switch (e.to) {
     case model::MessageState::kDeadLettered:
-      text += "in the DLQ (reason " +
-              std::string(config::NameOf(entry.reason.value_or(config::DlqReason::kMaxAttempts))) +
-              ")";
+      text += "in the DLQ (reason " + std::string(config::NameOf(reason)) + ")";
       break;
     case model::MessageState::kDelayed:
       text += "waiting in the delay queue";
@@ -53,7 +50,7 @@ std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
   return text + "; first published at " + Seconds3(life.published_at) + " s";
 }
 
-std::string TransitionText(const LifeEvent& e, const config::Scenario& scenario) {
+std::string TransitionText(const LifeEvent& e, const ExplainScene& scene) {
   using C = model::TransitionCause;
   switch (e.cause) {
     case C::kDelivered:
@@ -100,7 +97,7 @@ std::string TransitionText(const LifeEvent& e, const config::Scenario& scenario)
     case C::kFailed:
       return "failed: the broker has no DLQ, so it needs a human";
   }
-  (void)scenario;
+  (void)scene;
   return "";
 }
 
@@ -154,7 +151,7 @@ bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type, size
 }
 
 std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log,
-                      const config::Scenario& scenario) {
+                      const ExplainScene& scene) {
   std::string out;
   const std::vector<LifeEvent>& events = life.events;
   const LifeEvent* delivered = nullptr;  // the latest delivery, for the wait in a worker's buffer
@@ -172,7 +169,7 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
     if (e.type == Type::kAttemptStart) committed = false;
     switch (e.type) {
       case Type::kPublish:
-        out += Line(e.at, PublishText(e, life, scenario));
+        out += Line(e.at, PublishText(e, life, scene));
         break;
       case Type::kTransition:
         // An ack is said by the attempt that sent it (the next event, at the same instant).
@@ -182,12 +179,12 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
         }
         if (e.cause == model::TransitionCause::kDelivered &&
             SameInstant(events, i, Type::kAttemptStart, gap) && events[i + 1].worker == e.worker) {
-          out += Line(e.at, TransitionText(e, scenario) + ", attempt " +
+          out += Line(e.at, TransitionText(e, scene) + ", attempt " +
                                 std::to_string(events[i + 1].attempt) + " started");
           ++i;
           break;
         }
-        out += Line(e.at, TransitionText(e, scenario));
+        out += Line(e.at, TransitionText(e, scene));
         break;
       case Type::kAttemptStart: {
         std::string text = "attempt " + std::to_string(e.attempt) + " started on worker " +
@@ -271,13 +268,13 @@ std::string_view RabbitDeathReason(config::DlqReason reason) {
 // The message's dead-letter history, folded the way RabbitMQ's x-death header folds it: one
 // entry per reason with a count and the time of the latest, most recent first, plus the first
 // death's reason (x-first-death-reason). Empty if it was never dead-lettered.
-std::string DeathHistory(const model::MessageLife& life, const config::Scenario& scenario) {
+std::string DeathHistory(const model::MessageLife& life, const ExplainScene& scene) {
   struct Death {
     std::string reason;
     int64_t count = 0;
     engine::Instant last;
   };
-  const bool rabbit = scenario.broker.preset == config::BrokerPreset::kRabbitmqQuorum;
+  const bool rabbit = scene.rabbitmq_quorum;
   std::vector<Death> deaths;
   std::string first;
   for (const LifeEvent& e : life.events) {
@@ -316,7 +313,7 @@ std::string Header(const model::MessageLife& life, const model::TraceLog& log) {
 
 }  // namespace
 
-std::string ExplainLives(const model::TraceLog& log, const config::Scenario& scenario) {
+std::string ExplainLives(const model::TraceLog& log, const ExplainScene& scene) {
   DRAINSIM_CHECK(!log.lives.empty());
   std::string out;
   int64_t commits = 0;
@@ -325,11 +322,11 @@ std::string ExplainLives(const model::TraceLog& log, const config::Scenario& sce
   for (const model::MessageLife& life : log.lives) {
     if (!out.empty()) out += "\n";
     out += Header(life, log);
-    out += LifeLines(life, log, scenario);
-    if (const std::string deaths = DeathHistory(life, scenario); !deaths.empty()) {
+    out += LifeLines(life, log, scene);
+    if (const std::string deaths = DeathHistory(life, scene); !deaths.empty()) {
       out += Wrap("x-death: ", deaths);
     }
-    out += Wrap("why: ", WhyParagraph(life, log, scenario));
+    out += Wrap("why: ", WhyParagraph(life, log, scene));
     left_out += life.events_left_out;
     for (const LifeEvent& e : life.events) {
       if (e.type != Type::kCommit) continue;

@@ -13,12 +13,12 @@ namespace {
 using model::LifeEvent;
 using Type = model::LifeEvent::Type;
 
-std::string DlqReasonText(const LifeEvent& e, const config::Scenario& scenario) {
+std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene) {
   const std::string error(config::NameOf(e.error));
   switch (e.dlq_reason) {
     case config::DlqReason::kMaxAttempts:
       return "its attempts reached the retry policy's attempts_max (" +
-             std::to_string(scenario.retry.classes.For(e.error).attempts_max) + ") for " +
+             std::to_string(scene.attempts_max.at(static_cast<size_t>(e.error))) + ") for " +
              error + " errors";
     case config::DlqReason::kNotRetryable:
       return error + " errors are not retried: they go to the DLQ at once";
@@ -30,7 +30,7 @@ std::string DlqReasonText(const LifeEvent& e, const config::Scenario& scenario) 
       return "the main queue was over broker.max_length and dropped its oldest message";
     case config::DlqReason::kDeliveryLimit:
       return "its counted returns exceeded broker.delivery_limit (" +
-             std::to_string(scenario.broker.delivery_limit.value_or(0)) + ")";
+             std::to_string(scene.delivery_limit) + ")";
     case config::DlqReason::kStalled:
       return "its lock ran out more than broker.stalled_count_max times (a stalled job)";
     case config::DlqReason::kWorkerLost:
@@ -97,10 +97,54 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
   }
 }
 
+// "Its work ran again at ...", and what the kind's idempotency made of the second run.
+std::string DuplicateSentence(const LifeEvent& e, const std::string& at, const ExplainScene& scene,
+                              const std::string& kind_name) {
+  std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
+                     std::string(model::DuplicateCauseName(e.duplicate_cause)) +
+                     "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
+  const auto kind = scene.idempotency.find(kind_name);
+  if (kind != scene.idempotency.end()) {
+    if (kind->second == config::Idempotency::kNone) {
+      text +=
+          " Its kind has idempotency none, so the second run was visible (a second "
+          "email, a counter counted twice).";
+    } else if (kind->second == config::Idempotency::kConverge) {
+      text += " Its kind converges: the second run changed nothing but cost its time.";
+    }
+  }
+  return text;
+}
+
+// The sentence a transition adds to the paragraph (dead-lettered, replayed, parked, failed for
+// good), "" for the others.
+std::string TransitionSentence(const LifeEvent& e, const std::string& at,
+                               const ExplainScene& scene) {
+  switch (e.cause) {
+    case model::TransitionCause::kDeadLettered:
+      return "At " + at + " it was dead-lettered (" + std::string(config::NameOf(e.dlq_reason)) +
+             "): " + DlqReasonText(e, scene) + ".";
+    case model::TransitionCause::kReplayed:
+      return "Drain " + std::to_string(e.drain) + " replayed it at " + at + ".";
+    case model::TransitionCause::kParkedByDrain:
+      return "Drain " + std::to_string(e.drain) + " parked it at " + at +
+             " because its selection does not replay " + std::string(config::NameOf(e.dlq_reason)) +
+             " messages: a human has to look at it.";
+    case model::TransitionCause::kParkedByPolicy:
+      return "The retry policy parks " + std::string(config::NameOf(e.error)) +
+             " errors: a human has to look at it.";
+    case model::TransitionCause::kFailed:
+      return "At " + at + " it failed for good (" + std::string(config::NameOf(e.dlq_reason)) +
+             "): the broker has no DLQ, so a human has to look at it.";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
-                         const config::Scenario& scenario) {
+                         const ExplainScene& scene) {
   int64_t attempts = 0;
   int64_t replays = 0;
   int64_t commits = 0;
@@ -131,49 +175,12 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
                           ", found the claim row and stopped there: the work did not run twice.");
     }
     if (e.type == Type::kCommit && e.duplicate) {
-      std::string text = "Its work ran again at " + at + " (duplicate execution, cause " +
-                         std::string(model::DuplicateCauseName(e.duplicate_cause)) +
-                         "): " + std::string(DuplicateCauseText(e.duplicate_cause)) + ".";
-      const auto kind = scenario.kinds.find(log.kinds.at(life.kind_index));
-      if (kind != scenario.kinds.end()) {
-        if (kind->second.idempotency == config::Idempotency::kNone) {
-          text +=
-              " Its kind has idempotency none, so the second run was visible (a second "
-              "email, a counter counted twice).";
-        } else if (kind->second.idempotency == config::Idempotency::kConverge) {
-          text += " Its kind converges: the second run changed nothing but cost its time.";
-        }
-      }
-      sentences.push_back(text);
+      sentences.push_back(DuplicateSentence(e, at, scene, log.kinds.at(life.kind_index)));
     }
     if (e.type != Type::kTransition) continue;
-    switch (e.cause) {
-      case model::TransitionCause::kDeadLettered:
-        sentences.push_back("At " + at + " it was dead-lettered (" +
-                            std::string(config::NameOf(e.dlq_reason)) +
-                            "): " + DlqReasonText(e, scenario) + ".");
-        break;
-      case model::TransitionCause::kReplayed:
-        ++replays;
-        sentences.push_back("Drain " + std::to_string(e.drain) + " replayed it at " + at + ".");
-        break;
-      case model::TransitionCause::kParkedByDrain:
-        sentences.push_back("Drain " + std::to_string(e.drain) + " parked it at " + at +
-                            " because its selection does not replay " +
-                            std::string(config::NameOf(e.dlq_reason)) +
-                            " messages: a human has to look at it.");
-        break;
-      case model::TransitionCause::kParkedByPolicy:
-        sentences.push_back("The retry policy parks " + std::string(config::NameOf(e.error)) +
-                            " errors: a human has to look at it.");
-        break;
-      case model::TransitionCause::kFailed:
-        sentences.push_back("At " + at + " it failed for good (" +
-                            std::string(config::NameOf(e.dlq_reason)) +
-                            "): the broker has no DLQ, so a human has to look at it.");
-        break;
-      default:
-        break;
+    if (e.cause == model::TransitionCause::kReplayed) ++replays;
+    if (std::string sentence = TransitionSentence(e, at, scene); !sentence.empty()) {
+      sentences.push_back(std::move(sentence));
     }
   }
   std::string text = Ending(life, log, attempts, replays);

@@ -8,7 +8,7 @@
 #include "reports/health.h"
 #include "reports/metrics.h"
 #include "reports/recovery.h"
-#include "sim/scenario/json_integers.h"
+#include "sim/base/json_integers.h"
 
 namespace drainsim::reports {
 
@@ -122,18 +122,26 @@ std::string HashHex(const std::string& text) {
   return buffer;
 }
 
-std::string JsonReport(const ReportInput& input) {
-  const model::Results& r = input.results;
-  const ReportContext& context = input.context;
+namespace {
+
+json DuplicatesByCause(const model::Results& r) {
   json duplicates_by_cause = json::object();
   for (int c = 0; c < model::kDuplicateCauseCount; ++c) {
     duplicates_by_cause[model::DuplicateCauseName(static_cast<model::DuplicateCause>(c))] =
         r.duplicates_by_cause[static_cast<size_t>(c)];
   }
+  return duplicates_by_cause;
+}
+
+json FailuresByClass(const model::Results& r) {
   const char* kClassNames[] = {"rate_limited", "transient", "permanent", "unknown"};
   json failures = json::object();
   for (size_t c = 0; c < r.failures_by_class.size(); ++c)
     failures[kClassNames[c]] = r.failures_by_class[c];
+  return failures;
+}
+
+json Kinds(const model::Results& r) {
   json kinds = json::object();
   for (const auto& [name, k] : r.kinds) {
     kinds[name] = json{{"published", k.published},
@@ -144,6 +152,72 @@ std::string JsonReport(const ReportInput& input) {
                        {"visible_duplicates", k.visible_duplicates},
                        {"message_latency_s", Distribution(k.message_latency_us, 1e6)}};
   }
+  return kinds;
+}
+
+json Drains(const model::Results& r) {
+  json drains = json::array();
+  for (const model::DrainResults& d : r.drains) {
+    json drain = {{"started_at_s", Optional(d.started_at_s)},
+                  {"ended_at_s", Optional(d.ended_at_s)},
+                  {"replayed", d.replayed},
+                  {"parked", d.parked},
+                  {"refilled", d.refilled},
+                  {"left", d.left},
+                  {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)},
+                  {"last_replay_at_s", Optional(d.last_replay_at_s)},
+                  {"replay_rate_per_s", Optional(ReplayRatePerS(d))},
+                  {"backlog_cleared_s", Optional(d.backlog_cleared_s)}};
+    if (r.has_database) drain["db_utilisation"] = Fixed(d.db_utilisation);
+    if (r.has_live_traffic) drain["live_latency_ms"] = Distribution(d.live_latency_us, 1e3);
+    drains.push_back(drain);
+  }
+  return drains;
+}
+
+// The DLQ inspector: counts by reason and error, by kind, and the sampled messages.
+json Inspector(const model::Results& r) {
+  json sample = json::array();
+  for (const model::DlqSample& m : r.dlq_sample) {
+    sample.push_back({{"id", m.id},
+                      {"kind", m.kind},
+                      {"key", m.key},
+                      {"reason", m.reason},
+                      {"error", m.error},
+                      {"attempts", m.attempts},
+                      {"failures", m.failures},
+                      {"replays", m.replays},
+                      {"dead_letters", m.dead_letters},
+                      {"first_reason", m.first_reason},
+                      {"published_at_s", Fixed(m.published_at_s)},
+                      {"first_failure_at_s", Fixed(m.first_failure_at_s)},
+                      {"dead_lettered_at_s", Fixed(m.dead_lettered_at_s)}});
+  }
+  return {
+      {"by_reason_error", r.dlq_by_reason_error}, {"by_kind", r.dlq_by_kind}, {"sample", sample}};
+}
+
+// REQUIRES: r.has_database
+json Database(const model::Results& r) {
+  json db = {{"utilisation", Fixed(r.db_utilisation)},
+             {"queue_max", r.db_queue_max},
+             {"timeouts", r.db_timeouts},
+             {"refusals", r.db_refusals}};
+  if (r.has_live_traffic) {
+    db["live"] = {{"queries", r.live_queries},
+                  {"errors", r.live_errors},
+                  {"latency_ms", Distribution(r.live_latency_us, 1e3)},
+                  {"latency_before_drains_ms", Distribution(r.live_latency_before_drains_us, 1e3)},
+                  {"latency_during_drains_ms", Distribution(r.live_latency_during_drains_us, 1e3)}};
+  }
+  return db;
+}
+
+}  // namespace
+
+std::string JsonReport(const ReportInput& input) {
+  const model::Results& r = input.results;
+  const ReportContext& context = input.context;
   json report = {
       {"report_version", kReportVersion},
       {"drainsim_version", context.drainsim_version},
@@ -151,7 +225,7 @@ std::string JsonReport(const ReportInput& input) {
        {{"name", r.scenario_name},
         {"path", context.scenario_path},
         {"hash", context.scenario_hash}}},
-      {"seed", scenario::Uint64Json(r.seed)},
+      {"seed", base::Uint64Json(r.seed)},
       {"fingerprint", Hex16(r.fingerprint)},
       {"run",
        {{"events", r.events},
@@ -171,9 +245,9 @@ std::string JsonReport(const ReportInput& input) {
       {"not_terminal_end", r.not_terminal_end},
       {"attempts", r.attempts},
       {"attempts_per_success", Fixed(AttemptsPerSuccess(r.attempts, r.acked).value_or(0.0))},
-      {"failures_by_class", failures},
+      {"failures_by_class", FailuresByClass(r)},
       {"duplicate_executions", r.duplicate_executions},
-      {"duplicates_by_cause", duplicates_by_cause},
+      {"duplicates_by_cause", DuplicatesByCause(r)},
       {"duplicates_suppressed", r.duplicates_suppressed},
       {"visible_duplicates", r.visible_duplicates},
       {"human_needed", r.human_needed},
@@ -192,7 +266,7 @@ std::string JsonReport(const ReportInput& input) {
       {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
       {"ready_mean", Fixed(r.ready_mean)},
       {"in_system_mean", Fixed(r.in_system_mean)},
-      {"kinds", kinds},
+      {"kinds", Kinds(r)},
       {"oldest_age_max_s", Fixed(r.oldest_age_max_s)},
       {"age_alert_first_s", Optional(r.age_alert_first_s)},
       {"depth_alert_first_s", Optional(r.depth_alert_first_s)},
@@ -208,56 +282,9 @@ std::string JsonReport(const ReportInput& input) {
       {"expectations", Expectations(input.verdicts)},
       {"health_findings", Findings(HealthFindings(r, input.verdicts))},
   };
-  json drains = json::array();
-  for (const model::DrainResults& d : r.drains) {
-    json drain = {{"started_at_s", Optional(d.started_at_s)},
-                  {"ended_at_s", Optional(d.ended_at_s)},
-                  {"replayed", d.replayed},
-                  {"parked", d.parked},
-                  {"refilled", d.refilled},
-                  {"left", d.left},
-                  {"achieved_rate_per_s", Fixed(d.achieved_rate_per_s)},
-                  {"last_replay_at_s", Optional(d.last_replay_at_s)},
-                  {"replay_rate_per_s", Optional(ReplayRatePerS(d))},
-                  {"backlog_cleared_s", Optional(d.backlog_cleared_s)}};
-    if (r.has_database) drain["db_utilisation"] = Fixed(d.db_utilisation);
-    if (r.has_live_traffic) drain["live_latency_ms"] = Distribution(d.live_latency_us, 1e3);
-    drains.push_back(drain);
-  }
-  report["drains"] = drains;
-  json sample = json::array();
-  for (const model::DlqSample& m : r.dlq_sample) {
-    sample.push_back({{"id", m.id},
-                      {"kind", m.kind},
-                      {"key", m.key},
-                      {"reason", m.reason},
-                      {"error", m.error},
-                      {"attempts", m.attempts},
-                      {"failures", m.failures},
-                      {"replays", m.replays},
-                      {"dead_letters", m.dead_letters},
-                      {"first_reason", m.first_reason},
-                      {"published_at_s", Fixed(m.published_at_s)},
-                      {"first_failure_at_s", Fixed(m.first_failure_at_s)},
-                      {"dead_lettered_at_s", Fixed(m.dead_lettered_at_s)}});
-  }
-  report["inspector"] = {
-      {"by_reason_error", r.dlq_by_reason_error}, {"by_kind", r.dlq_by_kind}, {"sample", sample}};
-  if (r.has_database) {
-    json db = {{"utilisation", Fixed(r.db_utilisation)},
-               {"queue_max", r.db_queue_max},
-               {"timeouts", r.db_timeouts},
-               {"refusals", r.db_refusals}};
-    if (r.has_live_traffic) {
-      db["live"] = {
-          {"queries", r.live_queries},
-          {"errors", r.live_errors},
-          {"latency_ms", Distribution(r.live_latency_us, 1e3)},
-          {"latency_before_drains_ms", Distribution(r.live_latency_before_drains_us, 1e3)},
-          {"latency_during_drains_ms", Distribution(r.live_latency_during_drains_us, 1e3)}};
-    }
-    report["database"] = db;
-  }
+  report["drains"] = Drains(r);
+  report["inspector"] = Inspector(r);
+  if (r.has_database) report["database"] = Database(r);
   return report.dump(2) + "\n";
 }
 

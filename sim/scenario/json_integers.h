@@ -1,23 +1,12 @@
-// Unsigned 64-bit integers (seeds) in JSON that every reader reads exactly.
-//
-// JavaScript, jq and most JSON tools hold numbers as doubles, exact only up to 2^53: they read
-// the seed 10903086657810375724 as 10903086657810377000, and a reproduction with it runs another
-// seed. So every output writes an integer above 2^53 as a decimal string, and every input
-// accepts both forms (sim/scenario's ReadUint64, experiments' part reader).
+// The scenario's names for the base layer's JSON integer helpers (sim/base/json_integers.h:
+// why a seed above 2^53 is written as a string), kept so that the loader and dump need no edit.
 #pragma once
 
-#include <cstdint>
-#include <nlohmann/json.hpp>
-#include <string>
+#include "sim/base/json_integers.h"
 
 namespace drainsim::scenario {
 
-inline constexpr uint64_t kJsonExactIntegerMax = uint64_t{1} << 53;
-
-// A number up to 2^53, a string of its decimal digits above.
-inline nlohmann::json Uint64Json(uint64_t value) {
-  if (value <= kJsonExactIntegerMax) return value;
-  return std::to_string(value);
-}
+using base::kJsonExactIntegerMax;
+using base::Uint64Json;
 
 }  // namespace drainsim::scenario

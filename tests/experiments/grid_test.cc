@@ -1,9 +1,9 @@
 // Sweep grids: --vary parsing, grid order, and every point checked by the scenario loader.
 #include "experiments/grid.h"
-#include "experiments/sweep_report.h"
 
 #include <catch2/catch.hpp>
 
+#include "experiments/sweep_report.h"
 #include "tests/experiments/small_scenario.h"
 
 namespace drainsim::experiments {
@@ -12,17 +12,16 @@ namespace {
 using nlohmann::json;
 
 Axis MustParse(const std::string& text) {
-  std::string error;
-  std::optional<Axis> axis = ParseVary(text, &error);
-  INFO(error);
-  REQUIRE(axis.has_value());
+  base::Expected<Axis> axis = ParseVary(text);
+  INFO((axis.ok() ? "" : axis.error()));
+  REQUIRE(axis.ok());
   return *axis;
 }
 
 std::string ErrorOf(const std::string& text) {
-  std::string error;
-  CHECK_FALSE(ParseVary(text, &error).has_value());
-  return error;
+  const base::Expected<Axis> axis = ParseVary(text);
+  REQUIRE_FALSE(axis.ok());
+  return axis.error();
 }
 
 TEST_CASE("vary ranges are inclusive, integer or rounded to 6 decimals", "[experiments][grid]") {

@@ -48,10 +48,16 @@ Partial PartOf(const Experiment& e, int64_t index, int64_t count) {
 
 // ReadPartial's error for `document`, "" if it was read.
 std::string ReadError(const json& document) {
-  std::string error;
-  if (ReadPartial(document.dump(), &error)) return "";
-  REQUIRE_FALSE(error.empty());
-  return error;
+  const base::Expected<Partial> part = ReadPartial(document.dump());
+  if (part) return "";
+  REQUIRE_FALSE(part.error().empty());
+  return part.error();
+}
+
+// Merge's error, "" if it merged.
+std::string MergeError(const std::vector<Partial>& parts, const std::vector<std::string>& names) {
+  const base::Expected<Merged> merged = Merge(parts, names);
+  return merged ? "" : merged.error();
 }
 
 json PartJson(const Partial& p) { return json::parse(PartialText(p)); }
@@ -66,10 +72,8 @@ TEST_CASE("a partial file reads back to the same experiment, shard and records",
   Partial p = PartOf(e, 1, 2);
   for (RunRecord& r : p.records) r.passed = {true, false};
   REQUIRE(p.indices == std::vector<int64_t>{1});
-  std::string error;
-  const std::optional<Partial> back = ReadPartial(PartialText(p), &error);
+  const base::Expected<Partial> back = ReadPartial(PartialText(p));
   REQUIRE(back);
-  CHECK(error.empty());
   CHECK(back->experiment == e);
   CHECK(back->shard == p.shard);
   CHECK(back->indices == p.indices);
@@ -87,19 +91,16 @@ TEST_CASE("a sweep's grid point values are row-major, the last axis fastest",
   CHECK(e.PointValues(1) == std::vector<json>{1, 120});
   CHECK(e.PointValues(2) == std::vector<json>{2, 60});
   CHECK(e.PointValues(5) == std::vector<json>{3, 120});
-  const std::optional<Partial> back = [&] {
-    std::string error;
-    return ReadPartial(PartialText(PartOf(e, 0, 1)), &error);
-  }();
+  const base::Expected<Partial> back = ReadPartial(PartialText(PartOf(e, 0, 1)));
   REQUIRE(back);
   CHECK(back->experiment.axes == e.axes);
 }
 
 TEST_CASE("ReadPartial refuses what is not a partial file of this format",
           "[experiments][partial]") {
-  std::string error;
-  CHECK_FALSE(ReadPartial("{\"drainsim_partial\": 1,", &error));
-  CHECK(error.rfind("not JSON: ", 0) == 0);
+  const base::Expected<Partial> truncated = ReadPartial("{\"drainsim_partial\": 1,");
+  REQUIRE_FALSE(truncated);
+  CHECK(truncated.error().rfind("not JSON: ", 0) == 0);
   CHECK(ReadError(json::array()) == "not a partial result (written by --shard)");
   CHECK(ReadError(json{{"runs", json::array()}}) == "not a partial result (written by --shard)");
 
@@ -200,8 +201,7 @@ TEST_CASE("Merge puts every run back in index order whatever the order of the pa
   const Experiment e = SweepExperiment();
   const std::vector<Partial> parts = {PartOf(e, 2, 4), PartOf(e, 0, 4), PartOf(e, 3, 4),
                                       PartOf(e, 1, 4)};
-  std::string error;
-  const std::optional<Merged> merged = Merge(parts, {"c", "a", "d", "b"}, &error);
+  const base::Expected<Merged> merged = Merge(parts, {"c", "a", "d", "b"});
   REQUIRE(merged);
   CHECK(merged->experiment == e);
   REQUIRE(merged->records.size() == 6);
@@ -211,48 +211,48 @@ TEST_CASE("Merge puts every run back in index order whatever the order of the pa
 TEST_CASE("Merge refuses parts that do not make one whole experiment, naming the file",
           "[experiments][partial]") {
   const Experiment e = SweepExperiment();
-  std::string error;
-  CHECK_FALSE(Merge({}, {}, &error));
-  CHECK(error == "no parts to merge");
+  CHECK(MergeError({}, {}) == "no parts to merge");
 
   Experiment other = e;
   other.drainsim_version = "0.1.0 (commit abc)";
-  CHECK_FALSE(Merge({PartOf(e, 0, 2), PartOf(other, 1, 2)}, {"a.json", "b.json"}, &error));
-  CHECK(error.rfind("b.json is a part of another experiment than a.json (", 0) == 0);
+  CHECK(MergeError({PartOf(e, 0, 2), PartOf(other, 1, 2)}, {"a.json", "b.json"})
+            .rfind("b.json is a part of another experiment than a.json (", 0) == 0);
 
-  CHECK_FALSE(Merge({PartOf(e, 0, 2), PartOf(e, 1, 3)}, {"a.json", "b.json"}, &error));
-  CHECK(error == "b.json is shard 1/3, a.json one of 2");
+  CHECK(MergeError({PartOf(e, 0, 2), PartOf(e, 1, 3)}, {"a.json", "b.json"}) ==
+        "b.json is shard 1/3, a.json one of 2");
 
-  CHECK_FALSE(Merge({PartOf(e, 0, 2), PartOf(e, 0, 2)}, {"a.json", "b.json"}, &error));
-  CHECK(error == "b.json and a.json are both shard 0/2");
+  CHECK(MergeError({PartOf(e, 0, 2), PartOf(e, 0, 2)}, {"a.json", "b.json"}) ==
+        "b.json and a.json are both shard 0/2");
 
-  CHECK_FALSE(Merge({PartOf(e, 1, 4), PartOf(e, 3, 4)}, {"a.json", "b.json"}, &error));
-  CHECK(error == "missing shard(s) 0, 2 of 4");
+  CHECK(MergeError({PartOf(e, 1, 4), PartOf(e, 3, 4)}, {"a.json", "b.json"}) ==
+        "missing shard(s) 0, 2 of 4");
 
   Partial truncated = PartOf(e, 1, 2);  // runs 1, 3, 5
   truncated.indices.pop_back();
   truncated.records.pop_back();
-  CHECK_FALSE(Merge({PartOf(e, 0, 2), truncated}, {"a.json", "b.json"}, &error));
-  CHECK(error == "b.json lacks run 5 of its shard (an incomplete part)");
+  CHECK(MergeError({PartOf(e, 0, 2), truncated}, {"a.json", "b.json"}) ==
+        "b.json lacks run 5 of its shard (an incomplete part)");
 }
 
 TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][partial]") {
-  std::string error;
-  const std::optional<Shard> shard = ParseShard("3/8", &error);
+  const base::Expected<Shard> shard = ParseShard("3/8");
   REQUIRE(shard);
   CHECK(*shard == Shard{3, 8});
-  CHECK(ParseShard("0/1", &error));
+  CHECK(ParseShard("0/1"));
   for (const char* text : {"3", "/8", "3/", "a/8", "3/8x", "3 /8", "+3/8", "3/8/1"}) {
     INFO(text);
-    CHECK_FALSE(ParseShard(text, &error));
-    CHECK(error ==
+    const base::Expected<Shard> refused = ParseShard(text);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error() ==
           std::string("'") + text + "' is not i/N (for example 0/4: the first of four shards)");
   }
   for (const char* text : {"8/8", "-1/8", "0/0", "0/1000001"}) {
     INFO(text);
-    CHECK_FALSE(ParseShard(text, &error));
-    CHECK(error == std::string("'") + text +
-                       "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
+    const base::Expected<Shard> refused = ParseShard(text);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error() ==
+          std::string("'") + text +
+              "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
   }
 }
 

@@ -15,23 +15,17 @@ const json kDocument = json::parse(R"({"name": "s", "run": {"until_s": 100},
 
 // The error ApplyEdits gives for one edit, or "" when it succeeds.
 std::string ErrorOf(const std::string& pointer, const json& value = 1) {
-  std::string error;
-  const std::optional<json> edited = ApplyEdits(kDocument, {{pointer, value}}, &error);
-  CHECK(edited.has_value() == error.empty());
-  return error;
+  const base::Expected<json> edited = ApplyEdits(kDocument, {{pointer, value}});
+  return edited.ok() ? "" : edited.error();
 }
 
 TEST_CASE("scenario edit: replaces a value, adds a member, in order, on a copy",
           "[experiments][edit]") {
-  std::string error;
-  const std::optional<json> edited =
-      ApplyEdits(kDocument,
-                 {{"/drains/0/rate_per_s", 120},
-                  {"/run/sample_every_s", 5},      // a member the file leaves out: added
-                  {"/drains/0/rate_per_s", 130}},  // later edits win
-                 &error);
-  REQUIRE(edited.has_value());
-  CHECK(error.empty());
+  const base::Expected<json> edited =
+      ApplyEdits(kDocument, {{"/drains/0/rate_per_s", 120},
+                             {"/run/sample_every_s", 5},  // a member the file leaves out: added
+                             {"/drains/0/rate_per_s", 130}});  // later edits win
+  REQUIRE(edited.ok());
   CHECK((*edited)["drains"][0]["rate_per_s"] == 130);
   CHECK((*edited)["run"]["sample_every_s"] == 5);
   CHECK((*edited)["run"]["until_s"] == 100);
@@ -39,9 +33,8 @@ TEST_CASE("scenario edit: replaces a value, adds a member, in order, on a copy",
   CHECK(kDocument["drains"][0]["rate_per_s"] == 10);
   CHECK(!kDocument["run"].contains("sample_every_s"));
   // A whole array element can be replaced.
-  const std::optional<json> element =
-      ApplyEdits(kDocument, {{"/drains/0", json::object()}}, &error);
-  REQUIRE(element.has_value());
+  const base::Expected<json> element = ApplyEdits(kDocument, {{"/drains/0", json::object()}});
+  REQUIRE(element.ok());
   CHECK((*element)["drains"][0] == json::object());
 }
 
@@ -68,28 +61,29 @@ TEST_CASE("scenario edit: every place that is not there is refused with where it
   CHECK(ErrorOf("/name/x") ==
         "/name/x: no such place in the scenario (/name is a string, not an object or array)");
   // The first failing edit stops the rest: nothing is returned.
-  std::string error;
-  CHECK(!ApplyEdits(kDocument, {{"/seed", 4}, {"/nope/x", 1}}, &error).has_value());
-  CHECK(error == "/nope/x: no such place in the scenario (the scenario has no 'nope')");
+  const base::Expected<json> refused = ApplyEdits(kDocument, {{"/seed", 4}, {"/nope/x", 1}});
+  REQUIRE(!refused.ok());
+  CHECK(refused.error() == "/nope/x: no such place in the scenario (the scenario has no 'nope')");
 }
 
 TEST_CASE("scenario edit: the element count is grammatical", "[experiments][edit]") {
   const json two = json::parse(R"({"drains": [{}, {}], "grid": [[1, 2]]})");
-  std::string error;
-  CHECK(!ApplyEdits(two, {{"/drains/2", 1}}, &error).has_value());
-  CHECK(error == "/drains/2: no such place in the scenario (/drains has 2 elements)");
+  const base::Expected<json> past = ApplyEdits(two, {{"/drains/2", 1}});
+  REQUIRE(!past.ok());
+  CHECK(past.error() == "/drains/2: no such place in the scenario (/drains has 2 elements)");
   // A missing parent under an array: the array is named with its size.
-  CHECK(!ApplyEdits(two, {{"/grid/3/0", 1}}, &error).has_value());
-  CHECK(error == "/grid/3/0: no such place in the scenario (/grid has 1 element)");
+  const base::Expected<json> under = ApplyEdits(two, {{"/grid/3/0", 1}});
+  REQUIRE(!under.ok());
+  CHECK(under.error() == "/grid/3/0: no such place in the scenario (/grid has 1 element)");
 }
 
 TEST_CASE("scenario edit: parsing a document", "[experiments][edit]") {
-  std::string error;
-  const std::optional<json> ok = ParseDocument(R"({"a": [1, 2]})", &error);
-  REQUIRE(ok.has_value());
+  const base::Expected<json> ok = ParseDocument(R"({"a": [1, 2]})");
+  REQUIRE(ok.ok());
   CHECK((*ok)["a"][1] == 2);
-  CHECK(!ParseDocument(R"({"a": )", &error).has_value());
-  CHECK(error.find("parse error") != std::string::npos);
+  const base::Expected<json> bad = ParseDocument(R"({"a": )");
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().find("parse error") != std::string::npos);
 }
 
 TEST_CASE("scenario edit: values print as the tables print them", "[experiments][edit]") {

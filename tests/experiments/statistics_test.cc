@@ -1,5 +1,5 @@
 // The statistics of replications against values computed by hand.
-#include "experiments/statistics.h"
+#include "experiments/results/statistics.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "reports/tune_report.h"
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
@@ -99,23 +100,23 @@ TEST_CASE("tune: bad ranges, parameters and constraints exit 2 before anything r
 }
 
 TEST_CASE("constraints parse as METRIC op NUMBER", "[experiments][tune]") {
-  std::string error;
-  std::optional<experiments::Constraint> c =
-      experiments::ParseConstraint("live_p99_ms@drains<=250", &error);
-  REQUIRE(c.has_value());
+  base::Expected<experiments::Constraint> c =
+      experiments::ParseConstraint("live_p99_ms@drains<=250");
+  REQUIRE(c.ok());
   CHECK(c->metric == "live_p99_ms@drains");
   CHECK(c->op == experiments::Constraint::Op::kAtMost);
   CHECK(c->bound == 250);
-  CHECK(c->Text() == "live_p99_ms@drains <= 250");
-  c = experiments::ParseConstraint(" acked >= 2900.5 ", &error);
-  REQUIRE(c.has_value());
+  CHECK(reports::ConstraintText(*c) == "live_p99_ms@drains <= 250");
+  c = experiments::ParseConstraint(" acked >= 2900.5 ");
+  REQUIRE(c.ok());
   CHECK(c->op == experiments::Constraint::Op::kAtLeast);
   CHECK(c->bound == 2900.5);
-  CHECK(experiments::ParseConstraint("refilled==0", &error)->op ==
-        experiments::Constraint::Op::kEquals);
-  CHECK_FALSE(experiments::ParseConstraint("refilled=0", &error).has_value());
-  CHECK_FALSE(experiments::ParseConstraint("<=3", &error).has_value());
-  CHECK_FALSE(experiments::ParseConstraint("lost<=x", &error).has_value());
+  CHECK(experiments::ParseConstraint("refilled==0")->op == experiments::Constraint::Op::kEquals);
+  CHECK_FALSE(experiments::ParseConstraint("refilled=0").ok());
+  CHECK_FALSE(experiments::ParseConstraint("<=3").ok());
+  CHECK_FALSE(experiments::ParseConstraint("lost<=x").ok());
+  CHECK(experiments::ParseConstraint("lost<=x").error() ==
+        "'lost<=x': need a metric name and a number, as in live_p99_ms<=250");
   CHECK(experiments::DefaultResolution(1, 500) == 1);
   CHECK(experiments::DefaultResolution(1, 100) == Approx(0.1));
   CHECK(experiments::DefaultResolution(0, 5000) == 10);

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/statistics.h"
+#include "experiments/results/statistics.h"
 #include "live/comparison.h"
 #include "live/live_series.h"
 #include "live/side_by_side_html.h"

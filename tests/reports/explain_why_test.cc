@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "experiments/explain.h"
 #include "reports/explain_report.h"
 #include "sim/model/simulation.h"
 #include "sim/model/trace_log.h"
@@ -34,7 +35,8 @@ Explained Explain(const config::Scenario& s, uint64_t id) {
   const model::TraceLog log =
       recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
   REQUIRE(log.lives.size() == 1);
-  return {WhyParagraph(log.lives[0], log, s), ExplainLives(log, s)};
+  const ExplainScene scene = experiments::ExplainSceneOf(s);
+  return {WhyParagraph(log.lives[0], log, scene), ExplainLives(log, scene)};
 }
 
 // One job in the main queue at 0 that `fault` fails, on one worker; `extra` adds top-level
@@ -299,7 +301,7 @@ std::string ExplainKey(const config::Scenario& s, const std::string& key) {
   const model::TraceLog log =
       recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
   REQUIRE(!log.lives.empty());
-  return ExplainLives(log, s);
+  return ExplainLives(log, experiments::ExplainSceneOf(s));
 }
 
 TEST_CASE("explain why: a suppressed duplicate names how it came back", "[reports][explain]") {

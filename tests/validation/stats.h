@@ -9,7 +9,7 @@
 // deviation, divisor R - 1).
 //
 // Invariants:
-//  (1) StudentTQuantile(p, df) (experiments/student_t.h) is computed, not looked up;
+//  (1) StudentTQuantile(p, df) (experiments/results/student_t.h) is computed, not looked up;
 //      theory_test.cc checks it against the standard table of t(0.975, df) for df 1..40 and
 //      against a numerical integration of the density.
 //  (2) HalfWidth(level) >= 0, is 0 iff every value is the same, and grows with the level.
@@ -20,7 +20,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 
-#include "experiments/student_t.h"
+#include "experiments/results/student_t.h"
 
 namespace drainsim::validation {
 

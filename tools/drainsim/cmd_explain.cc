@@ -5,14 +5,15 @@
 #include <cstdio>
 #include <string>
 
+#include "experiments/explain.h"
 #include "reports/explain_report.h"
 #include "reports/metrics.h"
 #include "sim/model/simulation.h"
 #include "sim/model/trace_log.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
-#include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/run_watch.h"
+#include "tools/drainsim/scenario_input.h"
 
 namespace drainsim::cli {
 
@@ -87,7 +88,7 @@ int RunExplain(const Args& args) {
   }
   std::printf("scenario %s  seed %llu  fingerprint %s\n", scenario.name.c_str(),
               static_cast<unsigned long long>(seed), reports::Hex16(results.fingerprint).c_str());
-  std::fputs(reports::ExplainLives(log, scenario).c_str(), stdout);
+  std::fputs(reports::ExplainLives(log, experiments::ExplainSceneOf(scenario)).c_str(), stdout);
   return kExitOk;
 }
 

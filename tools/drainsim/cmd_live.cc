@@ -345,7 +345,7 @@ int RunLive(const Args& args) {
   live::PrintSummary(stdout, s.name, result, plan, figures, checks);
   // live-events.jsonl is streamed while the run goes on (a log, written as it happens);
   // live.json, report.json and report.md are one output set, written whole or not at all.
-  std::vector<experiments::OutputFile> files = {
+  std::vector<reports::OutputFile> files = {
       {"live.json", live::LiveJson(s.name, path, started_at, result, plan, figures, checks)}};
   const int live_exit = ExitCode(result, checks);
   int exit_code = live_exit;
@@ -379,7 +379,7 @@ int RunLive(const Args& args) {
     return kExitBadInput;
   }
   std::printf("events: %s\n", options.events_path.c_str());
-  for (const experiments::OutputFile& f : files) {
+  for (const reports::OutputFile& f : files) {
     std::printf("report: %s/%s\n", out_dir.c_str(), f.name.c_str());
   }
   return exit_code;

@@ -56,18 +56,16 @@ int RunMerge(const Args& args) {
       std::fprintf(stderr, "drainsim merge: %s: cannot read it\n", name.c_str());
       return kExitBadInput;
     }
-    std::string error;
-    std::optional<experiments::Partial> part = experiments::ReadPartial(*text, &error);
+    base::Expected<experiments::Partial> part = experiments::ReadPartial(*text);
     if (!part) {
-      std::fprintf(stderr, "drainsim merge: %s: %s\n", name.c_str(), error.c_str());
+      std::fprintf(stderr, "drainsim merge: %s: %s\n", name.c_str(), part.error().c_str());
       return kExitBadInput;
     }
     parts.push_back(std::move(*part));
   }
-  std::string error;
-  std::optional<experiments::Merged> merged = experiments::Merge(parts, names, &error);
+  base::Expected<experiments::Merged> merged = experiments::Merge(parts, names);
   if (!merged) {
-    std::fprintf(stderr, "drainsim merge: %s\n", error.c_str());
+    std::fprintf(stderr, "drainsim merge: %s\n", merged.error().c_str());
     return kExitBadInput;
   }
   const experiments::Experiment& e = merged->experiment;

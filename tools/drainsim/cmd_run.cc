@@ -141,7 +141,7 @@ int RunRun(const Args& args) {
   const reports::ReportInput input{results, context, verdicts,
                                    reports::ReproduceCommand(path, seed),
                                    trace_log ? &*trace_log : nullptr};
-  std::vector<experiments::OutputFile> outputs;
+  std::vector<reports::OutputFile> outputs;
   for (const reports::Format* format : formats) {
     outputs.push_back({std::string(format->file_name), format->write(input)});
   }
@@ -163,7 +163,7 @@ int RunRun(const Args& args) {
     for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
   }
   PrintFindings(results, verdicts);
-  for (const experiments::OutputFile& output : outputs) {
+  for (const reports::OutputFile& output : outputs) {
     std::printf("report: %s\n", (fs::path(*out_dir) / output.name).c_str());
   }
   std::printf("reproduce: %s\n", input.reproduce.c_str());

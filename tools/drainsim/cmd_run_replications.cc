@@ -66,9 +66,10 @@ int RunReplicated(const po::variables_map& vm) {
   if (!ReadConfidence("run", vm, &confidence) || !ReadJobs("run", vm, &jobs)) return kExitBadInput;
   std::optional<experiments::Shard> shard;
   if (vm.count("shard")) {
-    std::string error;
-    shard = experiments::ParseShard(vm["shard"].as<std::string>(), &error);
-    if (!shard) return UsageError("--shard " + error);
+    const base::Expected<experiments::Shard> parsed =
+        experiments::ParseShard(vm["shard"].as<std::string>());
+    if (!parsed) return UsageError("--shard " + parsed.error());
+    shard = *parsed;
     if (vm.count("until-ci-width")) {
       return UsageError(
           "--until-ci-width decides on all replications together; it cannot be "
@@ -91,8 +92,7 @@ int RunReplicated(const po::variables_map& vm) {
       MetricsFromOptions("run", vm, loaded->document);
   if (!metrics) return kExitBadInput;
 
-  experiments::Experiment e =
-      ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
+  experiments::Experiment e = ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
   for (const config::Expectation& x : loaded->scenario.expect) {
     e.expectations.push_back(reports::ExpectationText(x));
   }

@@ -68,15 +68,15 @@ int RunSweep(const Args& args) {
   }
   std::optional<experiments::Shard> shard;
   if (vm.count("shard")) {
-    std::string error;
-    shard = experiments::ParseShard(vm["shard"].as<std::string>(), &error);
-    if (!shard) return UsageError("--shard " + error);
+    const base::Expected<experiments::Shard> parsed =
+        experiments::ParseShard(vm["shard"].as<std::string>());
+    if (!parsed) return UsageError("--shard " + parsed.error());
+    shard = *parsed;
   }
   std::vector<experiments::Axis> axes;
   for (const std::string& text : vm["vary"].as<std::vector<std::string>>()) {
-    std::string error;
-    std::optional<experiments::Axis> axis = experiments::ParseVary(text, &error);
-    if (!axis) return UsageError("--vary " + error);
+    base::Expected<experiments::Axis> axis = experiments::ParseVary(text);
+    if (!axis) return UsageError("--vary " + axis.error());
     for (const experiments::Axis& earlier : axes) {
       // Two axes on one field would label every row with a value the run did not use.
       if (earlier.pointer == axis->pointer) {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "experiments/scenario_edit.h"
 #include "experiments/tune.h"
-#include "sim/scenario/load.h"
+#include "experiments/tune_setup.h"
+#include "reports/tune_report.h"
 #include "tools/drainsim/experiment_cli.h"
 
 namespace drainsim::cli {
@@ -52,7 +52,60 @@ bool ParseRange(const std::string& text, double* low, double* high) {
   return std::isfinite(*low) && std::isfinite(*high);
 }
 
-bool Integral(double value) { return std::floor(value) == value; }
+// The search's spec from the options (the scenario's part comes later), or the usage error.
+base::Expected<experiments::TuneSpec> SpecFrom(const po::variables_map& vm) {
+  experiments::TuneSpec spec;
+  if (vm["maximize"].as<bool>() == vm["minimize"].as<bool>()) {
+    return base::Failure{"give exactly one of --maximize and --minimize"};
+  }
+  spec.maximize = vm["maximize"].as<bool>();
+  spec.pointer = vm["param"].as<std::string>();
+  if (!ParseRange(vm["range"].as<std::string>(), &spec.low, &spec.high) ||
+      !(spec.low < spec.high)) {
+    return base::Failure{"--range '" + vm["range"].as<std::string>() +
+                         "' is not LO:HI with LO < HI"};
+  }
+  spec.resolution = vm.count("resolution") ? vm["resolution"].as<double>()
+                                           : experiments::DefaultResolution(spec.low, spec.high);
+  if (!(spec.resolution >= 1e-6) || (spec.high - spec.low) / spec.resolution > 1e9) {
+    return base::Failure{"--resolution must be >= 1e-6 and give at most 1e9 values in the range"};
+  }
+  spec.integer = experiments::IsIntegerGrid(spec.low, spec.high, spec.resolution);
+  spec.replications = vm["replications"].as<int64_t>();
+  if (spec.replications < 1 || spec.replications > 100'000) {
+    return base::Failure{"--replications must be in 1..100000"};
+  }
+  spec.confidence = vm["confidence"].as<double>();
+  if (!(spec.confidence >= 0.5 && spec.confidence < 1)) {
+    return base::Failure{"--confidence must be in [0.5, 1)"};
+  }
+  return spec;
+}
+
+// Each line of `lines` on stderr after "drainsim tune: ".
+void PrintLines(const std::string& lines) {
+  size_t start = 0;
+  while (start <= lines.size()) {
+    const size_t end = std::min(lines.find('\n', start), lines.size());
+    std::fprintf(stderr, "drainsim tune: %s\n", lines.substr(start, end - start).c_str());
+    start = end + 1;
+  }
+}
+
+// Progress over the whole search: evaluations finished of about the most the search makes.
+std::function<void(size_t, size_t)> SearchProgress(ProgressLine& progress,
+                                                   const experiments::TuneSpec& spec) {
+  const double expected = experiments::ExpectedEvaluations(spec);
+  return [&progress, expected, evaluations = 0](size_t done, size_t total) mutable {
+    if (done == total) ++evaluations;
+    if (!progress.Due()) return;
+    const double fraction =
+        (evaluations + (done == total ? 0.0 : static_cast<double>(done) / total)) / expected;
+    progress.Update(std::min(fraction, 0.99), "value " + std::to_string(evaluations + 1) +
+                                                  ", run " + std::to_string(done) + " of " +
+                                                  std::to_string(total));
+  };
+}
 
 }  // namespace
 
@@ -82,116 +135,47 @@ int RunTune(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
-  experiments::TuneSpec spec;
-  if (vm["maximize"].as<bool>() == vm["minimize"].as<bool>()) {
-    return UsageError("give exactly one of --maximize and --minimize");
-  }
-  spec.maximize = vm["maximize"].as<bool>();
-  spec.pointer = vm["param"].as<std::string>();
-  if (!ParseRange(vm["range"].as<std::string>(), &spec.low, &spec.high) ||
-      !(spec.low < spec.high)) {
-    return UsageError("--range '" + vm["range"].as<std::string>() + "' is not LO:HI with LO < HI");
-  }
-  spec.resolution = vm.count("resolution") ? vm["resolution"].as<double>()
-                                           : experiments::DefaultResolution(spec.low, spec.high);
-  if (!(spec.resolution >= 1e-6) || (spec.high - spec.low) / spec.resolution > 1e9) {
-    return UsageError("--resolution must be >= 1e-6 and give at most 1e9 values in the range");
-  }
-  spec.integer = Integral(spec.low) && Integral(spec.high) && Integral(spec.resolution);
-  spec.replications = vm["replications"].as<int64_t>();
-  if (spec.replications < 1 || spec.replications > 100'000) {
-    return UsageError("--replications must be in 1..100000");
-  }
-  spec.confidence = vm["confidence"].as<double>();
-  if (!(spec.confidence >= 0.5 && spec.confidence < 1)) {
-    return UsageError("--confidence must be in [0.5, 1)");
-  }
+  const base::Expected<experiments::TuneSpec> parsed = SpecFrom(vm);
+  if (!parsed) return UsageError(parsed.error());
+  experiments::TuneSpec spec = *parsed;
   int jobs = 1;
   if (!ReadJobs("tune", vm, &jobs)) return kExitBadInput;
   for (const std::string& text : vm["constraint"].as<std::vector<std::string>>()) {
-    std::string error;
-    std::optional<experiments::Constraint> c = experiments::ParseConstraint(text, &error);
-    if (!c) return UsageError("--constraint " + error);
+    base::Expected<experiments::Constraint> c = experiments::ParseConstraint(text);
+    if (!c) return UsageError("--constraint " + c.error());
     spec.constraints.push_back(std::move(*c));
   }
 
   const std::string path = vm["scenario"].as<std::string>();
   std::optional<LoadedScenario> loaded = LoadForExperiment(path);
   if (!loaded) return kExitBadInput;
-  std::vector<std::string> names;
-  for (const experiments::Constraint& c : spec.constraints) names.push_back(c.metric);
-  std::vector<std::string> errors;
-  std::optional<std::vector<experiments::MetricSpec>> metrics =
-      experiments::ResolveMetrics(loaded->document, names, &errors);
-  for (const std::string& error : errors) {
-    std::fprintf(stderr, "drainsim tune: --constraint %s\n", error.c_str());
+  if (const base::Status resolved = experiments::ResolveConstraints(loaded->document, &spec);
+      !resolved) {
+    PrintLines(resolved.error());
+    return kExitBadInput;
   }
-  if (!metrics) return kExitBadInput;
-  if (metrics->size() != names.size()) return UsageError("a metric is constrained twice");
-  for (size_t i = 0; i < names.size(); ++i) spec.constraints[i].metric = (*metrics)[i].name;
-  spec.metrics = std::move(*metrics);
   spec.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
-
-  const nlohmann::json& document = loaded->document;
   const experiments::ScenarioAt scenario_at =
-      [&](double value, std::string* error) -> std::optional<config::Scenario> {
-    const experiments::Edit edit{spec.pointer, experiments::ValueJson(spec, value)};
-    std::string edit_error;
-    const std::optional<nlohmann::json> edited =
-        experiments::ApplyEdits(document, {edit}, &edit_error);
-    if (!edited) {
-      *error = "--param " + edit_error;
-      return std::nullopt;
-    }
-    scenario::LoadResult result = scenario::LoadScenarioText(edited->dump());
-    if (!result.ok()) {
-      *error = "";
-      for (const scenario::Problem& p : result.problems) {
-        *error += (error->empty() ? "" : "\n") + path + ": --param " + experiments::EditText(edit) +
-                  ": " + (p.pointer.empty() ? "" : p.pointer + ": ") + p.message;
-      }
-      return std::nullopt;
-    }
-    return std::move(*result.scenario);
-  };
+      experiments::ScenarioAtFor(loaded->document, path, spec);
   const std::optional<std::string> out_dir = OutDirFor("tune", vm, loaded->scenario.name + "-tune");
   if (!out_dir) return kExitBadInput;
-  // Both ends must be valid scenarios before anything runs.
-  for (double end : {spec.low, spec.high}) {
-    std::string error;
-    if (!scenario_at(end, &error)) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return kExitBadInput;
-    }
+  if (const base::Status ends = experiments::CheckEnds(spec, scenario_at); !ends) {
+    std::fprintf(stderr, "%s\n", ends.error().c_str());
+    return kExitBadInput;
   }
 
-  // Progress over the whole search: evaluations finished of about the most the search makes
-  // (nine scanned values, then bisection of the widest gap down to the resolution).
   ProgressLine progress(ProgressWanted(vm));
   experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs);
-  if (progress.active()) {
-    const double values = (spec.high - spec.low) / spec.resolution + 1;
-    const double expected = 9 + std::ceil(std::log2(std::max(2.0, values / 8)));
-    options.on_done = [&progress, expected, evaluations = 0](size_t done, size_t total) mutable {
-      if (done == total) ++evaluations;
-      if (!progress.Due()) return;
-      const double fraction =
-          (evaluations + (done == total ? 0.0 : static_cast<double>(done) / total)) / expected;
-      progress.Update(std::min(fraction, 0.99), "value " + std::to_string(evaluations + 1) +
-                                                    ", run " + std::to_string(done) + " of " +
-                                                    std::to_string(total));
-    };
-  }
-  std::string error;
-  const std::optional<experiments::TuneResult> result =
-      experiments::Tune(spec, scenario_at, options, &error);
+  if (progress.active()) options.on_done = SearchProgress(progress, spec);
+  const base::Expected<experiments::TuneResult> result =
+      experiments::Tune(spec, scenario_at, options);
   progress.Finish();
   if (!result) {
-    std::fprintf(stderr, "%s\n", error.c_str());
+    std::fprintf(stderr, "%s\n", result.error().c_str());
     return kExitBadInput;
   }
   const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash, VersionText()};
-  return Emit("tune", experiments::RenderTune(spec, *result, context), *out_dir);
+  return Emit("tune", reports::RenderTune(spec, *result, context), *out_dir);
 }
 
 }  // namespace drainsim::cli

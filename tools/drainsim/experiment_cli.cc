@@ -13,8 +13,8 @@
 #include "sim/scenario/load.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
-#include "tools/drainsim/version.h"
 #include "tools/drainsim/scenario_input.h"
+#include "tools/drainsim/version.h"
 
 namespace drainsim::cli {
 
@@ -25,11 +25,11 @@ std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
   if (!loaded.ok()) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string error;
-  std::optional<nlohmann::json> document = experiments::ParseDocument(text, &error);
+  base::Expected<nlohmann::json> document = experiments::ParseDocument(text);
   if (!document) {
     // The loader accepted it, so this is a JSON extension nlohmann refuses; say so plainly.
-    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(), error.c_str());
+    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(),
+                 document.error().c_str());
     return std::nullopt;
   }
   LoadedScenario result;
@@ -171,13 +171,13 @@ std::optional<std::string> OutDirFor(const char* command, const po::variables_ma
   return dir;
 }
 
-int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir) {
+int Emit(const char* command, const reports::Rendered& rendered, const std::string& dir) {
   if (const std::string error = WriteOutputSet(dir, rendered.files); !error.empty()) {
     std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
     return kExitBadInput;
   }
   std::fputs(rendered.text.c_str(), stdout);
-  for (const experiments::OutputFile& file : rendered.files) {
+  for (const reports::OutputFile& file : rendered.files) {
     std::printf("report: %s\n", (fs::path(dir) / file.name).c_str());
   }
   return rendered.exit_code;

@@ -11,8 +11,8 @@
 
 #include "experiments/experiment.h"
 #include "experiments/metric_spec.h"
-#include "experiments/output.h"
 #include "experiments/runner.h"
+#include "reports/output.h"
 #include "sim/config/config.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/progress.h"
@@ -79,7 +79,7 @@ std::optional<std::string> OutDirFor(const char* command, const po::variables_ma
 
 // Prints rendered.text, writes its files into `dir` and lists them ("report: DIR/FILE").
 // Returns rendered.exit_code, or kExitBadInput when a file cannot be written.
-int Emit(const char* command, const experiments::Rendered& rendered, const std::string& dir);
+int Emit(const char* command, const reports::Rendered& rendered, const std::string& dir);
 
 // `drainsim run --replications ...` (cmd_run_replications.cc); called by RunRun when one of
 // the replication options is given. `vm` holds run's options, AddReplicationOptions's included.

@@ -70,7 +70,7 @@ int WriteAll(int fd, const std::string& text) {
 
 // Writes `file` whole into the staging directory: open, write, fsync, close.
 std::string StageFile(const fs::path& dir, const fs::path& staging,
-                      const experiments::OutputFile& file) {
+                      const reports::OutputFile& file) {
   const fs::path path = staging / file.name;
   int fd = -1;
   int error =
@@ -147,14 +147,14 @@ int SyncDirectory(const fs::path& dir) {
 
 // The switch of every name, rolled back as a whole when a step fails.
 std::string SwitchAll(const fs::path& dir, const fs::path& staging,
-                      const std::vector<experiments::OutputFile>& files) {
+                      const std::vector<reports::OutputFile>& files) {
   const fs::path old_dir = staging / "old";
   if (const int error = Step([&] { return mkdir(old_dir.c_str(), 0700); }); error != 0) {
     return Why("cannot create", old_dir, error);
   }
   std::vector<Switched> done;
   std::string error;
-  for (const experiments::OutputFile& file : files) {
+  for (const reports::OutputFile& file : files) {
     done.push_back(Switched{file.name});
     error = SwitchOne(dir, staging, done.back());
     if (!error.empty()) break;
@@ -169,11 +169,11 @@ std::string SwitchAll(const fs::path& dir, const fs::path& staging,
   return error;
 }
 
-std::string WriteSet(const fs::path& dir, const std::vector<experiments::OutputFile>& files) {
+std::string WriteSet(const fs::path& dir, const std::vector<reports::OutputFile>& files) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return "cannot create " + dir.string() + ": " + ec.message();
-  for (const experiments::OutputFile& file : files) {
+  for (const reports::OutputFile& file : files) {
     struct stat st;
     if (lstat((dir / file.name).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       return Why("cannot replace", dir / file.name, EISDIR);
@@ -186,7 +186,7 @@ std::string WriteSet(const fs::path& dir, const std::vector<experiments::OutputF
   }
   const fs::path staging = templ;
   std::string error;
-  for (const experiments::OutputFile& file : files) {
+  for (const reports::OutputFile& file : files) {
     error = StageFile(dir, staging, file);
     if (!error.empty()) break;
   }
@@ -200,8 +200,7 @@ std::string WriteSet(const fs::path& dir, const std::vector<experiments::OutputF
 
 }  // namespace
 
-std::string WriteOutputSet(const std::string& dir,
-                           const std::vector<experiments::OutputFile>& files) {
+std::string WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files) {
   const SignalsDeferred deferred;
   return WriteSet(fs::path(dir), files);
 }

@@ -42,11 +42,10 @@
 #include <string>
 #include <vector>
 
-#include "experiments/output.h"
+#include "reports/output.h"
 
 namespace drainsim::cli {
 
-std::string WriteOutputSet(const std::string& dir,
-                           const std::vector<experiments::OutputFile>& files);
+std::string WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files);
 
 }  // namespace drainsim::cli

@@ -31,32 +31,24 @@ std::string CheckMergeBytes(std::string_view bytes) {
   std::vector<experiments::Partial> parts;
   std::vector<std::string> names;
   for (const std::string& text : SplitParts(bytes)) {
-    std::string error;
-    std::optional<experiments::Partial> part = experiments::ReadPartial(text, &error);
-    if (part.has_value() == !error.empty()) {
-      return part ? "ReadPartial gave a partial and an error" : "ReadPartial gave neither";
-    }
+    base::Expected<experiments::Partial> part = experiments::ReadPartial(text);
+    if (!part && part.error().empty()) return "ReadPartial refused without a reason";
     if (!part) continue;
     const std::string written = experiments::PartialText(*part);
-    std::string again_error;
-    const std::optional<experiments::Partial> again =
-        experiments::ReadPartial(written, &again_error);
-    if (!again) return "a partial's own text does not read back: " + again_error;
+    const base::Expected<experiments::Partial> again = experiments::ReadPartial(written);
+    if (!again) return "a partial's own text does not read back: " + again.error();
     if (experiments::PartialText(*again) != written) return "PartialText is not a fixed point";
     names.push_back("part" + std::to_string(names.size()));
     parts.push_back(std::move(*part));
   }
   if (parts.empty()) return "";
-  std::string error;
-  const std::optional<experiments::Merged> merged = experiments::Merge(parts, names, &error);
-  if (merged.has_value() == !error.empty()) {
-    return merged ? "Merge gave a merge and an error" : "Merge gave neither";
-  }
+  const base::Expected<experiments::Merged> merged = experiments::Merge(parts, names);
+  if (!merged && merged.error().empty()) return "Merge refused without a reason";
   if (!merged) return "";
   if (static_cast<int64_t>(merged->records.size()) != merged->experiment.RunCount()) {
     return "a merge without a record for every run";
   }
-  const experiments::Rendered rendered =
+  const reports::Rendered rendered =
       merged->experiment.command == "sweep"
           ? experiments::RenderSweep(merged->experiment, merged->records)
           : experiments::RenderReplications(merged->experiment, merged->records);

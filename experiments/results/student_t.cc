@@ -1,4 +1,4 @@
-#include "experiments/student_t.h"
+#include "experiments/results/student_t.h"
 
 #include <cmath>
 

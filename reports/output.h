@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace drainsim::experiments {
+namespace drainsim::reports {
 
 struct OutputFile {
   std::string name;  // a file name in the output directory: "replications.json"
@@ -19,4 +19,4 @@ struct Rendered {
   int exit_code = 0;  // 0, or 1 when an expectation failed in some replication
 };
 
-}  // namespace drainsim::experiments
+}  // namespace drainsim::reports

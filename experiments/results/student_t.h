@@ -1,5 +1,5 @@
 // Student's t distribution: its upper tail and its quantiles, for confidence intervals of the
-// mean of a few independent replications (experiments/statistics.h) and for the validation
+// mean of a few independent replications (experiments/results/statistics.h) and for the validation
 // suite (tests/validation/stats.h), which checks them against the standard tables.
 //
 // Invariants:

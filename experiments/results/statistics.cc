@@ -1,4 +1,4 @@
-#include "experiments/statistics.h"
+#include "experiments/results/statistics.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "experiments/student_t.h"
+#include "experiments/results/student_t.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {

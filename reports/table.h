@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace drainsim::experiments {
+namespace drainsim::reports {
 
 struct Table {
   std::vector<std::string> header;
@@ -29,4 +29,4 @@ std::string Number(double value);
 // Number(*value), or "-" when there is none.
 std::string NumberOr(const std::optional<double>& value, const std::string& none = "-");
 
-}  // namespace drainsim::experiments
+}  // namespace drainsim::reports

@@ -1,4 +1,4 @@
-#include "experiments/table.h"
+#include "reports/table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "reports/metrics.h"
 #include "sim/base/check.h"
 
-namespace drainsim::experiments {
+namespace drainsim::reports {
 
 namespace {
 
@@ -67,18 +67,18 @@ std::string Table::Markdown() const {
 }
 
 std::string Number(double value) {
-  if (!std::isfinite(value)) return reports::Decimal(value);
+  if (!std::isfinite(value)) return Decimal(value);
   const double magnitude = std::abs(value);
   int decimals = 6;
   if (magnitude >= 1) {
     const int digits = static_cast<int>(std::floor(std::log10(magnitude))) + 1;
     decimals = std::clamp(6 - digits, 0, 6);
   }
-  return reports::Decimal(value, decimals);
+  return Decimal(value, decimals);
 }
 
 std::string NumberOr(const std::optional<double>& value, const std::string& none) {
   return value ? Number(*value) : none;
 }
 
-}  // namespace drainsim::experiments
+}  // namespace drainsim::reports
