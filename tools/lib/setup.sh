@@ -103,7 +103,9 @@ drainsim_ensure_optional_packages() {
 # Docker image's) is left as it is.
 DRAINSIM_SERVICE_PACKAGES=(rabbitmq-server postgresql)
 
-drainsim_service_pids() { pgrep -x 'beam.smp|epmd|postgres' 2>/dev/null | sort; }
+# pgrep exits 1 when nothing matches, the usual case on a fresh machine: under `set -e` and
+# pipefail that must not end the set-up.
+drainsim_service_pids() { { pgrep -x 'beam.smp|epmd|postgres' 2>/dev/null || true; } | sort; }
 
 drainsim_ensure_service_packages() {
   [ "${DRAINSIM_NO_SERVICE_PACKAGES:-0}" = 1 ] && return 0
@@ -128,13 +130,15 @@ drainsim_ensure_service_packages() {
   after=$(drainsim_service_pids)
   if [ "$after" != "$before" ]; then
     drainsim_log "services: stopping what the install started"
-    command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ] &&
-      systemctl stop rabbitmq-server postgresql epmd.socket epmd.service >/dev/null 2>&1
-    service rabbitmq-server stop >/dev/null 2>&1
-    service postgresql stop >/dev/null 2>&1
+    # Each stop may fail (no systemd, the service not running): none of that ends the set-up.
+    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+      systemctl stop rabbitmq-server postgresql epmd.socket epmd.service >/dev/null 2>&1 || true
+    fi
+    service rabbitmq-server stop >/dev/null 2>&1 || true
+    service postgresql stop >/dev/null 2>&1 || true
     local pid
     for pid in $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after")); do
-      kill "$pid" 2>/dev/null
+      kill "$pid" 2>/dev/null || true
     done
   fi
   return 0
