@@ -152,7 +152,7 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
     }
   }
   if (kind.handler.db_ops > 0) {
-    const model::DurationSampler op(*kind.handler.db_op_ms, 1000.0);
+    const auto op = model::DurationSampler::Millis(*kind.handler.db_op_ms);
     for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
       // pg_sleep, or with a db_slowdown the run's function that sleeps it x the server's
       // current factor (live/db_faults.h); a later statement gets the whole timeout again.
@@ -173,7 +173,7 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
       return fail("downstream call failed");
     }
   }
-  SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
+  SpinMicros(model::DurationSampler::Millis(kind.handler.cpu_ms).Sample(rng).micros());
   if (!PgExec(conn,
               "INSERT INTO " + state.pool->executions_table() +
                   " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
@@ -208,7 +208,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
   state.log->Write("attempt", id, worker, attempt);
   engine::Rng rng = engine::Rng::ForStream(state.plan.seed, engine::StreamId("live-handler"),
                                            static_cast<uint64_t>(id) * 1024 + attempt);
-  SleepMicros(model::DurationSampler(kind.handler.validate_ms, 1000.0).Sample(rng).micros());
+  SleepMicros(model::DurationSampler::Millis(kind.handler.validate_ms).Sample(rng).micros());
 
   const std::string fail = HeaderString(message.headers, "x-drainsim-fail");
   if (!fail.empty()) {
@@ -265,7 +265,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
       return CallFailed(state, call, m.id, attempt);
     }
   }
-  SpinMicros(model::DurationSampler(kind.handler.cpu_ms, 1000.0).Sample(rng).micros());
+  SpinMicros(model::DurationSampler::Millis(kind.handler.cpu_ms).Sample(rng).micros());
   ++state.commits;
   state.log->Write("commit", id, worker, attempt, "no database");
   return {Action::kAck, "done"};

@@ -23,6 +23,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The last lines of a server's log, for a start-up failure's message: the scratch directory
+// that holds the log is removed when the start fails (unless --keep-data), so pointing at the
+// file alone would point at nothing.
+std::string LogTail(const std::string& log_path, size_t max_lines = 6) {
+  std::ifstream in(log_path);
+  std::deque<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    lines.push_back(line);
+    if (lines.size() > max_lines) lines.pop_front();
+  }
+  if (lines.empty()) return " (its log is empty; --keep-data keeps it)";
+  std::string tail = "; its log ends (--keep-data keeps it):";
+  for (const std::string& line : lines) tail += "\n  " + line;
+  return tail;
+}
+
 // Only what the child needs, as C arrays, built before fork (contract (4)).
 struct PreparedExec {
   std::vector<char*> argv;
@@ -207,27 +224,6 @@ int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, st
   }
   return WEXITSTATUS(status);
 }
-
-namespace {
-
-// The last lines of a server's log, for a start-up failure's message: the scratch directory
-// that holds the log is removed when the start fails (unless --keep-data), so pointing at the
-// file alone would point at nothing.
-std::string LogTail(const std::string& log_path, size_t max_lines = 6) {
-  std::ifstream in(log_path);
-  std::deque<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    lines.push_back(line);
-    if (lines.size() > max_lines) lines.pop_front();
-  }
-  if (lines.empty()) return " (its log is empty; --keep-data keeps it)";
-  std::string tail = "; its log ends (--keep-data keeps it):";
-  for (const std::string& line : lines) tail += "\n  " + line;
-  return tail;
-}
-
-}  // namespace
 
 bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
                     std::chrono::milliseconds timeout, std::chrono::milliseconds poll,

@@ -1,8 +1,8 @@
 // DumpCanonical and the JSON of values, distributions and the non-policy sections.
 #include <cmath>
 
+#include "sim/base/json_integers.h"
 #include "sim/scenario/dump_json.h"
-#include "sim/scenario/json_integers.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::scenario {
@@ -209,7 +209,7 @@ std::string DumpCanonical(const config::Scenario& s) {
       {"format_version", kFormatVersion},
       {"name", s.name},
       {"description", s.description},
-      {"seed", Uint64Json(s.seed)},
+      {"seed", base::Uint64Json(s.seed)},
       {"run",
        {{"until_s", SecondsJson(s.run.until)},
         {"sample_every_s", SecondsJson(s.run.sample_every)},

@@ -1,14 +1,16 @@
 // Seeds above 2^53 survive every JSON reader: the dump writes them as strings of decimal digits,
-// and the loader reads both forms (sim/scenario/json_integers.h). Regression: report.json wrote
+// and the loader reads both forms (sim/base/json_integers.h). Regression: report.json wrote
 // 10903086657810375724 as a bare number, which jq and JavaScript read as 10903086657810377000.
 #include <catch2/catch.hpp>
 
-#include "sim/scenario/json_integers.h"
+#include "sim/base/json_integers.h"
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
 namespace {
 
+using base::kJsonExactIntegerMax;
+using base::Uint64Json;
 using testing::BaseScenario;
 using testing::HasProblem;
 using testing::Json;
