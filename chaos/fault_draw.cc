@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/base/check.h"
+#include "sim/config/fault_types.h"
 #include "sim/engine/rng.h"
 
 namespace drainsim::chaos {
@@ -31,7 +32,13 @@ constexpr std::array kRateLimitsPerS = {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0
 // Up to the seed's 30 s "failing slowly": long enough to outlast a visibility timeout.
 constexpr std::array<int64_t, 6> kFailAfterMs = {0, 10, 100, 1000, 5000, 30000};
 constexpr std::array<int64_t, 6> kDowntimeS = {0, 1, 5, 30, 60, 120};
-constexpr int64_t kConnectionsMax = 100'000;
+// Invariant (4): the ladders stay inside the loader's limits.
+using Limits = config::FaultLimits;
+static_assert(kSlowdownFactors.front() >= Limits::kSlowdownFactorMin);
+static_assert(kSlowdownFactors.back() <= Limits::kSlowdownFactorMax);
+static_assert(kCrashRatesPerH.back() <= Limits::kCrashRatePerHMax);
+static_assert(kFailAfterMs.back() <= Limits::kFailAfterMsMax);
+static_assert(kDowntimeS.back() <= Limits::kDowntimeSMax);
 
 // One generator per fault type, with the draws every type needs.
 class Draw {
@@ -149,7 +156,7 @@ std::optional<config::Fault> DrawOne(FaultType type, Draw& draw, const config::S
     case FaultType::kDbConnections: {
       config::DbConnectionsFault f;
       f.window = draw.Window();
-      f.connections = draw.Int(1, std::min(kConnectionsMax, 2 * s.database->connections));
+      f.connections = draw.Int(1, std::min(Limits::kConnectionsMax, 2 * s.database->connections));
       return f;
     }
     case FaultType::kDownstreamOutage:
@@ -168,24 +175,17 @@ std::optional<config::Fault> DrawOne(FaultType type, Draw& draw, const config::S
   return std::nullopt;
 }
 
+// The descriptor says which types the swarm draws and which section each needs.
 bool Applicable(FaultType type, const config::Scenario& s) {
-  switch (type) {
-    case FaultType::kErrors:
-    case FaultType::kPoison:
-    case FaultType::kWorkerCrash:
-    case FaultType::kAckLoss:
-    case FaultType::kBrokerRestart:
+  const config::FaultDescriptor& d = config::DescriptorOf(type);
+  if (!d.swarm_draws) return false;
+  switch (d.needs) {
+    case config::FaultNeeds::kNothing:
       return true;
-    case FaultType::kDbSlowdown:
-    case FaultType::kDbOutage:
-    case FaultType::kDbConnections:
+    case config::FaultNeeds::kDatabase:
       return s.database.has_value();
-    case FaultType::kDownstreamOutage:
-    case FaultType::kDownstreamRateLimit:
+    case config::FaultNeeds::kDownstream:
       return s.downstream.has_value();
-    case FaultType::kSyntheticFailures:
-    case FaultType::kBug:
-      return false;
   }
   return false;
 }
@@ -198,8 +198,8 @@ Duration BrokerDowntimeMax() { return Duration::Seconds(kDowntimeS.back()); }
 std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, Instant safety_end,
                                       uint64_t seed) {
   std::vector<config::Fault> faults;
-  for (int t = 0; t <= static_cast<int>(FaultType::kBrokerRestart); ++t) {
-    const auto type = static_cast<FaultType>(t);
+  for (const config::FaultDescriptor& descriptor : config::FaultDescriptors()) {
+    const FaultType type = descriptor.type;
     if (!Applicable(type, skeleton)) continue;
     Draw draw(seed, type, safety_end);
     if (!draw.Coin()) continue;

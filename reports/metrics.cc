@@ -14,21 +14,6 @@ double Fixed(double value) { return std::round(value * 1e6) / 1e6; }
 
 std::string JsonNumber(double value) { return nlohmann::json(Fixed(value)).dump(); }
 
-std::string Decimal(double value, int decimals) {
-  DRAINSIM_CHECK(decimals >= 0);
-  DRAINSIM_CHECK(decimals <= 9);
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-  char buffer[400];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  std::string text = buffer;
-  if (text.find('.') != std::string::npos) {
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-  }
-  if (text == "-0") text = "0";
-  return text;
-}
-
 std::string Hex16(uint64_t value) {
   char buffer[17];
   std::snprintf(buffer, sizeof(buffer), "%016llx", static_cast<unsigned long long>(value));

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/base/decimal.h"
 #include "sim/model/histogram.h"
 #include "sim/model/results.h"
 
@@ -27,10 +28,11 @@ double Fixed(double value);
 // "0.054363", "1e-06").
 std::string JsonNumber(double value);
 
-// `value` rounded to at most `decimals` decimals, trailing zeros and point dropped: "1800",
-// "24.95", "0.5". For text meant for people (verdicts, Markdown). "-0" prints as "0".
-// REQUIRES: 0 <= decimals <= 9
-std::string Decimal(double value, int decimals = 6);
+// Decimal(value, decimals): `value` rounded to at most `decimals` decimals, trailing zeros and
+// point dropped: "1800", "24.95", "0.5". For text meant for people (verdicts, Markdown). "-0"
+// prints as "0". REQUIRES: 0 <= decimals <= 9. (sim/base/decimal.h: the configuration's fault
+// legends write numbers the same way.)
+using base::Decimal;
 
 // A 64-bit hash as 16 lowercase hex digits: how reports print the run's fingerprint.
 std::string Hex16(uint64_t value);

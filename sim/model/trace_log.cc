@@ -6,6 +6,7 @@
 
 #include "sim/base/check.h"
 #include "sim/config/enum_names.h"
+#include "sim/config/fault_types.h"
 
 namespace drainsim::model {
 
@@ -34,22 +35,16 @@ size_t HeadOf(size_t life_events_max) { return life_events_max / 4; }
 // opens, so the recorder marks them from the scenario.
 void AddScenarioMarks(const config::Scenario& scenario, std::vector<RunMark>& marks) {
   for (uint32_t f = 0; f < scenario.faults.size(); ++f) {
-    const config::Fault& fault = scenario.faults[f];
-    std::optional<engine::Instant> from;
-    std::optional<engine::Instant> fixed;
-    if (const auto* s = std::get_if<config::SyntheticFailuresFault>(&fault)) {
-      from = s->from;
-    } else if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
-      from = p->from;
-    } else if (const auto* b = std::get_if<config::BugFault>(&fault)) {
-      from = b->from;
-      fixed = b->fixed_at;
+    const config::FaultTiming timing = config::TimingOf(scenario.faults[f], scenario.run.until);
+    if (timing.shape != config::FaultShape::kOnset) continue;
+    if (timing.from < scenario.run.until) {
+      marks.push_back(
+          RunMark{timing.from, RunMark::Type::kFault, f, FaultEdge::kOpen, false, true});
     }
-    if (from && *from < scenario.run.until) {
-      marks.push_back(RunMark{*from, RunMark::Type::kFault, f, FaultEdge::kOpen, false, true});
-    }
-    if (fixed && *fixed < scenario.run.until) {
-      marks.push_back(RunMark{*fixed, RunMark::Type::kFault, f, FaultEdge::kClose, false, true});
+    // A bug's fix; a bug never fixed ends with the run, which is no edge.
+    if (timing.until && *timing.until < scenario.run.until) {
+      marks.push_back(
+          RunMark{*timing.until, RunMark::Type::kFault, f, FaultEdge::kClose, false, true});
     }
   }
 }

@@ -1,15 +1,14 @@
 // Reader for faults: one object per fault, its `type` picking the fields.
 #include <algorithm>
 
+#include "sim/config/fault_types.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
 
 namespace {
 
-constexpr size_t kFaultsMax = 1000;
-constexpr double kDayMillis = 86400e3;
-constexpr double kDaySeconds = 86400;
+using Limits = config::FaultLimits;
 
 struct FaultReader {
   ObjectReader& o;
@@ -36,7 +35,7 @@ struct FaultReader {
     *error = Check(ReadEnum<config::ErrorClass>(error_node), error_node);
     if (!error_node.present()) *error = fallback;
     const Node fail_node = NullAsAbsent(o.Optional("fail_after_ms"));
-    *fail_after = ReadMillis(fail_node, Range::Closed(0, kDayMillis));
+    *fail_after = ReadMillis(fail_node, Range::Closed(0, Limits::kFailAfterMsMax));
     if (!*fail_after && fail_node.present()) ok = false;
   }
   engine::Instant From() {
@@ -68,8 +67,7 @@ struct FaultReader {
   }
 };
 
-std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
-                                       const Node& type_node) {
+std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r) {
   ObjectReader& o = r.o;
   switch (type) {
     case config::FaultType::kErrors: {
@@ -84,7 +82,7 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
     case config::FaultType::kSyntheticFailures: {
       config::SyntheticFailuresFault f;
       f.kind = r.Kind(true);
-      f.count = r.Int("count", Range::Closed(1, 1e9));
+      f.count = r.Int("count", Range::Closed(1, Limits::kCountMax));
       r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
       f.from = r.From();
       return f;
@@ -99,7 +97,7 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
                        std::string(count.present() ? " (got both)" : ""));
         r.ok = false;
       }
-      f.count = ReadInt(count, Range::Closed(1, 1e9));
+      f.count = ReadInt(count, Range::Closed(1, Limits::kCountMax));
       f.fraction = ReadNumber(fraction, Range::AboveAtMost(0, 1));
       if ((count.present() && !f.count) || (fraction.present() && !f.fraction)) r.ok = false;
       r.Injected(config::ErrorClass::kPermanent, &f.error, &f.fail_after);
@@ -128,36 +126,34 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
       return f;
     }
     case config::FaultType::kDbSlowdown: {
-      r.Needs(r.c.has_database, "database", type_node);
       config::DbSlowdownFault f;
       f.window = r.TimeWindow(true);
-      f.factor = r.Number("factor", Range::Closed(1, 1000));
+      f.factor =
+          r.Number("factor", Range::Closed(Limits::kSlowdownFactorMin, Limits::kSlowdownFactorMax));
       return f;
     }
     case config::FaultType::kDbOutage: {
-      r.Needs(r.c.has_database, "database", type_node);
       return config::DbOutageFault{r.TimeWindow(true)};
     }
     case config::FaultType::kDbConnections: {
-      r.Needs(r.c.has_database, "database", type_node);
       config::DbConnectionsFault f;
       f.window = r.TimeWindow(true);
-      f.connections = r.Int("connections", Range::Closed(1, 100000));
+      f.connections =
+          r.Int("connections", Range::Closed(1, static_cast<double>(Limits::kConnectionsMax)));
       return f;
     }
     case config::FaultType::kDownstreamOutage: {
-      r.Needs(r.c.has_downstream, "downstream", type_node);
       return config::DownstreamOutageFault{r.TimeWindow(true)};
     }
     case config::FaultType::kDownstreamRateLimit: {
-      r.Needs(r.c.has_downstream, "downstream", type_node);
       config::DownstreamRateLimitFault f;
       f.window = r.TimeWindow(true);
       f.rate_limit_per_s = r.Number("rate_limit_per_s",
                                     Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
       f.burst = DefaultBurst(f.rate_limit_per_s);
       const Node burst = o.Optional("burst");
-      if (burst.present()) f.burst = r.Check(ReadInt(burst, Range::Closed(1, 1e9)), burst);
+      if (burst.present())
+        f.burst = r.Check(ReadInt(burst, Range::Closed(1, Limits::kBurstMax)), burst);
       return f;
     }
     case config::FaultType::kWorkerCrash: {
@@ -174,7 +170,7 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
         return f;
       }
       if (rate.present()) {
-        f.rate_per_h = ReadNumber(rate, Range::AboveAtMost(0, 1e6));
+        f.rate_per_h = ReadNumber(rate, Range::AboveAtMost(0, Limits::kCrashRatePerHMax));
         if (!f.rate_per_h) r.ok = false;
         f.window = r.TimeWindow(false);
         const Node count = o.Optional("count");
@@ -210,9 +206,11 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
       f.at = r.Check(ReadAt(at, r.c), at);
       if (!at.present()) r.ok = false;
       const Node downtime = o.Optional("downtime_s");
-      f.downtime = r.Check(ReadSeconds(downtime, Range::Closed(0, kDaySeconds)), downtime);
+      f.downtime =
+          r.Check(ReadSeconds(downtime, Range::Closed(0, Limits::kDowntimeSMax)), downtime);
       const Node recovery = o.Optional("recovery_s");
-      f.recovery = r.Check(ReadSeconds(recovery, Range::Closed(0, kDaySeconds)), recovery);
+      f.recovery =
+          r.Check(ReadSeconds(recovery, Range::Closed(0, Limits::kDowntimeSMax)), recovery);
       if (f.downtime + f.recovery > engine::Duration::Zero()) r.c.has_fault_window = true;
       return f;
     }
@@ -223,7 +221,7 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r,
 }  // namespace
 
 void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults) {
-  for (const Node& item : ArrayItems(node, 0, kFaultsMax)) {
+  for (const Node& item : ArrayItems(node, 0, Limits::kFaultsMax)) {
     ObjectReader o(item);
     if (!o.valid()) {
       if (item.is_null()) item.TypeError("an object");
@@ -236,7 +234,17 @@ void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults
       continue;
     }
     FaultReader reader{o, c};
-    std::optional<config::Fault> fault = ReadTyped(*type, reader, type_node);
+    switch (config::DescriptorOf(*type).needs) {
+      case config::FaultNeeds::kNothing:
+        break;
+      case config::FaultNeeds::kDatabase:
+        reader.Needs(c.has_database, "database", type_node);
+        break;
+      case config::FaultNeeds::kDownstream:
+        reader.Needs(c.has_downstream, "downstream", type_node);
+        break;
+    }
+    std::optional<config::Fault> fault = ReadTyped(*type, reader);
     o.Finish("for type '" + std::string(config::NameOf(*type)) + "'");
     if (fault && reader.ok) faults->push_back(std::move(*fault));
   }

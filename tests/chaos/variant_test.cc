@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "chaos/fault_draw.h"
+#include "sim/config/fault_types.h"
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
@@ -160,6 +161,11 @@ TEST_CASE("variant: only the fault types that apply to the scenario, each half t
     for (FaultType t : downstream) CHECK(about_half(Count(counts, t)));
     CHECK(Count(counts, FaultType::kBug) == 0);
     CHECK(Count(counts, FaultType::kSyntheticFailures) == 0);
+    // The descriptors say the same (sim/config/fault_types.h): a type is drawn iff it is marked.
+    for (const config::FaultDescriptor& d : config::FaultDescriptors()) {
+      INFO(d.name);
+      CHECK((Count(counts, d.type) > 0) == d.swarm_draws);
+    }
   }
   SECTION("a database, no downstream API") {
     const auto counts = TypeCounts(PlanOrFail(LoadShipped("poison-pills.json")), kSeeds);

@@ -1,0 +1,195 @@
+// The fault descriptors (sim/config/fault_types.h) against the loader and each other: every
+// fault type has one, its name is the JSON type, the section it needs is the one the loader
+// asks for, its shape is what TimingOf gives, its kind is what KindOf finds, and the limits are
+// the loader's.
+#include "sim/config/fault_types.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+
+#include "sim/config/enum_names.h"
+#include "tests/scenario/test_support.h"
+
+namespace drainsim::scenario {
+namespace {
+
+using config::FaultShape;
+using testing::BaseScenario;
+using testing::Json;
+using testing::Load;
+using testing::MustLoad;
+using testing::With;
+using testing::Without;
+
+// One valid fault of each type for BaseScenario (run of 3600 s, kind "job").
+const std::map<std::string, Json>& Samples() {
+  static const auto* samples = new std::map<std::string, Json>{
+      {"errors",
+       {{"type", "errors"},
+        {"kind", "job"},
+        {"probability", 0.1},
+        {"from_s", 10},
+        {"until_s", 20}}},
+      {"synthetic_failures",
+       {{"type", "synthetic_failures"}, {"kind", "job"}, {"count", 5}, {"from_s", 30}}},
+      {"poison", {{"type", "poison"}, {"kind", "job"}, {"fraction", 0.01}, {"from_s", 40}}},
+      {"bug",
+       {{"type", "bug"}, {"kind", "job"}, {"fraction", 0.5}, {"from_s", 50}, {"fixed_at_s", 60}}},
+      {"db_slowdown", {{"type", "db_slowdown"}, {"factor", 25}, {"from_s", 70}, {"until_s", 80}}},
+      {"db_outage", {{"type", "db_outage"}, {"from_s", 90}, {"until_s", 100}}},
+      {"db_connections",
+       {{"type", "db_connections"}, {"connections", 2}, {"from_s", 110}, {"until_s", 120}}},
+      {"downstream_outage", {{"type", "downstream_outage"}, {"from_s", 130}, {"until_s", 140}}},
+      {"downstream_rate_limit",
+       {{"type", "downstream_rate_limit"},
+        {"rate_limit_per_s", 2},
+        {"from_s", 150},
+        {"until_s", 160}}},
+      {"worker_crash",
+       {{"type", "worker_crash"}, {"rate_per_h", 10}, {"from_s", 170}, {"until_s", 180}}},
+      {"ack_loss",
+       {{"type", "ack_loss"}, {"probability", 0.01}, {"from_s", 190}, {"until_s", 200}}},
+      {"broker_restart",
+       {{"type", "broker_restart"}, {"at_s", 210}, {"downtime_s", 5}, {"recovery_s", 2}}},
+  };
+  return *samples;
+}
+
+config::Fault LoadOne(const Json& fault) {
+  const config::Scenario s = MustLoad(With(BaseScenario(), "/faults", Json::array({fault})));
+  REQUIRE(s.faults.size() == 1);
+  return s.faults[0];
+}
+
+TEST_CASE("every fault type has one descriptor, named as in the scenario format", "[faults]") {
+  const auto descriptors = config::FaultDescriptors();
+  REQUIRE(descriptors.size() == std::variant_size_v<config::Fault>);
+  for (size_t i = 0; i < descriptors.size(); ++i) {
+    const auto type = static_cast<config::FaultType>(i);
+    INFO(config::NameOf(type));
+    CHECK(descriptors[i].type == type);
+    CHECK(&config::DescriptorOf(type) == &descriptors[i]);
+    CHECK(descriptors[i].name == config::NameOf(type));
+    CHECK(descriptors[i].what.size() > 10);
+    // A test sample for each type: a new type without one fails here.
+    CHECK(Samples().count(std::string(descriptors[i].name)) == 1);
+  }
+  CHECK(Samples().size() == descriptors.size());
+}
+
+TEST_CASE("a descriptor's shape, kind and legend agree with the fault as loaded", "[faults]") {
+  const auto until = engine::Instant::Zero() + engine::Duration::Seconds(3600);
+  for (const config::FaultDescriptor& d : config::FaultDescriptors()) {
+    INFO(d.name);
+    const config::Fault fault = LoadOne(Samples().at(std::string(d.name)));
+    REQUIRE(config::TypeOf(fault) == d.type);
+    const config::FaultTiming timing = config::TimingOf(fault, until);
+    CHECK(timing.shape == d.shape);
+    CHECK((config::WindowOf(fault) != nullptr) == (d.shape == FaultShape::kWindow));
+    CHECK((config::KindOf(fault) != nullptr) == d.per_kind);
+    if (config::KindOf(fault) != nullptr) CHECK(*config::KindOf(fault) == "job");
+    const bool outage =
+        d.type == config::FaultType::kDbOutage || d.type == config::FaultType::kDownstreamOutage;
+    CHECK(config::DetailOf(fault).empty() == outage);
+    // The samples' windows start at distinct seconds; TimingOf finds each start.
+    CHECK(timing.from.micros() % 1'000'000 == 0);
+    CHECK(timing.from > engine::Instant::Zero());
+  }
+}
+
+TEST_CASE("fault timing: windows, onsets and instants", "[faults]") {
+  const auto until = engine::Instant::Zero() + engine::Duration::Seconds(3600);
+  const auto at_s = [](double s) {
+    return engine::Instant::Zero() + engine::Duration::Micros(static_cast<int64_t>(s * 1e6));
+  };
+  SECTION("a window is [from_s, until_s)") {
+    const auto t = config::TimingOf(LoadOne(Samples().at("db_slowdown")), until);
+    CHECK(t.from == at_s(70));
+    CHECK(t.until == at_s(80));
+  }
+  SECTION("poison starts and never ends; a bug ends at its fix, or with the run") {
+    CHECK_FALSE(config::TimingOf(LoadOne(Samples().at("poison")), until).until.has_value());
+    CHECK(config::TimingOf(LoadOne(Samples().at("bug")), until).until == at_s(60));
+    const Json never = Without(Samples().at("bug"), "/fixed_at_s");
+    CHECK(config::TimingOf(LoadOne(never), until).until == until);
+  }
+  SECTION("a broker restart is down until downtime + recovery, or is only an instant") {
+    const auto t = config::TimingOf(LoadOne(Samples().at("broker_restart")), until);
+    CHECK(t.shape == FaultShape::kInstant);
+    CHECK(t.from == at_s(210));
+    CHECK(t.until == at_s(217));
+    const Json instant = {{"type", "broker_restart"}, {"at_s", 5}};
+    CHECK_FALSE(config::TimingOf(LoadOne(instant), until).until.has_value());
+  }
+  SECTION("a worker crash at an instant is an instant; at a rate, a window") {
+    const Json at = {{"type", "worker_crash"}, {"at_s", 5}, {"count", 2}};
+    const auto t = config::TimingOf(LoadOne(at), until);
+    CHECK(t.shape == FaultShape::kInstant);
+    CHECK(t.from == at_s(5));
+    CHECK_FALSE(t.until.has_value());
+    CHECK(config::DetailOf(LoadOne(at)) == "anywhere, 2 at once");
+    CHECK(config::DetailOf(LoadOne(Samples().at("worker_crash"))) == "anywhere, 10/h");
+  }
+}
+
+TEST_CASE("the section a fault needs is the one the loader asks for", "[faults]") {
+  for (const config::FaultDescriptor& d : config::FaultDescriptors()) {
+    INFO(d.name);
+    const Json faults = Json::array({Samples().at(std::string(d.name))});
+    for (const char* section : {"database", "downstream"}) {
+      const bool needed =
+          (d.needs == config::FaultNeeds::kDatabase && section == std::string("database")) ||
+          (d.needs == config::FaultNeeds::kDownstream && section == std::string("downstream"));
+      Json document = Without(With(BaseScenario(), "/faults", faults), std::string("/") + section);
+      if (std::string(section) == "database") {
+        // The base's kind uses the database; without one it must not.
+        document["kinds"]["job"]["handler"].erase("db_ops");
+        document["kinds"]["job"]["handler"].erase("db_op_ms");
+        document["kinds"]["job"]["idempotency"] = "none";
+      } else {
+        document["kinds"]["job"]["handler"].erase("downstream_calls");
+      }
+      const LoadResult result = Load(document);
+      INFO(section << "\n" << testing::Describe(result));
+      if (needed) {
+        CHECK_PROBLEM(result, "/faults/0/type",
+                      "needs a '" + std::string(section) + "' section, and the scenario has none");
+      } else {
+        CHECK(result.ok());
+      }
+    }
+  }
+}
+
+TEST_CASE("the loader's fault limits are the descriptors' limits", "[faults]") {
+  using Limits = config::FaultLimits;
+  const auto check_edge = [](Json fault, const std::string& pointer, double at_limit,
+                             double beyond) {
+    INFO(fault.dump() << " " << pointer);
+    CHECK_LOADS(
+        Load(With(BaseScenario(), "/faults", Json::array({With(fault, pointer, at_limit)}))));
+    CHECK_PROBLEM(
+        Load(With(BaseScenario(), "/faults", Json::array({With(fault, pointer, beyond)}))),
+        "/faults/0" + pointer, "must be");
+  };
+  check_edge(Samples().at("db_slowdown"), "/factor", Limits::kSlowdownFactorMax,
+             Limits::kSlowdownFactorMax + 1);
+  check_edge(Samples().at("db_slowdown"), "/factor", Limits::kSlowdownFactorMin, 0.5);
+  check_edge(Samples().at("db_connections"), "/connections",
+             static_cast<double>(Limits::kConnectionsMax),
+             static_cast<double>(Limits::kConnectionsMax) + 1);
+  check_edge(Samples().at("worker_crash"), "/rate_per_h", Limits::kCrashRatePerHMax,
+             Limits::kCrashRatePerHMax * 2);
+  check_edge(Samples().at("poison"), "/fail_after_ms", Limits::kFailAfterMsMax,
+             Limits::kFailAfterMsMax + 1);
+  check_edge(Samples().at("broker_restart"), "/recovery_s", Limits::kDowntimeSMax,
+             Limits::kDowntimeSMax + 1);
+  check_edge(Samples().at("synthetic_failures"), "/count", Limits::kCountMax,
+             Limits::kCountMax + 1);
+  check_edge(Samples().at("downstream_rate_limit"), "/burst", Limits::kBurstMax,
+             Limits::kBurstMax + 1);
+}
+
+}  // namespace
+}  // namespace drainsim::scenario
