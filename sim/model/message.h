@@ -42,6 +42,13 @@ struct MessageRef {
   bool operator==(const MessageRef&) const = default;
 };
 
+// One delivery of a message: its copy is current iff delivery_generation equals the message's.
+struct Delivery {
+  MessageRef message;
+  uint32_t delivery_generation = 0;
+  bool operator==(const Delivery&) const = default;
+};
+
 // Why a message came back for another execution; attributes duplicate executions to a cause.
 enum class RedeliveryCause : uint8_t {
   kNone,

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "sim/base/check.h"
+#include "sim/config/fault_types.h"
 #include "sim/model/keys.h"
 
 namespace drainsim::model {
@@ -55,6 +56,27 @@ uint64_t EventWord(engine::Instant at, const Event& event) {
          std::rotl(event.b * 0x165667b19e3779f9ULL, 42);
 }
 
+// The index of kind `name` in the scenario's (sorted) kinds.
+int64_t KindIndex(const config::Scenario& scenario, const std::string& name) {
+  int64_t index = 0;
+  for (const auto& entry : scenario.kinds) {
+    if (entry.first == name) return index;
+    ++index;
+  }
+  DRAINSIM_CHECK(false);  // the loader guarantees that kinds exist
+  return FaultSchedule::kAnyKind;
+}
+
+// The kind each fault is limited to, by index; kAnyKind for faults of every kind.
+std::vector<int64_t> FaultKinds(const config::Scenario& scenario) {
+  std::vector<int64_t> kinds;
+  for (const config::Fault& fault : scenario.faults) {
+    const std::string* kind = config::KindOf(fault);
+    kinds.push_back(kind != nullptr ? KindIndex(scenario, *kind) : FaultSchedule::kAnyKind);
+  }
+  return kinds;
+}
+
 }  // namespace
 
 World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options)
@@ -66,7 +88,10 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       observer_(options.observer),
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
       observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
-      until_(scenario.run.until) {
+      until_(scenario.run.until),
+      faults_(scenario.faults, FaultKinds(scenario), seed),
+      budget_(scenario.retry.budget),
+      breaker_(scenario.retry.circuit_breaker) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
                     &kind,        DurationSampler::Millis(kind.handler.validate_ms),
@@ -79,8 +104,8 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
     const config::Database& db = *scenario.database;
-    database_ = std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor,
-                                           db.cores);
+    database_ =
+        std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor, db.cores);
     if (db.live_traffic) {
       live_query_ = DurationSampler::Millis(db.live_traffic->query_ms);
       live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);
@@ -91,34 +116,8 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
     if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
     call_duration_ = DurationSampler::Millis(api.call_ms);
   }
-  fault_active_.assign(scenario.faults.size(), false);
-  const auto kind_index = [&](const std::string& name) -> int64_t {
-    int64_t index = 0;
-    for (const auto& entry : scenario.kinds) {
-      if (entry.first == name) return index;
-      ++index;
-    }
-    DRAINSIM_CHECK(false);  // the loader guarantees that kinds exist
-    return kAnyKind;
-  };
-  for (size_t f = 0; f < scenario.faults.size(); ++f) {
-    fault_streams_.emplace_back(seed, kStreamFates + f);
-  }
-  for (const config::Fault& fault : scenario.faults) {
-    int64_t kind = kAnyKind;
-    if (const auto* f = std::get_if<config::ErrorsFault>(&fault); f && f->kind) {
-      kind = kind_index(*f->kind);
-    } else if (const auto* s = std::get_if<config::SyntheticFailuresFault>(&fault)) {
-      kind = kind_index(s->kind);
-    } else if (const auto* p = std::get_if<config::PoisonFault>(&fault)) {
-      kind = kind_index(p->kind);
-    } else if (const auto* b = std::get_if<config::BugFault>(&fault)) {
-      kind = kind_index(b->kind);
-    }
-    fault_kind_.push_back(kind);
-  }
   for (const config::Producer& producer : scenario.producers) {
-    producer_kind_.push_back(static_cast<uint32_t>(kind_index(producer.kind)));
+    producer_kind_.push_back(static_cast<uint32_t>(KindIndex(scenario, producer.kind)));
   }
   producer_keys_ = KeyTemplates(scenario, scenario.producers);
   backlog_keys_ = KeyTemplates(scenario, scenario.backlog);
@@ -243,8 +242,8 @@ void World::CheckQuietEnd() {
       " slots running; circuit breaker %s, %" PRId64 " probe permits left",
       stuck, error.ready, error.delayed, error.in_flight, now_.seconds(), until_.seconds(), alive,
       workers_.size(), busy_slots_,
-      scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_)] : "none",
-      breaker_probes_left_);
+      scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_.state())] : "none",
+      breaker_.probes_left());
   error.invariant = "quiet_end";
   error.detail = text;
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.

@@ -4,7 +4,11 @@
 // world_audit.cc (the audit of the ledger, test defects), world_publish.cc (producers, backlog,
 // message fates), world_broker.cc (delivery, visibility timeouts, DLQ, parking, crashes),
 // world_attempt.cc (handler steps, outcomes, retry routing), world_metrics.cc (samples and
-// results), world_observe.cc (what RunOptions::observer sees).
+// results), world_observe.cc (what RunOptions::observer sees), world_faults.cc (fault windows'
+// edges, crashes), world_drain.cc (drain plans), world_lease.cc (leases, ETAs, consumer
+// timeouts), world_policy.cc (retry budget, circuit breaker). Components with their own state:
+// FaultSchedule (fault_schedule.h: open windows and fates), RetryBudget and CircuitBreaker
+// (retry_guards.h).
 // See simulation.h for the invariants.
 #pragma once
 
@@ -25,10 +29,12 @@
 #include "sim/model/database.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
+#include "sim/model/fault_schedule.h"
 #include "sim/model/keys.h"
 #include "sim/model/message.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
+#include "sim/model/retry_guards.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
 
@@ -36,7 +42,7 @@ namespace drainsim::model {
 
 // Stream names: every random decision draws from Rng::ForStream(seed, component, entity).
 inline constexpr uint64_t kStreamArrivals = engine::StreamId("arrivals");
-inline constexpr uint64_t kStreamFates = engine::StreamId("fates");
+// kStreamFates ("fates"): fault_schedule.h.
 inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
 inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
@@ -50,12 +56,6 @@ struct KindModel {
   DurationSampler validate;
   std::optional<DurationSampler> db_op;
   DurationSampler cpu;
-};
-
-struct Delivery {
-  MessageRef message;
-  uint32_t delivery_generation = 0;
-  bool operator==(const Delivery&) const = default;
 };
 
 // A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
@@ -110,8 +110,8 @@ struct Attempt {
   int64_t calls_left = 0;
   engine::Instant started_at;
   engine::Rng rng = engine::Rng::Unseeded();
-  std::optional<config::ErrorClass> injected;    // the failure this attempt is fated to
-  uint16_t injected_fault = 0;                   // the fault that fated it (for observers)
+  std::optional<config::ErrorClass> injected;  // the failure this attempt is fated to
+  uint16_t injected_fault = 0;                 // the fault that fated it (for observers)
   engine::Duration injected_after;
   bool holds_claim = false;                     // this attempt inserted the claim row
   bool call_fails = false;                      // the current downstream call answers 503
@@ -164,7 +164,6 @@ class World final : public Scheduler {
   void PublishBacklog();
   MessageRef Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
                      MessageState state, engine::Instant published_at);
-  void AssignPublishFates(Message& message);
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
@@ -216,20 +215,15 @@ class World final : public Scheduler {
   // A failed attempt's message goes back by nack/reject/abandon (retry delivery "requeue").
   void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
   void FreeAttempt(uint32_t attempt_slot);
+  // world_policy.cc: acting on what the circuit breaker decides (retry_guards.h).
   void BreakerHalfOpen();
-  // A half-open breaker's probe delivery vanished without an outcome (its worker crashed, its
-  // channel closed): its permit goes back, so that another delivery probes instead. True if
-  // `delivery` was such a probe; the caller then dispatches.
-  bool ProbeVanished(const Delivery& delivery);
+  void RecordOutcome(bool success);
   const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
   // The state of the message's idempotency key: its own, or the one shared by its key.
   KeyState& Key(Message& message) {
     return message.key_hash == 0 ? message.own_key : shared_keys_[message.key_hash];
   }
   uint32_t NewAttempt();
-  bool RetryAllowed();
-  void RecordOutcome(bool success);
-  bool BreakerAllowsDelivery() const;
 
   // world_lease.cc: ETAs held in the consumer, lock renewal and stalled jobs, consumer
   // timeouts that close the channel.
@@ -259,9 +253,6 @@ class World final : public Scheduler {
   void ScheduleFaults();
   void FaultEdge(const Event& event);
   void CrashEvent(const Event& event);
-  std::optional<config::ErrorClass> InjectedFailure(Message& message, engine::Duration& fail_after,
-                                                    uint16_t& fault_index);
-  bool AckLost(Attempt& attempt);
   // A lost ack under on_visibility_timeout close_channel: the delivery stays on its worker's
   // channel (Worker::withheld). REQUIRES: called before the attempt's FinishCopy.
   void WithholdLostAck(const Attempt& attempt, Message& m);
@@ -314,7 +305,6 @@ class World final : public Scheduler {
   const uint64_t seed_;
   const engine::Rng::Family attempt_streams_;        // ForStream(seed, kStreamAttempt, .)
   const engine::Rng::Family dlq_duplicate_streams_;  // ForStream(seed, kStreamDlqDuplicate, .)
-  std::vector<engine::Rng::Family> fault_streams_;   // ForStream(seed, kStreamFates + f, .)
   const RunOptions options_;
   // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), and the
   // same observer for the per-message ones only if it wants them; null when none is attached.
@@ -373,40 +363,19 @@ class World final : public Scheduler {
   engine::Rng live_rng_ = engine::Rng::Unseeded();
   std::optional<TokenBucket> downstream_bucket_;
   std::optional<DurationSampler> call_duration_;
-  int64_t downstream_outages_ = 0;
   int64_t busy_slots_ = 0;  // attempts running across all workers
   int64_t live_sequence_ = 0;
 
-  std::vector<bool> fault_active_;
-  // Kind index a fault is limited to (kAnyKind: every kind), and each producer's kind index:
-  // looked up once, not by name per message.
-  static constexpr int64_t kAnyKind = -1;
-  std::vector<int64_t> fault_kind_;
+  FaultSchedule faults_;
+  // Each producer's kind index: looked up once, not by name per message.
   std::vector<uint32_t> producer_kind_;
   // The key patterns resolved once per source (keys.h), by producer and by backlog entry.
   std::vector<KeyTemplate> producer_keys_;
   std::vector<KeyTemplate> backlog_keys_;
-  std::vector<int64_t> fault_count_left_;  // poison / synthetic "count" still to assign
   engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
-  // Retry budget and circuit breaker: recent outcomes inside their windows.
-  std::deque<engine::Instant> budget_retries_;
-  std::deque<engine::Instant> budget_successes_;
-  struct Outcome {
-    engine::Instant at;
-    bool success;
-  };
-  std::deque<Outcome> breaker_outcomes_;
-  int64_t breaker_failures_ = 0;
-  enum class BreakerState : uint8_t { kClosed, kOpen, kHalfOpen };
-  BreakerState breaker_ = BreakerState::kClosed;
-  engine::Instant breaker_open_until_;
-  int64_t breaker_probes_left_ = 0;
-  int64_t breaker_probe_successes_ = 0;
-  // The deliveries the current half-open period let through as probes (Dispatch), until they
-  // vanish without an outcome (ProbeVanished); cleared when the breaker leaves half-open. At
-  // most half_open_probes plus the permits given back, and searched only while half-open.
-  std::vector<Delivery> breaker_probes_;
+  RetryBudget budget_;
+  CircuitBreaker breaker_;
 
   // Drains run one at a time, in order. The active one keeps the selected DLQ entries it has
   // not replayed yet, oldest first; each message is replayed at most once per drain.
@@ -470,8 +439,7 @@ class World final : public Scheduler {
   std::optional<engine::Instant> quiet_since_;
   bool main_held_ = false;  // the main queue has held a message
   std::optional<engine::Instant> backlog_cleared_at_;
-  int32_t drains_uncleared_ = 0;  // started drains without a backlog_cleared_at yet
-  int32_t open_fault_windows_ = 0;
+  int32_t drains_uncleared_ = 0;            // started drains without a backlog_cleared_at yet
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
   double ready_area_us_ = 0;                // integral of the ready count over time
   double in_system_area_us_ = 0;            // integral of ready + in flight over time

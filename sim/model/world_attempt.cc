@@ -60,7 +60,7 @@ void World::StartAttempts(uint32_t w) {
   Worker& worker = workers_[w];
   // An open breaker stops consumption: prefetched messages wait in the buffer too.
   while (worker.alive && worker.running < scenario_.workers.concurrency && !worker.buffer.empty() &&
-         breaker_ != BreakerState::kOpen) {
+         breaker_.state() != CircuitBreaker::State::kOpen) {
     const Delivery d = worker.buffer.front();
     worker.buffer.pop_front();
     StartAttempt(w, d);
@@ -82,13 +82,19 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   const bool first = m.executions == 1;
   results_.first_attempts += first ? 1 : 0;
   ++(first ? first_attempts_interval_ : retry_attempts_interval_);
-  if (open_fault_windows_ > 0) CountAttemptInWindows(first);
+  if (faults_.any_active()) CountAttemptInWindows(first);
   const KindModel& kind = KindOf(m);
   ++kind_results_[m.kind_index].attempts;
   // One stream per execution of a message: its durations and fates do not depend on what
   // other messages drew.
   a.rng = attempt_streams_.For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
-  a.injected = InjectedFailure(m, a.injected_after, a.injected_fault);
+  if (const auto injection = faults_.InjectedFailure(m, now_)) {
+    a.injected = injection->error;
+    a.injected_after = injection->fail_after;
+    a.injected_fault = injection->fault_index;
+  } else {
+    a.injected.reset();  // the slot keeps its last injection's details, unread without one
+  }
   a.step = Step::kValidate;
   a.db_ops_left = kind.spec->handler.db_ops;
   a.calls_left = kind.spec->handler.downstream_calls;
@@ -240,7 +246,7 @@ void World::CallDownstream(uint32_t slot) {
   }
   ++results_.downstream_calls;
   ++downstream_calls_interval_;
-  if (downstream_outages_ > 0) {
+  if (faults_.downstream_outage()) {
     a.call_fails = true;
     ScheduleStep(slot, call);
     return;
@@ -298,7 +304,7 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   // Before taking a reference into attempts_: a success that closes a half-open breaker starts
   // attempts (RecordOutcome -> StartAttempts), which may grow the table and move it.
   RecordOutcome(true);
-  if (scenario_.retry.budget) budget_successes_.push_back(now_);
+  budget_.RecordSuccess(now_);
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
   // The ack of a copy whose visibility timeout ran out still acks the message while another
@@ -306,7 +312,7 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   // this, work slower than the timeout would be redelivered forever.
   AckFate ack = AckFate::kIgnored;
   if (m.state == MessageState::kInFlight && !AckVoid(a, m)) {
-    if (broker_down_ || AckLost(a)) {
+    if (broker_down_ || faults_.AckLost(m)) {
       ack = broker_down_ ? AckFate::kBrokerDown : AckFate::kLost;
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
       LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
@@ -364,7 +370,7 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
         DeadLetter(ref, m, config::DlqReason::kMaxAttempts);
         break;
       }
-      if (!RetryAllowed()) {
+      if (!budget_.Allow(now_)) {
         DeadLetter(ref, m, config::DlqReason::kRetryBudget);
         break;
       }

@@ -75,7 +75,7 @@ void World::Dispatch() {
   if (broker_down_) return;
   const auto& receive_count_max = scenario_.broker.receive_count_max;
   while (!main_queue_.empty() && !ring_.empty()) {
-    if (!BreakerAllowsDelivery()) return;
+    if (!breaker_.AllowsDelivery()) return;
     const uint32_t w = ring_.front();
     ring_.pop_front();
     Worker& worker = workers_[w];
@@ -96,10 +96,7 @@ void World::Dispatch() {
       // instead of delivering it again.
       DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
     } else {
-      if (breaker_ == BreakerState::kHalfOpen) {
-        --breaker_probes_left_;
-        breaker_probes_.push_back(Delivery{ref, m.delivery_generation + 1});  // Deliver's
-      }
+      breaker_.NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
       Deliver(w, ref, m);
     }
     AddToRing(w);
@@ -344,7 +341,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   // A probe that died with the worker recorded no outcome: without its permit back, a
   // half-open breaker whose probes all died would wait for ever (issue 20).
   bool permit_back = false;
-  for (const Delivery& d : held) permit_back = ProbeVanished(d) || permit_back;
+  for (const Delivery& d : held) permit_back = breaker_.ProbeVanished(d) || permit_back;
   if (permit_back) Dispatch();
 }
 

@@ -6,42 +6,22 @@
 #include <vector>
 
 #include "sim/config/enum_names.h"
+#include "sim/config/fault_types.h"
 #include "sim/model/world.h"
 
 namespace drainsim::model {
 
-namespace {
-
-const config::Window* WindowOf(const config::Fault& fault) {
-  return std::visit(
-      [](const auto& f) -> const config::Window* {
-        if constexpr (requires { f.window; }) {
-          return &f.window;
-        } else {
-          return nullptr;
-        }
-      },
-      fault);
-}
-
-}  // namespace
-
 void World::ScheduleFaults() {
-  fault_count_left_.assign(scenario_.faults.size(), 0);
   fault_window_slot_.clear();
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     const config::Fault& fault = scenario_.faults[f];
-    if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
-      fault_count_left_[f] = poison->count.value_or(0);
-    } else if (const auto* synthetic = std::get_if<config::SyntheticFailuresFault>(&fault)) {
-      fault_count_left_[f] = synthetic->count;
-    } else if (const auto* restart = std::get_if<config::BrokerRestartFault>(&fault)) {
+    if (const auto* restart = std::get_if<config::BrokerRestartFault>(&fault)) {
       At(restart->at, Event{EventType::kBrokerRestart, f});
     } else if (const auto* crash = std::get_if<config::WorkerCrashFault>(&fault)) {
       if (crash->at) At(*crash->at, Event{EventType::kWorkerCrash, f});
     }
     fault_window_slot_.push_back(-1);
-    if (const config::Window* window = WindowOf(fault)) {
+    if (const config::Window* window = config::WindowOf(fault)) {
       fault_window_slot_[f] = static_cast<int32_t>(results_.fault_windows.size());
       results_.fault_windows.push_back(
           FaultWindowAttempts{f, std::string(config::NameOf(config::TypeOf(fault))),
@@ -58,8 +38,8 @@ void World::ScheduleFaults() {
 }
 
 void World::CountAttemptInWindows(bool first) {
-  for (uint32_t f = 0; f < fault_active_.size(); ++f) {
-    if (!fault_active_[f] || fault_window_slot_[f] < 0) continue;
+  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
+    if (!faults_.active(f) || fault_window_slot_[f] < 0) continue;
     FaultWindowAttempts& w = results_.fault_windows[static_cast<size_t>(fault_window_slot_[f])];
     ++w.attempts;
     w.first_attempts += first ? 1 : 0;
@@ -69,34 +49,20 @@ void World::CountAttemptInWindows(bool first) {
 void World::FaultEdge(const Event& event) {
   const uint32_t f = event.a;
   const bool open = event.b == 1;
-  if (fault_window_slot_[f] >= 0 && fault_active_[f] != open) open_fault_windows_ += open ? 1 : -1;
-  fault_active_[f] = open;
+  DRAINSIM_CHECK(fault_window_slot_[f] >= 0);  // only windows have edges
+  faults_.SetActive(f, open);
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(f, open ? FaultEdge::kOpen : FaultEdge::kClose, now_);
   }
   const config::Fault& fault = scenario_.faults[f];
   // Database settings are recomputed from every active fault, so overlapping windows compose.
   if (database_) {
-    double slowdown = 1.0;
-    bool outage = false;
-    int64_t connections = scenario_.database->connections;
-    for (size_t i = 0; i < scenario_.faults.size(); ++i) {
-      if (!fault_active_[i]) continue;
-      if (const auto* s = std::get_if<config::DbSlowdownFault>(&scenario_.faults[i])) {
-        slowdown *= s->factor;
-      } else if (std::holds_alternative<config::DbOutageFault>(scenario_.faults[i])) {
-        outage = true;
-      } else if (const auto* c = std::get_if<config::DbConnectionsFault>(&scenario_.faults[i])) {
-        connections = c->connections;
-      }
-    }
-    database_->SetSlowdown(slowdown);
-    database_->SetOutage(outage);
-    if (connections != database_->capacity()) database_->SetCapacity(connections);
+    const FaultSchedule::DatabaseSettings db = faults_.Database(scenario_.database->connections);
+    database_->SetSlowdown(db.slowdown);
+    database_->SetOutage(db.outage);
+    if (db.connections != database_->capacity()) database_->SetCapacity(db.connections);
   }
-  if (std::holds_alternative<config::DownstreamOutageFault>(fault)) {
-    downstream_outages_ += open ? 1 : -1;
-  } else if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
+  if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
     const config::Downstream& api = *scenario_.downstream;
     if (open) {
       if (downstream_bucket_) {
@@ -145,7 +111,7 @@ void World::CrashEvent(const Event& event) {
       }
     }
   }
-  if (crash.rate_per_h && fault_active_[f]) {
+  if (crash.rate_per_h && faults_.active(f)) {
     const double gap_s = -std::log(crash_rng_.NextOpenDouble()) * 3600.0 / *crash.rate_per_h;
     const double gap_us = std::nearbyint(gap_s * 1e6);
     if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
@@ -155,62 +121,6 @@ void World::CrashEvent(const Event& event) {
       }
     }
   }
-}
-
-std::optional<config::ErrorClass> World::InjectedFailure(Message& m, engine::Duration& fail_after,
-                                                         uint16_t& fault_index) {
-  const auto kind = static_cast<int64_t>(m.kind_index);
-  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
-    const config::Fault& fault = scenario_.faults[f];
-    if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
-      if (m.poison) {
-        fail_after = poison->fail_after.value_or(engine::Duration::Zero());
-        fault_index = static_cast<uint16_t>(f);  // faults are at most 1000
-        return poison->error;
-      }
-    } else if (const auto* synthetic = std::get_if<config::SyntheticFailuresFault>(&fault)) {
-      if (fault_kind_[f] != kind || now_ < synthetic->from) continue;
-      if (!m.synthetic_checked) {
-        m.synthetic_checked = true;
-        if (fault_count_left_[f] > 0) {
-          --fault_count_left_[f];
-          m.synthetic = true;
-        }
-      }
-      if (m.synthetic) {
-        fail_after = synthetic->fail_after.value_or(engine::Duration::Zero());
-        fault_index = static_cast<uint16_t>(f);
-        return synthetic->error;
-      }
-    } else if (const auto* bug = std::get_if<config::BugFault>(&fault)) {
-      const bool fixed = bug->fixed_at && now_ >= *bug->fixed_at;
-      if (m.bug_victim && fault_kind_[f] == kind && now_ >= bug->from && !fixed) {
-        fail_after = bug->fail_after.value_or(engine::Duration::Zero());
-        fault_index = static_cast<uint16_t>(f);
-        return bug->error;
-      }
-    } else if (const auto* errors = std::get_if<config::ErrorsFault>(&fault)) {
-      if (!fault_active_[f] || (fault_kind_[f] != kAnyKind && fault_kind_[f] != kind)) continue;
-      engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
-      if (rng.NextDouble() < errors->probability) {
-        fail_after = errors->fail_after.value_or(engine::Duration::Zero());
-        fault_index = static_cast<uint16_t>(f);
-        return errors->error;
-      }
-    }
-  }
-  return std::nullopt;
-}
-
-bool World::AckLost(Attempt& attempt) {
-  const Message& m = messages_.Get(attempt.delivery.message);
-  for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
-    const auto* loss = std::get_if<config::AckLossFault>(&scenario_.faults[f]);
-    if (loss == nullptr || !fault_active_[f]) continue;
-    engine::Rng rng = fault_streams_[f].For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
-    if (rng.NextDouble() < loss->probability) return true;
-  }
-  return false;
 }
 
 }  // namespace drainsim::model

@@ -225,7 +225,7 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
   }
   bool permit_back = false;
   const auto drop = [&](const Delivery& d) {
-    permit_back = ProbeVanished(d) || permit_back;
+    permit_back = breaker_.ProbeVanished(d) || permit_back;
     --worker.unacked;
     Message& m = messages_.Get(d.message);
     DRAINSIM_CHECK(m.copies_on_workers > 0);
@@ -260,7 +260,8 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
     }
   }
   StartAttempts(w);
-  if (permit_back) Dispatch();  // a dropped probe's permit came back (World::ProbeVanished)
+  if (permit_back)
+    Dispatch();  // a dropped probe's permit came back (CircuitBreaker::ProbeVanished)
 }
 
 }  // namespace drainsim::model

@@ -127,8 +127,7 @@ void World::FillInstantColumns(Sample& s) {
     }
   }
   s.drain_active = active_drain_ >= 0;
-  s.fault_active =
-      std::find(fault_active_.begin(), fault_active_.end(), true) != fault_active_.end();
+  s.fault_active = faults_.any_active();
 }
 
 void World::AddIntervalCounts(Sample& s, double interval_s) {

@@ -177,7 +177,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   ledger_.Publish(state);
   ++results_.published;
   ++kind_results_[kind_index].published;
-  AssignPublishFates(m);
+  faults_.AssignPublishFates(m, now_);
   if (state == MessageState::kReady) main_queue_.push_back(ref);
   if (state != MessageState::kDeadLettered) {
     EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
@@ -186,29 +186,6 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
     NotifyPublish(m, key);
   }
   return ref;
-}
-
-void World::AssignPublishFates(Message& m) {
-  const auto kind = static_cast<int64_t>(m.kind_index);
-  for (size_t f = 0; f < scenario_.faults.size(); ++f) {
-    // One stream per (fault, message): a message's fate does not depend on other messages.
-    if (const auto* poison = std::get_if<config::PoisonFault>(&scenario_.faults[f])) {
-      if (fault_kind_[f] != kind || now_ < poison->from) continue;
-      if (poison->count) {
-        if (fault_count_left_[f] > 0) {
-          --fault_count_left_[f];
-          m.poison = true;
-        }
-      } else {
-        engine::Rng rng = fault_streams_[f].For(m.id);
-        if (rng.NextDouble() < *poison->fraction) m.poison = true;
-      }
-    } else if (const auto* bug = std::get_if<config::BugFault>(&scenario_.faults[f])) {
-      if (fault_kind_[f] != kind) continue;
-      engine::Rng rng = fault_streams_[f].For(m.id);
-      if (rng.NextDouble() < bug->fraction) m.bug_victim = true;
-    }
-  }
 }
 
 }  // namespace drainsim::model
