@@ -30,7 +30,7 @@ deb="$tmp/pkg/drainsim_${version}_${arch}.deb"
 [ -f "$deb" ] || fail "cpack made no $(basename "$deb"): $(ls "$tmp/pkg")"
 
 # --- contents ---------------------------------------------------------------------------------
-dpkg-deb --contents "$deb" | awk '{print $NF}' | sed 's|^\./|/|' > "$tmp/contents"
+dpkg-deb --contents "$deb" | awk '{sub(/ -> .*/, ""); print $NF}' | sed 's|^\./|/|' > "$tmp/contents"
 expected=(/usr/bin/drainsim /usr/share/drainsim/schema.json /usr/share/doc/drainsim/README.md
           /usr/share/drainsim/scenarios/README.md /usr/share/drainsim/scenarios/presets/README.md)
 for doc in "$src"/docs/*.md; do expected+=("/usr/share/doc/drainsim/docs/$(basename "$doc")"); done
