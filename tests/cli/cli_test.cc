@@ -159,8 +159,8 @@ TEST_CASE("a scenario naming its schema in \"$schema\" loads; a non-string $sche
   // Ignored by the model: the canonical dump is the scenario's own, without "$schema".
   ProcessResult dump = RunDrainsim({"dump", named});
   CHECK(dump.exit_code == 0);
-  CHECK(dump.stdout_text == RunDrainsim({"dump", kSource + "/scenarios/monthly-rehearsal.json"})
-                                .stdout_text);
+  CHECK(dump.stdout_text ==
+        RunDrainsim({"dump", kSource + "/scenarios/monthly-rehearsal.json"}).stdout_text);
   CHECK_FALSE(Contains(dump.stdout_text, "$schema"));
   r = RunDrainsim({"check", bad});
   CHECK(r.exit_code == 2);

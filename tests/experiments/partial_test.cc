@@ -121,10 +121,9 @@ TEST_CASE("ReadPartial refuses a bad shard and runs that do not belong to it",
           "[experiments][partial]") {
   const json good = PartJson(PartOf(SweepExperiment(), 2, 2));
   REQUIRE(ReadError(good).empty());
-  for (const json& shard :
-       {json{{"number", 3}, {"count", 2}}, json{{"number", 0}, {"count", 2}},
-        json{{"number", -1}, {"count", 2}}, json{{"number", 1}, {"count", 0}},
-        json{{"number", 1}, {"count", 1'000'001}}}) {
+  for (const json& shard : {json{{"number", 3}, {"count", 2}}, json{{"number", 0}, {"count", 2}},
+                            json{{"number", -1}, {"count", 2}}, json{{"number", 1}, {"count", 0}},
+                            json{{"number", 1}, {"count", 1'000'001}}}) {
     json document = good;
     document["shard"] = shard;
     CHECK(ReadError(document) == "bad shard " + shard.dump());
@@ -256,7 +255,8 @@ TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][parti
   // A 0-based index, as Kubernetes and Slurm's --array=0-7 hand them out, gets its own message.
   const base::Expected<Shard> zero = ParseShard("0/8");
   REQUIRE_FALSE(zero);
-  CHECK(zero.error() == "'0/8': shards are numbered from 1, so i is in 1..N (the first of 8 is 1/8)");
+  CHECK(zero.error() ==
+        "'0/8': shards are numbered from 1, so i is in 1..N (the first of 8 is 1/8)");
   for (const char* text : {"9/8", "-1/8", "0/0", "1/0", "0/1000001", "1/1000001"}) {
     INFO(text);
     const base::Expected<Shard> refused = ParseShard(text);

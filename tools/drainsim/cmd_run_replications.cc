@@ -1,7 +1,7 @@
 // `drainsim run SCENARIO --replications N`: N runs with seeds derived from (seed, replication
 // index), and per metric the statistics of experiments/replications_report.h; with --shard i/N
-// only the i-th of N shards (from 1), written as a partial result for `drainsim merge`; with --until-ci-width
-// as many replications as the intervals need.
+// only the i-th of N shards (from 1), written as a partial result for `drainsim merge`; with
+// --until-ci-width as many replications as the intervals need.
 #include <cstdio>
 #include <filesystem>
 
