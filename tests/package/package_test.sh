@@ -57,7 +57,9 @@ fi
 [ "$(dpkg-deb --field "$deb" Version)" = "$version" ] || fail "Version is not $version"
 [ "$(dpkg-deb --field "$deb" Architecture)" = "$arch" ] || fail "Architecture is not $arch"
 [ -n "$(dpkg-deb --field "$deb" Maintainer)" ] || fail "no Maintainer"
-dpkg-deb --field "$deb" Description | grep -q 'queue recovery' || fail "no Description"
+# Read whole first: grep -q stopping early would fail the pipeline (pipefail) with a SIGPIPE.
+description=$(dpkg-deb --field "$deb" Description)
+grep -q 'queue recovery' <<<"$description" || fail "no Description"
 depends=$(dpkg-deb --field "$deb" Depends)
 echo "Depends: $depends"
 # The package names of Depends, without versions and alternatives' bars.
@@ -76,7 +78,7 @@ for needed in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
   [ -n "$path" ] || fail "ldd does not resolve $needed"
   owner=""
   for candidate in "$path" "$(readlink -f "$path")" "/usr$path" "${path#/usr}"; do
-    owner=$(dpkg -S "$candidate" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$owner" ] && break
+    owner=$(dpkg -S "$candidate" 2>/dev/null | sed -n "1s/:.*//p") && [ -n "$owner" ] && break
   done
   [ -n "$owner" ] || fail "no Debian package owns $path ($needed)"
   echo "$needed -> $owner"
@@ -92,7 +94,7 @@ fi
 
 # --- the extracted binary on an extracted scenario ---------------------------------------------
 share="$tmp/root/usr/share/drainsim"
-"$bin" --version | grep -q "^drainsim $version" || fail "drainsim --version does not say $version"
+[[ "$("$bin" --version)" == "drainsim $version "* ]] || fail "drainsim --version does not say $version"
 "$bin" check "$share"/scenarios/*.json "$share/schema.json" > "$tmp/check.log" ||
   { cat "$tmp/check.log"; fail "drainsim check refused an installed scenario"; }
 set +e
