@@ -136,7 +136,7 @@ TEST_CASE("only check skips a JSON Schema: dump refuses it as a scenario", "[cli
   fs::remove_all(dir);
 }
 
-TEST_CASE("a scenario naming its schema in \"$schema\" loads; a non-string $schema is exit 2",
+TEST_CASE("a scenario naming its schema in \"$schema\" loads, a non-string $schema is exit 2",
           "[cli][schema]") {
   // What an editor set-up writes (README "Editing scenarios"): the installed schema's path.
   std::ifstream in(kSource + "/scenarios/monthly-rehearsal.json");
