@@ -76,7 +76,7 @@ base::Expected<Experiment> ExperimentFromJson(const nlohmann::json& json);
 
 // --shard i/N: shard `number` of `count`, numbered from 1 as CI matrices, Slurm arrays
 // (--array=1-N) and people number them. It holds the runs whose index is number - 1 modulo count.
-// (1) 1 <= number <= count <= 1000000 for every Shard that ParseShard or ReadPartial gives.
+// Invariant: 1 <= number <= count <= 1000000 for every Shard that ParseShard or ReadPartial give.
 struct Shard {
   int64_t number = 1;
   int64_t count = 1;
