@@ -132,13 +132,20 @@ base::Expected<Shard> ParseShard(const std::string& text) {
   };
   Shard shard;
   if (slash == std::string::npos ||
-      !number(std::string_view(text).substr(0, slash), &shard.index) ||
+      !number(std::string_view(text).substr(0, slash), &shard.number) ||
       !number(std::string_view(text).substr(slash + 1), &shard.count)) {
-    return base::Failure{"'" + text + "' is not i/N (for example 0/4: the first of four shards)"};
+    return base::Failure{"'" + text + "' is not i/N (for example 1/4: the first of four shards)"};
   }
-  if (shard.count < 1 || shard.count > 1'000'000 || shard.index < 0 || shard.index >= shard.count) {
+  if (shard.number == 0 && shard.count >= 1 && shard.count <= 1'000'000) {
+    // The one mistake worth its own message: a 0-based index from a batch engine.
+    return base::Failure{"'" + text + "': shards are numbered from 1, so i is in 1..N (the first " +
+                         "of " + std::to_string(shard.count) + " is 1/" +
+                         std::to_string(shard.count) + ")"};
+  }
+  if (shard.count < 1 || shard.count > 1'000'000 || shard.number < 1 ||
+      shard.number > shard.count) {
     return base::Failure{"'" + text +
-                         "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)"};
+                         "': need 1 <= N <= 1000000 and 1 <= i <= N (shards are numbered from 1)"};
   }
   return shard;
 }

@@ -11,8 +11,8 @@
 //  (1) ToJson and FromJson round-trip: FromJson(ToJson(e)) == e. Partial files carry the JSON,
 //      and `drainsim merge` renders the output from it alone, so everything the output prints
 //      is a field here or a record of a run.
-//  (2) A shard i/N holds the runs whose index is i modulo N (round-robin: grid points differ
-//      in cost, and striding spreads them evenly over the shards).
+//  (2) A shard i/N (i in 1..N) holds the runs whose index is i - 1 modulo N (round-robin: grid
+//      points differ in cost, and striding spreads them evenly over the shards).
 //
 // Thread-safety: values.
 #pragma once
@@ -74,16 +74,18 @@ nlohmann::json ToJson(const Experiment& experiment);
 // The experiment, or why `json` is not an experiment this binary wrote.
 base::Expected<Experiment> ExperimentFromJson(const nlohmann::json& json);
 
-// --shard i/N: index in [0, count).
+// --shard i/N: shard `number` of `count`, numbered from 1 as CI matrices, Slurm arrays
+// (--array=1-N) and people number them. It holds the runs whose index is number - 1 modulo count.
+// Invariant: 1 <= number <= count <= 1000000 for every Shard that ParseShard or ReadPartial give.
 struct Shard {
-  int64_t index = 0;
+  int64_t number = 1;
   int64_t count = 1;
-  bool Holds(int64_t run_index) const { return run_index % count == index; }
+  bool Holds(int64_t run_index) const { return run_index % count == number - 1; }
   bool operator==(const Shard&) const = default;
 };
 
-// "2/8" -> {2, 8}. Indices are 0-based, as Slurm's SLURM_ARRAY_TASK_ID (with --array=0-7) and
-// Kubernetes' JOB_COMPLETION_INDEX give them. Or why not.
+// "2/8" -> {2, 8}: the second of eight shards. Numbers start at 1; "0/8" is refused with a message
+// that says so (Kubernetes' 0-based JOB_COMPLETION_INDEX needs + 1: tools/ci/). Or why not.
 base::Expected<Shard> ParseShard(const std::string& text);
 
 }  // namespace drainsim::experiments

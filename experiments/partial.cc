@@ -11,7 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kPartialVersion = 1;
+// Version 2: shards are numbered from 1 ("shard": {"number", "count"}); version 1 held a 0-based
+// "index". A version-1 part was written by another binary, which merge refuses in any case.
+constexpr int kPartialVersion = 2;
 
 std::optional<uint64_t> ParseUnsigned(const std::string& text, int base) {
   uint64_t value = 0;
@@ -23,7 +25,7 @@ std::optional<uint64_t> ParseUnsigned(const std::string& text, int base) {
 }  // namespace
 
 std::string PartialFileName(const Shard& shard) {
-  return "part-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count) + ".json";
+  return "part-" + std::to_string(shard.number) + "-of-" + std::to_string(shard.count) + ".json";
 }
 
 std::string PartialText(const Partial& p) {
@@ -40,7 +42,7 @@ std::string PartialText(const Partial& p) {
                     {"passed", r.passed}});
   }
   const json document = {{"drainsim_partial", kPartialVersion},
-                         {"shard", {{"index", p.shard.index}, {"count", p.shard.count}}},
+                         {"shard", {{"number", p.shard.number}, {"count", p.shard.count}}},
                          {"experiment", ToJson(p.experiment)},
                          {"runs", std::move(runs)}};
   return document.dump(1) + "\n";
@@ -65,11 +67,11 @@ base::Expected<Partial> ReadPartial(const std::string& text) {
     base::Expected<Experiment> experiment = ExperimentFromJson(document.at("experiment"));
     if (!experiment) return base::Failure{experiment.error()};
     p.experiment = std::move(*experiment);
-    p.shard.index = document.at("shard").at("index").get<int64_t>();
+    p.shard.number = document.at("shard").at("number").get<int64_t>();
     p.shard.count = document.at("shard").at("count").get<int64_t>();
     // --shard's own limit (ParseShard): Merge makes a slot per shard.
-    if (p.shard.count < 1 || p.shard.count > 1'000'000 || p.shard.index < 0 ||
-        p.shard.index >= p.shard.count) {
+    if (p.shard.count < 1 || p.shard.count > 1'000'000 || p.shard.number < 1 ||
+        p.shard.number > p.shard.count) {
       return base::Failure{"bad shard " + document.at("shard").dump()};
     }
     const size_t metric_count = p.experiment.metrics.size();
@@ -99,7 +101,7 @@ base::Expected<Partial> ReadPartial(const std::string& text) {
       if (index < 0 || index >= p.experiment.RunCount() || !p.shard.Holds(index) ||
           (!p.indices.empty() && index <= p.indices.back())) {
         return base::Failure{"run index " + std::to_string(index) + " does not belong in shard " +
-                             std::to_string(p.shard.index) + "/" + std::to_string(p.shard.count) +
+                             std::to_string(p.shard.number) + "/" + std::to_string(p.shard.count) +
                              " (or is out of order)"};
       }
       p.indices.push_back(index);
@@ -130,14 +132,14 @@ base::Expected<Merged> Merge(const std::vector<Partial>& parts,
           "drainsim version)"};
     }
     if (part.shard.count != shard_count) {
-      return base::Failure{names[i] + " is shard " + std::to_string(part.shard.index) + "/" +
+      return base::Failure{names[i] + " is shard " + std::to_string(part.shard.number) + "/" +
                            std::to_string(part.shard.count) + ", " + names[0] + " one of " +
                            std::to_string(shard_count)};
     }
-    const size_t s = static_cast<size_t>(part.shard.index);
+    const size_t s = static_cast<size_t>(part.shard.number - 1);
     if (by_shard[s] != nullptr) {
       return base::Failure{names[i] + " and " + shard_names[s] + " are both shard " +
-                           std::to_string(part.shard.index) + "/" + std::to_string(shard_count)};
+                           std::to_string(part.shard.number) + "/" + std::to_string(shard_count)};
     }
     by_shard[s] = &part;
     shard_names[s] = names[i];
@@ -145,7 +147,7 @@ base::Expected<Merged> Merge(const std::vector<Partial>& parts,
   std::string missing;
   for (int64_t s = 0; s < shard_count; ++s) {
     if (by_shard[static_cast<size_t>(s)] == nullptr) {
-      missing += (missing.empty() ? "" : ", ") + std::to_string(s);
+      missing += (missing.empty() ? "" : ", ") + std::to_string(s + 1);
     }
   }
   if (!missing.empty()) {

@@ -9,7 +9,9 @@
 //  (1) ReadPartial(PartialText(...)) gives back the same experiment, shard and records (numbers
 //      are written in nlohmann's shortest round-trip form; seeds and fingerprints as strings of
 //      digits and hex, which no JSON tool rounds).
-//  (2) Merge refuses, with a message naming the file, parts of different experiments (any field
+//  (2) Shards are numbered from 1 everywhere a person reads them: the file name, the file's
+//      "shard": {"number", "count"} and every message.
+//  (3) Merge refuses, with a message naming the file, parts of different experiments (any field
 //      of the description, the drainsim version included), different shard counts, a shard
 //      given twice, a missing shard, and a part holding a run that is not its shard's.
 //
@@ -33,7 +35,7 @@ struct Partial {
   std::vector<RunRecord> records;  // records[k] is run indices[k]
 };
 
-// "part-2-of-8.json"
+// "part-2-of-8.json": the second of eight shards (numbered from 1, as --shard numbers them)
 std::string PartialFileName(const Shard& shard);
 
 // REQUIRES: indices.size() == records.size()

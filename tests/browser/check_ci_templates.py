@@ -2,9 +2,10 @@
 """Checks the CI templates of tools/ci/ against this drainsim.
 
     check_ci_templates.py --source DIR --drainsim BIN
-        text checks (each template schedules the rehearsal, runs `tools/run run ...`, publishes
-        the summary, the JUnit report and out/ whatever the outcome), then runs the templates'
-        drainsim command with this binary and checks it writes the files the later steps read
+        text checks (each template builds the Debian package once with tools/package, installs
+        it in the rehearsal job and runs `drainsim run ...`, publishes the summary, the JUnit
+        report and out/ whatever the outcome), then runs the templates' drainsim command with
+        this binary and checks it writes the files the later steps read
     check_ci_templates.py --source DIR --yaml
         parses both templates as YAML and checks their structure; exits 77 (skipped) when
         python3-yaml is not installed
@@ -36,14 +37,20 @@ def check(condition, message):
     return condition
 
 
+REHEARSE = 'drainsim run "$SCENARIO"'
+# The package job's command and the install of its artifact in the job that rehearses.
+PACKAGE = "tools/package"
+INSTALL = "apt-get install -y -qq --no-install-recommends ./"
+
+
 def rehearsal_command(text, path):
-    """The `tools/run run ...` command of a template, split as a shell would."""
-    lines = [line for line in text.splitlines() if "tools/run run" in line]
-    if not check(len(lines) == 1, f"{path}: expected one `tools/run run` line, found {len(lines)}"):
+    """The `drainsim run ...` command of a template, split as a shell would."""
+    lines = [line for line in text.splitlines() if REHEARSE in line]
+    if not check(len(lines) == 1, f"{path}: expected one `{REHEARSE}` line, found {len(lines)}"):
         return None
-    command = lines[0][lines[0].index("tools/run"):]
+    command = lines[0][lines[0].index("drainsim run"):]
     args = shlex.split(command)
-    check(args[:2] == ["tools/run", "run"], f"{path}: the command is not `tools/run run`: {command}")
+    check(args[:2] == ["drainsim", "run"], f"{path}: the command is not `drainsim run`: {command}")
     check(args[2:3] == ["$SCENARIO"], f"{path}: the scenario is not \"$SCENARIO\": {command}")
     if check("--format" in args, f"{path}: no --format in {command}"):
         formats = set(args[args.index("--format") + 1].split(","))
@@ -60,13 +67,18 @@ def text_checks(source, drainsim):
         (GITHUB, github, ["schedule:", "cron:", "workflow_dispatch", "container: debian:12",
                           "GITHUB_STEP_SUMMARY", "out/report.md", "mikepenz/action-junit-report@v",
                           "report_paths: out/junit.xml", "actions/upload-artifact@v",
-                          "path: out/", "actions/checkout@v", DEFAULT_SCENARIO]),
+                          "actions/download-artifact@v", "needs: package", "path: out/",
+                          "actions/checkout@v", "run: " + PACKAGE,
+                          INSTALL + "deb/drainsim_*.deb", DEFAULT_SCENARIO]),
         (GITLAB, gitlab, ['$CI_PIPELINE_SOURCE == "schedule"', "image: debian:12",
                           "when: always", "junit: out/junit.xml", "- out/", "out/report.md",
-                          DEFAULT_SCENARIO]),
+                          "- " + PACKAGE, "needs: [drainsim-package]", "- build/drainsim_*.deb",
+                          INSTALL + "build/drainsim_*.deb", DEFAULT_SCENARIO]),
     ):
         for needle in needles:
             check(needle in text, f"{path}: does not mention {needle!r}")
+        # Built once, by the package job: no job builds drainsim from source any more.
+        check("tools/run" not in text, f"{path}: a job still builds with tools/run")
     # Summary, JUnit and artifact steps must run after a failed rehearsal too.
     check(github.count("if: always()") >= 3, f"{GITHUB}: fewer than 3 steps with if: always()")
     check((source / DEFAULT_SCENARIO).is_file(), f"{DEFAULT_SCENARIO} does not exist")
@@ -78,7 +90,7 @@ def text_checks(source, drainsim):
 
     # The command itself, with this binary in place of tools/run (which would build one).
     with tempfile.TemporaryDirectory(prefix="drainsim-ci-") as out:
-        args = [drainsim] + commands[0][1:]  # tools/run's arguments go to drainsim as they are
+        args = [drainsim] + commands[0][1:]  # the installed drainsim's arguments, as they are
         args[2] = DEFAULT_SCENARIO
         args[args.index("--out") + 1] = out
         print("+ " + " ".join(args), flush=True)
@@ -100,10 +112,22 @@ def yaml_checks(source, yaml):
     check("workflow_dispatch" in on, f"{GITHUB}: no workflow_dispatch")
     check(github.get("permissions", {}).get("checks") == "write",
           f"{GITHUB}: the JUnit check run needs permissions: checks: write")
-    (job,) = github["jobs"].values()
+    check(set(github["jobs"]) == {"package", "rehearsal"},
+          f"{GITHUB}: expected the jobs package and rehearsal, not {sorted(github['jobs'])}")
+    package = github["jobs"].get("package", {})
+    check(any(s.get("run") == PACKAGE for s in package.get("steps", [])),
+          f"{GITHUB}: the package job does not run {PACKAGE}")
+    kept = [s for s in package.get("steps", []) if "upload-artifact" in s.get("uses", "")]
+    check(len(kept) == 1 and kept[0]["with"]["path"] == "build/drainsim_*.deb",
+          f"{GITHUB}: the package job does not keep build/drainsim_*.deb")
+    job = github["jobs"].get("rehearsal", {})
+    check(job.get("needs") == "package", f"{GITHUB}: the rehearsal does not wait for the package")
     check(job.get("container") == "debian:12", f"{GITHUB}: the job does not run in debian:12")
-    steps = job["steps"]
-    rehearse = [i for i, s in enumerate(steps) if "tools/run run" in s.get("run", "")]
+    steps = job.get("steps", [])
+    rehearse = [i for i, s in enumerate(steps) if REHEARSE in s.get("run", "")]
+    install = [i for i, s in enumerate(steps) if INSTALL + "deb/drainsim_" in s.get("run", "")]
+    check(len(install) == 1 and rehearse and install[0] < rehearse[0],
+          f"{GITHUB}: the package is not installed before the rehearsal")
     if check(len(rehearse) == 1, f"{GITHUB}: expected one rehearse step"):
         after = steps[rehearse[0] + 1:]
         check(len(after) >= 3, f"{GITHUB}: expected summary, JUnit and artifact steps")
@@ -126,8 +150,17 @@ def yaml_checks(source, yaml):
     check(artifacts.get("reports", {}).get("junit") == "out/junit.xml",
           f"{GITLAB}: reports:junit is not out/junit.xml")
     check("out/" in artifacts.get("paths", []), f"{GITLAB}: out/ is not an artifact")
-    check(any("tools/run run" in line for line in job.get("script", [])),
-          f"{GITLAB}: the script does not run tools/run run")
+    check(any(REHEARSE in line for line in job.get("script", [])),
+          f"{GITLAB}: the script does not run {REHEARSE}")
+    check(job.get("needs") == ["drainsim-package"], f"{GITLAB}: the job does not need the package")
+    check(any(INSTALL + "build/drainsim_" in line for line in job.get("before_script", [])),
+          f"{GITLAB}: the package is not installed before the script")
+    package = gitlab.get("drainsim-package", {})
+    check(package.get("script") == [PACKAGE], f"{GITLAB}: drainsim-package does not run {PACKAGE}")
+    check(package.get("artifacts", {}).get("paths") == ["build/drainsim_*.deb"],
+          f"{GITLAB}: drainsim-package does not keep build/drainsim_*.deb")
+    check(package.get("rules") == job.get("rules"),
+          f"{GITLAB}: the package job runs in other pipelines than the rehearsal")
 
 
 def main():

@@ -136,6 +136,38 @@ TEST_CASE("only check skips a JSON Schema: dump refuses it as a scenario", "[cli
   fs::remove_all(dir);
 }
 
+TEST_CASE("a scenario naming its schema in \"$schema\" loads, a non-string $schema is exit 2",
+          "[cli][schema]") {
+  // What an editor set-up writes (README "Editing scenarios"): the installed schema's path.
+  std::ifstream in(kSource + "/scenarios/monthly-rehearsal.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t brace = text.find('{');
+  REQUIRE(brace != std::string::npos);
+  const fs::path dir =
+      fs::temp_directory_path() / ("drainsim-cli-dollar-schema-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string named = (dir / "named.json").string();
+  const std::string bad = (dir / "bad.json").string();
+  std::ofstream(named) << text.substr(0, brace + 1)
+                       << "\n  \"$schema\": \"/usr/share/drainsim/schema.json\","
+                       << text.substr(brace + 1);
+  std::ofstream(bad) << text.substr(0, brace + 1) << "\n  \"$schema\": 7,"
+                     << text.substr(brace + 1);
+  ProcessResult r = RunDrainsim({"check", named});
+  CHECK(r.exit_code == 0);
+  CHECK(Contains(r.stdout_text, named + ": ok"));
+  // Ignored by the model: the canonical dump is the scenario's own, without "$schema".
+  ProcessResult dump = RunDrainsim({"dump", named});
+  CHECK(dump.exit_code == 0);
+  CHECK(dump.stdout_text ==
+        RunDrainsim({"dump", kSource + "/scenarios/monthly-rehearsal.json"}).stdout_text);
+  CHECK_FALSE(Contains(dump.stdout_text, "$schema"));
+  r = RunDrainsim({"check", bad});
+  CHECK(r.exit_code == 2);
+  CHECK(Contains(r.stderr_text, bad + ": /$schema: must be a string (got 7)"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("check reports each file: valid ones ok, the run fails if any is bad", "[cli]") {
   const std::string good = kSource + "/scenarios/monthly-rehearsal.json";
   const std::string bad = kSource + "/tests/bad_inputs/does-not-exist.json";

@@ -33,7 +33,7 @@ std::vector<std::vector<std::string>> WritersWithoutOut(const fs::path& base,
                                                         const std::string& scenario) {
   const fs::path parts = base / "parts";
   fs::remove_all(parts);
-  RunDrainsim({"run", scenario, "--replications", "2", "--shard", "0/1", "--out", parts.string()});
+  RunDrainsim({"run", scenario, "--replications", "2", "--shard", "1/1", "--out", parts.string()});
   return {
       {"run", scenario},
       {"run", scenario, "--replications", "2", "--metric", "attempts"},
@@ -42,7 +42,7 @@ std::vector<std::vector<std::string>> WritersWithoutOut(const fs::path& base,
       {"compare", scenario, scenario, "--replications", "2", "--metric", "attempts"},
       {"tune", scenario, "--param", "/workers/count", "--range", "1:3", "--minimize",
        "--constraint", "lost<=0", "--replications", "2"},
-      {"merge", (parts / "part-0-of-1.json").string()},
+      {"merge", (parts / "part-1-of-1.json").string()},
   };
 }
 

@@ -91,7 +91,7 @@ inline std::vector<Writer> Writers() {
                  "--replications",
                  "2",
                  "--shard",
-                 "0/2",
+                 "1/2",
                  "--seed",
                  Seed(newer),
                  "--out",
@@ -134,7 +134,7 @@ inline std::vector<Writer> Writers() {
       {"merge",
        [](const fs::path& base, const fs::path& out, bool newer) -> std::vector<std::string> {
          const fs::path parts = base / (newer ? "parts-new" : "parts-old");
-         return {"merge", (parts / "part-0-of-1.json").string(), "--out", out.string()};
+         return {"merge", (parts / "part-1-of-1.json").string(), "--out", out.string()};
        }},
   };
 }
@@ -143,7 +143,7 @@ inline std::vector<Writer> Writers() {
 inline void PrepareWriters(const fs::path& base) {
   WriteText(base / "small.json", kSmallScenario);
   for (const bool newer : {false, true}) {
-    RunDrainsim({"run", (base / "small.json").string(), "--replications", "2", "--shard", "0/1",
+    RunDrainsim({"run", (base / "small.json").string(), "--replications", "2", "--shard", "1/1",
                  "--seed", Seed(newer), "--out",
                  (base / (newer ? "parts-new" : "parts-old")).string()});
   }

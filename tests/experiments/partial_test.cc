@@ -33,11 +33,11 @@ RunRecord Record(int64_t index) {
   return r;
 }
 
-// The part of shard `index`/`count` of `e` with every run it holds.
-Partial PartOf(const Experiment& e, int64_t index, int64_t count) {
+// The part of shard `number`/`count` (from 1) of `e` with every run it holds.
+Partial PartOf(const Experiment& e, int64_t number, int64_t count) {
   Partial p;
   p.experiment = e;
-  p.shard = {index, count};
+  p.shard = {number, count};
   for (int64_t run = 0; run < e.RunCount(); ++run) {
     if (!p.shard.Holds(run)) continue;
     p.indices.push_back(run);
@@ -69,7 +69,7 @@ TEST_CASE("a partial file reads back to the same experiment, shard and records",
   e.command = "run";
   e.axes.clear();
   e.expectations = {"lost == 0", "attempts <= 14000"};
-  Partial p = PartOf(e, 1, 2);
+  Partial p = PartOf(e, 2, 2);  // the second of two shards: run 1
   for (RunRecord& r : p.records) r.passed = {true, false};
   REQUIRE(p.indices == std::vector<int64_t>{1});
   const base::Expected<Partial> back = ReadPartial(PartialText(p));
@@ -91,7 +91,7 @@ TEST_CASE("a sweep's grid point values are row-major, the last axis fastest",
   CHECK(e.PointValues(1) == std::vector<json>{1, 120});
   CHECK(e.PointValues(2) == std::vector<json>{2, 60});
   CHECK(e.PointValues(5) == std::vector<json>{3, 120});
-  const base::Expected<Partial> back = ReadPartial(PartialText(PartOf(e, 0, 1)));
+  const base::Expected<Partial> back = ReadPartial(PartialText(PartOf(e, 1, 1)));
   REQUIRE(back);
   CHECK(back->experiment.axes == e.axes);
 }
@@ -104,43 +104,45 @@ TEST_CASE("ReadPartial refuses what is not a partial file of this format",
   CHECK(ReadError(json::array()) == "not a partial result (written by --shard)");
   CHECK(ReadError(json{{"runs", json::array()}}) == "not a partial result (written by --shard)");
 
-  json document = PartJson(PartOf(SweepExperiment(), 0, 2));
-  document["drainsim_partial"] = 2;
-  CHECK(ReadError(document) == "partial format version 2, this drainsim reads version 1");
-  document["drainsim_partial"] = "1";
+  json document = PartJson(PartOf(SweepExperiment(), 1, 2));
+  CHECK(document["shard"] == json{{"number", 1}, {"count", 2}});
+  // Version 1 numbered shards from 0: refused rather than read one shard off.
+  document["drainsim_partial"] = 1;
+  CHECK(ReadError(document) == "partial format version 1, this drainsim reads version 2");
+  document["drainsim_partial"] = "2";
   CHECK(ReadError(document).rfind("not a partial result: ", 0) == 0);
 
-  document = PartJson(PartOf(SweepExperiment(), 0, 2));
+  document = PartJson(PartOf(SweepExperiment(), 1, 2));
   document.erase("shard");
   CHECK(ReadError(document).rfind("not a partial result: ", 0) == 0);
 }
 
 TEST_CASE("ReadPartial refuses a bad shard and runs that do not belong to it",
           "[experiments][partial]") {
-  const json good = PartJson(PartOf(SweepExperiment(), 1, 2));
+  const json good = PartJson(PartOf(SweepExperiment(), 2, 2));
   REQUIRE(ReadError(good).empty());
-  for (const json& shard :
-       {json{{"index", 2}, {"count", 2}}, json{{"index", -1}, {"count", 2}},
-        json{{"index", 0}, {"count", 0}}, json{{"index", 0}, {"count", 1'000'001}}}) {
+  for (const json& shard : {json{{"number", 3}, {"count", 2}}, json{{"number", 0}, {"count", 2}},
+                            json{{"number", -1}, {"count", 2}}, json{{"number", 1}, {"count", 0}},
+                            json{{"number", 1}, {"count", 1'000'001}}}) {
     json document = good;
     document["shard"] = shard;
     CHECK(ReadError(document) == "bad shard " + shard.dump());
   }
 
   json document = good;
-  document["runs"][0]["index"] = 0;  // shard 1/2 holds the odd runs
-  CHECK(ReadError(document) == "run index 0 does not belong in shard 1/2 (or is out of order)");
+  document["runs"][0]["index"] = 0;  // shard 2/2 holds the odd runs
+  CHECK(ReadError(document) == "run index 0 does not belong in shard 2/2 (or is out of order)");
   document = good;
   document["runs"][0]["index"] = 7;  // 6 runs: 3 points, 2 replications
-  CHECK(ReadError(document) == "run index 7 does not belong in shard 1/2 (or is out of order)");
+  CHECK(ReadError(document) == "run index 7 does not belong in shard 2/2 (or is out of order)");
   document = good;
   document["runs"][1]["index"] = 1;  // twice the same run
-  CHECK(ReadError(document) == "run index 1 does not belong in shard 1/2 (or is out of order)");
+  CHECK(ReadError(document) == "run index 1 does not belong in shard 2/2 (or is out of order)");
 }
 
 TEST_CASE("ReadPartial refuses a run record that does not fit the experiment",
           "[experiments][partial]") {
-  const json good = PartJson(PartOf(SweepExperiment(), 0, 1));
+  const json good = PartJson(PartOf(SweepExperiment(), 1, 1));
   for (const char* field : {"seed", "fingerprint"}) {
     for (const char* bad : {"", "12x", "-1", "99999999999999999999999"}) {
       json document = good;
@@ -163,7 +165,7 @@ TEST_CASE("ReadPartial refuses a run record that does not fit the experiment",
 
 TEST_CASE("ReadPartial refuses an experiment description this binary did not write",
           "[experiments][partial]") {
-  const json good = PartJson(PartOf(SweepExperiment(), 0, 1));
+  const json good = PartJson(PartOf(SweepExperiment(), 1, 1));
   auto with = [&](const json::json_pointer& pointer, const json& value) {
     json document = good;
     document[pointer] = value;
@@ -189,7 +191,7 @@ TEST_CASE("ReadPartial refuses an experiment description this binary did not wri
                                     {{"pointer", "/b"}, {"values", {1, 2, 3}}}};
   CHECK(ReadError(document) == "more than 10000000 runs");
   document["experiment"]["vary"][1]["values"] = {1};  // 5,001,000 runs: allowed
-  CHECK(ReadError(document).empty());                 // its six runs are 0..5, all of shard 0/1
+  CHECK(ReadError(document).empty());                 // its six runs are 0..5, all of shard 1/1
   CHECK(with("/experiment/until_ci_width"_json_pointer, json{{"width", 0.1}})
             .rfind("not an experiment description: ", 0) == 0);
   CHECK(with("/experiment/scenario"_json_pointer, "small")
@@ -199,8 +201,8 @@ TEST_CASE("ReadPartial refuses an experiment description this binary did not wri
 TEST_CASE("Merge puts every run back in index order whatever the order of the parts",
           "[experiments][partial]") {
   const Experiment e = SweepExperiment();
-  const std::vector<Partial> parts = {PartOf(e, 2, 4), PartOf(e, 0, 4), PartOf(e, 3, 4),
-                                      PartOf(e, 1, 4)};
+  const std::vector<Partial> parts = {PartOf(e, 3, 4), PartOf(e, 1, 4), PartOf(e, 4, 4),
+                                      PartOf(e, 2, 4)};
   const base::Expected<Merged> merged = Merge(parts, {"c", "a", "d", "b"});
   REQUIRE(merged);
   CHECK(merged->experiment == e);
@@ -215,22 +217,22 @@ TEST_CASE("Merge refuses parts that do not make one whole experiment, naming the
 
   Experiment other = e;
   other.drainsim_version = "0.1.0 (commit abc)";
-  CHECK(MergeError({PartOf(e, 0, 2), PartOf(other, 1, 2)}, {"a.json", "b.json"})
+  CHECK(MergeError({PartOf(e, 1, 2), PartOf(other, 2, 2)}, {"a.json", "b.json"})
             .rfind("b.json is a part of another experiment than a.json (", 0) == 0);
 
-  CHECK(MergeError({PartOf(e, 0, 2), PartOf(e, 1, 3)}, {"a.json", "b.json"}) ==
-        "b.json is shard 1/3, a.json one of 2");
+  CHECK(MergeError({PartOf(e, 1, 2), PartOf(e, 2, 3)}, {"a.json", "b.json"}) ==
+        "b.json is shard 2/3, a.json one of 2");
 
-  CHECK(MergeError({PartOf(e, 0, 2), PartOf(e, 0, 2)}, {"a.json", "b.json"}) ==
-        "b.json and a.json are both shard 0/2");
+  CHECK(MergeError({PartOf(e, 1, 2), PartOf(e, 1, 2)}, {"a.json", "b.json"}) ==
+        "b.json and a.json are both shard 1/2");
 
-  CHECK(MergeError({PartOf(e, 1, 4), PartOf(e, 3, 4)}, {"a.json", "b.json"}) ==
-        "missing shard(s) 0, 2 of 4");
+  CHECK(MergeError({PartOf(e, 2, 4), PartOf(e, 4, 4)}, {"a.json", "b.json"}) ==
+        "missing shard(s) 1, 3 of 4");
 
-  Partial truncated = PartOf(e, 1, 2);  // runs 1, 3, 5
+  Partial truncated = PartOf(e, 2, 2);  // runs 1, 3, 5
   truncated.indices.pop_back();
   truncated.records.pop_back();
-  CHECK(MergeError({PartOf(e, 0, 2), truncated}, {"a.json", "b.json"}) ==
+  CHECK(MergeError({PartOf(e, 1, 2), truncated}, {"a.json", "b.json"}) ==
         "b.json lacks run 5 of its shard (an incomplete part)");
 }
 
@@ -238,21 +240,30 @@ TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][parti
   const base::Expected<Shard> shard = ParseShard("3/8");
   REQUIRE(shard);
   CHECK(*shard == Shard{3, 8});
-  CHECK(ParseShard("0/1"));
+  CHECK(shard->Holds(2));  // the third shard holds runs 2, 10, 18, ...
+  CHECK(shard->Holds(10));
+  CHECK_FALSE(shard->Holds(3));
+  CHECK(ParseShard("1/1"));
+  CHECK(ParseShard("8/8"));
   for (const char* text : {"3", "/8", "3/", "a/8", "3/8x", "3 /8", "+3/8", "3/8/1"}) {
     INFO(text);
     const base::Expected<Shard> refused = ParseShard(text);
     REQUIRE_FALSE(refused);
     CHECK(refused.error() ==
-          std::string("'") + text + "' is not i/N (for example 0/4: the first of four shards)");
+          std::string("'") + text + "' is not i/N (for example 1/4: the first of four shards)");
   }
-  for (const char* text : {"8/8", "-1/8", "0/0", "0/1000001"}) {
+  // A 0-based index, as Kubernetes and Slurm's --array=0-7 hand them out, gets its own message.
+  const base::Expected<Shard> zero = ParseShard("0/8");
+  REQUIRE_FALSE(zero);
+  CHECK(zero.error() ==
+        "'0/8': shards are numbered from 1, so i is in 1..N (the first of 8 is 1/8)");
+  for (const char* text : {"9/8", "-1/8", "0/0", "1/0", "0/1000001", "1/1000001"}) {
     INFO(text);
     const base::Expected<Shard> refused = ParseShard(text);
     REQUIRE_FALSE(refused);
     CHECK(refused.error() ==
           std::string("'") + text +
-              "': need 1 <= N <= 1000000 and 0 <= i < N (shards are numbered from 0)");
+              "': need 1 <= N <= 1000000 and 1 <= i <= N (shards are numbered from 1)");
   }
 }
 

@@ -103,9 +103,14 @@ TEST_CASE("run --replications: bad options and metrics are usage errors",
   CHECK(r.stderr_text.find("attempts") != std::string::npos);
   r = RunDrainsim({"run", scenario, "--replications", "3", "--jobs", "0", "--out", out});
   CHECK(r.exit_code == 2);
-  r = RunDrainsim({"run", scenario, "--replications", "3", "--shard", "3/3", "--out", out});
+  r = RunDrainsim({"run", scenario, "--replications", "3", "--shard", "4/3", "--out", out});
   CHECK(r.exit_code == 2);
-  CHECK(r.stderr_text.find("0 <= i < N") != std::string::npos);
+  CHECK(r.stderr_text.find("1 <= i <= N") != std::string::npos);
+  // Shards are numbered from 1: a 0-based index is refused, and the message says why.
+  r = RunDrainsim({"run", scenario, "--replications", "3", "--shard", "0/3", "--out", out});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("--shard '0/3': shards are numbered from 1") != std::string::npos);
+  CHECK(r.stdout_text.empty());
   CHECK_FALSE(fs::exists(out));
   fs::remove_all(dir);
 }

@@ -67,7 +67,7 @@ TEST_CASE("sweep: 3 shards merged are byte-identical to the unsharded sweep",
   const ProcessResult whole = Run(SweepArgs(scenario), {"--out", (dir / "whole").string()});
   REQUIRE(whole.exit_code == 0);
   std::vector<std::string> merge = {"merge"};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 1; i <= 3; ++i) {  // numbered from 1, as CI matrices number them
     const std::string shard = std::to_string(i) + "/3";
     const ProcessResult part =
         Run(SweepArgs(scenario), {"--shard", shard, "--out", (dir / "parts").string()});
@@ -91,7 +91,7 @@ TEST_CASE("run --replications: 3 shards merged are byte-identical to the unshard
   const ProcessResult whole = Run(args, {"--out", (dir / "whole").string()});
   REQUIRE(whole.exit_code == 0);
   std::vector<std::string> merge = {"merge"};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 1; i <= 3; ++i) {
     const ProcessResult part = Run(args, {"--shard", std::to_string(i) + "/3", "--jobs", "2",
                                           "--out", (dir / "parts").string()});
     REQUIRE(part.exit_code == 0);
@@ -109,23 +109,23 @@ TEST_CASE("merge refuses missing, repeated and foreign parts", "[experiments][cl
   const std::string scenario = WriteFile(dir / "small.json", kSmallScenario);
   const std::vector<std::string> args = {"run", scenario,   "--replications",
                                          "4",   "--metric", "attempts"};
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 1; i <= 2; ++i) {
     Run(args, {"--shard", std::to_string(i) + "/2", "--out", (dir / "a").string()});
   }
   std::vector<std::string> other = args;
   other[3] = "5";  // another experiment: five replications
-  Run(other, {"--shard", "1/2", "--out", (dir / "b").string()});
-  const std::string a0 = (dir / "a" / "part-0-of-2.json").string();
-  const std::string a1 = (dir / "a" / "part-1-of-2.json").string();
-  const std::string b1 = (dir / "b" / "part-1-of-2.json").string();
+  Run(other, {"--shard", "2/2", "--out", (dir / "b").string()});
+  const std::string a0 = (dir / "a" / "part-1-of-2.json").string();
+  const std::string a1 = (dir / "a" / "part-2-of-2.json").string();
+  const std::string b1 = (dir / "b" / "part-2-of-2.json").string();
   const std::string out = (dir / "out").string();
 
   ProcessResult r = Run({"merge", a0}, {"--out", out});
   CHECK(r.exit_code == 2);
-  CHECK(r.stderr_text.find("missing shard(s) 1 of 2") != std::string::npos);
+  CHECK(r.stderr_text.find("missing shard(s) 2 of 2") != std::string::npos);
   r = Run({"merge", a0, a0, a1}, {"--out", out});
   CHECK(r.exit_code == 2);
-  CHECK(r.stderr_text.find("are both shard 0/2") != std::string::npos);
+  CHECK(r.stderr_text.find("are both shard 1/2") != std::string::npos);
   r = Run({"merge", a0, b1}, {"--out", out});
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find("another experiment") != std::string::npos);

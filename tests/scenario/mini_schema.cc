@@ -69,6 +69,7 @@ const std::set<std::string>& KnownKeywords() {
                                               "description",
                                               "title",
                                               "$schema",
+                                              "$id",
                                               "$defs",
                                               "default"};
   return known;

@@ -7,7 +7,7 @@
 //      required, additionalProperties, propertyNames, minProperties, maxProperties, items,
 //      minItems, maxItems, uniqueItems, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
 //      minLength, maxLength, pattern, oneOf, anyOf, allOf. Annotations (description, title,
-//      $schema, $defs, default) are ignored.
+//      $schema, $id, $defs, default) are ignored.
 //  (2) Any other keyword is reported as an error, so that the schema cannot grow a keyword
 //      this validator would silently skip.
 #pragma once

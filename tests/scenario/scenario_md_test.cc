@@ -144,6 +144,18 @@ TEST_CASE("a top-level $schema string is accepted and dropped", "[rules][dump]")
   const testing::MiniSchema schema(
       Json::parse(testing::ReadFile(testing::SourcePath("scenarios/schema.json"))));
   CHECK(schema.Validate(With(BaseScenario(), "/$schema", "./schema.json")).empty());
+  CHECK_FALSE(schema.Validate(With(BaseScenario(), "/$schema", 7)).empty());
+}
+
+TEST_CASE("the schema's $id names the format version it describes", "[rules]") {
+  // Editors and validators key schemas by $id; it follows format_version, not the release, so
+  // that it only changes when the format does (the schema's description says so).
+  const Json schema = Json::parse(testing::ReadFile(testing::SourcePath("scenarios/schema.json")));
+  const int format_version = schema.at("properties").at("format_version").at("const").get<int>();
+  CHECK(schema.at("$id") == "https://drainsim.invalid/schema/scenario-format-" +
+                                std::to_string(format_version) + ".json");
+  CHECK(schema.at("description").get<std::string>().find(schema.at("$id").get<std::string>()) !=
+        std::string::npos);
 }
 
 }  // namespace

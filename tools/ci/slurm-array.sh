@@ -10,10 +10,12 @@
 #   tools/ci/slurm-array.sh local
 #
 # Needs a filesystem shared by the login node and the compute nodes: WORK_DIR holds the parts
-# (WORK_DIR/parts/part-i-of-N.json) and the merged result (WORK_DIR/out/), DRAINSIM the binary
-# (build it once with tools/run --version, or DRAINSIM_TARGETS=drainsim tools/run --version).
-# Each task computes its slice alone (--shard i/N: the runs whose index is i modulo N); seeds
-# follow from the scenario's seed and the replication index, so nothing coordinates the tasks.
+# (WORK_DIR/parts/part-i-of-N.json) and the merged result (WORK_DIR/out/). DRAINSIM is the binary:
+# `drainsim` on the PATH where the package is installed (build it once with tools/package, then
+# `apt-get install ./build/drainsim_*.deb` on the nodes), else this checkout's build tree.
+# Array task i runs shard i of N (--array=1-N: drainsim numbers shards from 1; the runs whose
+# index is i - 1 modulo N); seeds follow from the scenario's seed and the replication index, so
+# nothing coordinates the tasks.
 # For `drainsim run SCENARIO --replications N` instead of a sweep, change shard_command.
 #
 #SBATCH --job-name=drainsim-sweep
@@ -28,7 +30,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${REPLICATIONS:=10}"
 : "${SHARDS:=8}"
 : "${WORK_DIR:=$PWD/drainsim-sweep}"
-: "${DRAINSIM:=$here/../../build/tools/drainsim/drainsim}"
+: "${DRAINSIM:=$(command -v drainsim || echo "$here/../../build/tools/drainsim/drainsim")}"
 export SCENARIO VARY REPLICATIONS SHARDS WORK_DIR DRAINSIM
 
 shard_command() {  # shard_command INDEX
@@ -43,13 +45,13 @@ merge_command() {
 case "${1:-}" in
   submit)
     mkdir -p "$WORK_DIR/parts"
-    array=$(sbatch --parsable --array=0-$((SHARDS - 1)) --export=ALL "$0" shard)
+    array=$(sbatch --parsable --array=1-"$SHARDS" --export=ALL "$0" shard)
     sbatch --parsable --dependency="afterok:${array%%;*}" --export=ALL \
       --job-name=drainsim-merge --output=drainsim-merge-%j.log "$0" merge
     echo "submitted array job $array ($SHARDS shards) and its merge; result in $WORK_DIR/out/"
     ;;
   shard)
-    # Array task i runs shard i of N.
+    # Array task i (1..N) runs shard i of N.
     shard_command "${SLURM_ARRAY_TASK_ID:?run through sbatch --array (see submit)}"
     ;;
   merge)
@@ -57,7 +59,7 @@ case "${1:-}" in
     ;;
   local)
     mkdir -p "$WORK_DIR/parts"
-    for ((i = 0; i < SHARDS; i++)); do shard_command "$i"; done
+    for ((i = 1; i <= SHARDS; i++)); do shard_command "$i"; done
     merge_command
     ;;
   *)

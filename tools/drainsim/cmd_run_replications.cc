@@ -1,7 +1,7 @@
 // `drainsim run SCENARIO --replications N`: N runs with seeds derived from (seed, replication
 // index), and per metric the statistics of experiments/replications_report.h; with --shard i/N
-// only the i-th slice, written as a partial result for `drainsim merge`; with --until-ci-width
-// as many replications as the intervals need.
+// only the i-th of N shards (from 1), written as a partial result for `drainsim merge`; with
+// --until-ci-width as many replications as the intervals need.
 #include <cstdio>
 #include <filesystem>
 
@@ -39,8 +39,9 @@ void AddReplicationOptions(po::options_description& options) {
   AddMetricOptions(options);
   AddJobsOption(options);
   options.add_options()("shard", po::value<std::string>(),
-                        "with --replications: run only slice i/N (0-based; replications whose "
-                        "index is i modulo N) and write DIR/part-i-of-N.json for drainsim merge");
+                        "with --replications: run only shard i of N (numbered from 1: the "
+                        "replications whose index is i - 1 modulo N) and write "
+                        "DIR/part-i-of-N.json for drainsim merge");
 }
 
 bool WantsReplications(const po::variables_map& vm) {
@@ -129,7 +130,7 @@ int RunReplicated(const po::variables_map& vm) {
     return kExitBadInput;
   }
   std::printf("shard %lld/%lld of %s: %zu of %lld replications\npartial: %s\n",
-              static_cast<long long>(shard->index), static_cast<long long>(shard->count),
+              static_cast<long long>(shard->number), static_cast<long long>(shard->count),
               path.c_str(), indices.size(), static_cast<long long>(replications),
               (fs::path(out_dir) / name).c_str());
   return kExitOk;

@@ -50,8 +50,8 @@ int RunSweep(const Args& args) {
       "seed", po::value<uint64_t>(), "base seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME-sweep)")(
       "shard", po::value<std::string>(),
-      "run only slice i/N (0-based; runs whose index is i modulo N) and write "
-      "DIR/part-i-of-N.json for drainsim merge");
+      "run only shard i of N (numbered from 1: the runs whose index is i - 1 modulo N) "
+      "and write DIR/part-i-of-N.json for drainsim merge");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
   AddQuietOption(line.options);
@@ -136,7 +136,7 @@ int RunSweep(const Args& args) {
     return kExitBadInput;
   }
   std::printf("shard %lld/%lld of the sweep of %s: %zu of %lld runs\npartial: %s\n",
-              static_cast<long long>(shard->index), static_cast<long long>(shard->count),
+              static_cast<long long>(shard->number), static_cast<long long>(shard->count),
               path.c_str(), indices.size(), static_cast<long long>(e.RunCount()),
               (fs::path(out_dir) / name).c_str());
   return kExitOk;

@@ -4,11 +4,12 @@
 
 DRAINSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-# The packages a build and the test suite need, as Debian 12 names them.
+# The packages a build and the test suite need, as Debian 12 names them. dpkg-dev: dpkg-shlibdeps,
+# with which tools/package (CPack) and its test compute the Debian package's Depends.
 DRAINSIM_PACKAGES=(
   g++ cmake ninja-build git
   libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2 python3-simpy3
-  pkg-config librabbitmq-dev libpq-dev
+  pkg-config librabbitmq-dev libpq-dev dpkg-dev
 )
 
 # Optional packages: tools/test installs them apart and carries on without them. `chromium` (large:
