@@ -32,7 +32,9 @@ int UsageError(const std::string& message) {
 void AddReplicationOptions(po::options_description& options) {
   options.add_options()("replications", po::value<int64_t>(),
                         "run N replications (seeds derived from --seed and the replication "
-                        "index) and report statistics per metric instead of one run's report")(
+                        "index) and report statistics per metric instead of one run's report "
+                        "(replications.json, .csv, .md; --format junit,html adds junit.xml and "
+                        "replications.html)")(
       "until-ci-width", po::value<double>(),
       "with --replications N: stop as soon as every metric's confidence half-width is below "
       "this fraction of its mean (0.05: +-5%), at most N replications")(
