@@ -97,13 +97,15 @@ svg::LineChart Histogram(const ReplicatedMetric& m, double confidence) {
                            Decimal(confidence * 100, 4) + "% CI " + IntervalText(m.stats),
                            "confidence interval of the mean", "#d97706", "band"});
   }
+  // Drawn about 320 px wide (small multiples): text at 18 of 480 units reads at 12 px.
   chart.width = 480;
-  chart.height = 200;
+  chart.height = 260;
+  chart.font_size = 18;
   return chart;
 }
 
 void Distributions(std::string& out, const ReplicationsResult& r) {
-  out += "<h2>Distributions over the replications</h2>\n";
+  out += "<h2>Distributions over the replications</h2>\n<div class=\"distributions\">\n";
   for (const ReplicatedMetric& m : r.metrics) {
     if (m.stats.count == 0) continue;
     out += "<figure data-metric=\"" + Text(m.name) + "\">\n" +
@@ -114,6 +116,7 @@ void Distributions(std::string& out, const ReplicationsResult& r) {
                 (m.stats.has_interval() ? ", interval " + IntervalText(m.stats) : "")) +
            "</figcaption>\n</figure>\n";
   }
+  out += "</div>\n";
 }
 
 }  // namespace
@@ -151,7 +154,10 @@ std::string ReplicationsHtml(const ReplicationsResult& r) {
   out += "<meta name=\"color-scheme\" content=\"light dark\"/>\n";
   out += "<title>drainsim: " + Text(r.scenario_name) + " - " + std::to_string(r.replications) +
          " replications</title>\n";
-  out += "<style>" + std::string(HtmlStyle()) + "</style>\n</head>\n<body>\n<header>\n";
+  // Small multiples: as many histograms a row as fit at 320 px or more.
+  out += "<style>" + std::string(HtmlStyle()) +
+         ".distributions{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));"
+         "gap:0 12px}.distributions figure{margin:8px 0}</style>\n</head>\n<body>\n<header>\n";
   out += "<h1>drainsim: " + Text(r.scenario_name) + ", " + std::to_string(r.replications) +
          " replications</h1>\n";
   out += "<p class=\"verdict" +
