@@ -98,6 +98,29 @@ std::optional<std::vector<experiments::MetricSpec>> ComparedMetrics(
   return metrics;
 }
 
+// Both sides' replications as one task list, A's then B's, so that they share the threads;
+// rendered by experiments/compare.h.
+reports::Rendered RunBothSides(const experiments::Comparison& c, const LoadedScenario& a,
+                               const LoadedScenario& b,
+                               const std::vector<experiments::MetricSpec>& metrics,
+                               const po::variables_map& vm, int jobs) {
+  std::vector<experiments::Task> tasks;
+  for (int side = 0; side < 2; ++side) {
+    for (int64_t i = 0; i < c.replications; ++i) {
+      tasks.push_back(
+          {side == 0 ? &a.scenario : &b.scenario, experiments::ComparisonSeed(c, side == 1, i)});
+    }
+  }
+  ProgressLine progress(ProgressWanted(vm));
+  std::vector<experiments::RunRecord> records =
+      experiments::RunTasks(tasks, metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  progress.Finish();
+  const auto middle = records.begin() + c.replications;
+  const std::vector<experiments::RunRecord> runs_a(records.begin(), middle);
+  const std::vector<experiments::RunRecord> runs_b(middle, records.end());
+  return experiments::RenderComparison(c, runs_a, runs_b);
+}
+
 }  // namespace
 
 int RunCompare(const Args& args) {
@@ -174,22 +197,7 @@ int RunCompare(const Args& args) {
       OutDirFor("compare", vm, "compare-" + c.a.name + "-vs-" + c.b.name);
   if (!out_dir) return kExitBadInput;
 
-  // One task list, A's replications then B's, so both sides share the threads.
-  std::vector<experiments::Task> tasks;
-  for (int side = 0; side < 2; ++side) {
-    for (int64_t i = 0; i < replications; ++i) {
-      tasks.push_back(
-          {side == 0 ? &a->scenario : &b->scenario, experiments::ComparisonSeed(c, side == 1, i)});
-    }
-  }
-  ProgressLine progress(ProgressWanted(vm));
-  std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
-  progress.Finish();
-  const std::vector<experiments::RunRecord> runs_a(records.begin(), records.begin() + replications);
-  const std::vector<experiments::RunRecord> runs_b(records.begin() + replications, records.end());
-
-  return Emit("compare", experiments::RenderComparison(c, runs_a, runs_b), *out_dir);
+  return Emit("compare", RunBothSides(c, *a, *b, *metrics, vm, jobs), *out_dir);
 }
 
 }  // namespace drainsim::cli
