@@ -77,7 +77,7 @@ TEST_CASE("compare comment: a failed gate names the worse metric, and the table 
   CHECK(Contains(text, "gate failed: B is worse than A on duplicate_executions\n"));
 }
 
-TEST_CASE("compare comment: a gate that is not significantly worse passes; no gate says so",
+TEST_CASE("compare comment: a gate that is not significantly worse passes, and no gate says so",
           "[reports][compare]") {
   for (const GateVerdict verdict :
        {GateVerdict::kNoDifference, GateVerdict::kBetter, GateVerdict::kTooFew}) {
@@ -100,7 +100,7 @@ TEST_CASE("compare comment: a gate that is not significantly worse passes; no ga
   CHECK(reports::GateText(ungated).empty());
 }
 
-TEST_CASE("replications junit: pass counts, figures, bound and unit; failures by any replication",
+TEST_CASE("replications junit: pass counts, figures, bound and unit, and a failure by any replication",
           "[reports][junit][replications]") {
   experiments::ReplicationsResult r;
   r.scenario_name = "night & day";
