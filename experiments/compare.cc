@@ -4,8 +4,10 @@
 #include <optional>
 #include <string_view>
 
+#include "experiments/compare_gate.h"
 #include "experiments/replications_report.h"
 #include "experiments/seeds.h"
+#include "reports/compare_comment.h"
 #include "reports/metrics.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
@@ -31,18 +33,9 @@ std::vector<std::optional<double>> Column(const std::vector<RunRecord>& records,
 
 std::string Percent(double level) { return reports::Decimal(level * 100, 4) + "%"; }
 
-std::string Signed(double value) { return (value > 0 ? "+" : "") + Number(value); }
+using reports::MeanText;
 
-// "280.606", "1689.5 over 2 of 30", "- (0 of 30)": a mean over some runs says over how many.
-// The difference's cell is signed: "+2797.47", "-12 over 8 of 10 pairs".
-std::string MeanCell(const Statistics& s, const std::string& of = "", bool is_signed = false) {
-  if (s.count == 0) return "- (0 of " + std::to_string(s.runs) + of + ")";
-  std::string text = is_signed ? Signed(s.mean) : Number(s.mean);
-  if (s.undefined > 0) {
-    text += " over " + std::to_string(s.count) + " of " + std::to_string(s.runs) + of;
-  }
-  return text;
-}
+std::string Signed(double value) { return reports::SignedNumber(value); }
 
 CompareVerdict Directed(bool b_higher, Better better) {
   if (better == Better::kNone) return CompareVerdict::kDiffers;
@@ -103,8 +96,8 @@ Table MainTable(const Comparison& c, const std::vector<MetricComparison>& result
     const MetricComparison& r = results[m];
     const Statistics& d = r.difference;
     table.rows.push_back(
-        {c.metrics[m].name, std::string(BetterName(c.metrics[m].better)), MeanCell(r.a),
-         MeanCell(r.b), MeanCell(d, " pairs", true),
+        {c.metrics[m].name, std::string(BetterName(c.metrics[m].better)), MeanText(r.a),
+         MeanText(r.b), MeanText(d, " pairs", true),
          d.has_interval() ? "[" + Signed(d.ci_low) + ", " + Signed(d.ci_high) + "]" : "-",
          r.unpaired_half_width ? Number(*r.unpaired_half_width) : "-",
          std::string(CompareVerdictName(r.verdict)), std::string(VerdictBasisName(r.verdict_by))});
@@ -146,7 +139,8 @@ json MetricJson(const MetricColumn& column, const MetricComparison& r) {
 }
 
 json ComparisonJson(const Comparison& c, const std::vector<MetricComparison>& results,
-                    const std::vector<RunRecord>& a, const std::vector<RunRecord>& b) {
+                    const GateResult& gate, const std::vector<RunRecord>& a,
+                    const std::vector<RunRecord>& b) {
   json metrics = json::array();
   for (size_t m = 0; m < c.metrics.size(); ++m)
     metrics.push_back(MetricJson(c.metrics[m], results[m]));
@@ -179,6 +173,7 @@ json ComparisonJson(const Comparison& c, const std::vector<MetricComparison>& re
               {"confidence", c.confidence},
               {"common_random_numbers", !c.independent},
               {"metrics", std::move(metrics)},
+              {"gate", gate.AnyGated() ? GateJson(gate) : json(nullptr)},
               {"runs", std::move(runs)}};
 }
 
@@ -252,6 +247,7 @@ Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
   }
   const Table table = MainTable(c, results);
   const std::optional<Table> never = NeverTable(c, results);
+  const GateResult gate = JudgeComparison(c, results);
 
   const std::string seeds =
       c.independent ? "independent seeds: A runs replication i with ReplicationSeed(" +
@@ -268,6 +264,7 @@ Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
              "(Welch); means are over the runs with a value ('over k of n')\n\n" +
              table.Text();
   if (never) out.text += "\n" + std::string(kNeverText) + ":\n" + never->Text();
+  if (gate.AnyGated()) out.text += "\n" + reports::GateText(gate);
 
   std::string md = "# Compare " + c.a.name + " (A) with " + c.b.name + " (B)\n\n" + "- A: `" +
                    c.a.path + "` (hash `" + c.a.hash + "`)\n- B: `" + c.b.path + "` (hash `" +
@@ -282,8 +279,15 @@ Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
   if (never) md += "\n" + OneLine(kNeverText) + ".\n\n" + never->Markdown();
   if (!c.metrics.empty()) md += "\n";
 
-  out.files.push_back({"compare.json", ComparisonJson(c, results, a, b).dump(2) + "\n"});
+  const std::string comment = reports::CompareCommentMarkdown(gate);
+  out.files.push_back({"compare.json", ComparisonJson(c, results, gate, a, b).dump(2) + "\n"});
   out.files.push_back({"compare.md", md});
+  out.files.push_back({"comment.md", comment});
+  if (c.markdown) {
+    out.text = comment;
+    out.list_files_on_stderr = true;
+  }
+  out.exit_code = gate.Failed() ? 1 : 0;
   return out;
 }
 

@@ -27,6 +27,11 @@
 //      difference" iff p >= 1 - confidence; otherwise the side with the larger rank sum is the
 //      later one ("never" the latest of all), worse for a lower-is-better metric.
 //  (4) A pure function of its inputs, like every experiment output: identical for every --jobs.
+//  (5) The gate (compare_gate.h): with --fail-if-worse, exit_code is 1 iff B is worse than A on
+//      some gated metric by the verdict of (2) or (3), else 0. Every output says which metrics
+//      were judged and the verdict of each; comment.md (the pull-request comment,
+//      reports/compare_comment.h) is always written, and with `markdown` it is also stdout
+//      (the file list then goes to stderr, so that stdout can be posted as it is).
 #pragma once
 
 #include <cstdint>
@@ -56,6 +61,8 @@ struct Comparison {
   double confidence = 0.95;
   bool independent = false;  // B without common random numbers
   std::vector<MetricColumn> metrics;
+  std::vector<std::string> gate;  // --fail-if-worse: canonical names, each one of `metrics`
+  bool markdown = false;          // --format markdown: stdout is comment.md
 };
 
 // The seed of replication i for side A (b_side false) or B.

@@ -46,6 +46,10 @@ json ToJson(const Experiment& e) {
   for (const MetricColumn& m : e.metrics) {
     metrics.push_back({{"name", m.name}, {"better", std::string(BetterName(m.better))}});
   }
+  json columns = json::array();
+  for (const ExpectationColumn& c : e.expectation_columns) {
+    columns.push_back({{"bound", c.bound}, {"unit", c.unit}});
+  }
   json axes = json::array();
   for (const Axis& axis : e.axes)
     axes.push_back({{"pointer", axis.pointer}, {"values", axis.values}});
@@ -58,6 +62,7 @@ json ToJson(const Experiment& e) {
               {"confidence", e.confidence},
               {"metrics", std::move(metrics)},
               {"expectations", e.expectations},
+              {"expectation_columns", std::move(columns)},
               {"vary", std::move(axes)},
               {"until_ci_width", e.stop ? json{{"width", e.stop->width},
                                                {"replications_max", e.stop->replications_max},
@@ -88,6 +93,15 @@ base::Expected<Experiment> ExperimentFromJson(const json& j) {
       e.metrics.push_back({m.at("name").get<std::string>(), *better});
     }
     e.expectations = j.at("expectations").get<std::vector<std::string>>();
+    for (const json& c : j.at("expectation_columns")) {
+      e.expectation_columns.push_back(
+          {c.at("bound").get<std::string>(), c.at("unit").get<std::string>()});
+    }
+    if (e.expectation_columns.size() != e.expectations.size()) {
+      return base::Failure{"expectation_columns has " +
+                           std::to_string(e.expectation_columns.size()) + " entries for " +
+                           std::to_string(e.expectations.size()) + " expectations"};
+    }
     for (const json& a : j.at("vary")) {
       Axis axis{a.at("pointer").get<std::string>(), a.at("values").get<std::vector<json>>()};
       if (axis.values.empty()) {

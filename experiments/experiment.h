@@ -49,6 +49,14 @@ struct CiStop {
   bool operator==(const CiStop&) const = default;
 };
 
+// What the replications' JUnit says of an expectation beside its text: its bound ("<= 1800",
+// reports::BoundsText) and the unit of its figure ("s", reports::UnitOf).
+struct ExpectationColumn {
+  std::string bound;
+  std::string unit;
+  bool operator==(const ExpectationColumn&) const = default;
+};
+
 struct Experiment {
   std::string command;  // "run" (replications) or "sweep"
   std::string scenario_name;
@@ -60,8 +68,10 @@ struct Experiment {
   double confidence = 0.95;
   std::vector<MetricColumn> metrics;
   std::vector<std::string> expectations;  // `run`: the texts of the scenario's expectations
-  std::vector<Axis> axes;                 // `sweep`: the grid
-  std::optional<CiStop> stop;             // `run --until-ci-width` (never sharded)
+  // One per expectation: what the replications' JUnit says beside the text.
+  std::vector<ExpectationColumn> expectation_columns;
+  std::vector<Axis> axes;      // `sweep`: the grid
+  std::optional<CiStop> stop;  // `run --until-ci-width` (never sharded)
   bool operator==(const Experiment&) const = default;
 
   int64_t PointCount() const;  // the product of the axes' sizes (1 without axes)

@@ -35,11 +35,16 @@ std::string PartialText(const Partial& p) {
     const RunRecord& r = p.records[k];
     json values = json::array();
     for (const std::optional<double>& v : r.values) values.push_back(v ? json(*v) : json(nullptr));
+    json measured = json::array();
+    for (const std::optional<double>& v : r.measured) {
+      measured.push_back(v ? json(*v) : json(nullptr));
+    }
     runs.push_back({{"index", p.indices[k]},
                     {"seed", std::to_string(r.seed)},
                     {"fingerprint", reports::Hex16(r.fingerprint)},
                     {"values", std::move(values)},
-                    {"passed", r.passed}});
+                    {"passed", r.passed},
+                    {"measured", std::move(measured)}});
   }
   const json document = {{"drainsim_partial", kPartialVersion},
                          {"shard", {{"number", p.shard.number}, {"count", p.shard.count}}},
@@ -97,6 +102,14 @@ base::Expected<Partial> ReadPartial(const std::string& text) {
                              std::to_string(r.passed.size()) + " verdicts, the experiment " +
                              std::to_string(metric_count) + " metrics and " +
                              std::to_string(expectation_count) + " expectations"};
+      }
+      for (const json& v : run.at("measured")) {
+        r.measured.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+      }
+      if (r.measured.size() != expectation_count) {
+        return base::Failure{"run " + std::to_string(index) + " has " +
+                             std::to_string(r.measured.size()) + " measured figures, the " +
+                             "experiment " + std::to_string(expectation_count) + " expectations"};
       }
       if (index < 0 || index >= p.experiment.RunCount() || !p.shard.Holds(index) ||
           (!p.indices.empty() && index <= p.indices.back())) {

@@ -1,8 +1,12 @@
 #include "experiments/replications_report.h"
 
+#include <algorithm>
+
 #include "experiments/seeds.h"
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
+#include "reports/replications_html.h"
+#include "reports/replications_junit.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
 #include "sim/base/check.h"
@@ -101,7 +105,77 @@ Statistics MetricStatistics(std::span<const RunRecord> records, size_t m, double
   return Describe(values, confidence);
 }
 
-Rendered RenderReplications(const Experiment& e, const std::vector<RunRecord>& records) {
+base::Expected<ReplicationFormats> ParseReplicationFormats(std::string_view list) {
+  ReplicationFormats formats;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name(list.substr(start, comma - start));
+    if (name == "junit") {
+      formats.junit = true;
+    } else if (name == "html") {
+      formats.html = true;
+    } else if (name != "json" && name != "csv" && name != "md") {
+      return base::Failure{"unknown format '" + name + "' for replications; formats are: " +
+                           "json, csv, md (always written), junit, html"};
+    }
+    if (comma == list.size()) return formats;
+    start = comma + 1;
+  }
+}
+
+ReplicationsResult ReplicationsResultOf(const Experiment& e,
+                                        const std::vector<RunRecord>& records) {
+  DRAINSIM_CHECK(e.axes.empty());
+  DRAINSIM_CHECK(static_cast<int64_t>(records.size()) == e.RunCount());
+  DRAINSIM_CHECK(e.expectation_columns.size() == e.expectations.size());
+  ReplicationsResult r;
+  r.scenario_name = e.scenario_name;
+  r.scenario_path = e.scenario_path;
+  r.scenario_hash = e.scenario_hash;
+  r.drainsim_version = e.drainsim_version;
+  r.base_seed = e.base_seed;
+  r.replications = e.replications;
+  r.confidence = e.confidence;
+  for (size_t m = 0; m < e.metrics.size(); ++m) {
+    ReplicatedMetric metric;
+    metric.name = e.metrics[m].name;
+    // The unit is the metric's, without its :KIND and @WINDOW.
+    metric.unit = reports::UnitOf(metric.name.substr(0, metric.name.find_first_of(":@")));
+    metric.better = e.metrics[m].better;
+    metric.stats = MetricStatistics(records, m, e.confidence);
+    for (const RunRecord& record : records) {
+      if (record.values[m]) metric.values.push_back(*record.values[m]);
+    }
+    r.metrics.push_back(std::move(metric));
+  }
+  const std::vector<ExpectationTally> tally = Tally(e, records);
+  for (size_t x = 0; x < e.expectations.size(); ++x) {
+    ReplicatedExpectation expectation;
+    expectation.text = e.expectations[x];
+    expectation.bound = e.expectation_columns[x].bound;
+    expectation.unit = e.expectation_columns[x].unit;
+    expectation.passed = tally[x].passed;
+    expectation.runs = static_cast<int64_t>(records.size());
+    if (tally[x].first_failure) {
+      const size_t first = *tally[x].first_failure;
+      expectation.first_failure = static_cast<int64_t>(first);
+      expectation.first_failure_reproduce =
+          "drainsim run " + e.scenario_path + " --seed " + SeedText(records[first].seed);
+    }
+    std::vector<std::optional<double>> measured;
+    for (const RunRecord& record : records) {
+      DRAINSIM_CHECK(x < record.measured.size());
+      measured.push_back(record.measured[x]);
+    }
+    expectation.measured = Describe(measured, e.confidence);
+    r.expectations.push_back(std::move(expectation));
+  }
+  return r;
+}
+
+Rendered RenderReplications(const Experiment& e, const std::vector<RunRecord>& records,
+                            const ReplicationFormats& formats) {
   DRAINSIM_CHECK(e.axes.empty());
   DRAINSIM_CHECK(static_cast<int64_t>(records.size()) == e.RunCount());
   std::vector<Statistics> stats;
@@ -175,6 +249,11 @@ Rendered RenderReplications(const Experiment& e, const std::vector<RunRecord>& r
   out.files.push_back({"replications.json", document.dump(2) + "\n"});
   out.files.push_back({"replications.csv", Csv(e, records)});
   out.files.push_back({"replications.md", md});
+  if (formats.junit || formats.html) {
+    const ReplicationsResult result = ReplicationsResultOf(e, records);
+    if (formats.junit) out.files.push_back({"junit.xml", reports::ReplicationsJunit(result)});
+    if (formats.html) out.files.push_back({"replications.html", reports::ReplicationsHtml(result)});
+  }
   return out;
 }
 

@@ -26,6 +26,7 @@ RunRecord Record(const model::Results& results, const config::Scenario& scenario
   for (const MetricSpec& metric : metrics) record.values.push_back(MeasureMetric(results, metric));
   for (const reports::Verdict& verdict : reports::EvaluateExpectations(results, scenario.expect)) {
     record.passed.push_back(verdict.passed);
+    record.measured.push_back(verdict.measured);
   }
   return record;
 }

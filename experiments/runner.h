@@ -32,6 +32,9 @@ struct RunRecord {
   uint64_t fingerprint = 0;
   std::vector<std::optional<double>> values;  // one per metric, in the experiment's order
   std::vector<bool> passed;                   // one per expectation of the scenario, in order
+  // One per expectation: the figure compared with its bounds (reports::Verdict::measured);
+  // nullopt when it had none (undefined, not measured, no samples).
+  std::vector<std::optional<double>> measured;
   bool operator==(const RunRecord&) const = default;
 };
 

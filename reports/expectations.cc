@@ -176,6 +176,18 @@ std::string ExpectationText(const config::Expectation& expectation) {
          " " + BoundsText(p.bounds) + DuringSuffix(p.during);
 }
 
+const Bounds& ExpectationBounds(const config::Expectation& expectation) {
+  if (const auto* m = std::get_if<config::MetricExpectation>(&expectation)) return m->bounds;
+  return std::get<config::PropertyExpectation>(expectation).bounds;
+}
+
+std::string ExpectationMetricName(const config::Expectation& expectation) {
+  if (const auto* m = std::get_if<config::MetricExpectation>(&expectation)) {
+    return std::string(config::NameOf(m->metric));
+  }
+  return std::string(config::NameOf(std::get<config::PropertyExpectation>(expectation).metric));
+}
+
 Verdict Evaluate(const model::Results& results, const config::Expectation& expectation) {
   Verdict v;
   v.text = ExpectationText(expectation);

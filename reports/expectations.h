@@ -53,6 +53,9 @@ Verdict Evaluate(const model::Results& results, const config::Expectation& expec
 std::string ExpectationText(const config::Expectation& expectation);
 // "<= 1800", ">= 1", "== 0", ">= 1500 and <= 1501".
 std::string BoundsText(const config::Bounds& bounds);
+// The expectation's bounds, and the name of the figure it bounds ("time_to_empty_s", "depth").
+const config::Bounds& ExpectationBounds(const config::Expectation& expectation);
+std::string ExpectationMetricName(const config::Expectation& expectation);
 
 // "measured 24, bound <= 0" (without a value: "no value (undefined), bound <= 1800"): the JUnit
 // failure message, and the core of a FAIL line.

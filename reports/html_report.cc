@@ -301,4 +301,6 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
 
 std::string HtmlReport(const ReportInput& input) { return HtmlReport(input, 2000); }
 
+std::string_view HtmlStyle() { return kStyle; }
+
 }  // namespace drainsim::reports

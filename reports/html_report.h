@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "reports/report_input.h"
 
@@ -26,5 +27,9 @@ std::string HtmlReport(const ReportInput& input, size_t max_points);
 
 // HtmlReport(input, 2000): what `--format html` writes.
 std::string HtmlReport(const ReportInput& input);
+
+// The page's CSS (light and dark), shared with the other HTML pages drainsim writes
+// (reports/replications_html.h) so they read alike.
+std::string_view HtmlStyle();
 
 }  // namespace drainsim::reports

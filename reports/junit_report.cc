@@ -11,8 +11,9 @@ std::string Attribute(const char* name, const std::string& value) {
   return std::string(" ") + name + "=\"" + XmlEscape(value, XmlFlavour::kXml) + "\"";
 }
 
-std::string Property(const char* name, const std::string& value) {
-  return "      <property" + Attribute("name", name) + Attribute("value", value) + "/>\n";
+std::string Property(const char* name, const std::string& value, const char* indent = "      ") {
+  return indent + std::string("<property") + Attribute("name", name) + Attribute("value", value) +
+         "/>\n";
 }
 
 std::string Counts(size_t tests, size_t failures) {
@@ -28,6 +29,14 @@ std::string FailureDetails(const Verdict& v, const ReportInput& input) {
 }
 
 }  // namespace
+
+std::string CaseProperties(const std::vector<std::pair<std::string, std::string>>& properties) {
+  std::string out = "      <properties>\n";
+  for (const auto& [name, value] : properties) {
+    out += Property(name.c_str(), value, "        ");
+  }
+  return out + "      </properties>\n";
+}
 
 std::string JunitReport(const ReportInput& input) {
   const std::string& scenario = input.results.scenario_name;
@@ -53,14 +62,16 @@ std::string JunitReport(const ReportInput& input) {
   }
   for (const Verdict& v : input.verdicts) {
     out += "    <testcase" + Attribute("classname", classname) + Attribute("name", v.text) +
-           Attribute("time", "0");
-    if (v.passed) {
-      out += "/>\n";
-      continue;
+           Attribute("time", "0") + ">\n";
+    out += CaseProperties({{"value", v.measured_text},
+                           {"bound", BoundsText(v.bounds)},
+                           {"unit", std::string(UnitOf(v.metric))}});
+    if (!v.passed) {
+      out += "      <failure" + Attribute("message", FailureMessage(v)) +
+             Attribute("type", "expectation") + ">" +
+             XmlEscape(FailureDetails(v, input), XmlFlavour::kXml) + "</failure>\n";
     }
-    out += ">\n      <failure" + Attribute("message", FailureMessage(v)) +
-           Attribute("type", "expectation") + ">" +
-           XmlEscape(FailureDetails(v, input), XmlFlavour::kXml) + "</failure>\n    </testcase>\n";
+    out += "    </testcase>\n";
   }
   // Health findings (reports/health.h): read by people, never counted as failures.
   const std::string findings = FindingsLine(HealthFindings(input.results, input.verdicts));

@@ -40,6 +40,21 @@ std::optional<double> AttemptsPerSuccess(int64_t attempts, int64_t acked) {
   return static_cast<double>(attempts) / static_cast<double>(acked);
 }
 
+std::string_view UnitOf(std::string_view metric_name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return metric_name.size() >= suffix.size() &&
+           metric_name.substr(metric_name.size() - suffix.size()) == suffix;
+  };
+  if (ends_with("_per_s")) return "1/s";
+  if (ends_with("_ms")) return "ms";
+  if (ends_with("_s")) return "s";
+  if (metric_name == "attempts_per_success" || metric_name == "retry_amplification" ||
+      metric_name == "db_utilisation") {
+    return "ratio";
+  }
+  return "count";
+}
+
 namespace {
 
 using Type = SeriesColumn::Type;

@@ -46,6 +46,12 @@ std::optional<double> HistogramStat(const model::Histogram& h_us, Stat stat, dou
 // nothing was acked (report.json writes 0 then; expectations call it undefined).
 std::optional<double> AttemptsPerSuccess(int64_t attempts, int64_t acked);
 
+// The unit of a metric of the `expect` block or of the series, read from its name (names carry
+// their unit last: docs/METRICS.md): "s" (`_s`), "ms" (`_ms`), "1/s" (`_per_s`), "ratio" for
+// attempts_per_success, retry_amplification and db_utilisation, else "count". For JUnit's
+// per-case properties, where a dashboard trends a value and needs its unit.
+std::string_view UnitOf(std::string_view metric_name);
+
 // One column of the sampled series, in series.csv's order. Every value fits a double exactly
 // (counts stay below 2^53); `type` says how to write it.
 struct SeriesColumn {

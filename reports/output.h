@@ -16,7 +16,10 @@ struct OutputFile {
 struct Rendered {
   std::string text;  // stdout
   std::vector<OutputFile> files;
-  int exit_code = 0;  // 0, or 1 when an expectation failed in some replication
+  int exit_code = 0;  // 0, or 1 when an expectation failed in some replication or a gate failed
+  // The "report: DIR/FILE" lines go to stderr rather than after `text` on stdout: `text` is a
+  // document to be used as it is (compare --format markdown's pull-request comment).
+  bool list_files_on_stderr = false;
 };
 
 }  // namespace drainsim::reports

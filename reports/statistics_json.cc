@@ -32,4 +32,24 @@ std::string IntervalText(const Statistics& s) {
   return "[" + Number(s.ci_low) + ", " + Number(s.ci_high) + "]";
 }
 
+std::string SignedNumber(double value) { return (value > 0 ? "+" : "") + Number(value); }
+
+std::string MeanText(const Statistics& s, const std::string& of, bool is_signed) {
+  if (s.count == 0) return "- (0 of " + std::to_string(s.runs) + of + ")";
+  std::string text = is_signed ? SignedNumber(s.mean) : Number(s.mean);
+  if (s.undefined > 0) {
+    text += " over " + std::to_string(s.count) + " of " + std::to_string(s.runs) + of;
+  }
+  return text;
+}
+
+std::string DifferenceText(const Statistics& d) {
+  if (d.count == 0) return "-";
+  std::string text = MeanText(d, " pairs", true);
+  if (d.has_interval()) {
+    text += " [" + SignedNumber(d.ci_low) + ", " + SignedNumber(d.ci_high) + "]";
+  }
+  return text;
+}
+
 }  // namespace drainsim::reports

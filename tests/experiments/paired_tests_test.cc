@@ -176,7 +176,7 @@ TEST_CASE("UndefinedMeansNever: the instants a run may never reach, and only the
 // Records with one metric: `values[i]` is replication i's value (nullopt: never reached).
 std::vector<RunRecord> Records(const std::vector<std::optional<double>>& values) {
   std::vector<RunRecord> records;
-  for (const std::optional<double>& v : values) records.push_back({0, 0, {v}, {}});
+  for (const std::optional<double>& v : values) records.push_back({0, 0, {v}, {}, {}});
   return records;
 }
 

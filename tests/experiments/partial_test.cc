@@ -69,8 +69,12 @@ TEST_CASE("a partial file reads back to the same experiment, shard and records",
   e.command = "run";
   e.axes.clear();
   e.expectations = {"lost == 0", "attempts <= 14000"};
+  e.expectation_columns = {{"== 0", "count"}, {"<= 14000", "count"}};
   Partial p = PartOf(e, 2, 2);  // the second of two shards: run 1
-  for (RunRecord& r : p.records) r.passed = {true, false};
+  for (RunRecord& r : p.records) {
+    r.passed = {true, false};
+    r.measured = {0.0, std::nullopt};
+  }
   REQUIRE(p.indices == std::vector<int64_t>{1});
   const base::Expected<Partial> back = ReadPartial(PartialText(p));
   REQUIRE(back);

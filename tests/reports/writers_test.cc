@@ -147,6 +147,35 @@ TEST_CASE("junit: well-formed, one test case per expectation, failures carry the
   }
   CHECK(failures == 1);
   CHECK_FALSE(Contains(text, "timestamp"));
+
+  // Every case carries its figure, bound and unit for dashboards that trend them, before any
+  // <failure> (the order of the common JUnit schema).
+  const std::vector<std::map<std::string, std::string>> expected = {
+      {{"value", r.verdicts[0].measured_text}, {"bound", "<= 1800"}, {"unit", "s"}},
+      {{"value", "3"}, {"bound", "<= 0"}, {"unit", "count"}},
+      {{"value", r.verdicts[2].measured_text}, {"bound", "<= 250"}, {"unit", "ms"}}};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO("case " << i);
+    REQUIRE(cases[i]->Children("properties").size() == 1);
+    CHECK(cases[i]->children.front()->name == "properties");
+    std::map<std::string, std::string> case_properties;
+    for (const xml::Element* p : cases[i]->Children("properties")[0]->Children("property")) {
+      CHECK(case_properties.count(p->Attr("name")) == 0);
+      case_properties[p->Attr("name")] = p->Attr("value");
+    }
+    CHECK(case_properties == expected[i]);
+  }
+  CHECK(r.verdicts[0].measured_text == "24.95");
+}
+
+TEST_CASE("UnitOf: the unit is the name's last word", "[reports][junit]") {
+  CHECK(reports::UnitOf("time_to_empty_s") == "s");
+  CHECK(reports::UnitOf("live_p99_ms") == "ms");
+  CHECK(reports::UnitOf("dlq_inflow_per_s") == "1/s");
+  CHECK(reports::UnitOf("attempts_per_success") == "ratio");
+  CHECK(reports::UnitOf("db_utilisation") == "ratio");
+  CHECK(reports::UnitOf("duplicate_executions") == "count");
+  CHECK(reports::UnitOf("depth") == "count");
 }
 
 TEST_CASE("junit: a scenario name full of XML's special characters", "[reports][junit]") {

@@ -1,12 +1,14 @@
 // `drainsim compare A.json B.json --replications N`: both scenarios replicated with common
 // random numbers, the paired differences per metric with their intervals and a verdict
 // (experiments/compare.h), and for instants a run may never reach the reached shares and rank
-// tests (experiments/compare_censored.h); tables on stdout, compare.json and compare.md in --out
-// DIR.
+// tests (experiments/compare_censored.h); tables on stdout, compare.json, compare.md and
+// comment.md in --out DIR. With --fail-if-worse, a gate: exit 1 when B is worse on a named metric
+// (experiments/compare_gate.h); with --format markdown, stdout is the pull-request comment.
 #include <algorithm>
 #include <cstdio>
 
 #include "experiments/compare.h"
+#include "experiments/compare_gate.h"
 #include "experiments/replicate.h"
 #include "tools/drainsim/experiment_cli.h"
 
@@ -28,7 +30,26 @@ const char* kDescription =
     "times): the share of runs that reached them with a Wilson interval, McNemar's exact test\n"
     "on the pairs where one side never did, and the signed-rank test on B - A with \"never\"\n"
     "ranked last, which decides the verdict when some run never reached it (docs/METRICS.md).\n"
-    "Exit code 0, or 2 on bad input or usage.";
+    "--fail-if-worse M1,M2 makes it a gate: exit 1 when B is worse than A on one of them by\n"
+    "that verdict (higher is worse for duplicates, human_needed, times and latencies, lower for\n"
+    "acked); a difference that is not significant never fails. comment.md holds a Markdown\n"
+    "table for a pull-request comment; --format markdown prints it instead of the text.\n"
+    "Exit code 0, 1 when the gate failed, or 2 on bad input or usage.";
+
+// --fail-if-worse's names, split at commas.
+std::vector<std::string> GateNames(const po::variables_map& vm) {
+  std::vector<std::string> names;
+  if (!vm.count("fail-if-worse")) return names;
+  for (const std::string& item : vm["fail-if-worse"].as<std::vector<std::string>>()) {
+    size_t start = 0;
+    while (start <= item.size()) {
+      const size_t comma = std::min(item.find(',', start), item.size());
+      if (comma > start) names.push_back(item.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  return names;
+}
 
 // Names valid in both scenarios, A's defaults first, then B's.
 std::vector<std::string> SharedDefaultMetrics(const nlohmann::json& a, const nlohmann::json& b) {
@@ -47,12 +68,66 @@ std::vector<std::string> SharedDefaultMetrics(const nlohmann::json& a, const nlo
   return shared;
 }
 
+// --metric's names (or the defaults both scenarios share) and then the gated ones: each must
+// mean something in both scenarios. nullopt, with the reason printed, when none does.
+std::optional<std::vector<experiments::MetricSpec>> ComparedMetrics(
+    const po::variables_map& vm, const LoadedScenario& a, const LoadedScenario& b,
+    const std::vector<experiments::MetricSpec>& gate) {
+  std::vector<std::string> names;
+  if (vm.count("metric")) {
+    std::optional<std::vector<experiments::MetricSpec>> from_a =
+        MetricsFromOptions("compare", vm, a.document);
+    std::optional<std::vector<experiments::MetricSpec>> from_b =
+        MetricsFromOptions("compare", vm, b.document);
+    if (!from_a || !from_b) return std::nullopt;
+    for (const experiments::MetricSpec& spec : *from_a) names.push_back(spec.name);
+  } else {
+    names = SharedDefaultMetrics(a.document, b.document);
+  }
+  // The gated metrics are compared whatever --metric says.
+  for (const experiments::MetricSpec& spec : gate) {
+    if (std::find(names.begin(), names.end(), spec.name) == names.end()) names.push_back(spec.name);
+  }
+  std::vector<std::string> errors;
+  std::optional<std::vector<experiments::MetricSpec>> metrics =
+      experiments::ResolveMetrics(a.document, names, &errors);
+  if (!metrics || metrics->empty()) {
+    std::fprintf(stderr, "drainsim compare: no metric applies to both scenarios\n");
+    return std::nullopt;
+  }
+  return metrics;
+}
+
+// Both sides' replications as one task list, A's then B's, so that they share the threads;
+// rendered by experiments/compare.h.
+reports::Rendered RunBothSides(const experiments::Comparison& c, const LoadedScenario& a,
+                               const LoadedScenario& b,
+                               const std::vector<experiments::MetricSpec>& metrics,
+                               const po::variables_map& vm, int jobs) {
+  std::vector<experiments::Task> tasks;
+  for (int side = 0; side < 2; ++side) {
+    for (int64_t i = 0; i < c.replications; ++i) {
+      tasks.push_back(
+          {side == 0 ? &a.scenario : &b.scenario, experiments::ComparisonSeed(c, side == 1, i)});
+    }
+  }
+  ProgressLine progress(ProgressWanted(vm));
+  std::vector<experiments::RunRecord> records =
+      experiments::RunTasks(tasks, metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  progress.Finish();
+  const auto middle = records.begin() + c.replications;
+  const std::vector<experiments::RunRecord> runs_a(records.begin(), middle);
+  const std::vector<experiments::RunRecord> runs_b(middle, records.end());
+  return experiments::RenderComparison(c, runs_a, runs_b);
+}
+
 }  // namespace
 
 int RunCompare(const Args& args) {
   CommandLine line("compare",
                    "compare A.json B.json [--replications N] [--seed S] [--metric M]... "
-                   "[--jobs K] [--out DIR] [--independent]",
+                   "[--fail-if-worse M,...] [--format text|markdown] [--jobs K] [--out DIR] "
+                   "[--independent]",
                    kDescription);
   line.options.add_options()("a", po::value<std::string>()->required(), "scenario A")(
       "b", po::value<std::string>()->required(), "scenario B")(
@@ -60,7 +135,12 @@ int RunCompare(const Args& args) {
       "seed", po::value<uint64_t>(), "base seed (default: A's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/compare-A-vs-B)")(
       "independent", po::bool_switch(),
-      "run B with independent seeds instead of common random numbers (to see what they buy)");
+      "run B with independent seeds instead of common random numbers (to see what they buy)")(
+      "fail-if-worse", po::value<std::vector<std::string>>()->composing(),
+      "exit 1 when B is significantly worse than A on one of these metrics (repeatable or "
+      "comma-separated; each is compared even if --metric leaves it out)")(
+      "format", po::value<std::string>()->default_value("text"),
+      "stdout: text (the tables) or markdown (comment.md: the pull-request comment)");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
   AddQuietOption(line.options);
@@ -78,29 +158,28 @@ int RunCompare(const Args& args) {
   if (!ReadConfidence("compare", vm, &confidence) || !ReadJobs("compare", vm, &jobs)) {
     return kExitBadInput;
   }
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "markdown") {
+    std::fprintf(stderr, "drainsim compare: --format must be text or markdown (got '%s')\n",
+                 format.c_str());
+    return kExitBadInput;
+  }
   std::optional<LoadedScenario> a = LoadForExperiment(vm["a"].as<std::string>());
   std::optional<LoadedScenario> b = LoadForExperiment(vm["b"].as<std::string>());
   if (!a || !b) return kExitBadInput;
-
-  // A metric must mean something in both scenarios.
-  std::vector<std::string> names;
-  if (vm.count("metric")) {
-    std::optional<std::vector<experiments::MetricSpec>> from_a =
-        MetricsFromOptions("compare", vm, a->document);
-    std::optional<std::vector<experiments::MetricSpec>> from_b =
-        MetricsFromOptions("compare", vm, b->document);
-    if (!from_a || !from_b) return kExitBadInput;
-    for (const experiments::MetricSpec& spec : *from_a) names.push_back(spec.name);
-  } else {
-    names = SharedDefaultMetrics(a->document, b->document);
+  std::vector<experiments::MetricSpec> gate;
+  if (vm.count("fail-if-worse")) {
+    base::Expected<std::vector<experiments::MetricSpec>> resolved =
+        experiments::ResolveGateMetrics(a->document, b->document, GateNames(vm));
+    if (!resolved) {
+      std::fprintf(stderr, "drainsim compare: %s\n", resolved.error().c_str());
+      return kExitBadInput;
+    }
+    gate = std::move(*resolved);
   }
-  std::vector<std::string> errors;
-  std::optional<std::vector<experiments::MetricSpec>> metrics =
-      experiments::ResolveMetrics(a->document, names, &errors);
-  if (!metrics || metrics->empty()) {
-    std::fprintf(stderr, "drainsim compare: no metric applies to both scenarios\n");
-    return kExitBadInput;
-  }
+  const std::optional<std::vector<experiments::MetricSpec>> metrics =
+      ComparedMetrics(vm, *a, *b, gate);
+  if (!metrics) return kExitBadInput;
 
   experiments::Comparison c;
   c.a = {a->scenario.name, a->path, a->hash};
@@ -111,27 +190,14 @@ int RunCompare(const Args& args) {
   c.confidence = confidence;
   c.independent = vm["independent"].as<bool>();
   c.metrics = Columns(*metrics);
+  for (const experiments::MetricSpec& spec : gate) c.gate.push_back(spec.name);
+  c.markdown = format == "markdown";
 
   const std::optional<std::string> out_dir =
       OutDirFor("compare", vm, "compare-" + c.a.name + "-vs-" + c.b.name);
   if (!out_dir) return kExitBadInput;
 
-  // One task list, A's replications then B's, so both sides share the threads.
-  std::vector<experiments::Task> tasks;
-  for (int side = 0; side < 2; ++side) {
-    for (int64_t i = 0; i < replications; ++i) {
-      tasks.push_back(
-          {side == 0 ? &a->scenario : &b->scenario, experiments::ComparisonSeed(c, side == 1, i)});
-    }
-  }
-  ProgressLine progress(ProgressWanted(vm));
-  std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
-  progress.Finish();
-  const std::vector<experiments::RunRecord> runs_a(records.begin(), records.begin() + replications);
-  const std::vector<experiments::RunRecord> runs_b(records.begin() + replications, records.end());
-
-  return Emit("compare", experiments::RenderComparison(c, runs_a, runs_b), *out_dir);
+  return Emit("compare", RunBothSides(c, *a, *b, *metrics, vm, jobs), *out_dir);
 }
 
 }  // namespace drainsim::cli

@@ -1,7 +1,8 @@
 // `drainsim run SCENARIO --replications N`: N runs with seeds derived from (seed, replication
 // index), and per metric the statistics of experiments/replications_report.h; with --shard i/N
 // only the i-th of N shards (from 1), written as a partial result for `drainsim merge`; with
-// --until-ci-width as many replications as the intervals need.
+// --until-ci-width as many replications as the intervals need. --format junit and html add
+// junit.xml and replications.html to the three files replications always write.
 #include <cstdio>
 #include <filesystem>
 
@@ -9,6 +10,7 @@
 #include "experiments/replicate.h"
 #include "experiments/replications_report.h"
 #include "reports/expectations.h"
+#include "reports/metrics.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/output_set.h"
 
@@ -30,7 +32,9 @@ int UsageError(const std::string& message) {
 void AddReplicationOptions(po::options_description& options) {
   options.add_options()("replications", po::value<int64_t>(),
                         "run N replications (seeds derived from --seed and the replication "
-                        "index) and report statistics per metric instead of one run's report")(
+                        "index) and report statistics per metric instead of one run's report "
+                        "(replications.json, .csv, .md; --format junit,html adds junit.xml and "
+                        "replications.html)")(
       "until-ci-width", po::value<double>(),
       "with --replications N: stop as soon as every metric's confidence half-width is below "
       "this fraction of its mean (0.05: +-5%), at most N replications")(
@@ -56,11 +60,9 @@ int RunReplicated(const po::variables_map& vm) {
   if (replications < 1 || replications > kReplicationsMax) {
     return UsageError("--replications must be in 1..1000000");
   }
-  if (!vm["format"].defaulted()) {
-    return UsageError(
-        "--format is for a single run's reports; replications write replications.json, "
-        ".csv and .md");
-  }
+  const base::Expected<experiments::ReplicationFormats> formats =
+      experiments::ParseReplicationFormats(vm["format"].as<std::string>());
+  if (!formats) return UsageError("--format: " + formats.error());
   if (vm["expect-only"].as<bool>()) return UsageError("--expect-only is for a single run");
   double confidence = 0;
   int jobs = 1;
@@ -71,6 +73,11 @@ int RunReplicated(const po::variables_map& vm) {
         experiments::ParseShard(vm["shard"].as<std::string>());
     if (!parsed) return UsageError("--shard " + parsed.error());
     shard = *parsed;
+    if (formats->junit || formats->html) {
+      return UsageError(
+          "--format junit and html are not written by a shard: drainsim merge "
+          "writes replications.json, .csv and .md");
+    }
     if (vm.count("until-ci-width")) {
       return UsageError(
           "--until-ci-width decides on all replications together; it cannot be "
@@ -96,6 +103,9 @@ int RunReplicated(const po::variables_map& vm) {
   experiments::Experiment e = ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
   for (const config::Expectation& x : loaded->scenario.expect) {
     e.expectations.push_back(reports::ExpectationText(x));
+    e.expectation_columns.push_back(
+        {reports::BoundsText(reports::ExpectationBounds(x)),
+         std::string(reports::UnitOf(reports::ExpectationMetricName(x)))});
   }
   const std::optional<std::string> out = OutDirFor("run", vm, e.scenario_name);
   if (!out) return kExitBadInput;
@@ -110,7 +120,7 @@ int RunReplicated(const po::variables_map& vm) {
     e.replications = static_cast<int64_t>(result.records.size());
     e.stop = experiments::CiStop{*width, replications, result.met};
     progress.Finish();
-    return Emit("run", experiments::RenderReplications(e, result.records), out_dir);
+    return Emit("run", experiments::RenderReplications(e, result.records, *formats), out_dir);
   }
 
   std::vector<int64_t> indices;
@@ -120,7 +130,7 @@ int RunReplicated(const po::variables_map& vm) {
   std::vector<experiments::RunRecord> records =
       experiments::RunReplications(loaded->scenario, *metrics, e.base_seed, indices, options);
   progress.Finish();
-  if (!shard) return Emit("run", experiments::RenderReplications(e, records), out_dir);
+  if (!shard) return Emit("run", experiments::RenderReplications(e, records, *formats), out_dir);
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};
   const std::string name = experiments::PartialFileName(*shard);

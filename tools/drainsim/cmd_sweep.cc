@@ -125,7 +125,10 @@ int RunSweep(const Args& args) {
       experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
   progress.Finish();
   // A sweep reports metrics only; verdicts of the points' `expect` blocks are not kept.
-  for (experiments::RunRecord& record : records) record.passed.clear();
+  for (experiments::RunRecord& record : records) {
+    record.passed.clear();
+    record.measured.clear();
+  }
   if (!shard) return Emit("sweep", experiments::RenderSweep(e, records), out_dir);
 
   experiments::Partial partial{e, *shard, indices, std::move(records)};

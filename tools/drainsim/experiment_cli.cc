@@ -177,8 +177,9 @@ int Emit(const char* command, const reports::Rendered& rendered, const std::stri
     return kExitBadInput;
   }
   std::fputs(rendered.text.c_str(), stdout);
+  std::FILE* listing = rendered.list_files_on_stderr ? stderr : stdout;
   for (const reports::OutputFile& file : rendered.files) {
-    std::printf("report: %s\n", (fs::path(dir) / file.name).c_str());
+    std::fprintf(listing, "report: %s\n", (fs::path(dir) / file.name).c_str());
   }
   return rendered.exit_code;
 }
