@@ -125,7 +125,7 @@ TEST_CASE("run --replications --format: trace, unknown names and sharded extras 
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find("unknown format 'trace' for replications") != std::string::npos);
   CHECK(r.stderr_text.find("junit, html") != std::string::npos);
-  r = RunDrainsim({"run", scenario, "--replications", "2", "--format", "junit", "--shard", "0/2",
+  r = RunDrainsim({"run", scenario, "--replications", "2", "--format", "junit", "--shard", "1/2",
                    "--out", out});
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find("drainsim merge") != std::string::npos);
