@@ -118,6 +118,10 @@ const FaultDescriptor& DescriptorOf(FaultType type) {
 std::span<const FaultDescriptor> FaultDescriptors() { return kDescriptors; }
 
 const Window* WindowOf(const Fault& fault) {
+  // Crashes at one instant leave the window field unused (its default is [0, 0)).
+  if (const auto* crash = std::get_if<WorkerCrashFault>(&fault); crash && crash->at) {
+    return nullptr;
+  }
   return std::visit(
       [](const auto& f) -> const Window* {
         if constexpr (requires { f.window; }) {
@@ -133,7 +137,7 @@ FaultTiming TimingOf(const Fault& fault, Instant run_until) {
   FaultTiming timing;
   timing.shape = DescriptorOf(TypeOf(fault)).shape;
   if (const auto* crash = std::get_if<WorkerCrashFault>(&fault); crash && crash->at) {
-    timing.shape = FaultShape::kInstant;
+    timing.shape = FaultShape::kInstant;  // invariant (3)'s exception
     timing.from = *crash->at;
     return timing;
   }

@@ -14,10 +14,9 @@
 //  (2) DescriptorOf(t).name == NameOf(t): the JSON `type`.
 //  (3) TimingOf(fault).shape == DescriptorOf(TypeOf(fault)).shape, except a worker_crash, whose
 //      shape follows its fields (a rate over a window, or `count` at one instant).
-//  (4) A fault with a runtime Window (WindowOf non-null) has descriptor shape kWindow; the model
-//      opens and closes it with events, and reports count the attempts inside it. A worker_crash
-//      at an instant keeps its window field's default, the whole run, and the model opens that
-//      window too (report.json lists it under fault_windows; docs/MODEL.md).
+//  (4) WindowOf(fault) is non-null iff the fault acts over a window (TimingOf's shape kWindow);
+//      the model opens and closes that window with events, and reports count the attempts inside
+//      it. A worker_crash at an instant has none: its `window` field is unused.
 //
 // Thread-safety: constant tables and pure functions.
 #pragma once
@@ -94,7 +93,7 @@ struct FaultTiming {
 };
 FaultTiming TimingOf(const Fault& fault, Instant run_until);
 
-// The window the model opens and closes (invariant (4)); nullptr for a fault type without one.
+// The window the model opens and closes (invariant (4)); nullptr for a fault without one.
 const Window* WindowOf(const Fault& fault);
 
 // The kind a fault is limited to; nullptr: every kind (or a fault that has no kind).

@@ -58,6 +58,28 @@ TEST_CASE("a crash between commit and ack gives exactly one duplicate per crash"
   CHECK(r.duplicates_by_cause[static_cast<size_t>(DuplicateCause::kCrashAfterCommit)] == 3);
 }
 
+TEST_CASE("a crash at an instant opens no fault window", "[model][sim][faults]") {
+  // Regression: the model opened a crash's unused window field, [0, 0): report.json listed a
+  // phantom worker_crash window at 0 s, and recovery after faults found no baseline before it.
+  const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "crash-at",
+    "run": {"until_s": 600},
+    "kinds": {"job": {"idempotency": "converge", "handler": {"cpu_ms": {"constant": 100}}}},
+    "producers": [{"kind": "job", "constant": {"rate_per_s": 5}}],
+    "workers": {"count": 4, "restart_s": 5},
+    "faults": [{"type": "worker_crash", "at_s": 100, "count": 2},
+               {"type": "ack_loss", "probability": 0.5, "from_s": 200, "until_s": 300}]})"));
+  CheckConserved(r);
+  REQUIRE(r.fault_windows.size() == 1);
+  CHECK(r.fault_windows[0].type == "ack_loss");
+  CHECK(r.fault_windows[0].fault == 1);
+  CHECK(r.fault_windows[0].attempts > 0);
+  // The series is marked only inside the ack_loss window: before 200 s nothing is active.
+  REQUIRE_FALSE(r.series.empty());
+  for (const Sample& s : r.series) {
+    if (s.t_s < 200) CHECK_FALSE(s.fault_active);
+  }
+}
+
 TEST_CASE("a lost ack is redelivered after the visibility timeout and runs again",
           "[model][sim][duplicates]") {
   const Results r = RunAudited(LoadOrFail(R"({"format_version": 1, "name": "acks",

@@ -128,6 +128,7 @@ TEST_CASE("fault timing: windows, onsets and instants", "[faults]") {
     CHECK(t.shape == FaultShape::kInstant);
     CHECK(t.from == at_s(5));
     CHECK_FALSE(t.until.has_value());
+    CHECK(config::WindowOf(LoadOne(at)) == nullptr);  // its window field is unused
     CHECK(config::DetailOf(LoadOne(at)) == "anywhere, 2 at once");
     CHECK(config::DetailOf(LoadOne(Samples().at("worker_crash"))) == "anywhere, 10/h");
   }
