@@ -16,9 +16,8 @@
 # those builds test through the C++ tests.
 #
 # A Python module is a shared object, so the static libraries linked into it must be compiled
-# as position-independent code (-fPIC): when the module is built, every target is. (Debian's GCC
-# builds position-independent executables anyway; -fPIC costs the simulator no measurable time,
-# tools/bench/RESULTS.md.)
+# as position-independent code (-fPIC): python/CMakeLists.txt makes them so, and only them
+# (drainsim_make_pic).
 set(DRAINSIM_PYTHON_MODULE OFF)
 set(DRAINSIM_PYTHON_DIR ${PROJECT_BINARY_DIR}/python)
 set(DRAINSIM_PYTHON_WHY_NOT "")
@@ -49,7 +48,6 @@ else()
   endif()
   if(Python_FOUND AND pybind11_FOUND)
     set(DRAINSIM_PYTHON_MODULE ON)
-    set(CMAKE_POSITION_INDEPENDENT_CODE ON)
     message(STATUS "drainsim: the Python module for ${Python_EXECUTABLE} (${Python_VERSION}), "
                    "pybind11 ${pybind11_VERSION}")
   else()
