@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-// As `drainsim run --replications` and `drainsim sweep` allow.
-constexpr int64_t kReplicationsMax = 1'000'000;
 constexpr int64_t kRunsMax = 10'000'000;
 
 std::optional<Better> BetterFromName(const std::string& name) {
@@ -116,7 +114,7 @@ base::Expected<Experiment> ExperimentFromJson(const json& j) {
     // The command line's own limits: a part file is input too, and whatever it says is
     // allocated (a record per run) and rendered (a replicated run has no grid).
     if (e.replications < 1 || e.replications > kReplicationsMax ||
-        !(e.confidence >= 0.5 && e.confidence < 1)) {
+        !ConfidenceInRange(e.confidence)) {
       return base::Failure{"replications must be in 1..1000000 and the confidence in [0.5, 1)"};
     }
     if (e.command == "run" && !e.axes.empty()) {

@@ -57,6 +57,11 @@ struct ExpectationColumn {
   bool operator==(const ExpectationColumn&) const = default;
 };
 
+// The limits of every front end (`run --replications`, `sweep`, `compare`, the Python module)
+// and of a part file: at most this many replications, and a confidence level in [0.5, 1).
+inline constexpr int64_t kReplicationsMax = 1'000'000;
+inline bool ConfidenceInRange(double confidence) { return confidence >= 0.5 && confidence < 1; }
+
 struct Experiment {
   std::string command;  // "run" (replications) or "sweep"
   std::string scenario_name;

@@ -7,13 +7,19 @@
 #     the binary links (its ELF NEEDED entries: libc6, the Boost.Program_options runtime,
 #     rabbitmq-c and libpq for `drainsim live`, the C++ runtime), nothing more;
 #   - dpkg-deb -x: the extracted binary runs the extracted monthly rehearsal (its expectations
-#     pass: exit 0) and writes a report.json that parses, and checks every extracted scenario.
-# usage: package_test.sh SOURCE_DIR BUILD_DIR VERSION DRAINSIM_BINARY
+#     pass: exit 0) and writes a report.json that parses, and checks every extracted scenario;
+#   - with the Python module (MODULE_FILE, its file name, and PYTHON, the python3 it is for; both
+#     "none" when it is not built): it is at lib/python3/dist-packages/drainsim/, the libraries
+#     it links count in Depends, python3 is Suggested, and the extracted module imported from the
+#     extracted tree gives the report.json the extracted binary wrote, byte for byte.
+# usage: package_test.sh SOURCE_DIR BUILD_DIR VERSION DRAINSIM_BINARY MODULE_FILE PYTHON
 set -euo pipefail
 src=$1
 build=$2
 version=$3
 built_binary=$4
+module_file=${5:-none}
+python=${6:-none}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drainsim-package-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -33,7 +39,7 @@ deb="$tmp/pkg/drainsim_${version}_${arch}.deb"
 dpkg-deb --contents "$deb" | awk '{sub(/ -> .*/, ""); print $NF}' | sed 's|^\./|/|' > "$tmp/contents"
 expected=(/usr/bin/drainsim /usr/share/drainsim/schema.json /usr/share/doc/drainsim/README.md
           /usr/share/drainsim/scenarios/README.md /usr/share/drainsim/scenarios/presets/README.md)
-for doc in "$src"/docs/*.md; do expected+=("/usr/share/doc/drainsim/docs/$(basename "$doc")"); done
+for doc in "$src"/docs/*.md "$src"/docs/*.png; do expected+=("/usr/share/doc/drainsim/docs/$(basename "$doc")"); done
 scenario_count=0
 for scenario in "$src"/scenarios/*.json; do
   [ "$(basename "$scenario")" = schema.json ] && continue
@@ -41,11 +47,17 @@ for scenario in "$src"/scenarios/*.json; do
   scenario_count=$((scenario_count + 1))
 done
 [ "$scenario_count" -ge 30 ] || fail "only $scenario_count scenarios in $src/scenarios"
+site=/usr/lib/python3/dist-packages/drainsim
+if [ "$module_file" != none ]; then
+  expected+=("$site/__init__.py" "$site/$module_file")
+fi
 for path in "${expected[@]}"; do
   grep -qxF "$path" "$tmp/contents" || fail "the package lacks $path"
 done
-# Nothing but drainsim is a program, and nothing of the build tree's test programs is in it.
-programs=$(grep -E '^/usr/(s?bin|libexec|lib)/' "$tmp/contents" | grep -v '/$' || true)
+# Nothing but drainsim is a program (the module is a library of python3's), and nothing of the
+# build tree's test programs is in it.
+programs=$(grep -E '^/usr/(s?bin|libexec|lib)/' "$tmp/contents" | grep -v '/$' |
+           grep -v "^$site/" || true)
 [ "$programs" = /usr/bin/drainsim ] || fail "programs other than drainsim: $programs"
 if grep -Ei 'test|bench|fuzz|catch' "$tmp/contents" | grep -v '^/usr/share/'; then
   fail "test, benchmark or fuzzer files in the package"
@@ -71,18 +83,23 @@ dpkg-deb -x "$deb" "$tmp/root"
 bin="$tmp/root/usr/bin/drainsim"
 [ -x "$bin" ] || fail "no executable usr/bin/drainsim in the package"
 
-# The packages owning the libraries the binary names (NEEDED), found where the loader finds them.
+# The packages owning the libraries the binary and the module name (NEEDED), found where the
+# loader finds them.
+elf_files=("$bin")
+[ "$module_file" = none ] || elf_files+=("$tmp/root$site/$module_file")
 : > "$tmp/owners"
-for needed in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-  path=$(ldd "$bin" | awk -v lib="$needed" '$1 == lib {print $3}')
-  [ -n "$path" ] || fail "ldd does not resolve $needed"
-  owner=""
-  for candidate in "$path" "$(readlink -f "$path")" "/usr$path" "${path#/usr}"; do
-    owner=$(dpkg -S "$candidate" 2>/dev/null | sed -n "1s/:.*//p") && [ -n "$owner" ] && break
+for elf in "${elf_files[@]}"; do
+  for needed in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    path=$(ldd "$elf" | awk -v lib="$needed" '$1 == lib {print $3}')
+    [ -n "$path" ] || fail "ldd does not resolve $needed"
+    owner=""
+    for candidate in "$path" "$(readlink -f "$path")" "/usr$path" "${path#/usr}"; do
+      owner=$(dpkg -S "$candidate" 2>/dev/null | sed -n "1s/:.*//p") && [ -n "$owner" ] && break
+    done
+    [ -n "$owner" ] || fail "no Debian package owns $path ($needed)"
+    echo "$needed -> $owner"
+    echo "$owner" >> "$tmp/owners"
   done
-  [ -n "$owner" ] || fail "no Debian package owns $path ($needed)"
-  echo "$needed -> $owner"
-  echo "$owner" >> "$tmp/owners"
 done
 sort -u -o "$tmp/owners" "$tmp/owners"
 for must in libc6 libboost-program-options; do
@@ -111,4 +128,24 @@ assert report["scenario"]["name"] == "monthly-rehearsal", report["scenario"]
 assert report["lost"] == 0
 assert all(e["passed"] for e in report["expectations"]) and len(report["expectations"]) == 8
 PY
+
+# --- the extracted Python module ---------------------------------------------------------------
+if [ "$module_file" != none ]; then
+  suggests=$(dpkg-deb --field "$deb" Suggests)
+  grep -q 'python3 (>= ' <<<"$suggests" || fail "python3 is not Suggested: '$suggests'"
+  # Imported from the extracted tree only (-I: no user site, no PYTHONPATH, no current folder), it
+  # must give the bytes the extracted binary wrote for the same path and seed.
+  (cd "$tmp" && "$python" -I - "$tmp/root/usr/lib/python3/dist-packages" \
+     "$share/scenarios/monthly-rehearsal.json" "$tmp/out/report.json" <<'PY') ||
+import sys
+sys.path.insert(0, sys.argv[1])
+import drainsim
+assert drainsim.__file__.startswith(sys.argv[1]), drainsim.__file__
+result = drainsim.run(sys.argv[2])
+assert result.report_json.encode() == open(sys.argv[3], "rb").read()
+assert result.passed
+PY
+    fail "the extracted Python module does not give the extracted binary's report.json"
+  echo "the extracted Python module gave the same report.json"
+fi
 echo "ok: $(basename "$deb"): ${#expected[@]} paths, Depends $(paste -sd' ' "$tmp/depends"); the extracted rehearsal passed"

@@ -23,6 +23,7 @@ The layer map (README.md, section Layout, says the same):
     cli          tools/drainsim/   anything
     tools        tools/bench/, tools/fuzz/   anything but the CLI (and tests/ for fuzz's
                                    shared XML checker)
+    python       python/           the Python module: anything below the CLI but live
 
 So: every layer may use the base (DRAINSIM_CHECK), which includes nothing above it; the engine
 knows nothing above it; the configuration is plain data over the engine's time types; the model
@@ -57,10 +58,11 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("tools/drainsim/", "cli"),
     ("tools/bench/", "tools"),
     ("tools/fuzz/", "tools"),
+    ("python/", "python"),
     ("tests/", "tests"),
 ]
 CHECKED = ["sim", "chaos", "reports", "experiments", "live", "tools/drainsim", "tools/bench",
-           "tools/fuzz"]
+           "tools/fuzz", "python"]
 
 ALLOWED = {  # every layer may include the base
     layer: {"base"} | above
@@ -81,6 +83,8 @@ ALLOWED = {  # every layer may include the base
                 "experiments", "live", "cli"},
         "tools": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
                   "experiments", "live", "tools", "tests"},
+        "python": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
+                   "experiments", "python"},
     }.items()
 }
 
@@ -152,6 +156,7 @@ def self_test():
         "experiments/results/tune_result.h": ["experiments/results/statistics.h",
                                               "sim/config/expect.h"],
         "reports/table.cc": ["experiments/results/statistics.h", "reports/metrics.h"],
+        "python/module.cc": ["experiments/runner.h", "reports/version.h", "python/bindings.h"],
     }
     allow = {("sim/model/world.h", "sim/scenario/load.h"): "step 1"}
     failures = []
@@ -177,6 +182,8 @@ def self_test():
         ("results -> experiments", "experiments/results/tune_result.h", "experiments/runner.h"),
         ("results -> model", "experiments/results/tune_result.h", "sim/model/results.h"),
         ("an unknown folder", "live/plan.cc", "vendor/thing.h"),
+        ("python -> cli", "python/module.cc", "tools/drainsim/cli.h"),
+        ("python -> live", "python/module.cc", "live/plan.h"),
     ]:
         grown = {p: list(t) for p, t in tree.items()}
         grown[path].append(target)

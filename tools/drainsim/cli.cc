@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tools/drainsim/version.h"
+#include "reports/version.h"
 
 namespace drainsim::cli {
 
@@ -36,7 +36,7 @@ void PrintUsage(std::FILE* out) {
                "usage: drainsim COMMAND [options] [args]\n"
                "       drainsim COMMAND --help\n"
                "       drainsim --version\n\ncommands:\n",
-               VersionString());
+               reports::VersionString());
   for (const Subcommand& sub : Subcommands()) {
     std::fprintf(out, "  %-10s %s\n", sub.name, sub.summary);
   }
@@ -69,7 +69,7 @@ int Main(const Args& args) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::printf("drainsim %s (commit %s)\n", VersionString(), GitCommit());
+    std::printf("drainsim %s (commit %s)\n", reports::VersionString(), reports::GitCommit());
     return kExitOk;
   }
   for (const Subcommand& sub : Subcommands()) {

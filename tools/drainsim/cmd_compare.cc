@@ -9,14 +9,12 @@
 
 #include "experiments/compare.h"
 #include "experiments/compare_gate.h"
-#include "experiments/replicate.h"
+#include "experiments/compare_setup.h"
 #include "tools/drainsim/experiment_cli.h"
 
 namespace drainsim::cli {
 
 namespace {
-
-constexpr int64_t kReplicationsMax = 1'000'000;
 
 const char* kDescription =
     "Runs both scenarios N times. Replication i of A and of B use the same seed (common random\n"
@@ -51,74 +49,38 @@ std::vector<std::string> GateNames(const po::variables_map& vm) {
   return names;
 }
 
-// Names valid in both scenarios, A's defaults first, then B's.
-std::vector<std::string> SharedDefaultMetrics(const nlohmann::json& a, const nlohmann::json& b) {
-  std::vector<std::string> names = experiments::DefaultMetricNames(a);
-  for (const std::string& name : experiments::DefaultMetricNames(b)) {
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  }
-  std::vector<std::string> shared;
-  for (const std::string& name : names) {
-    std::vector<std::string> ignored;
-    if (experiments::ResolveMetrics(a, {name}, &ignored) &&
-        experiments::ResolveMetrics(b, {name}, &ignored)) {
-      shared.push_back(name);
-    }
-  }
-  return shared;
-}
-
-// --metric's names (or the defaults both scenarios share) and then the gated ones: each must
-// mean something in both scenarios. nullopt, with the reason printed, when none does.
+// --metric's names, each checked in both scenarios, (or the defaults both scenarios share) and
+// then the gated ones (experiments/compare_setup.h (1)). nullopt, with the reason printed, when
+// none applies to both.
 std::optional<std::vector<experiments::MetricSpec>> ComparedMetrics(
     const po::variables_map& vm, const LoadedScenario& a, const LoadedScenario& b,
     const std::vector<experiments::MetricSpec>& gate) {
-  std::vector<std::string> names;
+  std::optional<std::vector<std::string>> names;
   if (vm.count("metric")) {
     std::optional<std::vector<experiments::MetricSpec>> from_a =
         MetricsFromOptions("compare", vm, a.document);
     std::optional<std::vector<experiments::MetricSpec>> from_b =
         MetricsFromOptions("compare", vm, b.document);
     if (!from_a || !from_b) return std::nullopt;
-    for (const experiments::MetricSpec& spec : *from_a) names.push_back(spec.name);
-  } else {
-    names = SharedDefaultMetrics(a.document, b.document);
+    names.emplace();
+    for (const experiments::MetricSpec& spec : *from_a) names->push_back(spec.name);
   }
-  // The gated metrics are compared whatever --metric says.
-  for (const experiments::MetricSpec& spec : gate) {
-    if (std::find(names.begin(), names.end(), spec.name) == names.end()) names.push_back(spec.name);
-  }
-  std::vector<std::string> errors;
   std::optional<std::vector<experiments::MetricSpec>> metrics =
-      experiments::ResolveMetrics(a.document, names, &errors);
-  if (!metrics || metrics->empty()) {
-    std::fprintf(stderr, "drainsim compare: no metric applies to both scenarios\n");
-    return std::nullopt;
-  }
+      experiments::ComparedMetrics(a.document, b.document, names, gate);
+  if (!metrics) std::fprintf(stderr, "drainsim compare: no metric applies to both scenarios\n");
   return metrics;
 }
 
-// Both sides' replications as one task list, A's then B's, so that they share the threads;
-// rendered by experiments/compare.h.
+// Both sides' replications, with the progress line unless --quiet.
 reports::Rendered RunBothSides(const experiments::Comparison& c, const LoadedScenario& a,
                                const LoadedScenario& b,
                                const std::vector<experiments::MetricSpec>& metrics,
                                const po::variables_map& vm, int jobs) {
-  std::vector<experiments::Task> tasks;
-  for (int side = 0; side < 2; ++side) {
-    for (int64_t i = 0; i < c.replications; ++i) {
-      tasks.push_back(
-          {side == 0 ? &a.scenario : &b.scenario, experiments::ComparisonSeed(c, side == 1, i)});
-    }
-  }
   ProgressLine progress(ProgressWanted(vm));
-  std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  reports::Rendered rendered = experiments::RunComparison(c, a.scenario, b.scenario, metrics,
+                                                          RunnerOptionsFrom(vm, jobs, &progress));
   progress.Finish();
-  const auto middle = records.begin() + c.replications;
-  const std::vector<experiments::RunRecord> runs_a(records.begin(), middle);
-  const std::vector<experiments::RunRecord> runs_b(middle, records.end());
-  return experiments::RenderComparison(c, runs_a, runs_b);
+  return rendered;
 }
 
 }  // namespace
@@ -149,7 +111,7 @@ int RunCompare(const Args& args) {
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
   const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 1 || replications > kReplicationsMax) {
+  if (replications < 1 || replications > experiments::kReplicationsMax) {
     std::fprintf(stderr, "drainsim compare: --replications must be in 1..1000000\n");
     return kExitBadInput;
   }
@@ -181,16 +143,11 @@ int RunCompare(const Args& args) {
       ComparedMetrics(vm, *a, *b, gate);
   if (!metrics) return kExitBadInput;
 
-  experiments::Comparison c;
-  c.a = {a->scenario.name, a->path, a->hash};
-  c.b = {b->scenario.name, b->path, b->hash};
-  c.drainsim_version = VersionText();
+  experiments::Comparison c = experiments::ComparisonOf(*a, *b, *metrics, gate);
   c.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : a->scenario.seed;
   c.replications = replications;
   c.confidence = confidence;
   c.independent = vm["independent"].as<bool>();
-  c.metrics = Columns(*metrics);
-  for (const experiments::MetricSpec& spec : gate) c.gate.push_back(spec.name);
   c.markdown = format == "markdown";
 
   const std::optional<std::string> out_dir =

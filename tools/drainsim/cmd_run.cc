@@ -12,11 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "experiments/single_run.h"
 #include "reports/expectations.h"
 #include "reports/formats.h"
 #include "reports/health.h"
-#include "reports/json_report.h"
-#include "reports/scenario_marks.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
@@ -25,7 +24,6 @@
 #include "tools/drainsim/run_watch.h"
 #include "tools/drainsim/scenario_input.h"
 #include "tools/drainsim/summary.h"
-#include "tools/drainsim/version.h"
 
 namespace drainsim::cli {
 
@@ -118,7 +116,8 @@ int RunRun(const Args& args) {
   RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,
                  !vm["quiet"].as<bool>());
   options.observer = watch.observer();
-  const model::Results results = model::RunSimulation(scenario, seed, options);
+  const experiments::SingleRun run = experiments::RunSingle(scenario, path, seed, options);
+  const model::Results& results = run.results;
   const std::optional<model::TraceLog> trace_log = watch.Finish(results);
   if (results.model_error) {
     // Figures of a run that broke an invariant are not to be trusted: no report is written.
@@ -126,21 +125,13 @@ int RunRun(const Args& args) {
                  "drainsim run: model error (a drainsim bug, not the scenario's): invariant %s "
                  "broken: %s\nreproduce: %s\n",
                  results.model_error->invariant.c_str(), results.model_error->detail.c_str(),
-                 reports::ReproduceCommand(path, seed).c_str());
+                 run.reproduce.c_str());
     return kExitModelError;
   }
-  const std::vector<reports::Verdict> verdicts =
-      reports::EvaluateExpectations(results, scenario.expect);
+  const std::vector<reports::Verdict>& verdicts = run.verdicts;
   const size_t failed = reports::CountFailed(verdicts);
-
-  reports::ReportContext context;
-  context.scenario_path = path;
-  context.scenario_hash = reports::HashHex(scenario::DumpCanonical(scenario));
-  context.drainsim_version = std::string(VersionString()) + " (commit " + GitCommit() + ")";
-  context.marks = reports::ScenarioMarksOf(scenario);
-  const reports::ReportInput input{results, context, verdicts,
-                                   reports::ReproduceCommand(path, seed),
-                                   trace_log ? &*trace_log : nullptr};
+  const reports::ReportContext& context = run.context;
+  const reports::ReportInput input = run.Input(trace_log ? &*trace_log : nullptr);
   std::vector<reports::OutputFile> outputs;
   for (const reports::Format* format : formats) {
     outputs.push_back({std::string(format->file_name), format->write(input)});

@@ -6,11 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "experiments/experiment_setup.h"
 #include "experiments/partial.h"
 #include "experiments/replicate.h"
 #include "experiments/replications_report.h"
-#include "reports/expectations.h"
-#include "reports/metrics.h"
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/output_set.h"
 
@@ -19,8 +18,6 @@ namespace drainsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr int64_t kReplicationsMax = 1'000'000;
 
 int UsageError(const std::string& message) {
   std::fprintf(stderr, "drainsim run: %s\n", message.c_str());
@@ -57,7 +54,7 @@ int RunReplicated(const po::variables_map& vm) {
     return UsageError("--until-ci-width and --shard need --replications N");
   }
   const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 1 || replications > kReplicationsMax) {
+  if (replications < 1 || replications > experiments::kReplicationsMax) {
     return UsageError("--replications must be in 1..1000000");
   }
   const base::Expected<experiments::ReplicationFormats> formats =
@@ -101,12 +98,7 @@ int RunReplicated(const po::variables_map& vm) {
   if (!metrics) return kExitBadInput;
 
   experiments::Experiment e = ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
-  for (const config::Expectation& x : loaded->scenario.expect) {
-    e.expectations.push_back(reports::ExpectationText(x));
-    e.expectation_columns.push_back(
-        {reports::BoundsText(reports::ExpectationBounds(x)),
-         std::string(reports::UnitOf(reports::ExpectationMetricName(x)))});
-  }
+  experiments::AddExpectations(loaded->scenario, &e);
   const std::optional<std::string> out = OutDirFor("run", vm, e.scenario_name);
   if (!out) return kExitBadInput;
   const std::string& out_dir = *out;

@@ -9,6 +9,7 @@
 #include "experiments/tune.h"
 #include "experiments/tune_setup.h"
 #include "reports/tune_report.h"
+#include "reports/version.h"
 #include "tools/drainsim/experiment_cli.h"
 
 namespace drainsim::cli {
@@ -174,7 +175,8 @@ int RunTune(const Args& args) {
     std::fprintf(stderr, "%s\n", result.error().c_str());
     return kExitBadInput;
   }
-  const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash, VersionText()};
+  const experiments::TuneContext context{loaded->scenario.name, path, loaded->hash,
+                                         reports::VersionText()};
   return Emit("tune", reports::RenderTune(spec, *result, context), *out_dir);
 }
 

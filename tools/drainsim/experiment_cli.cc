@@ -5,42 +5,25 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
+#include "experiments/experiment_setup.h"
 #include "experiments/parallel.h"
-#include "experiments/scenario_edit.h"
-#include "reports/json_report.h"
-#include "sim/scenario/load.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/scenario_input.h"
-#include "tools/drainsim/version.h"
 
 namespace drainsim::cli {
 
 namespace fs = std::filesystem;
 
 std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
-  scenario::LoadResult loaded = LoadAndReport(path);
-  if (!loaded.ok()) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  base::Expected<nlohmann::json> document = experiments::ParseDocument(text);
-  if (!document) {
-    // The loader accepted it, so this is a JSON extension nlohmann refuses; say so plainly.
-    std::fprintf(stderr, "%s: cannot be edited as JSON: %s\n", path.c_str(),
-                 document.error().c_str());
-    return std::nullopt;
-  }
-  LoadedScenario result;
-  result.path = path;
-  result.scenario = std::move(*loaded.scenario);
-  result.document = std::move(*document);
-  result.hash = reports::HashHex(scenario::DumpCanonical(result.scenario));
-  return result;
+  experiments::ScenarioLoad load = experiments::LoadScenarioForExperiment(path);
+  // Warnings first: a load that failed has none, and one whose text nlohmann/json refuses has
+  // its warnings, then that one problem (experiments/loaded_scenario.h (2)).
+  PrintWarnings(path, load.warnings);
+  PrintProblems(path, load.problems);
+  return std::move(load.loaded);
 }
-
-std::string VersionText() { return std::string(VersionString()) + " (commit " + GitCommit() + ")"; }
 
 void AddMetricOptions(po::options_description& options) {
   options.add_options()(
@@ -87,7 +70,7 @@ std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
 
 bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence) {
   *confidence = vm["confidence"].as<double>();
-  if (*confidence >= 0.5 && *confidence < 1) return true;
+  if (experiments::ConfidenceInRange(*confidence)) return true;
   std::fprintf(stderr, "drainsim %s: --confidence must be in [0.5, 1) (got %g)\n", command,
                *confidence);
   return false;
@@ -137,27 +120,12 @@ experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jo
   return options;
 }
 
-std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs) {
-  std::vector<experiments::MetricColumn> columns;
-  for (const experiments::MetricSpec& spec : specs) columns.push_back({spec.name, spec.better});
-  return columns;
-}
-
 experiments::Experiment ExperimentFor(const char* command, const LoadedScenario& loaded,
                                       const po::variables_map& vm, int64_t replications,
                                       double confidence,
                                       const std::vector<experiments::MetricSpec>& metrics) {
-  experiments::Experiment e;
-  e.command = command;
-  e.scenario_name = loaded.scenario.name;
-  e.scenario_path = loaded.path;
-  e.scenario_hash = loaded.hash;
-  e.drainsim_version = VersionText();
-  e.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded.scenario.seed;
-  e.replications = replications;
-  e.confidence = confidence;
-  e.metrics = Columns(metrics);
-  return e;
+  const uint64_t base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded.scenario.seed;
+  return experiments::ExperimentOf(command, loaded, base_seed, replications, confidence, metrics);
 }
 
 std::optional<std::string> OutDirFor(const char* command, const po::variables_map& vm,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "experiments/experiment.h"
+#include "experiments/loaded_scenario.h"
 #include "experiments/metric_spec.h"
 #include "experiments/runner.h"
 #include "reports/output.h"
@@ -19,19 +20,12 @@
 
 namespace drainsim::cli {
 
-struct LoadedScenario {
-  std::string path;
-  config::Scenario scenario;
-  nlohmann::json document;  // the file as JSON: what --vary and --param edit
-  std::string hash;         // of the canonical dump, as report.json's scenario.hash
-};
+// The scenario as the experiments load it (experiments/loaded_scenario.h).
+using LoadedScenario = experiments::LoadedScenario;
 
-// Loads and validates `path`; on bad input prints every problem ("FILE: /pointer: message") to
-// stderr and returns nullopt.
+// Loads and validates `path`; prints every plausibility warning and every problem ("FILE:
+// /pointer: message") to stderr; nullopt on bad input.
 std::optional<LoadedScenario> LoadForExperiment(const std::string& path);
-
-// "0.1.0 (commit abc)", as report.json's drainsim_version.
-std::string VersionText();
 
 // --metric (repeatable, or comma-separated), --confidence, --jobs.
 void AddMetricOptions(po::options_description& options);
@@ -61,8 +55,6 @@ engine::Instant TestStallAt();
 // terminal, never part of a result).
 experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs,
                                              ProgressLine* progress = nullptr);
-
-std::vector<experiments::MetricColumn> Columns(const std::vector<experiments::MetricSpec>& specs);
 
 // An experiment's header, common to `run --replications` and `sweep`: the scenario, the
 // version, the base seed (--seed, else the scenario's), replications, confidence and metrics.

@@ -6,10 +6,14 @@ DRAINSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # The packages a build and the test suite need, as Debian 12 names them. dpkg-dev: dpkg-shlibdeps,
 # with which tools/package (CPack) and its test compute the Debian package's Depends.
+# pybind11-dev and python3-dev build the Python module (python/, docs/python.md); python3-pybind11
+# is pybind11 for /usr/bin/python3, and python3-pytest runs the module's tests (ctest -L python).
+# Without pybind11 the build leaves the module out and those tests report themselves skipped.
 DRAINSIM_PACKAGES=(
   g++ cmake ninja-build git
   libboost-program-options-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev catch2 python3-simpy3
   pkg-config librabbitmq-dev libpq-dev dpkg-dev
+  pybind11-dev python3-pybind11 python3-dev python3-pytest
 )
 
 # Optional packages: tools/test installs them apart and carries on without them. `chromium` (large:
