@@ -33,7 +33,4 @@ namespace drainsim::reports {
 
 std::string TraceReport(const ReportInput& input);
 
-// `text` as a JSON string literal, quotes included (", \ and control characters escaped).
-std::string JsonQuote(std::string_view text);
-
 }  // namespace drainsim::reports
