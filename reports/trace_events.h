@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/engine/time.h"
+#include "sim/model/observer.h"  // engine::Instant and Duration, as the model hands them out
 
 namespace drainsim::reports {
 

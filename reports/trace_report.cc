@@ -7,6 +7,8 @@
 #include "reports/life_text.h"
 #include "reports/metrics.h"
 #include "reports/trace_events.h"
+#include "reports/trace_flows.h"
+#include "reports/trace_outcomes.h"
 #include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
@@ -16,6 +18,7 @@ namespace {
 constexpr int kPidWorkers = 1;
 constexpr int kPidQueues = 2;
 constexpr int kPidMessages = 3;
+constexpr int64_t kMessagesSortIndex = 4;  // below the outcome tracks (reports/trace_outcomes.h)
 constexpr int64_t kTidDrains = 1;
 constexpr int64_t kTidFaultsFirst = 2;       // fault f has tid kTidFaultsFirst + f
 constexpr int64_t kWorkersListedMax = 1000;  // beyond, only workers that did something
@@ -43,7 +46,28 @@ std::string FaultName(const model::TraceLog& log, uint32_t f) {
   return "fault " + std::to_string(f) + " " + (f < log.faults.size() ? log.faults[f] : "");
 }
 
-void WriteWorkers(const model::TraceLog& log, TraceWriter& w) {
+// An attempt, named "<class>: <kind>" and in categories "attempt,<class>" (AttemptClass), so that
+// Perfetto, which ignores cname, shows and finds its outcome; or a backoff sleep.
+void WriteSpan(const model::TraceLog& log, const model::AttemptSpan& s, int64_t tid, FlowRole flow,
+               TraceWriter& w) {
+  TraceArgs args;
+  args.Int("message", static_cast<int64_t>(s.message_id)).Int("attempt", s.attempt);
+  args.Str("outcome", SpanOutcomeText(s, log.faults));
+  const std::string_view kind =
+      s.kind_index < log.kinds.size() ? std::string_view(log.kinds[s.kind_index]) : "attempt";
+  const std::string_view attempt_class = AttemptClass(s);
+  const std::string name =
+      s.sleep ? "backoff sleep" : std::string(attempt_class) + ": " + std::string(kind);
+  const std::string category = s.sleep ? "sleep" : "attempt," + std::string(attempt_class);
+  TraceEvent event{"X",  kPidWorkers, tid,           s.start, s.end - s.start,
+                   name, category,    SpanColour(s), "",      args.Text()};
+  event.flow = flow;
+  event.flow_id = FlowIdOf(s.message_id);
+  w.Add(event);
+}
+
+void WriteWorkers(const model::TraceLog& log, const std::vector<FlowRole>& span_flows,
+                  TraceWriter& w) {
   w.Meta(kPidWorkers, 0, "process", "workers", kPidWorkers);
   std::map<std::pair<uint32_t, uint32_t>, int64_t> tids;  // (worker, lane) -> tid
   if (log.workers <= kWorkersListedMax) {
@@ -65,14 +89,9 @@ void WriteWorkers(const model::TraceLog& log, TraceWriter& w) {
     if (log.concurrency > 1) name += " slot " + std::to_string(lane.second);
     w.Meta(kPidWorkers, tid, "thread", name, tid);
   }
-  for (const model::AttemptSpan& s : log.spans) {
-    TraceArgs args;
-    args.Int("message", static_cast<int64_t>(s.message_id)).Int("attempt", s.attempt);
-    args.Str("outcome", SpanOutcomeText(s, log.faults));
-    std::string name = s.kind_index < log.kinds.size() ? log.kinds[s.kind_index] : "attempt";
-    if (s.sleep) name = "backoff sleep";
-    w.Add(TraceEvent{"X", kPidWorkers, tids.at({s.worker, s.lane}), s.start, s.end - s.start, name,
-                     s.sleep ? "sleep" : "attempt", SpanColour(s), "", args.Text()});
+  for (size_t i = 0; i < log.spans.size(); ++i) {
+    const model::AttemptSpan& s = log.spans[i];
+    WriteSpan(log, s, tids.at({s.worker, s.lane}), span_flows[i], w);
   }
   for (const model::RunMark& m : log.marks) {
     const bool crash = m.type == model::RunMark::Type::kWorkerCrash;
@@ -304,12 +323,15 @@ std::string TraceReport(const ReportInput& input) {
   w.Meta(kPidQueues, 0, "process", "queues", kPidQueues);
   WriteCounters(input.results, w);
   if (const model::TraceLog* log = input.trace) {
-    WriteWorkers(*log, w);
+    const std::vector<OutcomeSlice> outcomes = OutcomesOf(*log);
+    const TraceFlows flows = FlowsOf(*log, outcomes);
+    WriteWorkers(*log, flows.spans, w);
     WriteMarks(*log, w);
-    w.Meta(kPidMessages, 0, "process", "messages", kPidMessages);
+    w.Meta(kPidMessages, 0, "process", "messages", kMessagesSortIndex);
     for (size_t i = 0; i < log->lives.size(); ++i) {
       WriteLife(log->lives[i], static_cast<int64_t>(i) + 1, *log, w);
     }
+    WriteOutcomes(*log, outcomes, flows.outcomes, w);
   }
   out += "\n]}\n";
   return out;
