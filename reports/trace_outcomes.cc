@@ -153,23 +153,71 @@ void WriteOutcome(const model::TraceLog& log, const OutcomeSlice& o, FlowRole fl
 
 }  // namespace
 
-std::string_view AttemptClass(const model::AttemptSpan& s) {
-  if (s.sleep) return "sleep";
-  if (!s.ended) return "unfinished";
-  if (s.duplicate) return "duplicate";
+AttemptClass AttemptClassOf(const model::AttemptSpan& s) {
+  if (s.sleep) return AttemptClass::kSleep;
+  if (!s.ended) return AttemptClass::kUnfinished;
+  if (s.duplicate) return AttemptClass::kDuplicate;
   switch (s.outcome) {
     case model::AttemptOutcome::kFailed:
-      return "failed";
+      return AttemptClass::kFailed;
     case model::AttemptOutcome::kCrashed:
-      return "crashed";
+      return AttemptClass::kCrashed;
     case model::AttemptOutcome::kSuppressed:
-      return "suppressed";
+      return AttemptClass::kSuppressed;
     case model::AttemptOutcome::kSucceeded:
       break;
   }
-  if (s.ack == model::AckFate::kAcked) return "acked";
-  if (s.ack == model::AckFate::kIgnored) return "ack-ignored";
-  return "ack-lost";
+  if (s.ack == model::AckFate::kAcked) return AttemptClass::kAcked;
+  if (s.ack == model::AckFate::kIgnored) return AttemptClass::kAckIgnored;
+  return AttemptClass::kAckLost;
+}
+
+std::string_view AttemptClassName(AttemptClass attempt_class) {
+  switch (attempt_class) {
+    case AttemptClass::kAcked:
+      return "acked";
+    case AttemptClass::kAckLost:
+      return "ack-lost";
+    case AttemptClass::kAckIgnored:
+      return "ack-ignored";
+    case AttemptClass::kSuppressed:
+      return "suppressed";
+    case AttemptClass::kFailed:
+      return "failed";
+    case AttemptClass::kCrashed:
+      return "crashed";
+    case AttemptClass::kDuplicate:
+      return "duplicate";
+    case AttemptClass::kUnfinished:
+      return "unfinished";
+    case AttemptClass::kSleep:
+      break;
+  }
+  return "sleep";
+}
+
+std::string_view AttemptClassColour(AttemptClass attempt_class) {
+  switch (attempt_class) {
+    case AttemptClass::kAcked:
+      return "good";
+    case AttemptClass::kAckLost:
+      return "yellow";
+    case AttemptClass::kAckIgnored:
+      return "grey";
+    case AttemptClass::kSuppressed:
+      return "olive";
+    case AttemptClass::kFailed:
+      return "bad";
+    case AttemptClass::kCrashed:
+      return "black";
+    case AttemptClass::kDuplicate:
+      return "terrible";
+    case AttemptClass::kUnfinished:
+      return "white";
+    case AttemptClass::kSleep:
+      break;
+  }
+  return "thread_state_sleeping";
 }
 
 std::string_view OutcomeClassName(OutcomeClass outcome) {

@@ -23,10 +23,26 @@
 
 namespace drainsim::reports {
 
-// How an attempt span ended, as one word: "acked", "ack-lost", "ack-ignored" (a stale copy),
-// "suppressed" (it found the claim row), "failed", "crashed", "duplicate" (its work committed
-// again), "unfinished" (running when the run stopped); "sleep" for a backoff sleep.
-std::string_view AttemptClass(const model::AttemptSpan& span);
+// How an attempt span ended.
+enum class AttemptClass : uint8_t {
+  kAcked,
+  kAckLost,     // its ack was lost (ack_loss, or sent while the broker restarted)
+  kAckIgnored,  // a stale copy: the broker had handed the message out again
+  kSuppressed,  // it found the claim row and returned without redoing the work
+  kFailed,
+  kCrashed,
+  kDuplicate,   // its work committed again for a key that had committed (whatever its ack did)
+  kUnfinished,  // running when the run stopped
+  kSleep,       // a backoff sleep holding the slot, not an attempt
+};
+
+AttemptClass AttemptClassOf(const model::AttemptSpan& span);
+// One word for the slice's name and category: "acked", "ack-lost", "ack-ignored",
+// "suppressed", "failed", "crashed", "duplicate", "unfinished", "sleep".
+std::string_view AttemptClassName(AttemptClass attempt_class);
+// Its colour in chrome://tracing (cname): good, yellow, grey, olive, bad, black, terrible,
+// white, thread_state_sleeping.
+std::string_view AttemptClassColour(AttemptClass attempt_class);
 
 // What happened to a message, one class per track of the "outcomes" process.
 enum class OutcomeClass : uint8_t {

@@ -23,31 +23,12 @@ constexpr int64_t kTidDrains = 1;
 constexpr int64_t kTidFaultsFirst = 2;       // fault f has tid kTidFaultsFirst + f
 constexpr int64_t kWorkersListedMax = 1000;  // beyond, only workers that did something
 
-std::string_view SpanColour(const model::AttemptSpan& s) {
-  if (s.sleep) return "thread_state_sleeping";
-  if (!s.ended) return "white";
-  if (s.duplicate) return "terrible";
-  switch (s.outcome) {
-    case model::AttemptOutcome::kFailed:
-      return "bad";
-    case model::AttemptOutcome::kCrashed:
-      return "black";
-    case model::AttemptOutcome::kSuppressed:
-      return "olive";
-    case model::AttemptOutcome::kSucceeded:
-      break;
-  }
-  if (s.ack == model::AckFate::kAcked) return "good";
-  if (s.ack == model::AckFate::kIgnored) return "grey";
-  return "yellow";
-}
-
 std::string FaultName(const model::TraceLog& log, uint32_t f) {
   return "fault " + std::to_string(f) + " " + (f < log.faults.size() ? log.faults[f] : "");
 }
 
-// An attempt, named "<class>: <kind>" and in categories "attempt,<class>" (AttemptClass), so that
-// Perfetto, which ignores cname, shows and finds its outcome; or a backoff sleep.
+// An attempt, named "<class>: <kind>" and in categories "attempt,<class>" (AttemptClassOf), so
+// that Perfetto, which ignores cname, shows and finds its outcome; or a backoff sleep.
 void WriteSpan(const model::TraceLog& log, const model::AttemptSpan& s, int64_t tid, FlowRole flow,
                TraceWriter& w) {
   TraceArgs args;
@@ -55,12 +36,20 @@ void WriteSpan(const model::TraceLog& log, const model::AttemptSpan& s, int64_t 
   args.Str("outcome", SpanOutcomeText(s, log.faults));
   const std::string_view kind =
       s.kind_index < log.kinds.size() ? std::string_view(log.kinds[s.kind_index]) : "attempt";
-  const std::string_view attempt_class = AttemptClass(s);
-  const std::string name =
-      s.sleep ? "backoff sleep" : std::string(attempt_class) + ": " + std::string(kind);
-  const std::string category = s.sleep ? "sleep" : "attempt," + std::string(attempt_class);
-  TraceEvent event{"X",  kPidWorkers, tid,           s.start, s.end - s.start,
-                   name, category,    SpanColour(s), "",      args.Text()};
+  const AttemptClass attempt_class = AttemptClassOf(s);
+  const std::string word(AttemptClassName(attempt_class));
+  const std::string name = s.sleep ? "backoff sleep" : word + ": " + std::string(kind);
+  const std::string category = s.sleep ? "sleep" : "attempt," + word;
+  TraceEvent event{"X",
+                   kPidWorkers,
+                   tid,
+                   s.start,
+                   s.end - s.start,
+                   name,
+                   category,
+                   AttemptClassColour(attempt_class),
+                   "",
+                   args.Text()};
   event.flow = flow;
   event.flow_id = FlowIdOf(s.message_id);
   w.Add(event);
