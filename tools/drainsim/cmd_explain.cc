@@ -9,7 +9,6 @@
 #include <string>
 
 #include "experiments/explain.h"
-#include "reports/explain_list.h"
 #include "reports/explain_report.h"
 #include "reports/metrics.h"
 #include "sim/model/message_classes.h"
@@ -53,6 +52,34 @@ std::string ClassWords() {
   return words;
 }
 
+// The class --list names, or nullopt (with the valid words on stderr) iff it names none.
+std::optional<model::MessageClass> ListClassOf(const std::string& word) {
+  const std::optional<model::MessageClass> found = model::MessageClassFromName(word);
+  if (!found) {
+    std::fprintf(stderr, "drainsim explain: --list takes %s (got '%s')\n", ClassWords().c_str(),
+                 word.c_str());
+  }
+  return found;
+}
+
+// An id or key no message had: bad input, with what the run did publish.
+int NoSuchMessage(const model::TraceOptions& asked, const model::TraceLog& log) {
+  if (asked.only_id) {
+    std::fprintf(stderr,
+                 "drainsim explain: no message %llu: the run published %lld (ids 0 to %lld)\n",
+                 static_cast<unsigned long long>(*asked.only_id),
+                 static_cast<long long>(log.published), static_cast<long long>(log.published - 1));
+  } else {
+    std::string hint;
+    for (const std::string& key : log.similar_keys) hint += "\n  " + key;
+    std::fprintf(stderr,
+                 "drainsim explain: no message has key '%s' (%lld messages published)%s%s\n",
+                 asked.only_key->c_str(), static_cast<long long>(log.published),
+                 hint.empty() ? "" : "; keys containing it:", hint.c_str());
+  }
+  return kExitBadInput;
+}
+
 }  // namespace
 
 int RunExplain(const Args& args) {
@@ -79,14 +106,8 @@ int RunExplain(const Args& args) {
     return kExitBadInput;
   }
   std::optional<model::MessageClass> list;
-  if (vm.count("list")) {
-    const std::string word = vm["list"].as<std::string>();
-    list = model::MessageClassFromName(word);
-    if (!list) {
-      std::fprintf(stderr, "drainsim explain: --list takes %s (got '%s')\n", ClassWords().c_str(),
-                   word.c_str());
-      return kExitBadInput;
-    }
+  if (vm.count("list") && !(list = ListClassOf(vm["list"].as<std::string>()))) {
+    return kExitBadInput;
   }
 
   const std::string path = vm["scenario"].as<std::string>();
@@ -110,22 +131,7 @@ int RunExplain(const Args& args) {
   const model::Results results = model::RunSimulation(scenario, seed, options);
   const model::TraceLog log = *watch.Finish(results);
 
-  if (log.lives.empty()) {
-    if (trace_options.only_id) {
-      std::fprintf(
-          stderr, "drainsim explain: no message %llu: the run published %lld (ids 0 to %lld)\n",
-          static_cast<unsigned long long>(*trace_options.only_id),
-          static_cast<long long>(log.published), static_cast<long long>(log.published - 1));
-    } else {
-      std::string hint;
-      for (const std::string& key : log.similar_keys) hint += "\n  " + key;
-      std::fprintf(stderr,
-                   "drainsim explain: no message has key '%s' (%lld messages published)%s%s\n",
-                   trace_options.only_key->c_str(), static_cast<long long>(log.published),
-                   hint.empty() ? "" : "; keys containing it:", hint.c_str());
-    }
-    return kExitBadInput;
-  }
+  if (log.lives.empty()) return NoSuchMessage(trace_options, log);
   std::printf("scenario %s  seed %llu  fingerprint %s\n", scenario.name.c_str(),
               static_cast<unsigned long long>(seed), reports::Hex16(results.fingerprint).c_str());
   std::fputs(reports::ExplainLives(log, experiments::ExplainSceneOf(scenario)).c_str(), stdout);
