@@ -1,12 +1,14 @@
 #include "reports/trace_report.h"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <utility>
 
 #include "reports/life_text.h"
 #include "reports/metrics.h"
+#include "reports/trace_events.h"
+#include "reports/trace_flows.h"
+#include "reports/trace_outcomes.h"
 #include "sim/config/enum_names.h"
 
 namespace drainsim::reports {
@@ -16,95 +18,45 @@ namespace {
 constexpr int kPidWorkers = 1;
 constexpr int kPidQueues = 2;
 constexpr int kPidMessages = 3;
+constexpr int64_t kMessagesSortIndex = 4;  // below the outcome tracks (reports/trace_outcomes.h)
 constexpr int64_t kTidDrains = 1;
 constexpr int64_t kTidFaultsFirst = 2;       // fault f has tid kTidFaultsFirst + f
 constexpr int64_t kWorkersListedMax = 1000;  // beyond, only workers that did something
-
-// A JSON object's members, written in the order added.
-class Args {
- public:
-  Args& Int(std::string_view key, int64_t value) { return Raw(key, std::to_string(value)); }
-  Args& Str(std::string_view key, std::string_view value) { return Raw(key, JsonQuote(value)); }
-  Args& Raw(std::string_view key, std::string_view json) {
-    if (!body_.empty()) body_ += ',';
-    body_ += JsonQuote(key);
-    body_ += ':';
-    body_ += json;
-    return *this;
-  }
-  std::string Text() const { return "{" + body_ + "}"; }
-
- private:
-  std::string body_;
-};
-
-struct Event {
-  std::string_view ph;
-  int pid = 0;
-  int64_t tid = 0;
-  engine::Instant ts;
-  engine::Duration dur = engine::Duration::Micros(-1);  // X events only
-  std::string name;
-  std::string_view cat;
-  std::string_view cname;
-  std::string_view scope;  // instants: "g" global, "t" thread
-  std::string args;        // a JSON object, or empty
-};
-
-class Writer {
- public:
-  explicit Writer(std::string& out) : out_(out) {}
-  void Add(const Event& e) {
-    out_ += first_ ? "\n" : ",\n";
-    first_ = false;
-    Args fields;
-    fields.Str("name", e.name);
-    if (!e.cat.empty()) fields.Str("cat", e.cat);
-    fields.Str("ph", e.ph).Int("ts", e.ts.micros());
-    if (e.dur.micros() >= 0) fields.Int("dur", e.dur.micros());
-    fields.Int("pid", e.pid).Int("tid", e.tid);
-    if (!e.scope.empty()) fields.Str("s", e.scope);
-    if (!e.cname.empty()) fields.Str("cname", e.cname);
-    if (!e.args.empty()) fields.Raw("args", e.args);
-    out_ += fields.Text();
-  }
-  void Meta(int pid, int64_t tid, std::string_view what, std::string_view name, int64_t sort) {
-    Add(Event{"M", pid, tid, engine::Instant::Zero(), engine::Duration::Micros(-1),
-              std::string(what) + "_name", "", "", "", Args().Str("name", name).Text()});
-    Add(Event{"M", pid, tid, engine::Instant::Zero(), engine::Duration::Micros(-1),
-              std::string(what) + "_sort_index", "", "", "",
-              Args().Int("sort_index", sort).Text()});
-  }
-
- private:
-  std::string& out_;
-  bool first_ = true;
-};
-
-std::string_view SpanColour(const model::AttemptSpan& s) {
-  if (s.sleep) return "thread_state_sleeping";
-  if (!s.ended) return "white";
-  if (s.duplicate) return "terrible";
-  switch (s.outcome) {
-    case model::AttemptOutcome::kFailed:
-      return "bad";
-    case model::AttemptOutcome::kCrashed:
-      return "black";
-    case model::AttemptOutcome::kSuppressed:
-      return "olive";
-    case model::AttemptOutcome::kSucceeded:
-      break;
-  }
-  if (s.ack == model::AckFate::kAcked) return "good";
-  if (s.ack == model::AckFate::kIgnored) return "grey";
-  return "yellow";
-}
 
 std::string FaultName(const model::TraceLog& log, uint32_t f) {
   return "fault " + std::to_string(f) + " " + (f < log.faults.size() ? log.faults[f] : "");
 }
 
-void WriteWorkers(const model::TraceLog& log, Writer& w) {
+// An attempt, named "<class>: <kind>" and in categories "attempt,<class>" (AttemptClassOf), so
+// that Perfetto, which ignores cname, shows and finds its outcome; or a backoff sleep.
+void WriteSpan(const model::TraceLog& log, const model::AttemptSpan& s, int64_t tid, FlowRole flow,
+               TraceWriter& w) {
+  TraceArgs args;
+  args.Int("message", static_cast<int64_t>(s.message_id)).Int("attempt", s.attempt);
+  args.Str("outcome", SpanOutcomeText(s, log.faults));
+  const std::string_view kind =
+      s.kind_index < log.kinds.size() ? std::string_view(log.kinds[s.kind_index]) : "attempt";
+  const AttemptClass attempt_class = AttemptClassOf(s);
+  const std::string word(AttemptClassName(attempt_class));
+  const std::string name = s.sleep ? "backoff sleep" : word + ": " + std::string(kind);
+  const std::string category = s.sleep ? "sleep" : "attempt," + word;
+  TraceEvent event{"X",
+                   kPidWorkers,
+                   tid,
+                   s.start,
+                   s.end - s.start,
+                   name,
+                   category,
+                   AttemptClassColour(attempt_class),
+                   "",
+                   args.Text()};
+  event.flow = flow;
+  event.flow_id = FlowIdOf(s.message_id);
+  w.Add(event);
+}
+
+void WriteWorkers(const model::TraceLog& log, const std::vector<FlowRole>& span_flows,
+                  TraceWriter& w) {
   w.Meta(kPidWorkers, 0, "process", "workers", kPidWorkers);
   std::map<std::pair<uint32_t, uint32_t>, int64_t> tids;  // (worker, lane) -> tid
   if (log.workers <= kWorkersListedMax) {
@@ -126,44 +78,41 @@ void WriteWorkers(const model::TraceLog& log, Writer& w) {
     if (log.concurrency > 1) name += " slot " + std::to_string(lane.second);
     w.Meta(kPidWorkers, tid, "thread", name, tid);
   }
-  for (const model::AttemptSpan& s : log.spans) {
-    Args args;
-    args.Int("message", static_cast<int64_t>(s.message_id)).Int("attempt", s.attempt);
-    args.Str("outcome", SpanOutcomeText(s, log.faults));
-    std::string name = s.kind_index < log.kinds.size() ? log.kinds[s.kind_index] : "attempt";
-    if (s.sleep) name = "backoff sleep";
-    w.Add(Event{"X", kPidWorkers, tids.at({s.worker, s.lane}), s.start, s.end - s.start, name,
-                s.sleep ? "sleep" : "attempt", SpanColour(s), "", args.Text()});
+  for (size_t i = 0; i < log.spans.size(); ++i) {
+    const model::AttemptSpan& s = log.spans[i];
+    WriteSpan(log, s, tids.at({s.worker, s.lane}), span_flows[i], w);
   }
   for (const model::RunMark& m : log.marks) {
     const bool crash = m.type == model::RunMark::Type::kWorkerCrash;
     if (!crash && m.type != model::RunMark::Type::kWorkerRestart) continue;
     std::string name = crash ? "worker crashed" : "worker back";
     if (crash && m.after_commit) name += " between commit and ack";
-    w.Add(Event{"i", kPidWorkers, tids.at({m.index, 0}), m.at, engine::Duration::Micros(-1), name,
-                "worker", crash ? "black" : "", "t", Args().Int("worker", m.index).Text()});
+    w.Add(TraceEvent{"i", kPidWorkers, tids.at({m.index, 0}), m.at, engine::Duration::Micros(-1),
+                     name, "worker", crash ? "black" : "", "t",
+                     TraceArgs().Int("worker", m.index).Text()});
   }
 }
 
-void WriteCounters(const model::Results& results, Writer& w) {
+void WriteCounters(const model::Results& results, TraceWriter& w) {
   for (const model::Sample& s : results.series) {
     const auto at = engine::Instant::Micros(static_cast<int64_t>(std::llround(s.t_s * 1e6)));
     const std::pair<const char*, int64_t> counts[] = {
         {"depth", s.depth},   {"delayed", s.delayed_depth}, {"dlq", s.dlq_depth},
         {"parked", s.parked}, {"in_flight", s.in_flight},   {"workers_busy", s.workers_busy}};
     for (const auto& [name, value] : counts) {
-      w.Add(Event{"C", kPidQueues, 0, at, engine::Duration::Micros(-1), name, "queue", "", "",
-                  Args()
-                      .Int(name == std::string_view("workers_busy") ? "slots" : "messages", value)
-                      .Text()});
+      w.Add(TraceEvent{
+          "C", kPidQueues, 0, at, engine::Duration::Micros(-1), name, "queue", "", "",
+          TraceArgs()
+              .Int(name == std::string_view("workers_busy") ? "slots" : "messages", value)
+              .Text()});
     }
-    w.Add(Event{"C", kPidQueues, 0, at, engine::Duration::Micros(-1), "oldest_age", "queue", "", "",
-                Args().Raw("s", JsonNumber(s.oldest_age_s)).Text()});
+    w.Add(TraceEvent{"C", kPidQueues, 0, at, engine::Duration::Micros(-1), "oldest_age", "queue",
+                     "", "", TraceArgs().Raw("s", JsonNumber(s.oldest_age_s)).Text()});
   }
 }
 
 // Fault windows and drains as spans on their own tracks, and every edge as a global instant.
-void WriteMarks(const model::TraceLog& log, Writer& w) {
+void WriteMarks(const model::TraceLog& log, TraceWriter& w) {
   w.Meta(kPidQueues, kTidDrains, "thread", "drains", kTidDrains);
   for (uint32_t f = 0; f < log.faults.size(); ++f) {
     w.Meta(kPidQueues, kTidFaultsFirst + f, "thread", FaultName(log, f), kTidFaultsFirst + f);
@@ -173,9 +122,9 @@ void WriteMarks(const model::TraceLog& log, Writer& w) {
     const auto it = open.find({drain, index});
     if (it == open.end()) return;
     const std::string name = drain ? "drain " + std::to_string(index) : FaultName(log, index);
-    w.Add(Event{"X", kPidQueues, drain ? kTidDrains : kTidFaultsFirst + index, it->second,
-                at - it->second, name, drain ? "drain" : "fault", drain ? "good" : "bad", "",
-                Args().Int(drain ? "drain" : "fault", index).Text()});
+    w.Add(TraceEvent{"X", kPidQueues, drain ? kTidDrains : kTidFaultsFirst + index, it->second,
+                     at - it->second, name, drain ? "drain" : "fault", drain ? "good" : "bad", "",
+                     TraceArgs().Int(drain ? "drain" : "fault", index).Text()});
     open.erase(it);
   };
   for (const model::RunMark& m : log.marks) {
@@ -198,8 +147,9 @@ void WriteMarks(const model::TraceLog& log, Writer& w) {
     } else {
       continue;  // worker crashes and restarts are on the workers' tracks
     }
-    w.Add(Event{"i", kPidQueues, tid, m.at, engine::Duration::Micros(-1), name, "mark", "", "g",
-                Args().Int("index", m.index).Str("edge", model::FaultEdgeName(m.edge)).Text()});
+    w.Add(TraceEvent{
+        "i", kPidQueues, tid, m.at, engine::Duration::Micros(-1), name, "mark", "", "g",
+        TraceArgs().Int("index", m.index).Str("edge", model::FaultEdgeName(m.edge)).Text()});
   }
   while (!open.empty()) close(open.begin()->first.first, open.begin()->first.second, log.ended_at);
 }
@@ -256,21 +206,22 @@ std::string LifeInstantName(const model::LifeEvent& e, const model::TraceLog& lo
 // Where a life's middle was not recorded (TraceOptions::life_events_max): an instant at the
 // last event before the gap saying how many events, and which attempts, are missing.
 void WriteLifeGap(const model::MessageLife& life, int64_t tid, const model::TraceLog& log,
-                  Writer& w) {
+                  TraceWriter& w) {
   const model::LifeEvent& before = life.events[life.gap_at - 1];
   const model::LifeEvent& after = life.events[life.gap_at];
-  w.Add(Event{"i", kPidMessages, tid, before.at, engine::Duration::Micros(-1),
-              LifeGapText(life, log.life_events_max), "message", "grey", "t",
-              Args()
-                  .Int("message", static_cast<int64_t>(life.id))
-                  .Int("events_left_out", life.events_left_out)
-                  .Int("from_attempt", before.attempt)
-                  .Int("until_attempt", after.attempt)
-                  .Raw("until_ts", std::to_string(after.at.micros()))
-                  .Text()});
+  w.Add(TraceEvent{"i", kPidMessages, tid, before.at, engine::Duration::Micros(-1),
+                   LifeGapText(life, log.life_events_max), "message", "grey", "t",
+                   TraceArgs()
+                       .Int("message", static_cast<int64_t>(life.id))
+                       .Int("events_left_out", life.events_left_out)
+                       .Int("from_attempt", before.attempt)
+                       .Int("until_attempt", after.attempt)
+                       .Raw("until_ts", std::to_string(after.at.micros()))
+                       .Text()});
 }
 
-void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLog& log, Writer& w) {
+void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLog& log,
+               TraceWriter& w) {
   std::string name = "message " + std::to_string(life.id);
   if (life.kind_index < log.kinds.size()) name += " " + log.kinds[life.kind_index];
   if (!life.key.empty()) name += " " + life.key;
@@ -279,10 +230,10 @@ void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLo
   const model::LifeEvent* entered = nullptr;  // the event that entered the current state
   const auto end_state = [&](engine::Instant at) {
     if (entered == nullptr || model::IsTerminal(entered->to) || at <= entered->at) return;
-    w.Add(
-        Event{"X", kPidMessages, tid, entered->at, at - entered->at,
-              StateSpanName(entered->to, *entered), "state", StateColour(entered->to), "",
-              Args().Int("message", id).Str("state", model::MessageStateName(entered->to)).Text()});
+    w.Add(TraceEvent{
+        "X", kPidMessages, tid, entered->at, at - entered->at, StateSpanName(entered->to, *entered),
+        "state", StateColour(entered->to), "",
+        TraceArgs().Int("message", id).Str("state", model::MessageStateName(entered->to)).Text()});
   };
   for (const model::LifeEvent& e : life.events) {
     if (e.type == model::LifeEvent::Type::kPublish ||
@@ -290,16 +241,16 @@ void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLo
       end_state(e.at);
       entered = &e;
       if (model::IsTerminal(e.to)) {
-        w.Add(Event{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1),
-                    std::string(model::MessageStateName(e.to)), "state", "", "t",
-                    Args().Int("message", id).Text()});
+        w.Add(TraceEvent{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1),
+                         std::string(model::MessageStateName(e.to)), "state", "", "t",
+                         TraceArgs().Int("message", id).Text()});
       }
       continue;
     }
     const std::string instant = LifeInstantName(e, log);
     if (instant.empty()) continue;
-    w.Add(Event{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1), instant, "message", "",
-                "t", Args().Int("message", id).Int("worker", e.worker).Text()});
+    w.Add(TraceEvent{"i", kPidMessages, tid, e.at, engine::Duration::Micros(-1), instant, "message",
+                     "", "t", TraceArgs().Int("message", id).Int("worker", e.worker).Text()});
   }
   end_state(log.ended_at);
   if (life.events_left_out > 0) WriteLifeGap(life, tid, log, w);
@@ -307,7 +258,7 @@ void WriteLife(const model::MessageLife& life, int64_t tid, const model::TraceLo
 
 std::string OtherData(const ReportInput& input) {
   const model::Results& r = input.results;
-  Args data;
+  TraceArgs data;
   data.Str("scenario", r.scenario_name).Str("seed", std::to_string(r.seed));
   data.Str("fingerprint", Hex16(r.fingerprint));
   data.Str("drainsim", input.context.drainsim_version);
@@ -354,36 +305,22 @@ std::string OtherData(const ReportInput& input) {
 
 }  // namespace
 
-std::string JsonQuote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string TraceReport(const ReportInput& input) {
   std::string out =
       "{\"displayTimeUnit\":\"ms\",\n\"otherData\":" + OtherData(input) + ",\n\"traceEvents\":[";
-  Writer w(out);
+  TraceWriter w(out);
   w.Meta(kPidQueues, 0, "process", "queues", kPidQueues);
   WriteCounters(input.results, w);
   if (const model::TraceLog* log = input.trace) {
-    WriteWorkers(*log, w);
+    const std::vector<OutcomeSlice> outcomes = OutcomesOf(*log);
+    const TraceFlows flows = FlowsOf(*log, outcomes);
+    WriteWorkers(*log, flows.spans, w);
     WriteMarks(*log, w);
-    w.Meta(kPidMessages, 0, "process", "messages", kPidMessages);
+    w.Meta(kPidMessages, 0, "process", "messages", kMessagesSortIndex);
     for (size_t i = 0; i < log->lives.size(); ++i) {
       WriteLife(log->lives[i], static_cast<int64_t>(i) + 1, *log, w);
     }
+    WriteOutcomes(*log, outcomes, flows.outcomes, w);
   }
   out += "\n]}\n";
   return out;

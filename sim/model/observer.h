@@ -93,6 +93,9 @@ struct PublishInfo {
   uint32_t source_index = 0;  // producer index, or backlog entry index when from_backlog
   bool from_backlog = false;
   MessageState state = MessageState::kReady;  // ready, delayed or dead_lettered
+  // dead_lettered: why it is in the DLQ (a backlog entry's reason; a second DLQ copy's, its
+  // original's).
+  config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;
   std::string_view key;  // its idempotency key, valid during the call; empty unless WantsKeys()
 };
 
@@ -133,8 +136,8 @@ struct AttemptEndInfo {
   uint32_t worker = 0;
   AttemptOutcome outcome = AttemptOutcome::kSucceeded;
   AckFate ack = AckFate::kNone;
-  config::ErrorClass error = config::ErrorClass::kUnknown;      // kFailed
-  FailureCause failure = FailureCause::kNone;                   // kFailed
+  config::ErrorClass error = config::ErrorClass::kUnknown;  // kFailed
+  FailureCause failure = FailureCause::kNone;               // kFailed
   int32_t fault = -1;  // kFailed by kInjected: the fault's index in the scenario
   // The delivery was still the message's current one; false for a stale copy, whose message
   // the broker had already handed out again (its failure routes nothing, its ack is ignored).

@@ -162,8 +162,12 @@ class World final : public Scheduler {
   void SchedulePublishers();
   void ProducerTick(uint32_t producer_index);
   void PublishBacklog();
+  // `dlq_reason`: why a message published into the DLQ (a backlog entry there) is there.
   MessageRef Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
-                     MessageState state, engine::Instant published_at);
+                     MessageState state, engine::Instant published_at,
+                     config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts);
+  // `m`'s idempotency key as its source's key_pattern renders it.
+  std::string KeyText(const Message& m) const;
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc

@@ -215,7 +215,8 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   dlq_.push_back(DlqEntry{copy_ref, copy.dead_letters});
   ScheduleExpiry(copy_ref, copy);
   if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyPublish(copy, "");
+    // The copy carries the original's payload, so its key: rendered from the original's id.
+    NotifyPublish(copy, observer_wants_keys_ ? KeyText(original) : std::string());
   }
 }
 

@@ -13,6 +13,7 @@ void World::NotifyPublish(const Message& m, std::string_view key) {
   info.source_index = m.source_index;
   info.from_backlog = m.from_backlog;
   info.state = m.state;
+  info.dlq_reason = m.dlq_reason;
   info.key = key;
   message_observer_->OnPublish(info);
 }

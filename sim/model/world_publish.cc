@@ -134,7 +134,8 @@ void World::PublishBacklog() {
       MessageState state = MessageState::kReady;
       if (entry.where == config::BacklogWhere::kDelayed) state = MessageState::kDelayed;
       if (entry.where == config::BacklogWhere::kDlq) state = MessageState::kDeadLettered;
-      const MessageRef ref = Publish(kind, b, true, state, published_at);
+      const MessageRef ref = Publish(kind, b, true, state, published_at,
+                                     entry.reason.value_or(config::DlqReason::kMaxAttempts));
       Message& m = messages_.Get(ref);
       m.attempts = static_cast<int32_t>(entry.attempts);
       m.failures = static_cast<int32_t>(entry.attempts);
@@ -147,8 +148,6 @@ void World::PublishBacklog() {
         // The backlog states only the first publish; the DLQ entry is dated from it too,
         // which makes retention count conservatively.
         m.dead_lettered_at = published_at;
-        m.dlq_reason = entry.reason.value_or(config::DlqReason::kMaxAttempts);
-        m.first_dlq_reason = m.dlq_reason;
         m.dead_letters = 1;
         InspectDlq(m, +1);
         dlq_.push_back(DlqEntry{ref, m.dead_letters});
@@ -158,8 +157,14 @@ void World::PublishBacklog() {
   }
 }
 
+std::string World::KeyText(const Message& m) const {
+  return (m.from_backlog ? backlog_keys_ : producer_keys_)[m.source_index].Render(m.id,
+                                                                                  m.published_at);
+}
+
 MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
-                          MessageState state, engine::Instant published_at) {
+                          MessageState state, engine::Instant published_at,
+                          config::DlqReason dlq_reason) {
   const MessageRef ref = messages_.Create(state);
   Message& m = messages_.Get(ref);
   m.id = next_message_id_++;
@@ -169,9 +174,13 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   m.published_at = published_at;
   m.entered_queue_at = published_at;
   m.ready_at = now_;
+  if (state == MessageState::kDeadLettered) {
+    m.dlq_reason = dlq_reason;
+    m.first_dlq_reason = dlq_reason;
+  }
   std::string key;  // rendered only when keys are shared, or an observer wants to see them
   if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
-    key = (from_backlog ? backlog_keys_ : producer_keys_)[source_index].Render(m.id, published_at);
+    key = KeyText(m);
     if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);

@@ -37,19 +37,27 @@ bool StartsWith(const std::string& text, const std::string& prefix) {
 }
 
 // One run of the monthly rehearsal with json and trace, shared by the structure checks.
-const json& MonthlyTrace() {
-  static const json trace = [] {
+struct MonthlyRun {
+  json trace;
+  json report;
+};
+
+const MonthlyRun& Monthly() {
+  static const MonthlyRun run = [] {
     const fs::path dir = FreshDir("monthly");
     const ProcessResult r =
         RunDrainsim({"run", kMonthly, "--format", "json,trace", "--out", dir.string()});
     INFO(r.stderr_text);
     REQUIRE(r.exit_code == 0);
-    json parsed = json::parse(ReadFile((dir / "trace.json").string()));
+    MonthlyRun parsed{json::parse(ReadFile((dir / "trace.json").string())),
+                      json::parse(ReadFile((dir / "report.json").string()))};
     fs::remove_all(dir);
     return parsed;
   }();
-  return trace;
+  return run;
 }
+
+const json& MonthlyTrace() { return Monthly().trace; }
 
 // thread_name metadata: (pid, tid) -> name.
 std::map<std::pair<int, int64_t>, std::string> ThreadNames(const json& events) {
@@ -158,6 +166,181 @@ TEST_CASE("trace: a dead-lettered then replayed message's states appear in order
   }
   // The drain replays the 500 synthetic failures (the sample keeps every dead-lettered one).
   CHECK(replayed >= 400);
+}
+
+// Where an event stands in its flow, from its v2 flow fields: "start" (flow_out only), "step"
+// (both), "end" (flow_in only), "" (neither).
+std::string FlowRoleOf(const json& e) {
+  const bool in = e.value("flow_in", false);
+  const bool out = e.value("flow_out", false);
+  if (in && out) return "step";
+  if (out) return "start";
+  if (in) return "end";
+  return "";
+}
+
+// The slices a message's flow may link: attempt spans and backoff sleeps (pid 1) and outcome
+// slices (pid 4), by message id.
+std::map<int64_t, std::vector<const json*>> LinkableSlices(const json& events) {
+  std::map<int64_t, std::vector<const json*>> slices;
+  for (const json& e : events) {
+    if (e["ph"] != "X" || (e["pid"] != 1 && e["pid"] != 4)) continue;
+    slices[e["args"]["message"].get<int64_t>()].push_back(&e);
+  }
+  return slices;
+}
+
+TEST_CASE("trace: one flow per message, from its first slice to its last, in time order",
+          "[cli][trace][flows]") {
+  const json& events = MonthlyTrace()["traceEvents"];
+  std::map<int64_t, std::vector<const json*>> flows;  // bind_id -> its slices
+  for (const json& e : events) {
+    if (!e.contains("bind_id")) {
+      CHECK(FlowRoleOf(e).empty());
+      continue;
+    }
+    REQUIRE(e["ph"] == "X");  // v2 flow fields bind to the complete event that carries them
+    REQUIRE(!FlowRoleOf(e).empty());
+    flows[e["bind_id"].get<int64_t>()].push_back(&e);
+  }
+  REQUIRE(flows.size() > 500);  // at least the 500 dead-lettered and replayed messages
+  int64_t across_tracks = 0;
+  for (const auto& [id, slices] : flows) {
+    INFO("flow " << id);
+    REQUIRE(slices.size() >= 2);
+    std::map<std::string, int> roles;
+    int64_t first_ts = INT64_MAX;
+    int64_t last_ts = INT64_MIN;
+    std::set<int> pids;
+    for (const json* e : slices) {
+      ++roles[FlowRoleOf(*e)];
+      // Deterministic and unique per message: the id is the message's id + 1.
+      CHECK((*e)["args"]["message"].get<int64_t>() == id - 1);
+      first_ts = std::min(first_ts, (*e)["ts"].get<int64_t>());
+      last_ts = std::max(last_ts, (*e)["ts"].get<int64_t>());
+      pids.insert((*e)["pid"].get<int>());
+    }
+    REQUIRE(roles["start"] == 1);
+    REQUIRE(roles["end"] == 1);
+    CHECK(roles["step"] == static_cast<int>(slices.size()) - 2);
+    // Along the flow (the order Perfetto follows, by timestamp) the start comes first and the
+    // end last: every step lies between them.
+    for (const json* e : slices) {
+      const int64_t ts = (*e)["ts"];
+      if (FlowRoleOf(*e) == "start") CHECK(ts == first_ts);
+      if (FlowRoleOf(*e) == "end") CHECK(ts == last_ts);
+    }
+    if (pids.size() == 2) ++across_tracks;
+  }
+  // Flows go from the workers' attempts to the outcome tracks and back.
+  CHECK(across_tracks > 500);
+  // Exactly the messages with two or more linkable slices have a flow, through all of them.
+  for (const auto& [message, slices] : LinkableSlices(events)) {
+    INFO("message " << message);
+    const auto flow = flows.find(message + 1);
+    if (slices.size() < 2) {
+      CHECK(flow == flows.end());
+    } else {
+      REQUIRE(flow != flows.end());
+      CHECK(flow->second.size() == slices.size());
+    }
+  }
+}
+
+TEST_CASE("trace: a dead-lettered, replayed message's flow runs through its outcomes in order",
+          "[cli][trace][flows]") {
+  const auto slices = LinkableSlices(MonthlyTrace()["traceEvents"]);
+  int checked = 0;
+  for (const auto& [message, list] : slices) {
+    std::vector<const json*> flow = list;
+    std::stable_sort(flow.begin(), flow.end(), [](const json* a, const json* b) {
+      return (*a)["ts"].get<int64_t>() < (*b)["ts"].get<int64_t>();
+    });
+    std::vector<std::string> outcomes;
+    for (const json* e : flow) {
+      if ((*e)["pid"] == 4) outcomes.push_back((*e)["cat"].get<std::string>());
+    }
+    const auto dead = std::find(outcomes.begin(), outcomes.end(), "outcome,dead-lettered");
+    if (dead == outcomes.end() || (*flow.front())["pid"] != 1) continue;
+    // A synthetic failure: failed attempts and retries, the dead letter, the drain's replay,
+    // then acked.
+    INFO("message " << message);
+    CHECK(std::count(outcomes.begin(), dead, "outcome,retried") >= 1);
+    const auto replayed = std::find(dead, outcomes.end(), "outcome,replayed");
+    REQUIRE(replayed != outcomes.end());
+    CHECK(std::find(replayed, outcomes.end(), "outcome,acked") != outcomes.end());
+    CHECK(FlowRoleOf(*flow.front()) == "start");
+    CHECK(FlowRoleOf(*flow.back()) == "end");
+    ++checked;
+  }
+  CHECK(checked >= 400);  // the 500 synthetic failures the drain replays
+}
+
+TEST_CASE("trace: slice names and categories carry the outcome, on a track per outcome class",
+          "[cli][trace][outcomes]") {
+  const json& events = MonthlyTrace()["traceEvents"];
+  const auto names = ThreadNames(events);
+  const std::vector<std::string> classes = {"acked",         "retried",  "redelivered",
+                                            "dead-lettered", "replayed", "parked",
+                                            "expired",       "rejected", "duplicate"};
+  std::map<std::string, int64_t> track_of;  // class -> tid in process 4 "outcomes"
+  for (const auto& [where, name] : names) {
+    if (where.first == 4) track_of[name] = where.second;
+  }
+  CHECK(track_of.size() == classes.size());
+  for (const std::string& c : classes) CHECK(track_of.count(c) == 1);
+  CHECK(std::any_of(events.begin(), events.end(), [](const json& e) {
+    return e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == 4 &&
+           e["args"]["name"] == "outcomes";
+  }));
+
+  const std::map<std::string, std::string> outcome_text = {{"acked", "acked"},
+                                                           {"ack-lost", "ack lost"},
+                                                           {"ack-ignored", "ignored"},
+                                                           {"suppressed", "claim"},
+                                                           {"failed", "failed"},
+                                                           {"crashed", "crashed"},
+                                                           {"duplicate", "duplicate execution"}};
+  std::map<std::string, int64_t> attempts;  // by class
+  std::map<std::string, int64_t> outcomes;  // by class
+  for (const json& e : events) {
+    if (e["ph"] != "X") continue;
+    const std::string name = e["name"];
+    const std::string cat = e["cat"];
+    if (e["pid"] == 1 && cat != "sleep") {
+      REQUIRE(StartsWith(cat, "attempt,"));
+      const std::string c = cat.substr(std::string("attempt,").size());
+      INFO(name << " " << cat);
+      CHECK(StartsWith(name, c + ": "));
+      // The class agrees with the outcome the args spell out.
+      if (outcome_text.count(c) == 1) {
+        CHECK(e["args"]["outcome"].get<std::string>().find(outcome_text.at(c)) !=
+              std::string::npos);
+      }
+      ++attempts[c];
+    }
+    if (e["pid"] == 4) {
+      REQUIRE(StartsWith(cat, "outcome,"));
+      const std::string c = cat.substr(std::string("outcome,").size());
+      INFO(name << " " << cat);
+      CHECK(StartsWith(name, c));
+      CHECK(e["tid"].get<int64_t>() == track_of.at(c));
+      CHECK(e["dur"] == 0);
+      ++outcomes[c];
+    }
+  }
+  CHECK(attempts["acked"] > 1000);
+  CHECK(attempts["failed"] >= 2500);  // 500 synthetic failures, 5 attempts each
+  const json& report = Monthly().report;
+  // Every message that ran twice or was parked is in the sample: the outcome tracks count them
+  // as report.json does.
+  REQUIRE(MonthlyTrace()["otherData"]["message_tracks_left_out"] == 0);
+  REQUIRE(MonthlyTrace()["otherData"]["messages_not_recorded"] == 0);
+  CHECK(outcomes["duplicate"] == report["duplicate_executions"].get<int64_t>());
+  CHECK(attempts["duplicate"] == report["duplicate_executions"].get<int64_t>());
+  CHECK(outcomes["parked"] == report["parked"].get<int64_t>());
+  CHECK(outcomes["replayed"] == 500);
+  CHECK(outcomes["retried"] >= 2000);
 }
 
 TEST_CASE("trace: recording changes no result, and the trace is the same every time",

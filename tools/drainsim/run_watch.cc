@@ -7,13 +7,14 @@
 namespace drainsim::cli {
 
 RunWatch::RunWatch(const config::Scenario& scenario, std::optional<model::TraceOptions> trace,
-                   bool progress)
+                   bool progress, model::RunObserver* also)
     : line_(progress), run_progress_(line_) {
   std::vector<model::RunObserver*> observers;
   if (trace) {
     recorder_.emplace(scenario, std::move(*trace));
     observers.push_back(&*recorder_);
   }
+  if (also != nullptr) observers.push_back(also);
   if (line_.active()) observers.push_back(&run_progress_);
   if (observers.size() == 1) {
     observer_ = observers.front();

@@ -1,5 +1,6 @@
 // What watches one simulation run by the CLI: a trace recorder when an output needs it (the
-// trace format, explain), and the progress line when stderr is a terminal. Bundled so that
+// trace format, explain), another observer when a command brings one (explain --list), and the
+// progress line when stderr is a terminal. Bundled so that
 // `run`, `explain` and the experiment commands attach the same observers the same way.
 //
 // Contract:
@@ -22,8 +23,9 @@ namespace drainsim::cli {
 class RunWatch {
  public:
   // `trace`: record with these options (nullopt: no recorder). `progress`: false with --quiet.
+  // `also`: one more observer (not owned; it must outlive the run), or null.
   RunWatch(const config::Scenario& scenario, std::optional<model::TraceOptions> trace,
-           bool progress);
+           bool progress, model::RunObserver* also = nullptr);
 
   // For RunOptions::observer; null when nothing watches.
   model::RunObserver* observer() { return observer_; }
