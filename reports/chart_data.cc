@@ -30,8 +30,11 @@ json Axis(const svg::Axis& axis) {
 
 json Series(const svg::Series& series, const SeriesSource& source, const SeriesColumn& column) {
   const int decimals = column.type == SeriesColumn::Type::kCount ? 0 : 3;
-  return json{{"label", series.label},   {"colour", series.colour}, {"column", source.column},
-              {"factor", source.factor}, {"decimals", decimals}};
+  return json{{"label", series.label},
+              {"colour", series.colour},
+              {"column", source.column},
+              {"factor", source.factor},
+              {"decimals", decimals}};
 }
 
 json Bands(const std::vector<svg::Band>& bands) {
@@ -65,8 +68,7 @@ json Threshold(const std::optional<svg::Threshold>& threshold) {
 json Number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
 // Contract (2) and (3): the rows of one chart.
-json Data(const ChartFigure& figure, const std::vector<model::Sample>& samples,
-          size_t max_points) {
+json Data(const ChartFigure& figure, const std::vector<model::Sample>& samples, size_t max_points) {
   const std::vector<const SeriesColumn*> columns = ColumnsOf(figure.sources);
   const std::vector<size_t> kept = KeptSamples(figure.sources, samples, max_points);
   json data = json::array();

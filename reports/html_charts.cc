@@ -52,8 +52,8 @@ class FigureBuilder {
   FigureBuilder(const std::vector<Sample>& samples, size_t max_points, RunCharts& out)
       : samples_(samples), max_points_(max_points), out_(out) {}
 
-  void Column(svg::LineChart& chart, std::string_view column, std::string label,
-              const char* colour, double factor = 1, bool zero_is_gap = false) {
+  void Column(svg::LineChart& chart, std::string_view column, std::string label, const char* colour,
+              double factor = 1, bool zero_is_gap = false) {
     SeriesSource source{std::string(column), factor, zero_is_gap};
     chart.series.push_back(FromColumn(samples_, source, std::move(label), colour, max_points_));
     sources_.push_back(std::move(source));
@@ -207,8 +207,8 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     b.Column(c, "dlq_depth", "DLQ", kMagenta);
     b.Column(c, "parked", "parked", kTeal);
     b.Add(std::move(c),
-                           "Messages at each sample: ready in the main queue, delayed for a retry, "
-                           "in the dead letter queue, parked for a human.");
+          "Messages at each sample: ready in the main queue, delayed for a retry, "
+          "in the dead letter queue, parked for a human.");
   }
   {
     svg::LineChart c = Chart(d, "oldest-age", "Age of the oldest message",
@@ -251,12 +251,11 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     c.y_integer = true;
     b.Column(c, "workers_busy", "worker slots busy", kTeal);
     if (db) b.Column(c, "db_queue", "queries waiting", kAmber);
-    b.Add(std::move(c), std::string("Worker slots running an attempt") +
-                            (db ? " and queries waiting for a database connection" : "") +
-                            ", at each sample" +
-                            (db ? "; the database queue peaked at " +
-                                      std::to_string(r.db_queue_max) + "."
-                                : "."));
+    b.Add(
+        std::move(c),
+        std::string("Worker slots running an attempt") +
+            (db ? " and queries waiting for a database connection" : "") + ", at each sample" +
+            (db ? "; the database queue peaked at " + std::to_string(r.db_queue_max) + "." : "."));
   }
   if (r.downstream_calls > 0) {
     svg::LineChart c =
@@ -265,10 +264,10 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     b.Column(c, "downstream_calls_per_s", "calls", kBlue);
     b.Column(c, "downstream_429s_per_s", "429s", kMagenta);
     b.Add(std::move(c),
-                           "Calls to the downstream API per second over each sampling interval, "
-                           "and those its rate limit answered 429; " +
-                               std::to_string(r.downstream_calls) + " calls, " +
-                               std::to_string(r.downstream_429s) + " 429s in all.");
+          "Calls to the downstream API per second over each sampling interval, "
+          "and those its rate limit answered 429; " +
+              std::to_string(r.downstream_calls) + " calls, " + std::to_string(r.downstream_429s) +
+              " 429s in all.");
   }
   if (r.has_database) {
     svg::LineChart c = Chart(d, "db-utilisation", "Database utilisation",
@@ -276,9 +275,9 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     c.y_max = 100;
     b.Column(c, "db_utilisation", "utilisation", kBlue, 100.0);
     b.Add(std::move(c),
-                           "Share of the database's connections busy over each sampling "
-                           "interval; whole run " +
-                               Decimal(100 * r.db_utilisation, 1) + " %.");
+          "Share of the database's connections busy over each sampling "
+          "interval; whole run " +
+              Decimal(100 * r.db_utilisation, 1) + " %.");
   }
   if (r.has_live_traffic) {
     svg::LineChart c =
@@ -286,16 +285,16 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     b.Column(c, "live_p50_ms", "p50", kBlue, 1, true);
     b.Column(c, "live_p99_ms", "p99", kMagenta, 1, true);
     b.Add(std::move(c),
-                           "Latency of the live (non-queue) queries completed in each sampling "
-                           "interval: what users pay for a drain. Gaps: no query completed.");
+          "Latency of the live (non-queue) queries completed in each sampling "
+          "interval: what users pay for a drain. Gaps: no query completed.");
     svg::LineChart e =
         Chart(d, "live-errors", "Live-traffic errors", {"live errors", "per s"}, max_points);
     e.clip_spikes = true;
     b.Column(e, "live_errors_per_s", "errors", kMagenta);
     b.Add(std::move(e),
-                           "Live queries that timed out or were refused, per second over each "
-                           "sampling interval; " +
-                               std::to_string(r.live_errors) + " in all.");
+          "Live queries that timed out or were refused, per second over each "
+          "sampling interval; " +
+              std::to_string(r.live_errors) + " in all.");
   }
   {
     svg::LineChart c =
@@ -304,10 +303,10 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     b.Column(c, "dlq_inflow_per_s", "inflow", kMagenta);
     b.Column(c, "dlq_outflow_per_s", "outflow", kTeal);
     b.Add(std::move(c),
-                           "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
-                           "second over each sampling interval; " +
-                               std::to_string(r.dlq_inflow) + " in, " +
-                               std::to_string(r.dlq_outflow) + " out in all.");
+          "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
+          "second over each sampling interval; " +
+              std::to_string(r.dlq_inflow) + " in, " + std::to_string(r.dlq_outflow) +
+              " out in all.");
   }
   if (!r.drains.empty()) {
     svg::LineChart c =
@@ -315,9 +314,9 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     c.clip_spikes = true;
     b.Column(c, "drain_rate_per_s", "replays", kTeal);
     b.Add(std::move(c),
-                           "Messages replayed from the DLQ per second over each sampling "
-                           "interval; " +
-                               std::to_string(r.replays) + " replays in all.");
+          "Messages replayed from the DLQ per second over each sampling "
+          "interval; " +
+              std::to_string(r.replays) + " replays in all.");
   }
   return out;
 }

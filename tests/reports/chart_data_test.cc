@@ -79,7 +79,8 @@ TEST_CASE("chart data: one chart per figure, report.json's numbers in aligned ro
   }
 }
 
-TEST_CASE("chart data: gaps are null where the SVG breaks its line", "[reports][html][chart-data]") {
+TEST_CASE("chart data: gaps are null where the SVG breaks its line",
+          "[reports][html][chart-data]") {
   const json data = Fixture().Data();
   // Over an interval: the sample at t = 0 closes none.
   CHECK(ChartNamed(data, "dlq-flow").at("data").at(1).at(0).is_null());
@@ -163,7 +164,8 @@ TEST_CASE("chart data: KeptSamples keeps every sample up to max_points, then buc
   CHECK(reports::KeptSamples(two, samples, 4) == std::vector<size_t>{0, 2, 7, 9});
 }
 
-TEST_CASE("chart data: text from the scenario cannot end the script", "[reports][html][chart-data]") {
+TEST_CASE("chart data: text from the scenario cannot end the script",
+          "[reports][html][chart-data]") {
   Fixture f;
   f.context.marks.from_scenario = true;
   f.context.marks.faults.push_back({"synthetic_failures", "</script><b>&amp;", 40, 50});

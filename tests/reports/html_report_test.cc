@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/expectations.h"
 #include "reports/chart_data.h"
+#include "reports/expectations.h"
 #include "reports/formats.h"
 #include "reports/html_charts.h"
 #include "reports/html_interactive.h"
