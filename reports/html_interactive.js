@@ -68,6 +68,12 @@
     return steps;
   }
 
+  // A log scale labels its powers of ten only, not its minor ticks (20, 30, ...).
+  function powerOfTen(value) {
+    const exponent = Math.log10(value);
+    return Math.abs(exponent - Math.round(exponent)) < 1e-9;
+  }
+
   // The y-axis' tick steps for counts: no tick between two integers.
   function countSteps() {
     const steps = [];
@@ -201,11 +207,15 @@
          incrs: timeSteps(spec.x.scale),
          values: (u, splits) => splits.map((v) => tick(v / spec.x.scale))},
         {label: axisTitle(spec.y), stroke: fg, grid: grid, ticks: grid,
-         ...(spec.y.integer && !chart.log ? {incrs: countSteps()} : {}),
-         size: (u, values) => 16 + 7 * Math.max(1, ...(values || []).map((v) => v.length)),
-         values: (u, splits) => splits.map((v) => tick(v / spec.y.scale))},
+         size: (u, values) => 16 + 7 * Math.max(1, ...(values || []).map((v) => String(v).length)),
+         values: (u, splits) =>
+             splits.map((v) => (chart.log && !powerOfTen(v) ? "" : tick(v / spec.y.scale))),
+         ...(spec.y.integer && !chart.log ? {incrs: countSteps()} : {})},
       ],
       cursor: {
+        // The time is shared, not the height: no horizontal line, which would stand at a
+        // meaningless value in the other charts.
+        y: false,
         sync: {key: SYNC_KEY, scales: ["x", null]},
         drag: {x: true, y: false, setScale: true},
       },
