@@ -29,20 +29,13 @@ std::string Seconds(double s) { return Decimal(s, 3) + " s"; }
 
 // One column of the series (through SeriesColumns(), as series.csv writes it) as a chart series,
 // down-sampled while it is read: a run of ten million samples never holds a copy of a column.
-svg::Series FromColumn(const std::vector<Sample>& samples, std::string_view column_name,
-                       std::string label, const char* colour, size_t max_points, double factor = 1,
-                       bool zero_is_gap = false) {
-  const SeriesColumn* column = FindSeriesColumn(column_name);
+svg::Series FromColumn(const std::vector<Sample>& samples, const SeriesSource& source,
+                       std::string label, const char* colour, size_t max_points) {
+  const SeriesColumn* column = FindSeriesColumn(source.column);
   DRAINSIM_CHECK(column != nullptr);
-  auto y_at = [&](size_t i) {
-    const Sample& s = samples[i];
-    if (column->over_interval && s.t_s <= 0) return kNaN;  // closes no interval
-    const double value = column->value(s);
-    if (zero_is_gap && value == 0) return kNaN;
-    return value * factor;
-  };
   svg::Points points = svg::DownsampleBy(
-      samples.size(), [&](size_t i) { return samples[i].t_s; }, y_at, max_points);
+      samples.size(), [&](size_t i) { return samples[i].t_s; },
+      [&](size_t i) { return ChartValue(*column, source, samples[i], false); }, max_points);
   svg::Series series;
   series.label = std::move(label);
   series.colour = colour;
@@ -50,6 +43,34 @@ svg::Series FromColumn(const std::vector<Sample>& samples, std::string_view colu
   series.y = std::move(points.y);
   return series;
 }
+
+// Builds the figures one after the other: Column() adds a series to the chart being built and
+// notes its source; Add() moves that chart, its caption and the sources noted since the last
+// Add() into the figures, so a figure's sources are its chart's series, in order.
+class FigureBuilder {
+ public:
+  FigureBuilder(const std::vector<Sample>& samples, size_t max_points, RunCharts& out)
+      : samples_(samples), max_points_(max_points), out_(out) {}
+
+  void Column(svg::LineChart& chart, std::string_view column, std::string label, const char* colour,
+              double factor = 1, bool zero_is_gap = false) {
+    SeriesSource source{std::string(column), factor, zero_is_gap};
+    chart.series.push_back(FromColumn(samples_, source, std::move(label), colour, max_points_));
+    sources_.push_back(std::move(source));
+  }
+
+  void Add(svg::LineChart chart, std::string caption) {
+    DRAINSIM_CHECK(sources_.size() == chart.series.size());
+    out_.figures.push_back({std::move(chart), std::move(caption), std::move(sources_)});
+    sources_.clear();
+  }
+
+ private:
+  const std::vector<Sample>& samples_;
+  size_t max_points_;
+  RunCharts& out_;
+  std::vector<SeriesSource> sources_;  // the chart being built's, since the last Add()
+};
 
 // What every chart shares: the time axis, fault windows, fault instants and drains.
 struct Decorations {
@@ -145,6 +166,14 @@ svg::LineChart Chart(const Decorations& d, std::string name, std::string title, 
 
 }  // namespace
 
+double ChartValue(const SeriesColumn& column, const SeriesSource& source, const Sample& s,
+                  bool as_reported) {
+  if (column.over_interval && s.t_s <= 0) return kNaN;  // closes no interval
+  const double value = as_reported ? Fixed(column.value(s)) : column.value(s);
+  if (source.zero_is_gap && value == 0) return kNaN;
+  return value * source.factor;
+}
+
 RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
   DRAINSIM_CHECK(max_points >= 2);
   const model::Results& r = input.results;
@@ -168,22 +197,23 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
                       std::to_string(r.crash_strikes_s.size()) + " marked");
   }
   out.notes = d.notes;
+  FigureBuilder b(samples, max_points, out);
 
   {
     svg::LineChart c = Chart(d, "depth", "Queue depth", {"messages", ""}, max_points);
     c.y_integer = true;
-    c.series.push_back(FromColumn(samples, "depth", "ready", kBlue, max_points));
-    c.series.push_back(FromColumn(samples, "delayed_depth", "delayed", kAmber, max_points));
-    c.series.push_back(FromColumn(samples, "dlq_depth", "DLQ", kMagenta, max_points));
-    c.series.push_back(FromColumn(samples, "parked", "parked", kTeal, max_points));
-    out.figures.push_back({std::move(c),
-                           "Messages at each sample: ready in the main queue, delayed for a retry, "
-                           "in the dead letter queue, parked for a human."});
+    b.Column(c, "depth", "ready", kBlue);
+    b.Column(c, "delayed_depth", "delayed", kAmber);
+    b.Column(c, "dlq_depth", "DLQ", kMagenta);
+    b.Column(c, "parked", "parked", kTeal);
+    b.Add(std::move(c),
+          "Messages at each sample: ready in the main queue, delayed for a retry, "
+          "in the dead letter queue, parked for a human.");
   }
   {
     svg::LineChart c = Chart(d, "oldest-age", "Age of the oldest message",
                              {"oldest message age", "s"}, max_points);
-    c.series.push_back(FromColumn(samples, "oldest_age_s", "oldest age", kBlue, max_points));
+    b.Column(c, "oldest_age_s", "oldest age", kBlue);
     std::string caption =
         "Age of the oldest message in the pipeline (ready, delayed or in flight), at each "
         "sample; maximum " +
@@ -196,15 +226,14 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
                                       : std::string("it never fired")) +
                  ".";
     }
-    out.figures.push_back({std::move(c), caption});
+    b.Add(std::move(c), caption);
   }
   {
     svg::LineChart c = Chart(d, "attempts", "Attempts: first executions and retries",
                              {"attempts", "per s"}, max_points);
     c.clip_spikes = true;
-    c.series.push_back(
-        FromColumn(samples, "first_attempts_per_s", "first attempts", kBlue, max_points));
-    c.series.push_back(FromColumn(samples, "retry_attempts_per_s", "retries", kMagenta, max_points));
+    b.Column(c, "first_attempts_per_s", "first attempts", kBlue);
+    b.Column(c, "retry_attempts_per_s", "retries", kMagenta);
     std::string caption =
         "Attempts started per second over each sampling interval: a message's first execution, "
         "and every other (retries, redeliveries, replays); " +
@@ -213,84 +242,81 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     if (r.retry_amplification) {
       caption += ": " + Decimal(*r.retry_amplification, 2) + " attempts per first attempt";
     }
-    out.figures.push_back({std::move(c), caption + "."});
+    b.Add(std::move(c), caption + ".");
   }
   {
     const bool db = r.has_database;
     svg::LineChart c = Chart(d, "busy", db ? "Busy workers and the database queue" : "Busy workers",
                              {"slots / queries", ""}, max_points);
     c.y_integer = true;
-    c.series.push_back(FromColumn(samples, "workers_busy", "worker slots busy", kTeal, max_points));
-    if (db) c.series.push_back(FromColumn(samples, "db_queue", "queries waiting", kAmber, max_points));
-    out.figures.push_back(
-        {std::move(c), std::string("Worker slots running an attempt") +
-                           (db ? " and queries waiting for a database connection" : "") +
-                           ", at each sample" +
-                           (db ? "; the database queue peaked at " +
-                                     std::to_string(r.db_queue_max) + "."
-                               : ".")});
+    b.Column(c, "workers_busy", "worker slots busy", kTeal);
+    if (db) b.Column(c, "db_queue", "queries waiting", kAmber);
+    b.Add(
+        std::move(c),
+        std::string("Worker slots running an attempt") +
+            (db ? " and queries waiting for a database connection" : "") + ", at each sample" +
+            (db ? "; the database queue peaked at " + std::to_string(r.db_queue_max) + "." : "."));
   }
   if (r.downstream_calls > 0) {
     svg::LineChart c =
         Chart(d, "downstream", "Downstream calls and 429s", {"calls", "per s"}, max_points);
     c.clip_spikes = true;
-    c.series.push_back(FromColumn(samples, "downstream_calls_per_s", "calls", kBlue, max_points));
-    c.series.push_back(FromColumn(samples, "downstream_429s_per_s", "429s", kMagenta, max_points));
-    out.figures.push_back({std::move(c),
-                           "Calls to the downstream API per second over each sampling interval, "
-                           "and those its rate limit answered 429; " +
-                               std::to_string(r.downstream_calls) + " calls, " +
-                               std::to_string(r.downstream_429s) + " 429s in all."});
+    b.Column(c, "downstream_calls_per_s", "calls", kBlue);
+    b.Column(c, "downstream_429s_per_s", "429s", kMagenta);
+    b.Add(std::move(c),
+          "Calls to the downstream API per second over each sampling interval, "
+          "and those its rate limit answered 429; " +
+              std::to_string(r.downstream_calls) + " calls, " + std::to_string(r.downstream_429s) +
+              " 429s in all.");
   }
   if (r.has_database) {
     svg::LineChart c = Chart(d, "db-utilisation", "Database utilisation",
                              {"database utilisation", "%"}, max_points);
     c.y_max = 100;
-    c.series.push_back(
-        FromColumn(samples, "db_utilisation", "utilisation", kBlue, max_points, 100.0));
-    out.figures.push_back({std::move(c),
-                           "Share of the database's connections busy over each sampling "
-                           "interval; whole run " +
-                               Decimal(100 * r.db_utilisation, 1) + " %."});
+    b.Column(c, "db_utilisation", "utilisation", kBlue, 100.0);
+    b.Add(std::move(c),
+          "Share of the database's connections busy over each sampling "
+          "interval; whole run " +
+              Decimal(100 * r.db_utilisation, 1) + " %.");
   }
   if (r.has_live_traffic) {
     svg::LineChart c =
         Chart(d, "live-latency", "Live-traffic latency", {"live query latency", "ms"}, max_points);
-    c.series.push_back(FromColumn(samples, "live_p50_ms", "p50", kBlue, max_points, 1, true));
-    c.series.push_back(FromColumn(samples, "live_p99_ms", "p99", kMagenta, max_points, 1, true));
-    out.figures.push_back({std::move(c),
-                           "Latency of the live (non-queue) queries completed in each sampling "
-                           "interval: what users pay for a drain. Gaps: no query completed."});
+    b.Column(c, "live_p50_ms", "p50", kBlue, 1, true);
+    b.Column(c, "live_p99_ms", "p99", kMagenta, 1, true);
+    b.Add(std::move(c),
+          "Latency of the live (non-queue) queries completed in each sampling "
+          "interval: what users pay for a drain. Gaps: no query completed.");
     svg::LineChart e =
         Chart(d, "live-errors", "Live-traffic errors", {"live errors", "per s"}, max_points);
     e.clip_spikes = true;
-    e.series.push_back(FromColumn(samples, "live_errors_per_s", "errors", kMagenta, max_points));
-    out.figures.push_back({std::move(e),
-                           "Live queries that timed out or were refused, per second over each "
-                           "sampling interval; " +
-                               std::to_string(r.live_errors) + " in all."});
+    b.Column(e, "live_errors_per_s", "errors", kMagenta);
+    b.Add(std::move(e),
+          "Live queries that timed out or were refused, per second over each "
+          "sampling interval; " +
+              std::to_string(r.live_errors) + " in all.");
   }
   {
     svg::LineChart c =
         Chart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
     c.clip_spikes = true;
-    c.series.push_back(FromColumn(samples, "dlq_inflow_per_s", "inflow", kMagenta, max_points));
-    c.series.push_back(FromColumn(samples, "dlq_outflow_per_s", "outflow", kTeal, max_points));
-    out.figures.push_back({std::move(c),
-                           "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
-                           "second over each sampling interval; " +
-                               std::to_string(r.dlq_inflow) + " in, " +
-                               std::to_string(r.dlq_outflow) + " out in all."});
+    b.Column(c, "dlq_inflow_per_s", "inflow", kMagenta);
+    b.Column(c, "dlq_outflow_per_s", "outflow", kTeal);
+    b.Add(std::move(c),
+          "Messages dead-lettered (inflow) and taken out of the DLQ (outflow) per "
+          "second over each sampling interval; " +
+              std::to_string(r.dlq_inflow) + " in, " + std::to_string(r.dlq_outflow) +
+              " out in all.");
   }
   if (!r.drains.empty()) {
     svg::LineChart c =
         Chart(d, "drain-rate", "Drain rate", {"drain rate", "messages/s"}, max_points);
     c.clip_spikes = true;
-    c.series.push_back(FromColumn(samples, "drain_rate_per_s", "replays", kTeal, max_points));
-    out.figures.push_back({std::move(c),
-                           "Messages replayed from the DLQ per second over each sampling "
-                           "interval; " +
-                               std::to_string(r.replays) + " replays in all."});
+    b.Column(c, "drain_rate_per_s", "replays", kTeal);
+    b.Add(std::move(c),
+          "Messages replayed from the DLQ per second over each sampling "
+          "interval; " +
+              std::to_string(r.replays) + " replays in all.");
   }
   return out;
 }

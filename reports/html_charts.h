@@ -25,20 +25,40 @@
 //      tint everything) but named in `notes`. Fault windows, fault instants and drains are
 //      clipped to the run, which may end before run.until_s (run.events_max): one that starts
 //      after the run's end is not drawn, one that straddles it is shaded up to it.
+//  (4) A figure's `sources` are its chart's series, in order: each series is ChartValue() of its
+//      source at every sample (down-sampled), so a reader (the interactive layer,
+//      reports/chart_data.h) can read the same values at full precision from the samples.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "reports/metrics.h"
 #include "reports/report_input.h"
 #include "reports/svg_chart.h"
 
 namespace drainsim::reports {
 
+// Where a chart series' values come from: a column of the run's series (SeriesColumns(), the
+// columns of report.json's "series" and of series.csv), times a factor.
+struct SeriesSource {
+  std::string column;        // "depth", "db_utilisation"
+  double factor = 1;         // 100 for a share drawn in %
+  bool zero_is_gap = false;  // the live latencies: 0 means that no query completed (a gap)
+};
+
+// The value a chart draws for `source` at sample s: the column's value times the factor, or NaN
+// where the chart has a gap (contract 2). With `as_reported`, the column's value is first rounded
+// as report.json writes it (Fixed()), so a reader of report.json finds the same number.
+// REQUIRES: column is the SeriesColumn named source.column
+double ChartValue(const SeriesColumn& column, const SeriesSource& source, const model::Sample& s,
+                  bool as_reported);
+
 struct ChartFigure {
   svg::LineChart chart;
-  std::string caption;  // one or two sentences: what is drawn and how to read it
+  std::string caption;                // one or two sentences: what is drawn and how to read it
+  std::vector<SeriesSource> sources;  // one per chart.series, in order (contract 4)
 };
 
 struct RunCharts {

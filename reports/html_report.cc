@@ -7,6 +7,7 @@
 #include "reports/headline.h"
 #include "reports/health.h"
 #include "reports/html_charts.h"
+#include "reports/html_interactive.h"
 #include "reports/metrics.h"
 #include "reports/recovery.h"
 #include "reports/svg_chart.h"
@@ -192,9 +193,8 @@ void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
   out += "</table></div>\n";
 }
 
-void Charts(std::string& out, const ReportInput& input, size_t max_points) {
+void Charts(std::string& out, const RunCharts& charts) {
   out += "<h2>Over simulated time</h2>\n";
-  const RunCharts charts = ChartsOf(input, max_points);
   if (charts.figures.empty()) {
     out += "<p>The run has no samples to chart.</p>\n";
     return;
@@ -279,11 +279,14 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   DRAINSIM_CHECK(max_points >= 2);
   const model::Results& r = input.results;
   const std::string verdict = VerdictText(input.verdicts);
+  const RunCharts charts = ChartsOf(input, max_points);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
   out += "<meta name=\"color-scheme\" content=\"light dark\"/>\n";
   out += "<title>drainsim: " + Text(r.scenario_name) + " - " + Text(verdict) + "</title>\n";
-  out += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<header>\n";
+  out += "<style>" + std::string(kStyle) + "</style>\n";
+  out += InteractiveStyle(charts);
+  out += "</head>\n<body>\n<header>\n";
   out += "<h1>drainsim: " + Text(r.scenario_name) + "</h1>\n";
   out += "<p class=\"verdict " + VerdictClass(input.verdicts) + "\">" +
          Text(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) + "</p>\n";
@@ -292,10 +295,12 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   Headline(out, input);
   Meta(out, input);
   Expectations(out, input.verdicts);
-  Charts(out, input, max_points);
+  Charts(out, charts);
   Drains(out, r);
   Faults(out, input.context.marks);
-  out += "</main>\n</body>\n</html>\n";
+  out += "</main>\n";
+  out += InteractiveScripts(charts, r.series, max_points);
+  out += "</body>\n</html>\n";
   return out;
 }
 

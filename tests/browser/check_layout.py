@@ -7,18 +7,23 @@
         succeeds only if the checks find overflow, small text and an empty series in PAGE: the
         self-test that proves they can fail
 
-The report has no script, so the measurement runs in a wrapper page (DIR/layout.html) that loads
-the report into two iframes, 1400 and 390 CSS px wide (an iframe is a viewport of its own: the
-report's media queries see its width), measures each after load and writes the figures into its
-own DOM, which `--dump-dom` prints. `--allow-file-access-from-files` lets the wrapper read the
-report's document, both being file: URLs.
+The measurement runs in a wrapper page (DIR/layout.html) that loads the report into iframes,
+1400 and 390 CSS px wide (an iframe is a viewport of its own: the report's media queries see its
+width), measures each after load and writes the figures into its own DOM, which `--dump-dom`
+prints. `--allow-file-access-from-files` lets the wrapper read the report's document, both being
+file: URLs. Each width is laid out twice: as a reader with script sees it (the interactive layer's
+uPlot charts, reports/html_interactive.h, where the binary has it; check_interactive.py drives
+them), and without script (an iframe sandboxed without allow-scripts), where the SVG charts are
+the page's charts.
 
-Checks, at each width:
+Checks, at each width, with and without script:
   1. no horizontal overflow: document.documentElement.scrollWidth <= innerWidth;
-  2. no text in a shown chart smaller than 10 px: its computed font size times the chart's
-     scale (its drawn width / its viewBox width);
-  3. every series with data above zero (its path's data-max) has a non-empty path, in the
-     charts shown;
+  2. no text in a shown chart smaller than 10 px: in an SVG chart, its computed font size times
+     the chart's scale (its drawn width / its viewBox width); in a uPlot chart, its legend's and
+     controls' computed font size (its canvas draws axes in uPlot's 12 px font);
+  3. every series with data above zero has a drawn line, in the charts shown: an SVG path's
+     data-max and non-empty d; a uPlot series' data and the path uPlot keeps once it drew it
+     (series._paths, uPlot 1.6's);
   4. at least one chart is shown, and the expected ones are among them.
 Exit status: 0 pass, 1 fail, 77 skipped (no Chromium). Only the standard library is used.
 """
@@ -45,7 +50,8 @@ WRAPPER = """<!DOCTYPE html>
 function measure(frame) {
   const doc = frame.contentDocument, win = frame.contentWindow;
   const out = {inner_width: win.innerWidth, scroll_width: doc.documentElement.scrollWidth,
-               shown_charts: [], text_px_min: null, smallest_text: "", empty_series: []};
+               shown_charts: [], uplot_charts: [], text_px_min: null, smallest_text: "",
+               empty_series: []};
   for (const svg of doc.querySelectorAll("svg[data-chart]")) {
     const box = svg.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;  // display:none (the other drawing)
@@ -66,11 +72,33 @@ function measure(frame) {
       }
     }
   }
+  for (const host of doc.querySelectorAll(".chart-host[data-chart]")) {
+    const box = host.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const name = host.dataset.chart;
+    out.shown_charts.push(name);
+    out.uplot_charts.push(name);
+    const figure = host.closest("figure");
+    for (const text of figure.querySelectorAll(".u-legend th, .u-legend td, .chart-controls *")) {
+      if (!text.textContent.trim()) continue;
+      const px = parseFloat(win.getComputedStyle(text).fontSize);
+      if (out.text_px_min === null || px < out.text_px_min) {
+        out.text_px_min = px;
+        out.smallest_text = name + ": " + text.textContent;
+      }
+    }
+    const plot = win.drainsimCharts[name].plot;
+    plot.series.forEach((series, i) => {
+      if (i === 0) return;
+      const max = Math.max(...plot.data[i].filter((v) => v != null));
+      if (max > 0 && !series._paths) out.empty_series.push(name + "/" + series.label);
+    });
+  }
   return out;
 }
-let loaded = 0;
+// The wrapper's own load event comes once every frame has loaded; a frame's load event could
+// come before this script listens to it (a small file: page loads fast).
 function done() {
-  if (++loaded < %(count)d) return;
   const result = {};
   for (const frame of document.querySelectorAll("iframe")) result[frame.id] = measure(frame);
   const pre = document.createElement("pre");
@@ -78,7 +106,7 @@ function done() {
   pre.textContent = JSON.stringify(result);
   document.body.appendChild(pre);
 }
-for (const frame of document.querySelectorAll("iframe")) frame.addEventListener("load", done);
+window.addEventListener("load", done);
 </script>
 </body></html>
 """
@@ -86,13 +114,19 @@ for (const frame of document.querySelectorAll("iframe")) frame.addEventListener(
 RESULT_RE = re.compile(r'<pre id="layout-result">(.*?)</pre>', re.S)
 
 
+# Each width with script, and without: the sandbox without allow-scripts runs none of the
+# report's script, and allow-same-origin lets the wrapper measure the frame all the same.
+FRAMES = {name + suffix: (width, sandbox) for name, width in WIDTHS.items()
+          for suffix, sandbox in (("", ""), ("-noscript", ' sandbox="allow-same-origin"'))}
+
+
 def measure(chromium, page, out_dir):
     frames = "\n".join(
-        f'<iframe id="{name}" src="{page.resolve().as_uri()}" '
+        f'<iframe id="{name}" src="{page.resolve().as_uri()}"{sandbox} '
         f'style="width:{width}px;height:1000px;border:0;display:block"></iframe>'
-        for name, width in WIDTHS.items())
+        for name, (width, sandbox) in FRAMES.items())
     wrapper = out_dir / "layout.html"
-    wrapper.write_text(WRAPPER % {"frames": frames, "count": len(WIDTHS)})
+    wrapper.write_text(WRAPPER % {"frames": frames})
     profile = out_dir / "chromium-layout-profile"
     run = run_chromium(chromium, ["--allow-file-access-from-files", "--virtual-time-budget=20000",
                                   "--window-size=1500,2200", "--dump-dom",
@@ -107,14 +141,17 @@ def measure(chromium, page, out_dir):
 
 def problems_of(result, expect_charts):
     problems = []
-    for name, width in WIDTHS.items():
+    for name, (width, sandbox) in FRAMES.items():
         m = result.get(name)
         if m is None:
             problems.append(("frame", f"{name}: not measured"))
             continue
         print(f"{name} ({width} px): scrollWidth {m['scroll_width']} / innerWidth "
-              f"{m['inner_width']}; {len(m['shown_charts'])} charts shown; smallest chart text "
+              f"{m['inner_width']}; {len(m['shown_charts'])} charts shown "
+              f"({len(m['uplot_charts'])} by uPlot); smallest chart text "
               f"{m['text_px_min']} px ({m['smallest_text']!r})")
+        if sandbox and m["uplot_charts"]:
+            problems.append(("script", f"{name}: uPlot charts in a frame without script"))
         if m["scroll_width"] > m["inner_width"]:
             problems.append(("overflow", f"{name}: the page is {m['scroll_width']} px wide in a "
                              f"{m['inner_width']} px viewport"))

@@ -12,12 +12,14 @@ Checks, each with the real browser (Chromium 1xx):
      of a non-trivial number of bytes (a blank page compresses to a few kilobytes);
   2. the page raised no console message: with --enable-logging=stderr Chromium logs each console
      message of the page, log or error alike, as "...:INFO:CONSOLE:LINE] "TEXT", source: URL (LINE)"
-     (older builds: "CONSOLE(LINE)"). The report has no script, so any message from the page -
-     an uncaught exception, a console.error - is a failure. Chromium's own noise on stderr (dbus,
-     GPU, sandbox) is ignored;
+     (older builds: "CONSOLE(LINE)"). The report's only script is its interactive layer
+     (reports/html_interactive.h), which logs nothing unless it fails, so any message from the
+     page - an uncaught exception, a console.error - is a failure. Chromium's own noise on stderr
+     (dbus, GPU, sandbox) is ignored;
   3. in the DOM after load (--dump-dom), every <svg data-chart=NAME> holds at least one
-     <path class="series"> with a non-empty d, the expected charts are all there, and nothing
-     points outside the file (no src or href attribute, no <link>, no external script).
+     <path class="series"> with a non-empty d (the SVG drawings stay in the DOM, hidden, when the
+     interactive layer draws the charts), the expected charts are all there, and nothing points
+     outside the file (no src or href attribute, no <link>, no external script).
 
 Exit status: 0 pass, 1 fail, 77 skipped (no Chromium: ctest shows the test as skipped by name,
 via SKIP_RETURN_CODE). Only the standard library is used.

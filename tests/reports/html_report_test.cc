@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "reports/chart_data.h"
 #include "reports/expectations.h"
 #include "reports/formats.h"
+#include "reports/html_charts.h"
+#include "reports/html_interactive.h"
 #include "reports/scenario_marks.h"
 #include "tests/reports/mini_xml.h"
 #include "tests/reports/report_fixture.h"
@@ -83,6 +86,18 @@ std::vector<std::string> Twice(const std::vector<std::string>& names) {
   return out;
 }
 
+// The page with every <script> element's content removed (its tags stay).
+std::string WithoutScripts(std::string html) {
+  for (size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at)) {
+    const size_t open_end = html.find('>', at);
+    const size_t close = html.find("</script>", open_end);
+    REQUIRE(close != std::string::npos);
+    html.erase(open_end + 1, close - open_end - 1);
+    at = open_end;
+  }
+  return html;
+}
+
 size_t PointsIn(const std::string& d) {
   size_t numbers = 0;
   bool in_number = false;
@@ -116,16 +131,20 @@ TEST_CASE("html: well-formed, self-contained, one chart per metric with data", "
   CHECK(doc.root->name == "html");
   CHECK(CountOf(html, "<svg") == CountOf(html, "</svg>"));
 
-  // No URL a browser would fetch: the SVG namespace is the only "http" in the page.
-  std::string stripped = html;
+  // No URL a browser would fetch: the SVG namespace is the only "http" in the page outside its
+  // scripts, and the scripts (the interactive layer, when built in) have no src.
+  std::string stripped = WithoutScripts(html);
   const std::string xmlns = "xmlns=\"http://www.w3.org/2000/svg\"";
   for (size_t at; (at = stripped.find(xmlns)) != std::string::npos;)
     stripped.erase(at, xmlns.size());
-  for (const char* banned : {"http://", "https://", "<script", "<link", "<img", "<iframe",
-                             "<object", "url(", "@import", " src=", " href="}) {
+  for (const char* banned : {"http://", "https://", "<link", "<img", "<iframe", "<object", "url(",
+                             "@import", " src=", " href="}) {
     INFO(banned);
     CHECK_FALSE(Contains(stripped, banned));
   }
+  CHECK(CountOf(html, "<script") == (reports::InteractiveBuiltIn() ? 2 : 0));
+  CHECK(CountOf(html, "<script") == CountOf(stripped, "<script></script>") +
+                                        CountOf(stripped, "<script type=\"application/json\""));
   CHECK(Contains(html, "prefers-color-scheme:dark"));
 
   // Each chart twice: the wide drawing and the narrow one (phones), in that order.
@@ -224,7 +243,8 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
     const std::string html = page.Html();
     REQUIRE(ParsePage(html).error.empty());
     CHECK(CountOf(html, "class=\"band fault\"") == 18);  // the slowdown only: ack_loss is everywhere
-    CHECK(CountOf(html, "db_slowdown (x25), 50 s to 60 s") == 18);
+    // In the SVG drawings (the interactive layer's data, when built in, names it once more).
+    CHECK(CountOf(WithoutScripts(html), "db_slowdown (x25), 50 s to 60 s") == 18);
     CHECK(CountOf(html, "class=\"marker\"") == 18);  // synthetic failures from 10 s
     CHECK(Contains(html, "Not shaded, since active the whole run: ack_loss (p=0.001)"));
     CHECK(CountOf(html, "class=\"threshold\"") == 2);  // the age chart, wide and narrow
@@ -262,6 +282,54 @@ TEST_CASE("html: a scenario name full of HTML's special characters", "[reports][
   CHECK_FALSE(Contains(html, "<b>"));
   CHECK(Contains(html, "&lt;b&gt;night &amp; &quot;day&quot;&lt;/b&gt; it&#39;s"));
   CHECK_FALSE(Contains(html, "<odd>"));
+}
+
+TEST_CASE("html: the interactive layer, when built in, over the SVG fallback", "[reports][html]") {
+  const Page page;
+  const std::string html = page.Html();
+  const xml::Document doc = ParsePage(html);
+  INFO(doc.error);
+  REQUIRE(doc.error.empty());
+  std::vector<const xml::Element*> scripts;
+  Walk(*doc.root, [&](const xml::Element& e) {
+    if (e.name == "script") scripts.push_back(&e);
+  });
+  // The SVG drawings are there either way: they are what a reader without script sees.
+  CHECK(ChartNames(*doc.root).size() == 18);
+  if (!reports::InteractiveBuiltIn()) {
+    SUCCEED("this binary was built without uPlot: SVG charts only");
+    CHECK(scripts.empty());
+    CHECK_FALSE(Contains(html, "drainsim-chart-data"));
+    return;
+  }
+  REQUIRE(scripts.size() == 2);
+  // The data: ChartDataJson of the same charts, in the first script.
+  CHECK(scripts[0]->Attr("type") == "application/json");
+  CHECK(scripts[0]->Attr("id") == "drainsim-chart-data");
+  CHECK(scripts[0]->Attr("data-uplot") == "1.6.32");
+  const reports::ReportInput input{page.results, page.context, page.verdicts,
+                                   reports::ReproduceCommand(page.context.scenario_path, 42)};
+  CHECK(scripts[0]->text ==
+        reports::ChartDataJson(reports::ChartsOf(input, 2000), page.results.series, 2000));
+  // The code: uPlot's licence, uPlot, the page's script; after the content they act on.
+  const std::string& code = scripts[1]->text;
+  CHECK(scripts[1]->attributes.empty());
+  CHECK(Contains(code, "MIT licence"));
+  CHECK(Contains(code, "Permission is hereby granted, free of charge"));
+  CHECK(Contains(code, "var uPlot="));
+  CHECK(Contains(code, "window.drainsimCharts"));
+  CHECK(html.find("<script") > html.find("</main>"));
+  // Both styles in the head, inside a CDATA section (checked by the strict parse above).
+  CHECK(Contains(html, ".u-legend"));
+  CHECK(Contains(html, "figure.interactive .wide"));
+}
+
+TEST_CASE("html: without samples there is no chart and no script", "[reports][html]") {
+  Page page;
+  page.results.series.clear();
+  const std::string html = page.Html();
+  CHECK_FALSE(Contains(html, "<script"));
+  CHECK_FALSE(Contains(html, ".u-legend"));
 }
 
 TEST_CASE("html: the same input gives the same bytes", "[reports][html]") {

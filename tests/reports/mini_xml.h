@@ -1,6 +1,7 @@
 // A strict little XML parser for checking junit.xml in tests: enough XML 1.0 for what drainsim
-// writes (a declaration, elements, attributes in double or single quotes, character data and
-// the five predefined entities plus numeric references), and a refusal of anything else.
+// writes (a declaration, elements, attributes in double or single quotes, character data,
+// CDATA sections and the five predefined entities plus numeric references), and a refusal of
+// anything else.
 // Malformed input (unbalanced tags, a bare '&' or '<', a duplicate attribute, text outside the
 // root) is reported as an error with its byte offset, never accepted.
 #pragma once
@@ -150,6 +151,13 @@ class Parser {
     while (true) {
       if (!Chars('<', &element->text)) return Error("bad character data in " + element->name);
       if (AtEnd()) return Error("unclosed element " + element->name);
+      if (s_.compare(pos_, 9, "<![CDATA[") == 0) {
+        const size_t end = s_.find("]]>", pos_ + 9);
+        if (end == std::string::npos) return Error("unterminated CDATA section");
+        element->text += s_.substr(pos_ + 9, end - pos_ - 9);
+        pos_ = end + 3;
+        continue;
+      }
       if (s_.compare(pos_, 2, "</") == 0) {
         pos_ += 2;
         const std::string closing = Name();

@@ -98,6 +98,59 @@ drainsim_ensure_optional_packages() {
   return 0
 }
 
+# uPlot, the charting library that report.html's interactive layer inlines at build time
+# (third_party/uplot/PIN pins its version and SHA-512; reports/CMakeLists.txt inlines it). Fetched
+# with npm (`npm pack`, which asks the npm registry, or npm's own cache when it has the tarball)
+# into third_party/uplot/cache/uplot-VERSION.tgz, and kept only if its SHA-512 is the pinned one.
+# Without npm, Debian's `nodejs npm` are installed first (Debian 12's npm 9 can `npm pack`).
+# Without the registry the set-up carries on: the build then inlines nothing, report.html keeps its
+# SVG charts only, and the browser test of the interactive layer reports itself skipped. A tarball
+# that does not match the pin is an error (a registry's published tarball never changes: either
+# the pin is wrong or what came is not uPlot's). DRAINSIM_NO_UPLOT=1 skips the fetch.
+drainsim_uplot_pin() { sed -n "s/^$1=//p" "$DRAINSIM_ROOT/third_party/uplot/PIN"; }
+
+# drainsim_sha512_is FILE HEX: true iff FILE's SHA-512 is HEX.
+drainsim_sha512_is() { [ "$(sha512sum "$1" | cut -d' ' -f1)" = "$2" ]; }
+
+drainsim_fetch_uplot() {
+  [ "${DRAINSIM_NO_UPLOT:-0}" = 1 ] && return 0
+  local version sha512
+  version=$(drainsim_uplot_pin version)
+  sha512=$(drainsim_uplot_pin sha512)
+  local cache="$DRAINSIM_ROOT/third_party/uplot/cache"
+  local tarball="$cache/uplot-$version.tgz"
+  if [ -f "$tarball" ] && drainsim_sha512_is "$tarball" "$sha512"; then return 0; fi
+  rm -f "$tarball"
+  if ! command -v npm >/dev/null 2>&1; then
+    drainsim_log "uplot: no npm; installing Debian's nodejs and npm to fetch uplot@$version"
+    drainsim_ensure_packages nodejs npm || true
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    drainsim_log "uplot: no npm: report.html will have its SVG charts only (no interactive layer)"
+    return 0
+  fi
+  mkdir -p "$cache"
+  local work
+  work=$(mktemp -d "$cache/fetch.XXXXXX")
+  # A machine without the registry fails fast rather than retrying for minutes.
+  if ! (cd "$work" && npm pack "uplot@$version" --prefer-offline --fetch-retries=1 \
+          --fetch-timeout=60000 --loglevel=error) >"$work/npm.log" 2>&1 ||
+     [ ! -f "$work/uplot-$version.tgz" ]; then
+    tail -n 5 "$work/npm.log" >&2
+    drainsim_log "uplot: npm could not fetch uplot@$version: report.html will have its SVG charts only (no interactive layer)"
+    rm -rf "$work"
+    return 0
+  fi
+  if ! drainsim_sha512_is "$work/uplot-$version.tgz" "$sha512"; then
+    drainsim_log "uplot: uplot-$version.tgz from npm does not match the SHA-512 in third_party/uplot/PIN: discarded"
+    rm -rf "$work"
+    return 1
+  fi
+  mv "$work/uplot-$version.tgz" "$tarball"
+  rm -rf "$work"
+  drainsim_log "uplot: fetched uplot@$version (SHA-512 checked) into $tarball"
+}
+
 # The servers `drainsim live` starts privately (live/, README "Rehearsing for real"): tools/test
 # installs them so that the live tests (ctest -L live) run, but a machine that cannot install them
 # only loses those tests, which then report themselves skipped. Debian's postinst scripts would
