@@ -115,6 +115,48 @@ TEST_CASE("run --replications --format junit,html,md: the files, identical for -
   fs::remove_all(dir);
 }
 
+TEST_CASE("merge --format junit,html: the shards merged write the unsharded run's files",
+          "[experiments][cli][replications][formats][shards]") {
+  const fs::path dir = FreshDir("replications-formats-merge");
+  const std::string scenario = WriteFile(dir / "small.json", HalfFailingScenario());
+  const std::vector<std::string> common = {"run",      scenario, "--replications", "6",
+                                           "--metric", "attempts,lost"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunDrainsim(args);
+  };
+  const ProcessResult whole =
+      with({"--format", "junit,html", "--out", (dir / "whole").string()});
+  for (const std::string shard : {"1/2", "2/2"}) {
+    const ProcessResult part = with({"--shard", shard, "--out", (dir / "parts").string()});
+    INFO(part.stderr_text);
+    REQUIRE(part.exit_code == 0);
+  }
+  const ProcessResult merged = RunDrainsim(
+      {"merge", (dir / "parts" / "part-1-of-2.json").string(),
+       (dir / "parts" / "part-2-of-2.json").string(), "--format", "junit,html", "--out",
+       (dir / "merged").string()});
+  INFO(merged.stderr_text);
+  CHECK(merged.exit_code == whole.exit_code);
+  CHECK(WithoutReportLines(merged.stdout_text) == WithoutReportLines(whole.stdout_text));
+  const auto files = ReadDir(dir / "merged");
+  std::vector<std::string> names;
+  for (const auto& [name, text] : files) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"junit.xml", "replications.csv", "replications.html",
+                                          "replications.json", "replications.md"});
+  CHECK(files == ReadDir(dir / "whole"));
+  // An unknown format is refused before anything is written.
+  const ProcessResult bad = RunDrainsim({"merge", (dir / "parts" / "part-1-of-2.json").string(),
+                                         (dir / "parts" / "part-2-of-2.json").string(),
+                                         "--format", "trace", "--out", (dir / "bad").string()});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.stderr_text.find("drainsim merge: --format: unknown format 'trace'") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "bad"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("run --replications --format: trace, unknown names and sharded extras are refused",
           "[experiments][cli][replications][formats]") {
   const fs::path dir = FreshDir("replications-formats-bad");

@@ -22,6 +22,8 @@ const char* kDescription =
     "binary - and prints and writes what the unsharded command would have: the same bytes.\n"
     "Parts of different experiments, a missing or repeated shard, or a part from another\n"
     "drainsim version are refused (exit 2).\n"
+    "--format junit,html adds junit.xml and replications.html to merged replications, as\n"
+    "`drainsim run --replications --format` does unsharded (a shard writes neither).\n"
     "Exit code as the unsharded command: 0, 1 when `run`'s expectations failed in some\n"
     "replication, 2 on bad input or usage.";
 
@@ -39,14 +41,23 @@ std::optional<std::string> ReadWhole(const std::string& path) {
 }  // namespace
 
 int RunMerge(const Args& args) {
-  CommandLine line("merge", "merge PART... [--out DIR]", kDescription);
+  CommandLine line("merge", "merge PART... [--format junit,html] [--out DIR]", kDescription);
   line.options.add_options()("parts", po::value<std::vector<std::string>>()->required(),
                              "partial result files")(
+      "format", po::value<std::string>()->default_value("json"),
+      "merged replications: junit,html add junit.xml and replications.html (json, csv and md "
+      "are always written)")(
       "out", po::value<std::string>(),
       "output directory (default: the unsharded command's, out/SCENARIO-NAME[-sweep])");
   line.positional.add("parts", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  const base::Expected<experiments::ReplicationFormats> formats =
+      experiments::ParseReplicationFormats(vm["format"].as<std::string>());
+  if (!formats) {
+    std::fprintf(stderr, "drainsim merge: --format: %s\n", formats.error().c_str());
+    return kExitBadInput;
+  }
 
   const std::vector<std::string> names = vm["parts"].as<std::vector<std::string>>();
   std::vector<experiments::Partial> parts;
@@ -70,12 +81,18 @@ int RunMerge(const Args& args) {
   }
   const experiments::Experiment& e = merged->experiment;
   const bool sweep = e.command == "sweep";
+  if (sweep && (formats->junit || formats->html)) {
+    std::fprintf(stderr,
+                 "drainsim merge: --format junit and html are for merged replications, not "
+                 "sweeps\n");
+    return kExitBadInput;
+  }
   const std::optional<std::string> out_dir =
       OutDirFor("merge", vm, e.scenario_name + (sweep ? "-sweep" : ""));
   if (!out_dir) return kExitBadInput;
   return Emit("merge",
               sweep ? experiments::RenderSweep(e, merged->records)
-                    : experiments::RenderReplications(e, merged->records),
+                    : experiments::RenderReplications(e, merged->records, *formats),
               *out_dir);
 }
 

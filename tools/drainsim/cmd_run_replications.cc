@@ -73,7 +73,7 @@ int RunReplicated(const po::variables_map& vm) {
     if (formats->junit || formats->html) {
       return UsageError(
           "--format junit and html are not written by a shard: drainsim merge "
-          "writes replications.json, .csv and .md");
+          "--format junit,html writes them with the merged replications");
     }
     if (vm.count("until-ci-width")) {
       return UsageError(
