@@ -3,13 +3,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 
 #include "live/amqp_connection.h"
-#include "live/db_faults.h"
 #include "live/broker_restart.h"
+#include "live/db_faults.h"
 #include "live/db_outage.h"
 #include "live/downstream_server.h"
 #include "live/live_traffic.h"
@@ -26,9 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Waits until nothing is ready in the main queue nor waiting in a delay queue, nothing is in flight
-// and nothing has moved for kQuietUs, on three polls in a row; returns the time of the last
-// movement (the last settle).
 // Under a broker_restart: the inspector's connection opened again once the broker dropped it
 // (live/reconnect.h); false (and RunState::Fail) when it cannot be, or it failed otherwise.
 bool ReopenInspector(RunState& state, std::unique_ptr<AmqpConnection>& inspector) {
@@ -47,6 +47,9 @@ bool ReopenInspector(RunState& state, std::unique_ptr<AmqpConnection>& inspector
   return true;
 }
 
+// Waits until nothing is ready in the main queue nor waiting in a delay queue, nothing is in flight
+// and nothing has moved for kQuietUs, on three polls in a row; returns the time of the last
+// movement (the last settle).
 std::optional<double> WaitEmpty(RunState& state, std::unique_ptr<AmqpConnection>& inspector,
                                 Clock::time_point until, const DrainShared* drain) {
   constexpr int64_t kQuietUs = 300'000;
@@ -187,16 +190,254 @@ void Tally(RunState& state, LiveResult* r) {
   }
 }
 
-}  // namespace
-
-LiveResult RunLive(const config::Scenario& scenario, const Plan& plan, const LiveOptions& options) {
+// What the result says before anything runs: the topology's choices and the plan's size.
+LiveResult PlannedResult(const Topology& topology, const Plan& plan) {
   LiveResult r;
-  const Topology topology = MakeTopology(scenario);
   r.run_id = topology.run_id;
   r.quorum = topology.quorum;
   if (!topology.delay_queues.empty()) r.delay_dead_letter = DelayDeadLetterStrategy(topology);
   r.delivery_limit = topology.delivery_limit;
   r.planned = static_cast<int64_t>(plan.messages.size());
+  return r;
+}
+
+// What a run holds open from before its clock starts to its end.
+struct Services {
+  std::unique_ptr<AmqpConnection> inspector;
+  std::unique_ptr<PgPool> pool;
+  std::unique_ptr<DownstreamServer> downstream;  // the scenario's downstream API
+};
+
+// The pool, opened at the largest size a db_connections fault asks (the limit is the
+// scenario's: live/db_faults.h), with the run's tables, and --db-work's calibration; null with
+// r->error when one of them fails (the tables dropped).
+std::unique_ptr<PgPool> OpenPool(const config::Scenario& scenario, const Topology& topology,
+                                 const LiveOptions& options, LiveResult* r) {
+  std::string error;
+  std::unique_ptr<PgPool> pool =
+      PgPool::Open(options.postgres_url, static_cast<int>(PoolSizeMax(scenario)),
+                   scenario.database->timeout.micros() / 1000, topology.run_id, &error);
+  if (!pool || !pool->CreateTables(&error) ||
+      (HasDbSlowdown(scenario) && !pool->CreateSlowdown(&error))) {
+    if (pool) pool->DropTables(&error);
+    r->error = error;
+    return nullptr;
+  }
+  r->db_work.work = options.db_work;
+  r->db_work.cpus = options.db_cpus;
+  if (options.db_work == DbWork::kCpu) {  // before any other use of the pool (db_cpu.h)
+    r->db_work.calibration.emplace();
+    if (!CalibrateCpuWork(*pool, topology.run_id, &*r->db_work.calibration, &error)) {
+      pool->DropTables(&error);
+      r->error = error;
+      return nullptr;
+    }
+  }
+  pool->SetLimit(static_cast<int>(scenario.database->connections));
+  r->postgres_version = pool->server_version();
+  return pool;
+}
+
+// The inspector's connection, the pool, the run's topology and the downstream API; false with
+// r->error when one of them fails, after deleting what was declared and created.
+bool OpenServices(RunState& state, const LiveOptions& options, Services* s, LiveResult* r) {
+  const config::Scenario& scenario = state.scenario;
+  std::string error;
+  s->inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
+  if (!s->inspector) {
+    r->error = error;
+    return false;
+  }
+  r->broker_product = s->inspector->server_product();
+  r->broker_version = s->inspector->server_version();
+  if (!options.postgres_url.empty()) {
+    s->pool = OpenPool(scenario, state.topology, options, r);
+    if (!s->pool) return false;
+    state.pool = s->pool.get();
+  }
+  auto undo = [&] {
+    Undeclare(options.amqp_url, state.topology);
+    if (s->pool) s->pool->DropTables(&error);
+  };
+  if (!Declare(*s->inspector, state.topology)) {
+    r->error = s->inspector->error();
+    undo();
+    return false;
+  }
+  if (scenario.downstream) {
+    // A connection per worker slot, and a few spare for reconnects not yet reaped.
+    const int64_t slots = scenario.workers.count * scenario.workers.concurrency;
+    s->downstream =
+        std::make_unique<DownstreamServer>(scenario, state.plan.seed, static_cast<int>(slots) + 8);
+    if (!s->downstream->Start(&error)) {
+      r->error = error;
+      undo();
+      return false;
+    }
+    state.downstream_port = s->downstream->port();
+    state.downstream_epoch_utc_s = s->downstream->epoch_utc_s();
+  }
+  return true;
+}
+
+// The threads of a run besides the producer, each started only when the scenario needs it.
+struct RunThreads {
+  std::vector<std::thread> workers;
+  DrainShared drain;
+  std::thread drainer;
+  std::thread outages;    // db_outage faults (live/db_outage.h)
+  std::thread db_faults;  // db_slowdown and db_connections (live/db_faults.h)
+  std::thread restarts;   // broker_restart faults (live/broker_restart.h)
+  std::atomic<bool> traffic_stop{false};
+  LiveTrafficRun traffic;
+  std::thread traffic_thread;  // database.live_traffic (live/live_traffic.h)
+};
+
+void StartThreads(RunState& state, const LiveOptions& options, Clock::time_point start,
+                  DbFaultController* db_faults, RunThreads* t, LiveResult* r) {
+  const config::Scenario& scenario = state.scenario;
+  for (int64_t w = 0; !state.failed && w < scenario.workers.count; ++w) {
+    t->workers.emplace_back([&state, w] { RunWorker(state, static_cast<int>(w)); });
+  }
+  r->drain_planned = !scenario.drains.empty();
+  if (r->drain_planned && !state.failed) {
+    t->drainer = std::thread([&state, start, t] { RunDrainer(state, start, t->drain); });
+  }
+  if (!options.postgres_url.empty()) {
+    t->outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
+  }
+  if (db_faults != nullptr) t->db_faults = std::thread([db_faults] { db_faults->Run(); });
+  if (state.reconnect && !state.failed) {
+    if (!options.broker_control) {
+      state.Fail("broker_restart needs the run's own broker (not --amqp)");
+    } else {
+      t->restarts = std::thread([&state, &options, r] {
+        RunBrokerRestarts(state, *options.broker_control, &r->restart);
+      });
+    }
+  }
+  if (state.pool != nullptr && scenario.database->live_traffic && !state.failed) {
+    t->traffic_thread = std::thread([&state, start, t] {
+      t->traffic =
+          RunLiveTraffic(state.scenario, state.plan.seed, state.pool, start, t->traffic_stop);
+    });
+  }
+}
+
+// Once the run is empty (or out of time): stops and joins every thread, in an order where each
+// sees the run's end before the ones it depends on stop, and takes their figures.
+void StopThreads(RunState& state, Services& services, RunThreads& t, LiveResult* r) {
+  t.drain.stop = true;
+  t.traffic_stop = true;
+  if (t.traffic_thread.joinable()) t.traffic_thread.join();
+  if (state.scenario.database && state.scenario.database->live_traffic) {
+    r->live_traffic = SummariseLiveTraffic(t.traffic, r->time_to_empty_s);
+  }
+  if (t.drainer.joinable()) t.drainer.join();
+  r->drain = t.drain.figures;
+  // As the simulation's: never when the drain left replayable messages (its limit).
+  if (r->drain.started && r->drain.left == 0 && r->time_to_empty_s) {
+    // From the planned start, as the simulation's (whose drains are never late): a late
+    // drainer is part of what the live run measures.
+    r->drain_time_to_empty_s = std::max(0.0, *r->time_to_empty_s - r->drain.planned_start_s);
+  }
+  state.workers_done = true;
+  for (std::thread& w : t.workers) w.join();
+  if (t.outages.joinable()) t.outages.join();
+  if (services.downstream) {
+    services.downstream->Stop();
+    r->has_downstream = true;
+    r->downstream_server_400s = services.downstream->counts().bad_400;
+    r->downstream_connections = services.downstream->counts().connections;
+  }
+  if (t.db_faults.joinable()) t.db_faults.join();
+  if (t.restarts.joinable()) t.restarts.join();
+  std::lock_guard<std::mutex> lock(state.consumer_reconnect_mu);
+  AttachConsumerReconnects(state.consumer_reconnects_s, &r->restart);
+}
+
+// Starts the clock and the threads, publishes the plan, waits for the run to empty (within
+// options' bounds), and stops everything again.
+ProducerResult RunThePlan(RunState& state, const LiveOptions& options, Services& services,
+                          LiveResult* r) {
+  // db_slowdown and db_connections: the steps due at 0 before the clock starts.
+  std::optional<DbFaultController> db_faults;
+  if (state.pool != nullptr) db_faults.emplace(state, options.postgres_url);
+  const auto start = Clock::now();
+  state.log->SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants
+  if (services.downstream) services.downstream->SetStart(start);  // its fault windows likewise
+  state.run_start_s = state.log->Now();  // 0 here: the plan's instants (crashes) count from it
+  const auto wall_deadline =
+      start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
+  RunThreads threads;
+  StartThreads(state, options, start, db_faults ? &*db_faults : nullptr, &threads, r);
+  const ProducerResult produced = RunProducer(state, start, wall_deadline);
+  r->published = r->dlq_seeded + static_cast<int64_t>(produced.confirmed);
+  r->last_publish_s = produced.last_publish_s;
+  // settle_max_s counts from the last publish, or from the drain's last replay (the first time
+  // its DLQ ran dry), whichever is later.
+  while (threads.drainer.joinable() && !threads.drain.idle && Clock::now() < wall_deadline &&
+         !StopRequested() && !state.failed) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto settle_deadline = std::min(
+      wall_deadline,
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(options.settle_max_s * 1000)));
+  r->time_to_empty_s = WaitEmpty(state, services.inspector, settle_deadline,
+                                 threads.drainer.joinable() ? &threads.drain : nullptr);
+  StopThreads(state, services, threads, r);
+  r->interrupted = StopRequested();
+  return produced;
+}
+
+// The ids whose publish the broker confirmed: the DLQ backlog (all or the run failed) and the
+// producer's first `produced.confirmed` in plan order.
+std::vector<bool> ConfirmedIds(const Plan& plan, const ProducerResult& produced,
+                               const LiveResult& r) {
+  std::vector<bool> expected(plan.messages.size(), false);
+  uint64_t produced_left = produced.confirmed;
+  for (const PlannedMessage& m : plan.messages) {
+    if (m.dlq) {
+      expected[m.id] = r.dlq_seeded == plan.dlq_count();
+    } else if (produced_left > 0) {
+      expected[m.id] = true;
+      --produced_left;
+    }
+  }
+  return expected;
+}
+
+// After the threads stopped: where every message ended, the counts, the duplicates the
+// database saw; then deletes the run's tables and topology.
+void Collect(RunState& state, const ProducerResult& produced, Services& services, LiveResult* r) {
+  std::unique_ptr<AmqpConnection>& inspector = services.inspector;
+  if (inspector && !inspector->Ok() && state.reconnect && !state.failed) {
+    ReopenInspector(state, inspector);
+  }
+  if (inspector && inspector->Ok()) {
+    Inspect(state, *inspector, ConfirmedIds(state.plan, produced, *r), r);
+  }
+  Tally(state, r);
+  r->db_timeouts += r->live_traffic.timeouts;  // the model's db_timeouts counts both
+  std::string error;
+  if (services.pool) {
+    services.pool->CountDuplicates(&r->duplicate_keys, &r->duplicate_executions, &r->executions,
+                                   &error);
+    r->db_work.totals = services.pool->meter().Figures();
+    services.pool->DropTables(&error);
+  }
+  Undeclare(state.amqp_url, state.topology);
+  if (r->time_to_empty_s && *r->time_to_empty_s > 0) {
+    r->throughput_per_s =
+        static_cast<double>(r->acked + r->dead_lettered + r->parked) / *r->time_to_empty_s;
+  }
+}
+
+}  // namespace
+
+LiveResult RunLive(const config::Scenario& scenario, const Plan& plan, const LiveOptions& options) {
+  const Topology topology = MakeTopology(scenario);
+  LiveResult r = PlannedResult(topology, plan);
   EventLog log(options.events_path);
   if (!log.ok()) {
     r.error = "cannot write " + options.events_path;
@@ -204,176 +445,11 @@ LiveResult RunLive(const config::Scenario& scenario, const Plan& plan, const Liv
   }
   RunState state(scenario, plan, topology, &log, options.amqp_url);
   state.reconnect = !BrokerRestarts(scenario).empty();  // live/broker_restart.h
-  std::string error;
-  auto inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
-  if (!inspector) {
-    r.error = error;
-    return r;
-  }
-  r.broker_product = inspector->server_product();
-  r.broker_version = inspector->server_version();
-  std::unique_ptr<PgPool> pool;
-  if (!options.postgres_url.empty()) {
-    // Opened at the largest size a db_connections fault asks; the limit is the scenario's
-    // (live/db_faults.h).
-    pool = PgPool::Open(options.postgres_url, static_cast<int>(PoolSizeMax(scenario)),
-                        scenario.database->timeout.micros() / 1000, topology.run_id, &error);
-    if (!pool || !pool->CreateTables(&error) ||
-        (HasDbSlowdown(scenario) && !pool->CreateSlowdown(&error))) {
-      if (pool) pool->DropTables(&error);
-      r.error = error;
-      return r;
-    }
-    r.db_work.work = options.db_work;
-    r.db_work.cpus = options.db_cpus;
-    if (options.db_work == DbWork::kCpu) {  // before any other use of the pool (db_cpu.h)
-      r.db_work.calibration.emplace();
-      if (!CalibrateCpuWork(*pool, topology.run_id, &*r.db_work.calibration, &error)) {
-        pool->DropTables(&error);
-        r.error = error;
-        return r;
-      }
-    }
-    pool->SetLimit(static_cast<int>(scenario.database->connections));
-    r.postgres_version = pool->server_version();
-    state.pool = pool.get();
-  }
-  if (!Declare(*inspector, topology)) {
-    r.error = inspector->error();
-    Undeclare(options.amqp_url, topology);
-    if (pool) pool->DropTables(&error);
-    return r;
-  }
-
-  std::unique_ptr<DownstreamServer> downstream;  // the scenario's downstream API
-  if (scenario.downstream) {
-    // A connection per worker slot, and a few spare for reconnects not yet reaped.
-    const int64_t slots = scenario.workers.count * scenario.workers.concurrency;
-    downstream = std::make_unique<DownstreamServer>(scenario, plan.seed,
-                                                    static_cast<int>(slots) + 8);
-    if (!downstream->Start(&error)) {
-      r.error = error;
-      Undeclare(options.amqp_url, topology);
-      if (pool) pool->DropTables(&error);
-      return r;
-    }
-    state.downstream_port = downstream->port();
-    state.downstream_epoch_utc_s = downstream->epoch_utc_s();
-  }
+  Services services;
+  if (!OpenServices(state, options, &services, &r)) return r;
   r.dlq_seeded = SeedDlq(state);
-  // db_slowdown and db_connections: the steps due at 0 before the clock starts.
-  std::optional<DbFaultController> db_faults;
-  if (state.pool != nullptr) db_faults.emplace(state, options.postgres_url);
-  const auto start = Clock::now();
-  log.SetStart(start);  // t_s counts from the plan's time 0, as the simulation's instants do
-  if (downstream) downstream->SetStart(start);  // its fault windows: the same instants
-  state.run_start_s = log.Now();  // 0 here: the plan's instants (crashes) count from it
-  const auto wall_deadline =
-      start + std::chrono::milliseconds(static_cast<int64_t>(options.wall_max_s * 1000));
-  std::vector<std::thread> workers;
-  for (int64_t w = 0; !state.failed && w < scenario.workers.count; ++w) {
-    workers.emplace_back([&state, w] { RunWorker(state, static_cast<int>(w)); });
-  }
-  DrainShared drain;
-  r.drain_planned = !scenario.drains.empty();
-  std::thread drainer;
-  if (r.drain_planned && !state.failed) {
-    drainer = std::thread([&state, start, &drain] { RunDrainer(state, start, drain); });
-  }
-  std::thread outages;  // db_outage faults (live/db_outage.h)
-  if (!options.postgres_url.empty()) {
-    outages = std::thread([&state, &options] { RunDbOutages(state, options.postgres_url); });
-  }
-  std::thread db_fault_thread;  // live/db_faults.h
-  if (db_faults) db_fault_thread = std::thread([&db_faults] { db_faults->Run(); });
-  std::thread restarts;  // broker_restart faults (live/broker_restart.h)
-  if (state.reconnect && !state.failed) {
-    if (!options.broker_control) {
-      state.Fail("broker_restart needs the run's own broker (not --amqp)");
-    } else {
-      restarts = std::thread([&state, &options, &r] {
-        RunBrokerRestarts(state, *options.broker_control, &r.restart);
-      });
-    }
-  }
-  std::atomic<bool> traffic_stop{false};
-  LiveTrafficRun traffic;
-  std::thread traffic_thread;  // database.live_traffic (live/live_traffic.h)
-  if (state.pool != nullptr && scenario.database->live_traffic && !state.failed) {
-    traffic_thread = std::thread(
-        [&] { traffic = RunLiveTraffic(scenario, plan.seed, state.pool, start, traffic_stop); });
-  }
-  const ProducerResult produced = RunProducer(state, start, wall_deadline);
-  r.published = r.dlq_seeded + static_cast<int64_t>(produced.confirmed);
-  r.last_publish_s = produced.last_publish_s;
-  // settle_max_s counts from the last publish, or from the drain's last replay (the first time
-  // its DLQ ran dry), whichever is later.
-  while (drainer.joinable() && !drain.idle && Clock::now() < wall_deadline && !StopRequested() &&
-         !state.failed) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  const auto settle_deadline = std::min(
-      wall_deadline,
-      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(options.settle_max_s * 1000)));
-  r.time_to_empty_s =
-      WaitEmpty(state, inspector, settle_deadline, drainer.joinable() ? &drain : nullptr);
-  drain.stop = true;
-  traffic_stop = true;
-  if (traffic_thread.joinable()) traffic_thread.join();
-  if (scenario.database && scenario.database->live_traffic) {
-    r.live_traffic = SummariseLiveTraffic(traffic, r.time_to_empty_s);
-  }
-  if (drainer.joinable()) drainer.join();
-  r.drain = drain.figures;
-  // As the simulation's: never when the drain left replayable messages (its limit).
-  if (r.drain.started && r.drain.left == 0 && r.time_to_empty_s) {
-    // From the planned start, as the simulation's (whose drains are never late): a late
-    // drainer is part of what the live run measures.
-    r.drain_time_to_empty_s = std::max(0.0, *r.time_to_empty_s - r.drain.planned_start_s);
-  }
-  state.workers_done = true;
-  for (std::thread& w : workers) w.join();
-  if (outages.joinable()) outages.join();
-  if (downstream) {
-    downstream->Stop();
-    r.has_downstream = true;
-    r.downstream_server_400s = downstream->counts().bad_400;
-    r.downstream_connections = downstream->counts().connections;
-  }
-  if (db_fault_thread.joinable()) db_fault_thread.join();
-  if (restarts.joinable()) restarts.join();
-  {
-    std::lock_guard<std::mutex> lock(state.consumer_reconnect_mu);
-    AttachConsumerReconnects(state.consumer_reconnects_s, &r.restart);
-  }
-  r.interrupted = StopRequested();
-
-  std::vector<bool> expected(plan.messages.size(), false);
-  uint64_t produced_left = produced.confirmed;
-  for (const PlannedMessage& m : plan.messages) {
-    if (m.dlq) {
-      expected[m.id] = r.dlq_seeded == plan.dlq_count();  // all or the run failed
-    } else if (produced_left > 0) {
-      expected[m.id] = true;
-      --produced_left;
-    }
-  }
-  if (inspector && !inspector->Ok() && state.reconnect && !state.failed) {
-    ReopenInspector(state, inspector);
-  }
-  if (inspector && inspector->Ok()) Inspect(state, *inspector, expected, &r);
-  Tally(state, &r);
-  r.db_timeouts += r.live_traffic.timeouts;  // the model's db_timeouts counts both
-  if (pool) {
-    pool->CountDuplicates(&r.duplicate_keys, &r.duplicate_executions, &r.executions, &error);
-    r.db_work.totals = pool->meter().Figures();
-    pool->DropTables(&error);
-  }
-  Undeclare(options.amqp_url, topology);
-  if (r.time_to_empty_s && *r.time_to_empty_s > 0) {
-    r.throughput_per_s =
-        static_cast<double>(r.acked + r.dead_lettered + r.parked) / *r.time_to_empty_s;
-  }
+  const ProducerResult produced = RunThePlan(state, options, services, &r);
+  Collect(state, produced, services, &r);
   if (state.failed) r.error = state.first_error;
   log.Flush();
   return r;
