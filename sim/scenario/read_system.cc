@@ -22,6 +22,51 @@ int64_t DefaultBurst(std::optional<double> rate_per_s) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(*rate_per_s)));
 }
 
+namespace {
+
+// broker.version: only with preset rabbitmq-quorum, canonical "MAJOR.MINOR".
+void ReadBrokerVersion(const Node& version, const Node& preset_node, config::Broker* broker) {
+  if (!version.present()) return;
+  int major = 0;
+  int minor = 0;
+  if (!preset_node.present()) {
+    version.Error("applies only with preset 'rabbitmq-quorum' (the scenario has no preset)");
+  } else if (broker->preset && broker->preset != config::BrokerPreset::kRabbitmqQuorum) {
+    version.Error("applies only with preset 'rabbitmq-quorum' (preset is '" +
+                  std::string(config::NameOf(*broker->preset)) + "')");
+  } else if (auto text = ReadString(version, 9, false)) {
+    if (!ParseBrokerVersion(*text, &major, &minor)) {
+      version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
+                    Describe(version.json()) + ")");
+    } else {
+      // Canonical: "4.03" reads as "4.3". The bounds (3.10..3.13, 4.0 and later) are the
+      // preset's hard limits (check_presets.cc).
+      broker->version = std::to_string(major) + "." + std::to_string(minor);
+    }
+  }
+}
+
+// broker.delivery_counted: a list of return kinds, each at most once.
+void ReadDeliveryCounted(const Node& counted, config::Broker* broker) {
+  if (!counted.present()) return;
+  std::array<bool, config::kReturnKindCount> kinds{};
+  bool ok = counted.json().is_array();
+  for (const Node& item : ArrayItems(counted, 0, config::kReturnKindCount * 4)) {
+    auto kind = ReadEnum<config::ReturnKind>(item);
+    if (!kind) {
+      ok = false;
+    } else if (kinds[static_cast<size_t>(*kind)]) {
+      item.Error("repeats " + Quote(config::NameOf(*kind)));
+      ok = false;
+    } else {
+      kinds[static_cast<size_t>(*kind)] = true;
+    }
+  }
+  if (ok) broker->delivery_counted = kinds;
+}
+
+}  // namespace
+
 void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   ObjectReader o(node);
   if (!o.valid()) {
@@ -30,26 +75,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   }
   const Node preset_node = NullAsAbsent(o.Optional("preset"));
   broker->preset = ReadEnum<config::BrokerPreset>(preset_node);
-  const Node version = NullAsAbsent(o.Optional("version"));
-  if (version.present()) {
-    int major = 0;
-    int minor = 0;
-    if (!preset_node.present()) {
-      version.Error("applies only with preset 'rabbitmq-quorum' (the scenario has no preset)");
-    } else if (broker->preset && broker->preset != config::BrokerPreset::kRabbitmqQuorum) {
-      version.Error("applies only with preset 'rabbitmq-quorum' (preset is '" +
-                    std::string(config::NameOf(*broker->preset)) + "')");
-    } else if (auto text = ReadString(version, 9, false)) {
-      if (!ParseBrokerVersion(*text, &major, &minor)) {
-        version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
-                      Describe(version.json()) + ")");
-      } else {
-        // Canonical: "4.03" reads as "4.3". The bounds (3.10..3.13, 4.0 and later) are the
-        // preset's hard limits (check_presets.cc).
-        broker->version = std::to_string(major) + "." + std::to_string(minor);
-      }
-    }
-  }
+  ReadBrokerVersion(NullAsAbsent(o.Optional("version")), preset_node, broker);
   if (auto d =
           ReadSeconds(o.Optional("visibility_timeout_s"), Range::AboveAtMost(0, kRunSecondsMax))) {
     broker->visibility_timeout = *d;
@@ -69,23 +95,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("receive_count_max")), Range::Closed(1, 1000));
   broker->delivery_limit =
       ReadInt(NullAsAbsent(o.Optional("delivery_limit")), Range::Closed(0, 1000));
-  const Node counted = o.Optional("delivery_counted");
-  if (counted.present()) {
-    std::array<bool, config::kReturnKindCount> kinds{};
-    bool ok = counted.json().is_array();
-    for (const Node& item : ArrayItems(counted, 0, config::kReturnKindCount * 4)) {
-      auto kind = ReadEnum<config::ReturnKind>(item);
-      if (!kind) {
-        ok = false;
-      } else if (kinds[static_cast<size_t>(*kind)]) {
-        item.Error("repeats " + Quote(config::NameOf(*kind)));
-        ok = false;
-      } else {
-        kinds[static_cast<size_t>(*kind)] = true;
-      }
-    }
-    if (ok) broker->delivery_counted = kinds;
-  }
+  ReadDeliveryCounted(o.Optional("delivery_counted"), broker);
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;
@@ -111,9 +121,8 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
     broker->dead_letter_duplicate_probability = *v;
   }
-  broker->redrive_rate_max_per_s =
-      ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
-                 Range::Closed(kTokenRatePerSecondMin, kRateMax));
+  broker->redrive_rate_max_per_s = ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
+                                              Range::Closed(kTokenRatePerSecondMin, kRateMax));
   if (auto v = ReadEnum<config::StaleAck>(o.Optional("stale_ack"))) broker->stale_ack = *v;
   if (auto v = ReadEnum<config::RedriveAttempts>(o.Optional("redrive_attempts"))) {
     broker->redrive_attempts = *v;
