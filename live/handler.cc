@@ -99,36 +99,79 @@ struct DbOutcome {
   std::string error;
 };
 
-DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
-                 int worker, engine::Rng& rng) {
-  DbOutcome out;
-  const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
+// A connection within the database's timeout_ms, and in `lowered_ms` what is left of the
+// timeout for the first statement; null, with `out` saying why, when none came in time.
+PGconn* AcquireConnection(RunState& state, int64_t timeout_ms, std::optional<int64_t>* lowered_ms,
+                          DbOutcome* out) {
   const auto asked = std::chrono::steady_clock::now();
   PGconn* conn = state.pool->Acquire(std::chrono::milliseconds(timeout_ms));
   if (conn == nullptr) {
-    out.timed_out = true;
-    out.error = "no database connection free within timeout_ms";
-    return out;
+    out->timed_out = true;
+    out->error = "no database connection free within timeout_ms";
+    return nullptr;
   }
   // As the model's, the timeout bounds wait + service: after a wait for a connection (a pool
   // shrunk by db_connections, or busy), the transaction's first statement runs with what is
   // left (SET LOCAL: gone at COMMIT or ROLLBACK; live/live_traffic.h, LoweredTimeoutMs).
-  const std::optional<int64_t> lowered_ms =
-      LoweredTimeoutMs(timeout_ms, std::chrono::duration_cast<std::chrono::microseconds>(
-                                       std::chrono::steady_clock::now() - asked)
-                                       .count());
-  if (lowered_ms && *lowered_ms <= 0) {
+  *lowered_ms = LoweredTimeoutMs(timeout_ms, std::chrono::duration_cast<std::chrono::microseconds>(
+                                                 std::chrono::steady_clock::now() - asked)
+                                                 .count());
+  if (*lowered_ms && **lowered_ms <= 0) {
     state.pool->Release(conn);
-    out.timed_out = true;
-    out.error = "waited timeout_ms for a database connection";
-    return out;
+    out->timed_out = true;
+    out->error = "waited timeout_ms for a database connection";
+    return nullptr;
   }
+  return conn;
+}
+
+// The kind's db_ops statements: pg_sleep, or with a db_slowdown the run's function that sleeps
+// it x the server's current factor (live/db_faults.h); a later statement gets the whole timeout
+// again when the first ran with a lowered one. (--db-work cpu: the run's function that burns
+// server CPU instead; live/db_cpu.h.)
+bool RunDbOps(RunState& state, PGconn* conn, const config::Kind& kind, engine::Rng& rng,
+              int64_t timeout_ms, bool lowered, std::string* error) {
+  if (kind.handler.db_ops <= 0) return true;
+  const auto op = model::DurationSampler::Millis(*kind.handler.db_op_ms);
+  const std::string reset = "SET LOCAL statement_timeout = " + std::to_string(timeout_ms) + "; ";
+  for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
+    const int64_t us = op.Sample(rng).micros();
+    if (!state.pool->RunWork(conn, us, i > 0 && lowered ? reset : "", error)) return false;
+  }
+  return true;
+}
+
+// The row recording this execution of the message's work (what the duplicates count reads).
+bool InsertExecution(RunState& state, PGconn* conn, const PlannedMessage& m, int attempt,
+                     int worker, std::string* error) {
+  return PgExec(conn,
+                "INSERT INTO " + state.pool->executions_table() +
+                    " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
+                    std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
+                    std::to_string(worker) + ")",
+                error);
+}
+
+DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
+                 int worker, engine::Rng& rng) {
+  DbOutcome out;
+  const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
+  std::optional<int64_t> lowered_ms;
+  PGconn* conn = AcquireConnection(state, timeout_ms, &lowered_ms, &out);
+  if (conn == nullptr) return out;
   auto fail = [&](const std::string& error) {
     std::string ignored;
     PgExec(conn, "ROLLBACK", &ignored);
     state.pool->Release(conn);
     out.timed_out = PgTimedOut(error);
     out.error = error;
+    return out;
+  };
+  auto commit = [&] {
+    std::string error;
+    if (!PgExec(conn, "COMMIT", &error)) return fail(error);
+    state.pool->Release(conn);
+    out.ok = true;
     return out;
   };
   std::string error;
@@ -145,25 +188,11 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
     }
     if (rows == 0) {
       out.suppressed = true;
-      if (!PgExec(conn, "COMMIT", &error)) return fail(error);
-      state.pool->Release(conn);
-      out.ok = true;
-      return out;
+      return commit();
     }
   }
-  if (kind.handler.db_ops > 0) {
-    const auto op = model::DurationSampler::Millis(*kind.handler.db_op_ms);
-    for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
-      // pg_sleep, or with a db_slowdown the run's function that sleeps it x the server's
-      // current factor (live/db_faults.h); a later statement gets the whole timeout again.
-      // (--db-work cpu: the run's function that burns server CPU instead; live/db_cpu.h.)
-      const int64_t us = op.Sample(rng).micros();
-      const std::string reset =
-          "SET LOCAL statement_timeout = " + std::to_string(timeout_ms) + "; ";
-      if (!state.pool->RunWork(conn, us, i > 0 && lowered_ms ? reset : "", &error)) {
-        return fail(error);
-      }
-    }
+  if (!RunDbOps(state, conn, kind, rng, timeout_ms, lowered_ms.has_value(), &error)) {
+    return fail(error);
   }
   if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says
     CallsOutcome call =
@@ -174,23 +203,43 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
     }
   }
   SpinMicros(model::DurationSampler::Millis(kind.handler.cpu_ms).Sample(rng).micros());
-  if (!PgExec(conn,
-              "INSERT INTO " + state.pool->executions_table() +
-                  " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
-                  std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
-                  std::to_string(worker) + ")",
-              &error)) {
-    return fail(error);
-  }
+  if (!InsertExecution(state, conn, m, attempt, worker, &error)) return fail(error);
   // A crashed worker's transactions die with it: roll back rather than commit.
   if (state.worker_down[static_cast<size_t>(worker)]) {
     out.crashed = true;
     return fail("worker crashed");
   }
-  if (!PgExec(conn, "COMMIT", &error)) return fail(error);
-  state.pool->Release(conn);
-  out.ok = true;
-  return out;
+  return commit();
+}
+
+// What a handler with a database answers after its transaction (`db`).
+Verdict AfterDbWork(RunState& state, const DbOutcome& db, const PlannedMessage& m, int attempt,
+                    int worker) {
+  const uint64_t id = m.id;
+  if (db.crashed) {
+    ++state.rolled_back;
+    state.log->Write("rolled_back", id, worker, attempt, "worker crashed");
+    return {Action::kDrop, "rolled back: worker crashed"};
+  }
+  if (db.call) {
+    ++state.failures;
+    return CallFailed(state, *db.call, m.id, attempt);
+  }
+  if (!db.ok) {
+    ++state.failures;
+    if (db.timed_out) ++state.db_timeouts;
+    // The simulation's class for a database timeout or refusal: transient.
+    return Route(state.scenario, ErrorClass::kTransient, attempt,
+                 (db.timed_out ? "database timeout: " : "database error: ") + db.error);
+  }
+  if (db.suppressed) {
+    ++state.suppressed;
+    state.log->Write("suppressed", id, worker, attempt, "claim row exists");
+    return {Action::kAck, "suppressed"};
+  }
+  ++state.commits;
+  state.log->Write("commit", id, worker, attempt);
+  return {Action::kAck, "committed"};
 }
 
 }  // namespace
@@ -231,31 +280,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
                      (bug ? " (bug)" : " (errors, execution " + std::to_string(execution) + ")"));
   }
   if (state.pool != nullptr) {
-    const DbOutcome db = DbWork(state, kind, m, attempt, worker, rng);
-    if (db.crashed) {
-      ++state.rolled_back;
-      state.log->Write("rolled_back", id, worker, attempt, "worker crashed");
-      return {Action::kDrop, "rolled back: worker crashed"};
-    }
-    if (db.call) {
-      ++state.failures;
-      return CallFailed(state, *db.call, m.id, attempt);
-    }
-    if (!db.ok) {
-      ++state.failures;
-      if (db.timed_out) ++state.db_timeouts;
-      // The simulation's class for a database timeout or refusal: transient.
-      return Route(state.scenario, ErrorClass::kTransient, attempt,
-                   (db.timed_out ? "database timeout: " : "database error: ") + db.error);
-    }
-    if (db.suppressed) {
-      ++state.suppressed;
-      state.log->Write("suppressed", id, worker, attempt, "claim row exists");
-      return {Action::kAck, "suppressed"};
-    }
-    ++state.commits;
-    state.log->Write("commit", id, worker, attempt);
-    return {Action::kAck, "committed"};
+    return AfterDbWork(state, DbWork(state, kind, m, attempt, worker, rng), m, attempt, worker);
   }
   if (kind.handler.downstream_calls > 0) {
     const CallsOutcome call =
