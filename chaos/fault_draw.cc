@@ -94,80 +94,105 @@ std::string PickKind(Draw& draw, const config::Scenario& s) {
   return it->first;
 }
 
+// One drawer per fault type the swarm draws. Each draws its fields in a fixed order: a seed's
+// plan depends on it.
+config::ErrorsFault DrawErrorsFault(Draw& draw, const config::Scenario& s) {
+  config::ErrorsFault f;
+  if (draw.Coin()) f.kind = PickKind(draw, s);
+  f.probability = draw.Pick(kProbabilities);
+  f.error = draw.Error();
+  f.fail_after = draw.FailAfter();
+  f.window = draw.Window();
+  return f;
+}
+
+config::PoisonFault DrawPoisonFault(Draw& draw, const config::Scenario& s) {
+  config::PoisonFault f;
+  f.kind = PickKind(draw, s);
+  f.fraction = draw.Pick(kPoisonFractions);
+  f.error = draw.Error();
+  f.fail_after = draw.FailAfter();
+  // A pill that hangs can outlast its visibility (in a prefetch buffer behind other pills,
+  // or on its own): its failure then comes from a stale copy and is ignored, and it is
+  // delivered again, for ever. Only the broker's receive count can end that, so without
+  // one the pills fail fast. The draw above still happens, to keep the stream aligned.
+  if (!s.broker.receive_count_max) f.fail_after.reset();
+  f.from = draw.At();
+  return f;
+}
+
+config::WorkerCrashFault DrawWorkerCrashFault(Draw& draw, const config::Scenario& s) {
+  config::WorkerCrashFault f;
+  if (draw.Coin()) {
+    f.rate_per_h = draw.Pick(kCrashRatesPerH);
+    f.window = draw.Window();
+  } else {
+    f.at = draw.At();
+    f.count = draw.Int(1, s.workers.count);
+  }
+  f.point = draw.Coin() ? config::CrashPoint::kAnywhere : config::CrashPoint::kBetweenCommitAndAck;
+  return f;
+}
+
+config::AckLossFault DrawAckLossFault(Draw& draw) {
+  config::AckLossFault f;
+  f.probability = draw.Pick(kProbabilities);
+  f.window = draw.Window();
+  return f;
+}
+
+config::BrokerRestartFault DrawBrokerRestartFault(Draw& draw) {
+  config::BrokerRestartFault f;
+  f.at = draw.At();
+  const int64_t left_ms = draw.safety_ms() - f.at.micros() / 1000;
+  f.downtime = Duration::Millis(std::min(draw.Pick(kDowntimeS) * 1000, left_ms));
+  return f;
+}
+
+config::DbSlowdownFault DrawDbSlowdownFault(Draw& draw) {
+  config::DbSlowdownFault f;
+  f.window = draw.Window();
+  f.factor = draw.Pick(kSlowdownFactors);
+  return f;
+}
+
+config::DbConnectionsFault DrawDbConnectionsFault(Draw& draw, const config::Scenario& s) {
+  config::DbConnectionsFault f;
+  f.window = draw.Window();
+  f.connections = draw.Int(1, std::min(Limits::kConnectionsMax, 2 * s.database->connections));
+  return f;
+}
+
+config::DownstreamRateLimitFault DrawDownstreamRateLimitFault(Draw& draw) {
+  config::DownstreamRateLimitFault f;
+  f.window = draw.Window();
+  f.rate_limit_per_s = draw.Pick(kRateLimitsPerS);
+  f.burst = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(f.rate_limit_per_s)));
+  return f;
+}
+
 std::optional<config::Fault> DrawOne(FaultType type, Draw& draw, const config::Scenario& s) {
   switch (type) {
-    case FaultType::kErrors: {
-      config::ErrorsFault f;
-      if (draw.Coin()) f.kind = PickKind(draw, s);
-      f.probability = draw.Pick(kProbabilities);
-      f.error = draw.Error();
-      f.fail_after = draw.FailAfter();
-      f.window = draw.Window();
-      return f;
-    }
-    case FaultType::kPoison: {
-      config::PoisonFault f;
-      f.kind = PickKind(draw, s);
-      f.fraction = draw.Pick(kPoisonFractions);
-      f.error = draw.Error();
-      f.fail_after = draw.FailAfter();
-      // A pill that hangs can outlast its visibility (in a prefetch buffer behind other pills,
-      // or on its own): its failure then comes from a stale copy and is ignored, and it is
-      // delivered again, for ever. Only the broker's receive count can end that, so without
-      // one the pills fail fast. The draw above still happens, to keep the stream aligned.
-      if (!s.broker.receive_count_max) f.fail_after.reset();
-      f.from = draw.At();
-      return f;
-    }
-    case FaultType::kWorkerCrash: {
-      config::WorkerCrashFault f;
-      if (draw.Coin()) {
-        f.rate_per_h = draw.Pick(kCrashRatesPerH);
-        f.window = draw.Window();
-      } else {
-        f.at = draw.At();
-        f.count = draw.Int(1, s.workers.count);
-      }
-      f.point =
-          draw.Coin() ? config::CrashPoint::kAnywhere : config::CrashPoint::kBetweenCommitAndAck;
-      return f;
-    }
-    case FaultType::kAckLoss: {
-      config::AckLossFault f;
-      f.probability = draw.Pick(kProbabilities);
-      f.window = draw.Window();
-      return f;
-    }
-    case FaultType::kBrokerRestart: {
-      config::BrokerRestartFault f;
-      f.at = draw.At();
-      const int64_t left_ms = draw.safety_ms() - f.at.micros() / 1000;
-      f.downtime = Duration::Millis(std::min(draw.Pick(kDowntimeS) * 1000, left_ms));
-      return f;
-    }
-    case FaultType::kDbSlowdown: {
-      config::DbSlowdownFault f;
-      f.window = draw.Window();
-      f.factor = draw.Pick(kSlowdownFactors);
-      return f;
-    }
+    case FaultType::kErrors:
+      return DrawErrorsFault(draw, s);
+    case FaultType::kPoison:
+      return DrawPoisonFault(draw, s);
+    case FaultType::kWorkerCrash:
+      return DrawWorkerCrashFault(draw, s);
+    case FaultType::kAckLoss:
+      return DrawAckLossFault(draw);
+    case FaultType::kBrokerRestart:
+      return DrawBrokerRestartFault(draw);
+    case FaultType::kDbSlowdown:
+      return DrawDbSlowdownFault(draw);
     case FaultType::kDbOutage:
       return config::DbOutageFault{draw.Window()};
-    case FaultType::kDbConnections: {
-      config::DbConnectionsFault f;
-      f.window = draw.Window();
-      f.connections = draw.Int(1, std::min(Limits::kConnectionsMax, 2 * s.database->connections));
-      return f;
-    }
+    case FaultType::kDbConnections:
+      return DrawDbConnectionsFault(draw, s);
     case FaultType::kDownstreamOutage:
       return config::DownstreamOutageFault{draw.Window()};
-    case FaultType::kDownstreamRateLimit: {
-      config::DownstreamRateLimitFault f;
-      f.window = draw.Window();
-      f.rate_limit_per_s = draw.Pick(kRateLimitsPerS);
-      f.burst = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(f.rate_limit_per_s)));
-      return f;
-    }
+    case FaultType::kDownstreamRateLimit:
+      return DrawDownstreamRateLimitFault(draw);
     case FaultType::kSyntheticFailures:
     case FaultType::kBug:
       return std::nullopt;
