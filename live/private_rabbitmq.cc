@@ -22,6 +22,72 @@ std::string FindEpmd() {
   return "";
 }
 
+// The node's configuration files in DIR/rabbitmq: its listener on loopback, no plugins, and
+// with a consumer timeout its advanced.config.
+bool WriteConfig(const ScratchDir& dir, const std::string& user, int port,
+                 std::optional<int64_t> consumer_timeout_ms, std::string* error) {
+  if (!dir.WriteFile("rabbitmq/rabbitmq.conf",
+                     "listeners.tcp.default = 127.0.0.1:" + std::to_string(port) + "\n", user,
+                     error) ||
+      !dir.WriteFile("rabbitmq/enabled_plugins", "[].\n", user, error) ||
+      !dir.WriteFile("rabbitmq/rabbitmq-env.conf", "", user, error)) {
+    return false;
+  }
+  if (consumer_timeout_ms &&
+      !dir.WriteFile("rabbitmq/advanced.config",
+                     "[{rabbit, [{consumer_timeout, " + std::to_string(*consumer_timeout_ms) +
+                         "}, {channel_tick_interval, " + std::to_string(PrivateRabbitMq::kTickMs) +
+                         "}]}].\n",
+                     user, error)) {
+    return false;
+  }
+  return true;
+}
+
+// epmd on loopback `port`, in *out, once it listens; false with *error (*out is then stopped
+// by its owner).
+bool StartEpmd(const std::string& epmd, int port, const std::vector<std::string>& env,
+               const std::string& user, const std::string& log_path, const std::string& home,
+               Child* out, std::string* error) {
+  ChildSpec epmd_spec;
+  epmd_spec.argv = {epmd, "-port", std::to_string(port), "-address", "127.0.0.1"};
+  epmd_spec.env = env;
+  epmd_spec.run_as_user = user;
+  epmd_spec.log_path = log_path;
+  epmd_spec.cwd = home;
+  *out = Child::Spawn(epmd_spec, error);
+  if (out->pid() < 0) return false;
+  // The node must find our epmd listening: with -start_epmd false it never starts one of its
+  // own (which would daemonize out of our process group and outlive the run).
+  for (int i = 0; !LoopbackPortOpen(port, std::chrono::milliseconds(100)); ++i) {
+    if (i == 100 || !out->Running()) {
+      *error = "epmd did not listen on port " + std::to_string(port);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+// The server script's RABBITMQ_* variables: everything under `home`, every port on loopback.
+std::vector<std::string> ServerVariables(const std::string& node_name, int port, int dist_port,
+                                         const std::string& home) {
+  return {"RABBITMQ_NODENAME=" + node_name,
+          std::string("RABBITMQ_NODE_IP_ADDRESS=127.0.0.1"),
+          "RABBITMQ_NODE_PORT=" + std::to_string(port),
+          "RABBITMQ_DIST_PORT=" + std::to_string(dist_port),
+          "RABBITMQ_MNESIA_BASE=" + home + "/mnesia",
+          "RABBITMQ_LOG_BASE=" + home + "/log",
+          "RABBITMQ_CONFIG_FILE=" + home + "/rabbitmq.conf",
+          "RABBITMQ_ADVANCED_CONFIG_FILE=" + home + "/advanced.config",
+          "RABBITMQ_CONF_ENV_FILE=" + home + "/rabbitmq-env.conf",
+          "RABBITMQ_ENABLED_PLUGINS_FILE=" + home + "/enabled_plugins",
+          "RABBITMQ_PLUGINS_EXPAND_DIR=" + home + "/plugins-expand",
+          "RABBITMQ_PID_FILE=" + home + "/rabbitmq.pid",
+          std::string("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=-start_epmd false -kernel "
+                      "inet_dist_use_interface {127,0,0,1}")};
+}
+
 }  // namespace
 
 std::string RabbitMqServerScript() {
@@ -52,20 +118,7 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
   mq->epmd_port_ = FreeLoopbackPort();
   mq->node_name_ =
       "drainsim-" + std::to_string(getpid()) + "-" + std::to_string(mq->port_) + "@localhost";
-  if (!dir.WriteFile("rabbitmq/rabbitmq.conf",
-                     "listeners.tcp.default = 127.0.0.1:" + std::to_string(mq->port_) + "\n", user,
-                     error) ||
-      !dir.WriteFile("rabbitmq/enabled_plugins", "[].\n", user, error) ||
-      !dir.WriteFile("rabbitmq/rabbitmq-env.conf", "", user, error)) {
-    return nullptr;
-  }
-  if (consumer_timeout_ms &&
-      !dir.WriteFile("rabbitmq/advanced.config",
-                     "[{rabbit, [{consumer_timeout, " + std::to_string(*consumer_timeout_ms) +
-                         "}, {channel_tick_interval, " + std::to_string(kTickMs) + "}]}].\n",
-                     user, error)) {
-    return nullptr;
-  }
+  if (!WriteConfig(dir, user, mq->port_, consumer_timeout_ms, error)) return nullptr;
   std::vector<std::string> env = {"PATH=/usr/sbin:/usr/bin:/bin",
                                   "LANG=C.UTF-8",
                                   "LC_ALL=C.UTF-8",
@@ -73,41 +126,15 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
                                   "ERL_EPMD_PORT=" + std::to_string(mq->epmd_port_),
                                   "ERL_EPMD_ADDRESS=127.0.0.1"};
 
-  ChildSpec epmd_spec;
-  epmd_spec.argv = {epmd, "-port", std::to_string(mq->epmd_port_), "-address", "127.0.0.1"};
-  epmd_spec.env = env;
-  epmd_spec.run_as_user = user;
-  epmd_spec.log_path = mq->log_path_;
-  epmd_spec.cwd = home;
-  mq->epmd_ = Child::Spawn(epmd_spec, error);
-  if (mq->epmd_.pid() < 0) return nullptr;
-  // The node must find our epmd listening: with -start_epmd false it never starts one of its
-  // own (which would daemonize out of our process group and outlive the run).
-  for (int i = 0; !LoopbackPortOpen(mq->epmd_port_, std::chrono::milliseconds(100)); ++i) {
-    if (i == 100 || !mq->epmd_.Running()) {
-      *error = "epmd did not listen on port " + std::to_string(mq->epmd_port_);
-      return nullptr;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (!StartEpmd(epmd, mq->epmd_port_, env, user, mq->log_path_, home, &mq->epmd_, error)) {
+    return nullptr;
   }
 
   ChildSpec server;
   server.argv = {script};
   server.env = env;
-  for (const std::string& var : std::vector<std::string>{
-           "RABBITMQ_NODENAME=" + mq->node_name_, std::string("RABBITMQ_NODE_IP_ADDRESS=127.0.0.1"),
-           "RABBITMQ_NODE_PORT=" + std::to_string(mq->port_),
-           "RABBITMQ_DIST_PORT=" + std::to_string(mq->dist_port_),
-           "RABBITMQ_MNESIA_BASE=" + home + "/mnesia", "RABBITMQ_LOG_BASE=" + home + "/log",
-           "RABBITMQ_CONFIG_FILE=" + home + "/rabbitmq.conf",
-           "RABBITMQ_ADVANCED_CONFIG_FILE=" + home + "/advanced.config",
-           "RABBITMQ_CONF_ENV_FILE=" + home + "/rabbitmq-env.conf",
-           "RABBITMQ_ENABLED_PLUGINS_FILE=" + home + "/enabled_plugins",
-           "RABBITMQ_PLUGINS_EXPAND_DIR=" + home + "/plugins-expand",
-           "RABBITMQ_PID_FILE=" + home + "/rabbitmq.pid",
-           std::string("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=-start_epmd false -kernel "
-                       "inet_dist_use_interface {127,0,0,1}")}) {
-    server.env.push_back(var);
+  for (std::string& var : ServerVariables(mq->node_name_, mq->port_, mq->dist_port_, home)) {
+    server.env.push_back(std::move(var));
   }
   server.run_as_user = user;
   server.log_path = mq->log_path_;
