@@ -27,6 +27,72 @@ std::string ReadVersion(const std::string& bindir) {
   return parent;
 }
 
+// initdb of a throw-away cluster in `data`: trust on loopback, user drainsim, no fsync.
+bool InitDb(const std::string& bindir, const std::string& data, const std::string& home,
+            const std::string& user, const std::string& log_path, std::string* error) {
+  ChildSpec init;
+  init.argv = {bindir + "/initdb",
+               "-D",
+               data,
+               "-U",
+               "drainsim",
+               "-A",
+               "trust",
+               "-E",
+               "UTF8",
+               "--locale=C",
+               "--no-sync",
+               "--no-instructions"};
+  init.env = BaseEnv();
+  init.env.push_back("HOME=" + home);
+  init.run_as_user = user;
+  init.log_path = log_path;
+  init.cwd = home;
+  init.death_signal = SIGKILL;
+  const int init_code = RunToCompletion(init, std::chrono::seconds(60), error);
+  if (init_code != 0) {
+    if (init_code > 0)
+      *error = "initdb failed (exit " + std::to_string(init_code) + "); see its log";
+    return false;
+  }
+  return true;
+}
+
+// The server on loopback `port` only, its socket in `home`, durability off (a rehearsal's
+// database is thrown away), pinned to `cpus` when given.
+ChildSpec ServerSpec(const std::string& bindir, const std::string& data, const std::string& home,
+                     int port, int max_connections, const std::string& user,
+                     const std::string& log_path, const std::vector<int>& cpus) {
+  ChildSpec server;
+  server.argv = {bindir + "/postgres",
+                 "-D",
+                 data,
+                 "-p",
+                 std::to_string(port),
+                 "-c",
+                 "listen_addresses=127.0.0.1",
+                 "-c",
+                 "unix_socket_directories=" + home,
+                 "-c",
+                 "max_connections=" + std::to_string(std::max(max_connections + 10, 20)),
+                 "-c",
+                 "fsync=off",
+                 "-c",
+                 "full_page_writes=off",
+                 "-c",
+                 "synchronous_commit=off",
+                 "-c",
+                 "logging_collector=off"};
+  server.env = BaseEnv();
+  server.env.push_back("HOME=" + home);
+  server.run_as_user = user;
+  server.log_path = log_path;
+  server.cwd = home;
+  server.death_signal = SIGINT;  // fast shutdown: roll back open transactions, then exit
+  server.cpus = cpus;            // the backends are forked from it: they inherit the affinity
+  return server;
+}
+
 }  // namespace
 
 std::string PostgresBinDir() {
@@ -65,60 +131,11 @@ std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, 
   pg->log_path_ = dir.path() + "/postgres.log";
   pg->version_ = ReadVersion(bindir);
 
-  ChildSpec init;
-  init.argv = {bindir + "/initdb",
-               "-D",
-               data,
-               "-U",
-               "drainsim",
-               "-A",
-               "trust",
-               "-E",
-               "UTF8",
-               "--locale=C",
-               "--no-sync",
-               "--no-instructions"};
-  init.env = BaseEnv();
-  init.env.push_back("HOME=" + home);
-  init.run_as_user = user;
-  init.log_path = pg->log_path_;
-  init.cwd = home;
-  init.death_signal = SIGKILL;
-  const int init_code = RunToCompletion(init, std::chrono::seconds(60), error);
-  if (init_code != 0) {
-    if (init_code > 0)
-      *error = "initdb failed (exit " + std::to_string(init_code) + "); see its log";
-    return nullptr;
-  }
+  if (!InitDb(bindir, data, home, user, pg->log_path_, error)) return nullptr;
 
   pg->port_ = FreeLoopbackPort();
-  ChildSpec server;
-  server.argv = {bindir + "/postgres",
-                 "-D",
-                 data,
-                 "-p",
-                 std::to_string(pg->port_),
-                 "-c",
-                 "listen_addresses=127.0.0.1",
-                 "-c",
-                 "unix_socket_directories=" + home,
-                 "-c",
-                 "max_connections=" + std::to_string(std::max(max_connections + 10, 20)),
-                 "-c",
-                 "fsync=off",
-                 "-c",
-                 "full_page_writes=off",
-                 "-c",
-                 "synchronous_commit=off",
-                 "-c",
-                 "logging_collector=off"};
-  server.env = BaseEnv();
-  server.env.push_back("HOME=" + home);
-  server.run_as_user = user;
-  server.log_path = pg->log_path_;
-  server.cwd = home;
-  server.death_signal = SIGINT;  // fast shutdown: roll back open transactions, then exit
-  server.cpus = cpus;            // the backends are forked from it: they inherit the affinity
+  const ChildSpec server =
+      ServerSpec(bindir, data, home, pg->port_, max_connections, user, pg->log_path_, cpus);
   pg->server_ = Child::Spawn(server, error);
   if (pg->server_.pid() < 0) return nullptr;
 
