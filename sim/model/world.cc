@@ -77,6 +77,13 @@ std::vector<int64_t> FaultKinds(const config::Scenario& scenario) {
   return kinds;
 }
 
+// The kinds' names by kind index (the scenario's kinds are sorted by name).
+std::vector<std::string> KindNames(const config::Scenario& scenario) {
+  std::vector<std::string> names;
+  for (const auto& entry : scenario.kinds) names.push_back(entry.first);
+  return names;
+}
+
 }  // namespace
 
 World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options)
@@ -91,7 +98,9 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       until_(scenario.run.until),
       faults_(scenario.faults, FaultKinds(scenario), seed),
       budget_(scenario.retry.budget),
-      breaker_(scenario.retry.circuit_breaker) {
+      breaker_(scenario.retry.circuit_breaker),
+      drains_(scenario.drains, scenario.faults, KindNames(scenario),
+              scenario.broker.redrive_rate_max_per_s, seed) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
                     &kind,        DurationSampler::Millis(kind.handler.validate_ms),
@@ -301,7 +310,7 @@ void World::Handle(const Event& event) {
       break;
     case EventType::kDrainTick:
       if (event.b == 1) {
-        drains_[event.a].due = true;
+        drains_.MarkDue(event.a);
         StartDueDrain();
       } else {
         DrainTick(event.a);

@@ -5,10 +5,12 @@
 // message fates), world_broker.cc (delivery, visibility timeouts, DLQ, parking, crashes),
 // world_attempt.cc (handler steps, outcomes, retry routing), world_metrics.cc (samples and
 // results), world_observe.cc (what RunOptions::observer sees), world_faults.cc (fault windows'
-// edges, crashes), world_drain.cc (drain plans), world_lease.cc (leases, ETAs, consumer
-// timeouts), world_policy.cc (retry budget, circuit breaker). Components with their own state:
-// FaultSchedule (fault_schedule.h: open windows and fates), RetryBudget and CircuitBreaker
-// (retry_guards.h).
+// edges, crashes), world_drain.cc (drain plans: what they decide, done to the messages),
+// world_lease.cc (leases, ETAs, consumer timeouts), world_policy.cc (retry budget, circuit
+// breaker). Components with their own state: FaultSchedule (fault_schedule.h: open windows and
+// fates), RetryBudget and CircuitBreaker (retry_guards.h), DrainPlans (drain_plan.h: starts,
+// selections, lists, pace, the adaptive rate), Database (database.h), TokenBucket
+// (token_bucket.h).
 // See simulation.h for the invariants.
 #pragma once
 
@@ -27,6 +29,7 @@
 #include "sim/engine/timer_fifo.h"
 #include "sim/model/backoff.h"
 #include "sim/model/database.h"
+#include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
@@ -47,7 +50,7 @@ inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
 inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
 inline constexpr uint64_t kStreamDlqDuplicate = engine::StreamId("dlq_duplicate");
-inline constexpr uint64_t kStreamDrainer = engine::StreamId("drainer");
+// kStreamDrainer ("drainer"): drain_plan.h.
 
 struct KindModel {
   std::string name;
@@ -261,15 +264,17 @@ class World final : public Scheduler {
   // channel (Worker::withheld). REQUIRES: called before the attempt's FinishCopy.
   void WithholdLostAck(const Attempt& attempt, Message& m);
 
-  // world_drain.cc
+  // world_drain.cc: what the drain plans (drain_plan.h) decide, done to the messages.
   void ScheduleDrains();
   void StartDrain(uint32_t drain_index);
+  // A starting drain's list: the DLQ's selected entries, oldest first; the rest parked or left.
+  void ListForDrain(uint32_t drain_index);
+  void ScheduleDrainTick(uint32_t drain_index, engine::Instant at);
   void DrainTick(uint32_t drain_index);
   void DrainAdjust(uint32_t drain_index);
   void EndDrain(uint32_t drain_index);
-  void FillDrainResults(uint32_t drain_index, DrainResults& out) const;
+  std::optional<DatabaseTotals> DbTotals() const;  // nullopt without a database
   void Replay(MessageRef ref, Message& message);
-  bool Selected(uint32_t drain_index, const Message& message) const;
   void NoteDeadLettered(MessageRef ref, Message& message);
   void NoteLeftPipeline(Message& message);
   void CheckEmpty();
@@ -347,10 +352,6 @@ class World final : public Scheduler {
   std::deque<MessageRef> main_queue_;
   // Every delivery's visibility timeout, behind one pending kVisibilityExpired event.
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
-  struct DlqEntry {
-    MessageRef ref;
-    int32_t dead_letters;  // the message's count when it entered: older entries are stale
-  };
   std::deque<DlqEntry> dlq_;  // dead-letter order; lazily skips messages that left
   // Pipeline entries in entry order, for the age of the oldest message; lazily compacted.
 
@@ -381,41 +382,7 @@ class World final : public Scheduler {
   RetryBudget budget_;
   CircuitBreaker breaker_;
 
-  // Drains run one at a time, in order. The active one keeps the selected DLQ entries it has
-  // not replayed yet, oldest first; each message is replayed at most once per drain.
-  struct DrainState {
-    bool started = false;
-    bool ended = false;
-    engine::Instant started_at;
-    std::deque<DlqEntry> pending;
-    int64_t pending_count = 0;  // live entries of `pending` (some may have expired)
-    int64_t replayed = 0;
-    engine::Instant last_replay_at;     // meaningful iff replayed > 0
-    std::optional<TokenBucket> bucket;  // null: bulk
-    // Drain::replay_ms: the drainer is busy until busy_until after each replay.
-    std::optional<DurationSampler> replay_time;
-    engine::Rng replay_rng = engine::Rng::Unseeded();
-    engine::Instant busy_until;
-    double rate_per_s = 0;  // adaptive: the current rate
-    bool due = false;       // its start time has come
-    bool tick_scheduled = false;
-    double db_busy_at_start = 0;
-    double db_capacity_at_start = 0;
-    bool main_held = false;  // the main queue held a message since it started
-    std::optional<engine::Instant> backlog_cleared_at;
-    // The plan's selection, resolved once in ScheduleDrains: bit r of `reasons` is set iff DLQ
-    // reason r is selected, bit e of `errors` iff error class e is; `kinds` by kind index.
-    // Every bit set where the plan lists nothing. No name compares per message.
-    uint32_t reasons = 0;
-    uint32_t errors = 0;
-    std::vector<bool> kinds;
-  };
-  std::vector<DrainState> drains_;
-  int32_t active_drain_ = -1;
-  int64_t replayed_in_pipeline_ = 0;  // replayed messages not yet terminal or dead again
-  std::optional<engine::Instant> first_drain_start_;
-  Histogram db_interval_us_{5};  // database latency since the last adaptive adjustment
-  int64_t db_timeouts_at_adjust_ = 0;
+  DrainPlans drains_;
   int64_t replays_interval_ = 0;
 
   // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
@@ -443,7 +410,6 @@ class World final : public Scheduler {
   std::optional<engine::Instant> quiet_since_;
   bool main_held_ = false;  // the main queue has held a message
   std::optional<engine::Instant> backlog_cleared_at_;
-  int32_t drains_uncleared_ = 0;            // started drains without a backlog_cleared_at yet
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
   double ready_area_us_ = 0;                // integral of the ready count over time
   double in_system_area_us_ = 0;            // integral of ready + in flight over time

@@ -170,7 +170,7 @@ void World::SubmitQuery(uint32_t slot) {
 void World::DatabaseEvent(const Event& event) {
   const std::optional<QueryCompletion> done = database_->HandleEvent(event);
   if (!done) return;
-  db_interval_us_.Record(done->latency.micros());  // the adaptive drain's health signal
+  drains_.RecordDbLatency(done->latency.micros());  // the adaptive drain's health signal
   if (done->owner & kLiveQueryOwner) {
     RecordLive(*done);
     return;

@@ -18,7 +18,7 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
   if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
   if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
     // Expired or parked while a drain still listed it.
-    --drains_[static_cast<size_t>(message.pending_in_drain)].pending_count;
+    drains_.Unlist(static_cast<uint32_t>(message.pending_in_drain));
     message.pending_in_drain = -1;
   }
   message.state = to;

@@ -126,7 +126,7 @@ void World::FillInstantColumns(Sample& s) {
       s.dlq_by_error[error] += dlq_by_reason_error_[reason][error];
     }
   }
-  s.drain_active = active_drain_ >= 0;
+  s.drain_active = drains_.any_active();
   s.fault_active = faults_.any_active();
 }
 
@@ -243,11 +243,11 @@ void World::RecordLive(const QueryCompletion& done) {
   // A timed-out query is a slow answer to its user as well as an error: both are recorded.
   results_.live_latency_us.Record(done.latency.micros());
   live_interval_us_.Record(done.latency.micros());
-  if (active_drain_ >= 0) {
-    results_.drains[static_cast<size_t>(active_drain_)].live_latency_us.Record(
+  if (drains_.any_active()) {
+    results_.drains[static_cast<size_t>(drains_.active())].live_latency_us.Record(
         done.latency.micros());
     results_.live_latency_during_drains_us.Record(done.latency.micros());
-  } else if (!first_drain_start_) {
+  } else if (!drains_.first_start()) {
     results_.live_latency_before_drains_us.Record(done.latency.micros());
   }
   if (done.outcome != QueryOutcome::kOk) {
@@ -262,16 +262,7 @@ void World::NoteBacklog(int64_t main_queue) {
   } else if (main_held_ && !backlog_cleared_at_) {
     backlog_cleared_at_ = now_;
   }
-  if (drains_uncleared_ == 0) return;  // every event passes here: skip the drains' loop
-  for (DrainState& d : drains_) {
-    if (!d.started || d.backlog_cleared_at) continue;
-    if (main_queue > 0) {
-      d.main_held = true;
-    } else if (d.main_held) {
-      d.backlog_cleared_at = now_;
-      --drains_uncleared_;
-    }
-  }
+  drains_.NoteMainQueue(main_queue, now_);
 }
 
 Results World::Collect() {
@@ -321,7 +312,9 @@ Results World::Collect() {
   InspectDlqAtEnd(r);
   for (uint32_t d = 0; d < drains_.size(); ++d) {
     // A drain still active at the end: its figures up to now.
-    if (drains_[d].started && !drains_[d].ended) FillDrainResults(d, r.drains[d]);
+    if (drains_.started(d) && !drains_.ended(d)) {
+      drains_.FillResults(d, now_, DbTotals(), r.drains[d]);
+    }
   }
   return r;
 }
