@@ -1,16 +1,26 @@
 // The state of one run and the handlers that change it (internal to sim/model).
 //
-// World is split over several files by topic: world.cc (the event loop, fingerprint),
-// world_audit.cc (the audit of the ledger, test defects), world_publish.cc (producers, backlog,
-// message fates), world_broker.cc (delivery, visibility timeouts, DLQ, parking, crashes),
-// world_attempt.cc (handler steps, outcomes, retry routing), world_metrics.cc (samples and
-// results), world_observe.cc (what RunOptions::observer sees), world_faults.cc (fault windows'
-// edges, crashes), world_drain.cc (drain plans: what they decide, done to the messages),
-// world_lease.cc (leases, ETAs, consumer timeouts), world_policy.cc (retry budget, circuit
-// breaker). Components with their own state: FaultSchedule (fault_schedule.h: open windows and
-// fates), RetryBudget and CircuitBreaker (retry_guards.h), DrainPlans (drain_plan.h: starts,
-// selections, lists, pace, the adaptive rate), Database (database.h), TokenBucket
-// (token_bucket.h).
+// World coordinates: it routes each event to its handler and does to the messages what the
+// components decide. Its handlers are split over files by topic:
+//   world.cc          the event loop, the fingerprint, the run's end
+//   world_audit.cc    the audit of the ledger, test defects
+//   world_publish.cc  producers, the backlog, fates decided at publish
+//   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
+//   world_attempt.cc  handler steps, outcomes, retry routing
+//   world_lease.cc    leases, ETAs, consumer timeouts
+//   world_faults.cc   fault windows' edges, crashes
+//   world_drain.cc    drain plans: what they decide, done to the messages
+//   world_policy.cc   acting on the retry budget and circuit breaker
+//   world_metrics.cc  what only World sees for the metrics: a row's instant columns, the oldest
+//                     message, the final Results
+//   world_observe.cc  what RunOptions::observer sees
+// Components with their own state and a narrow interface:
+//   FaultSchedule (fault_schedule.h)  open fault windows, the fates they assign
+//   RetryBudget, CircuitBreaker (retry_guards.h)
+//   DrainPlans (drain_plan.h)  starts, selections, lists, pace, the adaptive rate
+//   RunMetrics (run_metrics.h)  the Results being built, the series' rows and interval counts,
+//                               the DLQ inspector, time averages, human-needed tallies
+//   Database (database.h), TokenBucket (token_bucket.h)
 // See simulation.h for the invariants.
 #pragma once
 
@@ -38,6 +48,7 @@
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/retry_guards.h"
+#include "sim/model/run_metrics.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
 
@@ -141,7 +152,11 @@ class World final : public Scheduler {
 
  private:
   // world.cc
-  void Handle(const Event& event);
+  void ScheduleRun();  // everything the run starts with, before its first event
+  // One event at `at`: its handler and the checks and figures after it; false when the run ends.
+  bool RunEvent(engine::Instant at, const Event& event);
+  void Handle(const Event& event);         // the messages' events
+  void HandleControl(const Event& event);  // faults, broker restarts, drains, breaker, tests
 
   // world_audit.cc: invariant (2) of simulation.h.
   // The full recount: every live record's state against the counts the store keeps by
@@ -157,8 +172,6 @@ class World final : public Scheduler {
   bool NothingLeftToHappen() const;
   // Invariant (5) of simulation.h, checked once the loop has ended.
   void CheckQuietEnd();
-  // After each event: the first emptying of the main queue, for the run and each drain.
-  void NoteBacklog(int64_t main_queue);
   void CountAttemptInWindows(bool first);
 
   // world_publish.cc
@@ -280,20 +293,17 @@ class World final : public Scheduler {
   void CheckEmpty();
   void StartDueDrain();
 
-  // world_metrics.cc
-  void InspectDlq(const Message& message, int delta);
+  // world_metrics.cc: what only World sees for the metrics (run_metrics.h).
   void InspectDlqAtEnd(Results& results);
   // A row of the series at now_. kPeriodic rows schedule the next one every run.sample_every;
   // the row at the run's end (TakeFinalSample) schedules nothing.
   enum class SampleWhen : uint8_t { kPeriodic, kAtEnd };
   void TakeSample(SampleWhen when = SampleWhen::kPeriodic);
   void TakeFinalSample();
-  void FillInstantColumns(Sample& sample);  // the state at now_
-  // Adds the counts since the last row, as rates over `interval_s`, and restarts them.
-  void AddIntervalCounts(Sample& sample, double interval_s);
-  void NoteSample(const Sample& sample);  // alerts and maxima
+  // The columns of a series row only World can see, at now_: the ledger's counts, the oldest
+  // message's age, busy slots, the database's queue, whether a drain or a fault is active.
+  void FillInstantColumns(Sample& sample);
   void LiveQuery();
-  void RecordLive(const QueryCompletion& completion);
   Results Collect();
   double OldestAgeSeconds();
   bool InPipeline(const PipelineEntry& entry) const;
@@ -383,36 +393,8 @@ class World final : public Scheduler {
   CircuitBreaker breaker_;
 
   DrainPlans drains_;
-  int64_t replays_interval_ = 0;
-
-  // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
-  std::array<std::array<int64_t, 4>, config::kDlqReasonCount> dlq_by_reason_error_{};
-
-  Results results_;
-  std::vector<KindResults> kind_results_;  // by kind index; keyed by name in Collect
-  // Results::human_needed_by_reason as it grows, by enum index: parked by the policy (by error
-  // class), failed with no DLQ (by reason), parked by a drain. Collect writes the keys
-  // ("parked:transient", ...): no JSON words are looked up while the run lasts.
-  std::array<int64_t, 4> parked_by_error_{};
-  std::array<int64_t, config::kDlqReasonCount> failed_by_reason_{};
-  int64_t parked_by_drain_ = 0;
-  Histogram live_interval_us_{5};
-  int64_t live_errors_interval_ = 0;
-  int64_t dlq_inflow_interval_ = 0;
-  int64_t dlq_outflow_interval_ = 0;
-  int64_t first_attempts_interval_ = 0;
-  int64_t retry_attempts_interval_ = 0;
-  int64_t downstream_calls_interval_ = 0;
-  int64_t downstream_429s_interval_ = 0;
-  engine::Instant last_sample_at_ = engine::Instant::Zero();
-  double db_busy_at_last_sample_ = 0;
-  double db_capacity_at_last_sample_ = 0;
-  std::optional<engine::Instant> quiet_since_;
-  bool main_held_ = false;  // the main queue has held a message
-  std::optional<engine::Instant> backlog_cleared_at_;
-  std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
-  double ready_area_us_ = 0;                // integral of the ready count over time
-  double in_system_area_us_ = 0;            // integral of ready + in flight over time
+  RunMetrics metrics_;
+  std::vector<int32_t> fault_window_slot_;  // by fault: its entry in Results::fault_windows, or -1
 };
 
 }  // namespace drainsim::model

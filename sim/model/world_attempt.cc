@@ -78,13 +78,10 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   ++m.executions;
   ++workers_[w].running;
   ++busy_slots_;
-  ++results_.attempts;
   const bool first = m.executions == 1;
-  results_.first_attempts += first ? 1 : 0;
-  ++(first ? first_attempts_interval_ : retry_attempts_interval_);
+  metrics_.AttemptStarted(m.kind_index, first);
   if (faults_.any_active()) CountAttemptInWindows(first);
   const KindModel& kind = KindOf(m);
-  ++kind_results_[m.kind_index].attempts;
   // One stream per execution of a message: its durations and fates do not depend on what
   // other messages drew.
   a.rng = attempt_streams_.For((m.id << 20) ^ static_cast<uint64_t>(m.executions));
@@ -164,7 +161,7 @@ void World::SubmitQuery(uint32_t slot) {
   const engine::Duration service =
       kind.db_op ? kind.db_op->Sample(a.rng) : engine::Duration::Zero();
   database_->Submit((static_cast<uint64_t>(a.generation) << 32) | slot, service);
-  results_.db_queue_max = std::max(results_.db_queue_max, database_->waiting());
+  metrics_.DbQueueSeen(database_->waiting());
 }
 
 void World::DatabaseEvent(const Event& event) {
@@ -172,7 +169,8 @@ void World::DatabaseEvent(const Event& event) {
   if (!done) return;
   drains_.RecordDbLatency(done->latency.micros());  // the adaptive drain's health signal
   if (done->owner & kLiveQueryOwner) {
-    RecordLive(*done);
+    metrics_.LiveAnswered(done->latency.micros(), done->outcome == QueryOutcome::kOk,
+                          drains_.active(), drains_.first_start().has_value());
     return;
   }
   const auto slot = static_cast<uint32_t>(done->owner);
@@ -196,8 +194,7 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
   if (a.step == Step::kClaim) {
     if (Key(m).committed || Key(m).claim_held) {
       // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
-      ++results_.duplicates_suppressed;
-      ++kind_results_[m.kind_index].duplicates_suppressed;
+      metrics_.DuplicateSuppressed(m.kind_index);
       Succeed(slot, /*suppressed=*/true);
       return;
     }
@@ -241,11 +238,10 @@ void World::CallDownstream(uint32_t slot) {
   Message& m = messages_.Get(a.delivery.message);
   if (m.retry_ready_at != engine::Instant::Never()) {
     // Checked, not enforced: a client that trusts a skewed clock does come back early.
-    if (now_ < m.retry_ready_at) ++results_.calls_before_retry_after;
+    if (now_ < m.retry_ready_at) ++metrics_.results().calls_before_retry_after;
     m.retry_ready_at = engine::Instant::Never();
   }
-  ++results_.downstream_calls;
-  ++downstream_calls_interval_;
+  metrics_.DownstreamCalled();
   if (faults_.downstream_outage()) {
     a.call_fails = true;
     ScheduleStep(slot, call);
@@ -253,8 +249,7 @@ void World::CallDownstream(uint32_t slot) {
   }
   if (downstream_bucket_ && !downstream_bucket_->TryTake(now_)) {
     // 429 at once; the header says when the bucket will have a token again.
-    ++results_.downstream_429s;
-    ++downstream_429s_interval_;
+    metrics_.DownstreamRateLimited();
     if (api.retry_after != config::RetryAfterFormat::kNone) {
       const engine::Instant ready_at = downstream_bucket_->NextAvailable(now_);
       a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);
@@ -277,15 +272,8 @@ void World::Commit(uint32_t slot) {
   }
   if (Key(m).committed) {
     // The work ran again for a key that had already committed.
-    const DuplicateCause cause = ToDuplicateCause(m.cause);
-    ++results_.duplicates_by_cause[static_cast<size_t>(cause)];
-    ++results_.duplicate_executions;
-    KindResults& kr = kind_results_[m.kind_index];
-    ++kr.duplicate_executions;
-    if (kind.spec->idempotency == config::Idempotency::kNone) {
-      ++results_.visible_duplicates;
-      ++kr.visible_duplicates;
-    }
+    metrics_.DuplicateExecuted(m.kind_index, ToDuplicateCause(m.cause),
+                               kind.spec->idempotency == config::Idempotency::kNone);
   }
   Key(m).committed = true;
   Key(m).claim_held = false;
@@ -300,7 +288,7 @@ void World::Commit(uint32_t slot) {
 }
 
 void World::Succeed(uint32_t slot, bool suppressed) {
-  ++results_.successes;
+  ++metrics_.results().successes;
   // Before taking a reference into attempts_: a success that closes a half-open breaker starts
   // attempts (RecordOutcome -> StartAttempts), which may grow the table and move it.
   RecordOutcome(true);
@@ -320,11 +308,7 @@ void World::Succeed(uint32_t slot, bool suppressed) {
     } else {
       ack = AckFate::kAcked;
       Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});
-      const int64_t latency_us = (now_ - m.published_at).micros();
-      results_.message_latency_us.Record(latency_us);
-      KindResults& kr = kind_results_[m.kind_index];
-      ++kr.acked;
-      kr.message_latency_us.Record(latency_us);
+      metrics_.Acked(m.kind_index, (now_ - m.published_at).micros());
     }
   }
   if (message_observer_ != nullptr) [[unlikely]] {
@@ -337,13 +321,14 @@ void World::Succeed(uint32_t slot, bool suppressed) {
 void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
   Attempt& a = attempts_[slot];
   Message& m = messages_.Get(a.delivery.message);
-  ++results_.failures_by_class[static_cast<size_t>(error)];
+  Results& results = metrics_.results();
+  ++results.failures_by_class[static_cast<size_t>(error)];
   ++m.failures;
   // A stale copy failing after the message was dead-lettered leaves its DLQ metadata alone (the
   // inspector counts DLQ entries by reason and error).
   if (m.state != MessageState::kDeadLettered) m.last_error = error;
   if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
-  results_.wasted_worker_s += (now_ - a.started_at).seconds();
+  results.wasted_worker_s += (now_ - a.started_at).seconds();
   if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back
   a.holds_claim = false;
   RecordOutcome(false);
@@ -362,7 +347,7 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
       DeadLetter(ref, m, config::DlqReason::kNotRetryable);
       break;
     case config::ClassAction::kPark:
-      ++parked_by_error_[static_cast<size_t>(error)];
+      metrics_.ParkedByPolicy(error);
       Park(ref, m, TransitionNote{.cause = TransitionCause::kParkedByPolicy});
       break;
     case config::ClassAction::kRetry: {

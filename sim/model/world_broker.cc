@@ -14,8 +14,8 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
   ledger_.Move(from, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) message.eta = engine::Instant::Never();
-  if (to == MessageState::kDeadLettered) InspectDlq(message, +1);
-  if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
+  if (to == MessageState::kDeadLettered) metrics_.InspectDlq(message, +1);
+  if (message.state == MessageState::kDeadLettered) metrics_.InspectDlq(message, -1);
   if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
     // Expired or parked while a drain still listed it.
     drains_.Unlist(static_cast<uint32_t>(message.pending_in_drain));
@@ -88,8 +88,8 @@ void World::Dispatch() {
       // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
       Transition(m, MessageState::kExpired,
                  TransitionNote{.cause = TransitionCause::kRetentionExpired});
-      ++results_.expired;
-      ++results_.retention_expired;
+      ++metrics_.results().expired;
+      ++metrics_.results().retention_expired;
       ReleaseIfDone(ref);
     } else if (receive_count_max && m.receive_count >= *receive_count_max) {
       // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
@@ -111,7 +111,7 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   ++m.receive_count;
   ++m.delivery_generation;
   ++m.copies_on_workers;
-  results_.queue_wait_us.Record((now_ - m.ready_at).micros());
+  metrics_.results().queue_wait_us.Record((now_ - m.ready_at).micros());
   Worker& worker = workers_[w];
   m.holder = static_cast<int32_t>(w);
   if (!HoldUntilEta(w, Delivery{ref, m.delivery_generation}, m)) {
@@ -160,7 +160,7 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
-    ++failed_by_reason_[static_cast<size_t>(reason)];
+    metrics_.FailedWithoutDlq(reason);
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
     return;
   }
@@ -169,12 +169,7 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   m.dead_lettered_at = now_;
   m.synthetic = false;  // a synthetic failure ends once dead-lettered: replays succeed
   ++m.dead_letters;
-  ++results_.dlq_inflow;
-  ++dlq_inflow_interval_;
-  if (m.replays > 0) {
-    ++results_.refilled;
-    ++results_.drains[static_cast<size_t>(m.replayed_by_drain)].refilled;
-  }
+  metrics_.DeadLettered(m.replays > 0 ? m.replayed_by_drain : -1);  // a replay died again
   dlq_.push_back(DlqEntry{ref, m.dead_letters});
   ScheduleExpiry(ref, m);
   NoteDeadLettered(ref, m);
@@ -206,12 +201,8 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   copy.pending_in_drain = -1;
   copy.replay_in_pipeline = false;
   ledger_.Publish(MessageState::kDeadLettered);
-  ++results_.published;
-  ++results_.dlq_duplicates;
-  ++results_.dlq_inflow;
-  ++dlq_inflow_interval_;
-  ++kind_results_[copy.kind_index].published;
-  InspectDlq(copy, +1);
+  metrics_.DlqDuplicated(copy.kind_index);
+  metrics_.InspectDlq(copy, +1);
   dlq_.push_back(DlqEntry{copy_ref, copy.dead_letters});
   ScheduleExpiry(copy_ref, copy);
   if (message_observer_ != nullptr) [[unlikely]] {
@@ -231,8 +222,8 @@ void World::TrimDlq() {
     Message& m = messages_.Get(entry.ref);
     if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-    ++results_.expired;
-    ++results_.dlq_trimmed;
+    ++metrics_.results().expired;
+    ++metrics_.results().dlq_trimmed;
     ReleaseIfDone(entry.ref);
   }
 }
@@ -259,7 +250,7 @@ void World::DlqExpire(const Event& event) {
     return;
   }
   Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-  ++results_.expired;
+  ++metrics_.results().expired;
   ReleaseIfDone(ref);
 }
 
@@ -293,7 +284,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   for (uint32_t slot = 0; slot < attempts_.size(); ++slot) {
     Attempt& a = attempts_[slot];
     if (!a.live || a.worker != w) continue;
-    results_.wasted_worker_s += (now_ - a.started_at).seconds();
+    metrics_.results().wasted_worker_s += (now_ - a.started_at).seconds();
     if (message_observer_ != nullptr) [[unlikely]] {
       NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone, config::ErrorClass::kUnknown,
                        FailureCause::kNone);

@@ -14,7 +14,7 @@ std::optional<DatabaseTotals> World::DbTotals() const {
 }
 
 void World::ScheduleDrains() {
-  results_.drains.resize(drains_.size());
+  metrics_.results().drains.resize(drains_.size());
   for (uint32_t d = 0; d < drains_.size(); ++d) {
     if (drains_.start_at(d) < until_) At(drains_.start_at(d), Event{EventType::kDrainTick, d, 1});
   }
@@ -28,7 +28,7 @@ void World::StartDueDrain() {
 
 void World::StartDrain(uint32_t d) {
   drains_.Start(d, now_, DbTotals());
-  results_.drains[d].started_at_s = now_.seconds();
+  metrics_.results().drains[d].started_at_s = now_.seconds();
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnDrainStart(d, now_);
   }
@@ -56,8 +56,7 @@ void World::ListForDrain(uint32_t d) {
       }
       kept.push_back(entry);
     } else if (park_others) {
-      ++results_.drains[d].parked;
-      ++parked_by_drain_;
+      metrics_.ParkedByDrain(d);
       Park(entry.ref, m,
            TransitionNote{.cause = TransitionCause::kParkedByDrain,
                           .drain = static_cast<int32_t>(d)});
@@ -117,10 +116,7 @@ void World::Replay(MessageRef ref, Message& m) {
   drains_.ReplayEntered();
   m.cause = RedeliveryCause::kRedrive;
   m.entered_queue_at = now_;
-  ++results_.replays;
-  ++results_.dlq_outflow;
-  ++dlq_outflow_interval_;
-  ++replays_interval_;
+  metrics_.Replayed();
   EnterPipeline(PipelineEntry{now_, ref, m.replays});
   MakeReady(ref, m,
             TransitionNote{.cause = TransitionCause::kReplayed, .drain = m.replayed_by_drain});
@@ -147,8 +143,9 @@ void World::EndDrain(uint32_t d) {
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnDrainEnd(d, now_);
   }
-  results_.drains[d].ended_at_s = now_.seconds();
-  drains_.FillResults(d, now_, DbTotals(), results_.drains[d]);
+  DrainResults& out = metrics_.results().drains[d];
+  out.ended_at_s = now_.seconds();
+  drains_.FillResults(d, now_, DbTotals(), out);
   StartDueDrain();
 }
 
@@ -171,10 +168,9 @@ void World::NoteLeftPipeline(Message& m) {
 void World::CheckEmpty() {
   // The active plan ends once it has nothing left to replay and its replays have settled.
   if (drains_.ActiveSettled()) EndDrain(static_cast<uint32_t>(drains_.active()));
-  if (!drains_.first_start() || results_.time_to_empty_s) return;
-  if (drains_.AllSettled()) {
-    results_.time_to_empty_s = (now_ - *drains_.first_start()).seconds();
-  }
+  std::optional<double>& time_to_empty_s = metrics_.results().time_to_empty_s;
+  if (!drains_.first_start() || time_to_empty_s) return;
+  if (drains_.AllSettled()) time_to_empty_s = (now_ - *drains_.first_start()).seconds();
 }
 
 }  // namespace drainsim::model

@@ -9,7 +9,7 @@ void World::RecordOutcome(bool success) {
     case CircuitBreaker::Change::kNone:
       return;
     case CircuitBreaker::Change::kOpened:
-      ++results_.breaker_openings;
+      ++metrics_.results().breaker_openings;
       [[fallthrough]];
     case CircuitBreaker::Change::kReopened:
       At(now_ + scenario_.retry.circuit_breaker->open, Event{EventType::kBreakerHalfOpen});

@@ -149,7 +149,7 @@ void World::PublishBacklog() {
         // which makes retention count conservatively.
         m.dead_lettered_at = published_at;
         m.dead_letters = 1;
-        InspectDlq(m, +1);
+        metrics_.InspectDlq(m, +1);
         dlq_.push_back(DlqEntry{ref, m.dead_letters});
         ScheduleExpiry(ref, m);
       }
@@ -184,8 +184,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
     if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);
-  ++results_.published;
-  ++kind_results_[kind_index].published;
+  metrics_.Published(kind_index);
   faults_.AssignPublishFates(m, now_);
   if (state == MessageState::kReady) main_queue_.push_back(ref);
   if (state != MessageState::kDeadLettered) {
