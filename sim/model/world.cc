@@ -96,6 +96,8 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
       observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
       until_(scenario.run.until),
+      broker_(messages_),
+      pool_(scenario.workers.count, scenario.workers.prefetch, scenario.workers.concurrency),
       faults_(scenario.faults, FaultKinds(scenario), seed),
       budget_(scenario.retry.budget),
       breaker_(scenario.retry.circuit_breaker),
@@ -109,8 +111,6 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
     if (kind.handler.db_op_ms) model.db_op = DurationSampler::Millis(*kind.handler.db_op_ms);
     kinds_.push_back(std::move(model));
   }
-  workers_.resize(static_cast<size_t>(scenario.workers.count));
-  for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
     const config::Database& db = *scenario.database;
     database_ =
@@ -149,8 +149,7 @@ bool World::NothingLeftToHappen() const {
   // A ready message may be waiting for a slot that a stale attempt still holds (its delivery
   // was returned by a broker restart): that attempt ends on a database completion, which is
   // not essential, and its slot then takes the message.
-  const size_t attempts_running = attempts_.size() - free_attempts_.size();
-  return ledger_.count(MessageState::kReady) == 0 || attempts_running == 0;
+  return ledger_.count(MessageState::kReady) == 0 || pool_.busy_slots() == 0;
 }
 
 void World::ScheduleRun() {
@@ -160,7 +159,7 @@ void World::ScheduleRun() {
   PublishBacklog();
   SchedulePublishers();
   Dispatch();  // the backlog's ready messages
-  EnforceMaxLength(static_cast<int64_t>(main_queue_.size()));
+  EnforceMaxLength(broker_.ready_count());
   At(engine::Instant::Zero(), Event{EventType::kSample});
   if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
@@ -239,8 +238,7 @@ void World::CheckQuietEnd() {
   error.in_flight = ledger_.count(MessageState::kInFlight);
   const int64_t stuck = error.ready + error.delayed + error.in_flight;
   if (stuck == 0) return;
-  int64_t alive = 0;
-  for (const Worker& worker : workers_) alive += worker.alive ? 1 : 0;
+  const int64_t alive = pool_.alive_count();
   static constexpr const char* kBreakerNames[] = {"closed", "open", "half-open"};
   char text[400];
   std::snprintf(
@@ -250,16 +248,16 @@ void World::CheckQuietEnd() {
       "before run.until_s %.6f; %" PRId64 " of %zu workers alive, %" PRId64
       " slots running; circuit breaker %s, %" PRId64 " probe permits left",
       stuck, error.ready, error.delayed, error.in_flight, now_.seconds(), until_.seconds(), alive,
-      workers_.size(), busy_slots_,
+      static_cast<size_t>(pool_.size()), pool_.busy_slots(),
       scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_.state())] : "none",
       breaker_.probes_left());
   error.invariant = "quiet_end";
   error.detail = text;
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.
-  error.detail +=
-      std::string(broker_down_ ? "; broker down" : "") + "; workers (unacked, withheld, in ring):";
-  for (size_t w = 0; w < workers_.size() && w < 8; ++w) {
-    const Worker& worker = workers_[w];
+  error.detail += std::string(broker_.down() ? "; broker down" : "") +
+                  "; workers (unacked, withheld, in ring):";
+  for (uint32_t w = 0; w < pool_.size() && w < 8; ++w) {
+    const Worker& worker = pool_.worker(w);
     error.detail += " " + std::to_string(worker.unacked) + "/" +
                     std::to_string(worker.withheld.size()) + "/" + (worker.in_ring ? "y" : "n");
   }
@@ -340,7 +338,7 @@ void World::HandleControl(const Event& event) {
       BreakerHalfOpen();
       break;
     case EventType::kTestStall:
-      broker_down_ = true;  // and no kBrokerResume: nothing is delivered again
+      broker_.set_down(true);  // and no kBrokerResume: nothing is delivered again
       break;
     case EventType::kTestDefect:
       MakeTestDefect(event);

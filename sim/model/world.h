@@ -6,7 +6,8 @@
 //   world_audit.cc    the audit of the ledger, test defects
 //   world_publish.cc  producers, the backlog, fates decided at publish
 //   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
-//   world_attempt.cc  handler steps, outcomes, retry routing
+//   world_attempt.cc  handler steps, successes, commits
+//   world_retry.cc    failures and the retry policy's routing
 //   world_lease.cc    leases, ETAs, consumer timeouts
 //   world_faults.cc   fault windows' edges, crashes
 //   world_drain.cc    drain plans: what they decide, done to the messages
@@ -15,8 +16,11 @@
 //                     message, the final Results
 //   world_observe.cc  what RunOptions::observer sees
 // Components with their own state and a narrow interface:
+//   BrokerQueues (broker_queues.h)  the main queue, visibility timeouts, the DLQ, the pipeline's
+//                                   entries, whether the broker is down
 //   FaultSchedule (fault_schedule.h)  open fault windows, the fates they assign
 //   RetryBudget, CircuitBreaker (retry_guards.h)
+//   WorkerPool (worker_pool.h)  workers, their buffers and holds, the ring, attempt slots
 //   DrainPlans (drain_plan.h)  starts, selections, lists, pace, the adaptive rate
 //   RunMetrics (run_metrics.h)  the Results being built, the series' rows and interval counts,
 //                               the DLQ inspector, time averages, human-needed tallies
@@ -38,6 +42,7 @@
 #include "sim/engine/rng.h"
 #include "sim/engine/timer_fifo.h"
 #include "sim/model/backoff.h"
+#include "sim/model/broker_queues.h"
 #include "sim/model/database.h"
 #include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
@@ -51,6 +56,7 @@
 #include "sim/model/run_metrics.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
+#include "sim/model/worker_pool.h"
 
 namespace drainsim::model {
 
@@ -72,66 +78,8 @@ struct KindModel {
   DurationSampler cpu;
 };
 
-// A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
-// once it leaves or is replayed again.
-struct PipelineEntry {
-  engine::Instant entered_at;
-  MessageRef ref;
-  int32_t replays;
-};
-
-// A delivery's visibility timeout; stale once the delivery is acked, failed or redelivered.
-struct VisibilityTimer {
-  engine::Instant at;
-  Delivery delivery;
-};
-
-// eta_in_consumer: a copy a worker holds outside its prefetch until its ETA.
-struct EtaHold {
-  Delivery delivery;
-  engine::Instant eta;
-};
-
-struct Worker {
-  bool alive = true;
-  uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
-  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping + withheld; not
-                            // ETA-held, not attempts left running on a closed channel)
-  int64_t running = 0;      // attempts in progress (slots used)
-  bool in_ring = false;     // listed as able to take a delivery
-  int64_t crash_after_commit_armed = 0;
-  std::deque<Delivery> buffer;
-  std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
-  // Deliveries whose ack was lost with on_visibility_timeout close_channel: still unacked on the
-  // channel (RabbitMQ), holding a prefetch slot, until the consumer timeout closes the channel
-  // or the worker crashes (World::WithholdLostAck).
-  std::vector<Delivery> withheld;
-};
-
-enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
-
-// Owner tokens for database queries: live traffic has the top bit set; an attempt's token is
-// (generation << 32) | slot.
-inline constexpr uint64_t kLiveQueryOwner = uint64_t{1} << 63;
-
-struct Attempt {
-  uint32_t generation = 0;
-  bool live = false;
-  uint32_t worker = 0;
-  Delivery delivery;
-  Step step = Step::kValidate;
-  int64_t db_ops_left = 0;
-  int64_t calls_left = 0;
-  engine::Instant started_at;
-  engine::Rng rng = engine::Rng::Unseeded();
-  std::optional<config::ErrorClass> injected;  // the failure this attempt is fated to
-  uint16_t injected_fault = 0;                 // the fault that fated it (for observers)
-  engine::Duration injected_after;
-  bool holds_claim = false;                     // this attempt inserted the claim row
-  bool call_fails = false;                      // the current downstream call answers 503
-  std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
-  bool off_channel = false;  // its channel closed (close_channel): no longer in unacked
-};
+// PipelineEntry, VisibilityTimer: broker_queues.h.
+// Worker, Attempt, Step, kLiveQueryOwner: worker_pool.h.
 
 // Why a Transition happens, for the observer: the caller knows, the message record does not.
 struct TransitionNote {
@@ -211,7 +159,6 @@ class World final : public Scheduler {
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);
   void BrokerRestart(const Event& event);
-  void AddToRing(uint32_t worker_index);
   bool IsCurrent(const Delivery& delivery) const;
   void Transition(Message& message, MessageState to, const TransitionNote& note);
 
@@ -223,7 +170,6 @@ class World final : public Scheduler {
   void CallDownstream(uint32_t attempt_slot);
   void Commit(uint32_t attempt_slot);
   void Succeed(uint32_t attempt_slot, bool suppressed = false);
-  void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
   void FinishCopy(uint32_t attempt_slot);
   void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
   void SubmitQuery(uint32_t attempt_slot);
@@ -232,9 +178,14 @@ class World final : public Scheduler {
   void BeginDbOpsOrCalls(uint32_t attempt_slot);
   void BeginCallsOrCpu(uint32_t attempt_slot);
   void SleepEnded(uint32_t attempt_slot);
+  // world_retry.cc: a failed attempt, and where its message goes next.
+  void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
+  // The retry route of a failed attempt's message under class `policy`: false iff the consumer
+  // keeps the copy and its slot (sleep_in_consumer), so the attempt does not finish.
+  bool RouteRetry(uint32_t attempt_slot, Message& message, config::ErrorClass error,
+                  const config::ClassPolicy& policy);
   // A failed attempt's message goes back by nack/reject/abandon (retry delivery "requeue").
   void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
-  void FreeAttempt(uint32_t attempt_slot);
   // world_policy.cc: acting on what the circuit breaker decides (retry_guards.h).
   void BreakerHalfOpen();
   void RecordOutcome(bool success);
@@ -243,7 +194,6 @@ class World final : public Scheduler {
   KeyState& Key(Message& message) {
     return message.key_hash == 0 ? message.own_key : shared_keys_[message.key_hash];
   }
-  uint32_t NewAttempt();
 
   // world_lease.cc: ETAs held in the consumer, lock renewal and stalled jobs, consumer
   // timeouts that close the channel.
@@ -305,8 +255,6 @@ class World final : public Scheduler {
   void FillInstantColumns(Sample& sample);
   void LiveQuery();
   Results Collect();
-  double OldestAgeSeconds();
-  bool InPipeline(const PipelineEntry& entry) const;
   void EnterPipeline(const PipelineEntry& entry);
 
   // world_observe.cc: the observer's view, built only when one is attached (out of line, so
@@ -359,26 +307,14 @@ class World final : public Scheduler {
   };
   std::vector<ProducerState> producers_;
 
-  std::deque<MessageRef> main_queue_;
-  // Every delivery's visibility timeout, behind one pending kVisibilityExpired event.
-  engine::TimerFifo<VisibilityTimer> visibility_timers_;
-  std::deque<DlqEntry> dlq_;  // dead-letter order; lazily skips messages that left
-  // Pipeline entries in entry order, for the age of the oldest message; lazily compacted.
-
-  std::deque<PipelineEntry> pipeline_;
-
-  std::vector<Worker> workers_;
-  std::deque<uint32_t> ring_;  // workers able to take a delivery, round-robin
-  std::vector<Attempt> attempts_;
-  std::vector<uint32_t> free_attempts_;
-  bool broker_down_ = false;
+  BrokerQueues broker_;
+  WorkerPool pool_;
 
   std::unique_ptr<Database> database_;
   std::optional<DurationSampler> live_query_;
   engine::Rng live_rng_ = engine::Rng::Unseeded();
   std::optional<TokenBucket> downstream_bucket_;
   std::optional<DurationSampler> call_duration_;
-  int64_t busy_slots_ = 0;  // attempts running across all workers
   int64_t live_sequence_ = 0;
 
   FaultSchedule faults_;

@@ -22,7 +22,7 @@ void World::ScheduleDrains() {
 
 void World::StartDueDrain() {
   // A drainer needs the broker: a drain due while it restarts starts once it is back.
-  if (broker_down_) return;
+  if (broker_.down()) return;
   if (const std::optional<uint32_t> d = drains_.NextToStart()) StartDrain(*d);
 }
 
@@ -43,28 +43,23 @@ void World::ListForDrain(uint32_t d) {
   // Sort the DLQ: the selection is listed oldest first, the rest parked or left. Entries of
   // messages that left the DLQ are dropped on the way.
   const bool park_others = scenario_.drains[d].others == config::DrainOthers::kPark;
-  std::deque<DlqEntry> kept;
-  for (const DlqEntry& entry : dlq_) {
-    if (!messages_.IsLive(entry.ref)) continue;
+  broker_.FilterDeadLetters([&](const DlqEntry& entry) {
     Message& m = messages_.Get(entry.ref);
-    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     if (drains_.Selected(d, m)) {
       if (m.replayed_by_drain != static_cast<int32_t>(d)) {
         if (m.pending_in_drain >= 0) drains_.Unlist(static_cast<uint32_t>(m.pending_in_drain));
         m.pending_in_drain = static_cast<int32_t>(d);
         drains_.List(d, entry);
       }
-      kept.push_back(entry);
-    } else if (park_others) {
-      metrics_.ParkedByDrain(d);
-      Park(entry.ref, m,
-           TransitionNote{.cause = TransitionCause::kParkedByDrain,
-                          .drain = static_cast<int32_t>(d)});
-    } else {
-      kept.push_back(entry);
+      return true;
     }
-  }
-  dlq_ = std::move(kept);
+    if (!park_others) return true;
+    metrics_.ParkedByDrain(d);
+    Park(
+        entry.ref, m,
+        TransitionNote{.cause = TransitionCause::kParkedByDrain, .drain = static_cast<int32_t>(d)});
+    return false;
+  });
 }
 
 void World::ScheduleDrainTick(uint32_t d, engine::Instant at) {
@@ -75,13 +70,11 @@ void World::ScheduleDrainTick(uint32_t d, engine::Instant at) {
 void World::DrainTick(uint32_t d) {
   drains_.set_tick_scheduled(d, false);
   if (!drains_.IsActive(d)) return;
-  if (broker_down_) return;  // nothing moves while the broker restarts: World::ResumeBroker
+  if (broker_.down()) return;  // nothing moves while the broker restarts: World::ResumeBroker
   while (!drains_.LimitReached(d)) {
     const DlqEntry* next = drains_.NextListed(d);
     if (next == nullptr) break;
-    const bool current = messages_.IsLive(next->ref) &&
-                         messages_.Get(next->ref).state == MessageState::kDeadLettered &&
-                         messages_.Get(next->ref).dead_letters == next->dead_letters &&
+    const bool current = broker_.IsCurrent(*next) &&
                          messages_.Get(next->ref).pending_in_drain == static_cast<int32_t>(d);
     if (!current) {
       drains_.DropListed(d);  // expired, parked or listed by another drain since
@@ -123,7 +116,7 @@ void World::Replay(MessageRef ref, Message& m) {
 }
 
 void World::ResumeBroker() {
-  broker_down_ = false;
+  broker_.set_down(false);
   if (!drains_.any_active()) {
     StartDueDrain();  // its first tick comes with it
   } else if (const auto d = static_cast<uint32_t>(drains_.active()); !drains_.tick_scheduled(d)) {

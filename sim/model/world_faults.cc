@@ -99,15 +99,15 @@ void World::CrashEvent(const Event& event) {
       ++results.crash_strikes;
     }
     // `count` distinct workers, drawn without replacement (a partial Fisher-Yates shuffle).
-    std::vector<uint32_t> candidates(workers_.size());
+    std::vector<uint32_t> candidates(pool_.size());
     for (uint32_t w = 0; w < candidates.size(); ++w) candidates[w] = w;
-    const auto picks = static_cast<size_t>(std::min<int64_t>(count, workers_.size()));
+    const auto picks = static_cast<size_t>(std::min<int64_t>(count, pool_.size()));
     for (size_t i = 0; i < picks; ++i) {
       const size_t j = i + crash_rng_.UniformInt(candidates.size() - i);
       std::swap(candidates[i], candidates[j]);
       const uint32_t w = candidates[i];
       if (crash.point == config::CrashPoint::kBetweenCommitAndAck) {
-        ++workers_[w].crash_after_commit_armed;  // dies at its next commit
+        ++pool_.worker(w).crash_after_commit_armed;  // dies at its next commit
       } else {
         CrashWorker(w, /*after_commit=*/false);
       }

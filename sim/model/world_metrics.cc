@@ -12,38 +12,17 @@
 
 namespace drainsim::model {
 
-bool World::InPipeline(const PipelineEntry& e) const {
-  if (!messages_.IsLive(e.ref)) return false;
-  const Message& m = messages_.Get(e.ref);
-  return m.replays == e.replays &&
-         (m.state == MessageState::kReady || m.state == MessageState::kDelayed ||
-          m.state == MessageState::kInFlight);
-}
-
 void World::EnterPipeline(const PipelineEntry& entry) {
-  pipeline_.push_back(entry);
-  // Entries of messages that finished behind a stuck one pile up; compact them away when they
-  // outnumber the live ones (each compaction removes at least half), so memory follows the
-  // pipeline, not the run, even between samples.
-  const int64_t live = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
-                       ledger_.count(MessageState::kInFlight);
-  if (static_cast<int64_t>(pipeline_.size()) > 2 * live + 4096) {
-    std::erase_if(pipeline_, [this](const PipelineEntry& e) { return !InPipeline(e); });
-  }
-}
-
-double World::OldestAgeSeconds() {
-  while (!pipeline_.empty() && !InPipeline(pipeline_.front())) pipeline_.pop_front();
-  if (pipeline_.empty()) return 0;
-  return (now_ - pipeline_.front().entered_at).seconds();
+  broker_.EnterPipeline(entry, ledger_.count(MessageState::kReady) +
+                                   ledger_.count(MessageState::kDelayed) +
+                                   ledger_.count(MessageState::kInFlight));
 }
 
 void World::InspectDlqAtEnd(Results& r) {
   constexpr size_t kSampleMax = 20;
-  for (const DlqEntry& entry : dlq_) {
-    if (!messages_.IsLive(entry.ref)) continue;
+  for (const DlqEntry& entry : broker_.dlq()) {
+    if (!broker_.IsCurrent(entry)) continue;
     const Message& m = messages_.Get(entry.ref);
-    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     const KindModel& kind = KindOf(m);
     const std::string reason(config::NameOf(m.dlq_reason));
     const std::string error(config::NameOf(m.last_error));
@@ -76,8 +55,8 @@ void World::FillInstantColumns(Sample& s) {
   s.dlq_depth = ledger_.count(MessageState::kDeadLettered);
   s.parked = ledger_.count(MessageState::kParked);
   s.in_flight = ledger_.count(MessageState::kInFlight);
-  s.oldest_age_s = OldestAgeSeconds();
-  s.workers_busy = busy_slots_;
+  s.oldest_age_s = broker_.OldestAgeSeconds(now_);
+  s.workers_busy = pool_.busy_slots();
   if (database_) s.db_queue = database_->waiting();
   s.drain_active = drains_.any_active();
   s.fault_active = faults_.any_active();
