@@ -49,6 +49,13 @@ struct Delivery {
   bool operator==(const Delivery&) const = default;
 };
 
+// An entry of the DLQ (or of a drain's list of it): current iff the message is still dead-lettered
+// and its dead_letters count equals `dead_letters`; older entries are stale and skipped.
+struct DlqEntry {
+  MessageRef ref;
+  int32_t dead_letters = 0;
+};
+
 // Why a message came back for another execution; attributes duplicate executions to a cause.
 enum class RedeliveryCause : uint8_t {
   kNone,

@@ -77,6 +77,13 @@ std::vector<int64_t> FaultKinds(const config::Scenario& scenario) {
   return kinds;
 }
 
+// The kinds' names by kind index (the scenario's kinds are sorted by name).
+std::vector<std::string> KindNames(const config::Scenario& scenario) {
+  std::vector<std::string> names;
+  for (const auto& entry : scenario.kinds) names.push_back(entry.first);
+  return names;
+}
+
 }  // namespace
 
 World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& options)
@@ -89,19 +96,21 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
       observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
       until_(scenario.run.until),
+      broker_(messages_),
+      pool_(scenario.workers.count, scenario.workers.prefetch, scenario.workers.concurrency),
       faults_(scenario.faults, FaultKinds(scenario), seed),
       budget_(scenario.retry.budget),
-      breaker_(scenario.retry.circuit_breaker) {
+      breaker_(scenario.retry.circuit_breaker),
+      drains_(scenario.drains, scenario.faults, KindNames(scenario),
+              scenario.broker.redrive_rate_max_per_s, seed),
+      metrics_(scenario.name, seed, scenario.kinds.size(), scenario.alerts) {
   for (const auto& [name, kind] : scenario.kinds) {
     KindModel model{name,         KeysAreUnique(kind.key_pattern),
                     &kind,        DurationSampler::Millis(kind.handler.validate_ms),
                     std::nullopt, DurationSampler::Millis(kind.handler.cpu_ms)};
     if (kind.handler.db_op_ms) model.db_op = DurationSampler::Millis(*kind.handler.db_op_ms);
     kinds_.push_back(std::move(model));
-    kind_results_.emplace_back();
   }
-  workers_.resize(static_cast<size_t>(scenario.workers.count));
-  for (uint32_t w = 0; w < workers_.size(); ++w) AddToRing(w);
   if (scenario.database) {
     const config::Database& db = *scenario.database;
     database_ =
@@ -122,8 +131,6 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   producer_keys_ = KeyTemplates(scenario, scenario.producers);
   backlog_keys_ = KeyTemplates(scenario, scenario.backlog);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
-  results_.scenario_name = scenario.name;
-  results_.seed = seed;
 }
 
 void World::At(engine::Instant at, Event event) {
@@ -142,24 +149,66 @@ bool World::NothingLeftToHappen() const {
   // A ready message may be waiting for a slot that a stale attempt still holds (its delivery
   // was returned by a broker restart): that attempt ends on a database completion, which is
   // not essential, and its slot then takes the message.
-  const size_t attempts_running = attempts_.size() - free_attempts_.size();
-  return ledger_.count(MessageState::kReady) == 0 || attempts_running == 0;
+  return ledger_.count(MessageState::kReady) == 0 || pool_.busy_slots() == 0;
 }
 
-Results World::Run() {
+void World::ScheduleRun() {
   // Faults first: a window opening at 0 must be open for the first attempts at 0.
   ScheduleFaults();
   ScheduleDrains();
   PublishBacklog();
   SchedulePublishers();
   Dispatch();  // the backlog's ready messages
-  EnforceMaxLength(static_cast<int64_t>(main_queue_.size()));
+  EnforceMaxLength(broker_.ready_count());
   At(engine::Instant::Zero(), Event{EventType::kSample});
   if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
   if (options_.test_stall_at < until_) At(options_.test_stall_at, Event{EventType::kTestStall});
   ScheduleTestDefect();
+}
 
+// Called once, from Run's loop: inlined there, so the loop stays one function for the compiler.
+[[gnu::always_inline]] inline bool World::RunEvent(engine::Instant at, const Event& event) {
+  DRAINSIM_CHECK(at >= now_);  // (1) time never decreases
+  if (IsEssential(event.type)) --essential_pending_;
+  // Time averages (Little's law checks): the state held since the last event.
+  metrics_.Hold((at - now_).micros(), ledger_.count(MessageState::kReady),
+                ledger_.count(MessageState::kInFlight));
+  now_ = at;
+  if (event.type == EventType::kStop) {
+    metrics_.results().reached_until = true;
+    return false;
+  }
+  ++events_processed_;
+  if (events_processed_ > scenario_.run.events_max) {
+    metrics_.results().events_max_reached = true;
+    return false;
+  }
+  fingerprint_ = MixFingerprint(fingerprint_, EventWord(at, event));
+  // Tested on the event count first and called out of line: a virtual call in the loop, even
+  // an unlikely one, cost ~12 instructions per event (callgrind); this costs ~2.
+  if ((events_processed_ & 0xffff) == 0) [[unlikely]] {
+    NotifyProgress();
+  }
+  Handle(event);
+  DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
+  CheckEmpty();
+  if (options_.audit_every_event) AuditEvent();
+  const int64_t main_queue = ledger_.count(MessageState::kReady) +
+                             ledger_.count(MessageState::kDelayed) +
+                             ledger_.count(MessageState::kInFlight);
+  metrics_.AfterEvent(now_, main_queue, ledger_.count(MessageState::kDeadLettered));
+  drains_.NoteMainQueue(main_queue, now_);
+  if (NothingLeftToHappen()) {
+    // Quiet exactly at the end (the last fault window closing at until_s) is reaching it.
+    metrics_.results().reached_until = now_ >= until_;
+    return false;
+  }
+  return true;
+}
+
+Results World::Run() {
+  ScheduleRun();
   running_ = true;
   while (!now_lane_.empty() || !events_.empty()) {
     engine::Instant at = now_;
@@ -172,49 +221,7 @@ Results World::Run() {
       at = popped.at;
       event = popped.payload;
     }
-    DRAINSIM_CHECK(at >= now_);  // (1) time never decreases
-    if (IsEssential(event.type)) --essential_pending_;
-    // Time averages (Little's law checks): the state held since the last event.
-    const double held_us = static_cast<double>((at - now_).micros());
-    const auto ready = static_cast<double>(ledger_.count(MessageState::kReady));
-    ready_area_us_ += held_us * ready;
-    in_system_area_us_ +=
-        held_us * (ready + static_cast<double>(ledger_.count(MessageState::kInFlight)));
-    now_ = at;
-    if (event.type == EventType::kStop) {
-      results_.reached_until = true;
-      break;
-    }
-    ++events_processed_;
-    if (events_processed_ > scenario_.run.events_max) {
-      results_.events_max_reached = true;
-      break;
-    }
-    fingerprint_ = MixFingerprint(fingerprint_, EventWord(at, event));
-    // Tested on the event count first and called out of line: a virtual call in the loop, even
-    // an unlikely one, cost ~12 instructions per event (callgrind); this costs ~2.
-    if ((events_processed_ & 0xffff) == 0) [[unlikely]] {
-      NotifyProgress();
-    }
-    Handle(event);
-    DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
-    CheckEmpty();
-    if (options_.audit_every_event) AuditEvent();
-    const int64_t main_queue = ledger_.count(MessageState::kReady) +
-                               ledger_.count(MessageState::kDelayed) +
-                               ledger_.count(MessageState::kInFlight);
-    NoteBacklog(main_queue);
-    const bool quiet = main_queue == 0 && ledger_.count(MessageState::kDeadLettered) == 0;
-    if (!quiet) {
-      quiet_since_.reset();
-    } else if (!quiet_since_) {
-      quiet_since_ = now_;
-    }
-    if (NothingLeftToHappen()) {
-      // Quiet exactly at the end (the last fault window closing at until_s) is reaching it.
-      results_.reached_until = now_ >= until_;
-      break;
-    }
+    if (!RunEvent(at, event)) break;
   }
   TakeFinalSample();
   Audit();
@@ -223,15 +230,15 @@ Results World::Run() {
 }
 
 void World::CheckQuietEnd() {
-  if (results_.reached_until || results_.events_max_reached) return;
+  Results& results = metrics_.results();
+  if (results.reached_until || results.events_max_reached) return;
   ModelError error;
   error.ready = ledger_.count(MessageState::kReady);
   error.delayed = ledger_.count(MessageState::kDelayed);
   error.in_flight = ledger_.count(MessageState::kInFlight);
   const int64_t stuck = error.ready + error.delayed + error.in_flight;
   if (stuck == 0) return;
-  int64_t alive = 0;
-  for (const Worker& worker : workers_) alive += worker.alive ? 1 : 0;
+  const int64_t alive = pool_.alive_count();
   static constexpr const char* kBreakerNames[] = {"closed", "open", "half-open"};
   char text[400];
   std::snprintf(
@@ -241,20 +248,20 @@ void World::CheckQuietEnd() {
       "before run.until_s %.6f; %" PRId64 " of %zu workers alive, %" PRId64
       " slots running; circuit breaker %s, %" PRId64 " probe permits left",
       stuck, error.ready, error.delayed, error.in_flight, now_.seconds(), until_.seconds(), alive,
-      workers_.size(), busy_slots_,
+      static_cast<size_t>(pool_.size()), pool_.busy_slots(),
       scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_.state())] : "none",
       breaker_.probes_left());
   error.invariant = "quiet_end";
   error.detail = text;
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.
-  error.detail +=
-      std::string(broker_down_ ? "; broker down" : "") + "; workers (unacked, withheld, in ring):";
-  for (size_t w = 0; w < workers_.size() && w < 8; ++w) {
-    const Worker& worker = workers_[w];
+  error.detail += std::string(broker_.down() ? "; broker down" : "") +
+                  "; workers (unacked, withheld, in ring):";
+  for (uint32_t w = 0; w < pool_.size() && w < 8; ++w) {
+    const Worker& worker = pool_.worker(w);
     error.detail += " " + std::to_string(worker.unacked) + "/" +
                     std::to_string(worker.withheld.size()) + "/" + (worker.in_ring ? "y" : "n");
   }
-  results_.model_error = std::move(error);
+  results.model_error = std::move(error);
 }
 
 void World::Handle(const Event& event) {
@@ -281,6 +288,23 @@ void World::Handle(const Event& event) {
     case EventType::kSample:
       TakeSample();
       break;
+    case EventType::kEtaDue:
+      EtaDue(event);
+      break;
+    case EventType::kLockExpired:
+      LockExpired(event);
+      break;
+    case EventType::kStalledCheck:
+      StalledCheck(event);
+      break;
+    default:
+      HandleControl(event);
+      break;
+  }
+}
+
+void World::HandleControl(const Event& event) {
+  switch (event.type) {
     case EventType::kFaultEdge:
       FaultEdge(event);
       break;
@@ -301,7 +325,7 @@ void World::Handle(const Event& event) {
       break;
     case EventType::kDrainTick:
       if (event.b == 1) {
-        drains_[event.a].due = true;
+        drains_.MarkDue(event.a);
         StartDueDrain();
       } else {
         DrainTick(event.a);
@@ -313,22 +337,26 @@ void World::Handle(const Event& event) {
     case EventType::kBreakerHalfOpen:
       BreakerHalfOpen();
       break;
-    case EventType::kEtaDue:
-      EtaDue(event);
-      break;
-    case EventType::kLockExpired:
-      LockExpired(event);
-      break;
-    case EventType::kStalledCheck:
-      StalledCheck(event);
-      break;
     case EventType::kTestStall:
-      broker_down_ = true;  // and no kBrokerResume: nothing is delivered again
+      broker_.set_down(true);  // and no kBrokerResume: nothing is delivered again
       break;
     case EventType::kTestDefect:
       MakeTestDefect(event);
       break;
     case EventType::kStop:
+      break;
+    case EventType::kProducerTick:
+    case EventType::kDelayDue:
+    case EventType::kVisibilityExpired:
+    case EventType::kAttemptStep:
+    case EventType::kDbServiceEnd:
+    case EventType::kDbDeadline:
+    case EventType::kLiveQuery:
+    case EventType::kSample:
+    case EventType::kEtaDue:
+    case EventType::kLockExpired:
+    case EventType::kStalledCheck:
+      DRAINSIM_CHECK(false);  // Handle's
       break;
   }
 }

@@ -1,14 +1,30 @@
 // The state of one run and the handlers that change it (internal to sim/model).
 //
-// World is split over several files by topic: world.cc (the event loop, fingerprint),
-// world_audit.cc (the audit of the ledger, test defects), world_publish.cc (producers, backlog,
-// message fates), world_broker.cc (delivery, visibility timeouts, DLQ, parking, crashes),
-// world_attempt.cc (handler steps, outcomes, retry routing), world_metrics.cc (samples and
-// results), world_observe.cc (what RunOptions::observer sees), world_faults.cc (fault windows'
-// edges, crashes), world_drain.cc (drain plans), world_lease.cc (leases, ETAs, consumer
-// timeouts), world_policy.cc (retry budget, circuit breaker). Components with their own state:
-// FaultSchedule (fault_schedule.h: open windows and fates), RetryBudget and CircuitBreaker
-// (retry_guards.h).
+// World coordinates: it routes each event to its handler and does to the messages what the
+// components decide. Its handlers are split over files by topic:
+//   world.cc          the event loop, the fingerprint, the run's end
+//   world_audit.cc    the audit of the ledger, test defects
+//   world_publish.cc  producers, the backlog, fates decided at publish
+//   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
+//   world_attempt.cc  handler steps, successes, commits
+//   world_retry.cc    failures and the retry policy's routing
+//   world_lease.cc    leases, ETAs, consumer timeouts
+//   world_faults.cc   fault windows' edges, crashes
+//   world_drain.cc    drain plans: what they decide, done to the messages
+//   world_policy.cc   acting on the retry budget and circuit breaker
+//   world_metrics.cc  what only World sees for the metrics: a row's instant columns, the oldest
+//                     message, the final Results
+//   world_observe.cc  what RunOptions::observer sees
+// Components with their own state and a narrow interface:
+//   BrokerQueues (broker_queues.h)  the main queue, visibility timeouts, the DLQ, the pipeline's
+//                                   entries, whether the broker is down
+//   FaultSchedule (fault_schedule.h)  open fault windows, the fates they assign
+//   RetryBudget, CircuitBreaker (retry_guards.h)
+//   WorkerPool (worker_pool.h)  workers, their buffers and holds, the ring, attempt slots
+//   DrainPlans (drain_plan.h)  starts, selections, lists, pace, the adaptive rate
+//   RunMetrics (run_metrics.h)  the Results being built, the series' rows and interval counts,
+//                               the DLQ inspector, time averages, human-needed tallies
+//   Database (database.h), TokenBucket (token_bucket.h)
 // See simulation.h for the invariants.
 #pragma once
 
@@ -26,7 +42,9 @@
 #include "sim/engine/rng.h"
 #include "sim/engine/timer_fifo.h"
 #include "sim/model/backoff.h"
+#include "sim/model/broker_queues.h"
 #include "sim/model/database.h"
+#include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
@@ -35,8 +53,10 @@
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/retry_guards.h"
+#include "sim/model/run_metrics.h"
 #include "sim/model/simulation.h"
 #include "sim/model/token_bucket.h"
+#include "sim/model/worker_pool.h"
 
 namespace drainsim::model {
 
@@ -47,7 +67,7 @@ inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
 inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
 inline constexpr uint64_t kStreamDlqDuplicate = engine::StreamId("dlq_duplicate");
-inline constexpr uint64_t kStreamDrainer = engine::StreamId("drainer");
+// kStreamDrainer ("drainer"): drain_plan.h.
 
 struct KindModel {
   std::string name;
@@ -58,66 +78,8 @@ struct KindModel {
   DurationSampler cpu;
 };
 
-// A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
-// once it leaves or is replayed again.
-struct PipelineEntry {
-  engine::Instant entered_at;
-  MessageRef ref;
-  int32_t replays;
-};
-
-// A delivery's visibility timeout; stale once the delivery is acked, failed or redelivered.
-struct VisibilityTimer {
-  engine::Instant at;
-  Delivery delivery;
-};
-
-// eta_in_consumer: a copy a worker holds outside its prefetch until its ETA.
-struct EtaHold {
-  Delivery delivery;
-  engine::Instant eta;
-};
-
-struct Worker {
-  bool alive = true;
-  uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
-  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping + withheld; not
-                            // ETA-held, not attempts left running on a closed channel)
-  int64_t running = 0;      // attempts in progress (slots used)
-  bool in_ring = false;     // listed as able to take a delivery
-  int64_t crash_after_commit_armed = 0;
-  std::deque<Delivery> buffer;
-  std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
-  // Deliveries whose ack was lost with on_visibility_timeout close_channel: still unacked on the
-  // channel (RabbitMQ), holding a prefetch slot, until the consumer timeout closes the channel
-  // or the worker crashes (World::WithholdLostAck).
-  std::vector<Delivery> withheld;
-};
-
-enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
-
-// Owner tokens for database queries: live traffic has the top bit set; an attempt's token is
-// (generation << 32) | slot.
-inline constexpr uint64_t kLiveQueryOwner = uint64_t{1} << 63;
-
-struct Attempt {
-  uint32_t generation = 0;
-  bool live = false;
-  uint32_t worker = 0;
-  Delivery delivery;
-  Step step = Step::kValidate;
-  int64_t db_ops_left = 0;
-  int64_t calls_left = 0;
-  engine::Instant started_at;
-  engine::Rng rng = engine::Rng::Unseeded();
-  std::optional<config::ErrorClass> injected;  // the failure this attempt is fated to
-  uint16_t injected_fault = 0;                 // the fault that fated it (for observers)
-  engine::Duration injected_after;
-  bool holds_claim = false;                     // this attempt inserted the claim row
-  bool call_fails = false;                      // the current downstream call answers 503
-  std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
-  bool off_channel = false;  // its channel closed (close_channel): no longer in unacked
-};
+// PipelineEntry, VisibilityTimer: broker_queues.h.
+// Worker, Attempt, Step, kLiveQueryOwner: worker_pool.h.
 
 // Why a Transition happens, for the observer: the caller knows, the message record does not.
 struct TransitionNote {
@@ -138,7 +100,11 @@ class World final : public Scheduler {
 
  private:
   // world.cc
-  void Handle(const Event& event);
+  void ScheduleRun();  // everything the run starts with, before its first event
+  // One event at `at`: its handler and the checks and figures after it; false when the run ends.
+  bool RunEvent(engine::Instant at, const Event& event);
+  void Handle(const Event& event);         // the messages' events
+  void HandleControl(const Event& event);  // faults, broker restarts, drains, breaker, tests
 
   // world_audit.cc: invariant (2) of simulation.h.
   // The full recount: every live record's state against the counts the store keeps by
@@ -154,8 +120,6 @@ class World final : public Scheduler {
   bool NothingLeftToHappen() const;
   // Invariant (5) of simulation.h, checked once the loop has ended.
   void CheckQuietEnd();
-  // After each event: the first emptying of the main queue, for the run and each drain.
-  void NoteBacklog(int64_t main_queue);
   void CountAttemptInWindows(bool first);
 
   // world_publish.cc
@@ -195,7 +159,6 @@ class World final : public Scheduler {
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);
   void BrokerRestart(const Event& event);
-  void AddToRing(uint32_t worker_index);
   bool IsCurrent(const Delivery& delivery) const;
   void Transition(Message& message, MessageState to, const TransitionNote& note);
 
@@ -207,7 +170,6 @@ class World final : public Scheduler {
   void CallDownstream(uint32_t attempt_slot);
   void Commit(uint32_t attempt_slot);
   void Succeed(uint32_t attempt_slot, bool suppressed = false);
-  void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
   void FinishCopy(uint32_t attempt_slot);
   void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
   void SubmitQuery(uint32_t attempt_slot);
@@ -216,9 +178,14 @@ class World final : public Scheduler {
   void BeginDbOpsOrCalls(uint32_t attempt_slot);
   void BeginCallsOrCpu(uint32_t attempt_slot);
   void SleepEnded(uint32_t attempt_slot);
+  // world_retry.cc: a failed attempt, and where its message goes next.
+  void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
+  // The retry route of a failed attempt's message under class `policy`: false iff the consumer
+  // keeps the copy and its slot (sleep_in_consumer), so the attempt does not finish.
+  bool RouteRetry(uint32_t attempt_slot, Message& message, config::ErrorClass error,
+                  const config::ClassPolicy& policy);
   // A failed attempt's message goes back by nack/reject/abandon (retry delivery "requeue").
   void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
-  void FreeAttempt(uint32_t attempt_slot);
   // world_policy.cc: acting on what the circuit breaker decides (retry_guards.h).
   void BreakerHalfOpen();
   void RecordOutcome(bool success);
@@ -227,7 +194,6 @@ class World final : public Scheduler {
   KeyState& Key(Message& message) {
     return message.key_hash == 0 ? message.own_key : shared_keys_[message.key_hash];
   }
-  uint32_t NewAttempt();
 
   // world_lease.cc: ETAs held in the consumer, lock renewal and stalled jobs, consumer
   // timeouts that close the channel.
@@ -261,37 +227,34 @@ class World final : public Scheduler {
   // channel (Worker::withheld). REQUIRES: called before the attempt's FinishCopy.
   void WithholdLostAck(const Attempt& attempt, Message& m);
 
-  // world_drain.cc
+  // world_drain.cc: what the drain plans (drain_plan.h) decide, done to the messages.
   void ScheduleDrains();
   void StartDrain(uint32_t drain_index);
+  // A starting drain's list: the DLQ's selected entries, oldest first; the rest parked or left.
+  void ListForDrain(uint32_t drain_index);
+  void ScheduleDrainTick(uint32_t drain_index, engine::Instant at);
   void DrainTick(uint32_t drain_index);
   void DrainAdjust(uint32_t drain_index);
   void EndDrain(uint32_t drain_index);
-  void FillDrainResults(uint32_t drain_index, DrainResults& out) const;
+  std::optional<DatabaseTotals> DbTotals() const;  // nullopt without a database
   void Replay(MessageRef ref, Message& message);
-  bool Selected(uint32_t drain_index, const Message& message) const;
   void NoteDeadLettered(MessageRef ref, Message& message);
   void NoteLeftPipeline(Message& message);
   void CheckEmpty();
   void StartDueDrain();
 
-  // world_metrics.cc
-  void InspectDlq(const Message& message, int delta);
+  // world_metrics.cc: what only World sees for the metrics (run_metrics.h).
   void InspectDlqAtEnd(Results& results);
   // A row of the series at now_. kPeriodic rows schedule the next one every run.sample_every;
   // the row at the run's end (TakeFinalSample) schedules nothing.
   enum class SampleWhen : uint8_t { kPeriodic, kAtEnd };
   void TakeSample(SampleWhen when = SampleWhen::kPeriodic);
   void TakeFinalSample();
-  void FillInstantColumns(Sample& sample);  // the state at now_
-  // Adds the counts since the last row, as rates over `interval_s`, and restarts them.
-  void AddIntervalCounts(Sample& sample, double interval_s);
-  void NoteSample(const Sample& sample);  // alerts and maxima
+  // The columns of a series row only World can see, at now_: the ledger's counts, the oldest
+  // message's age, busy slots, the database's queue, whether a drain or a fault is active.
+  void FillInstantColumns(Sample& sample);
   void LiveQuery();
-  void RecordLive(const QueryCompletion& completion);
   Results Collect();
-  double OldestAgeSeconds();
-  bool InPipeline(const PipelineEntry& entry) const;
   void EnterPipeline(const PipelineEntry& entry);
 
   // world_observe.cc: the observer's view, built only when one is attached (out of line, so
@@ -344,30 +307,14 @@ class World final : public Scheduler {
   };
   std::vector<ProducerState> producers_;
 
-  std::deque<MessageRef> main_queue_;
-  // Every delivery's visibility timeout, behind one pending kVisibilityExpired event.
-  engine::TimerFifo<VisibilityTimer> visibility_timers_;
-  struct DlqEntry {
-    MessageRef ref;
-    int32_t dead_letters;  // the message's count when it entered: older entries are stale
-  };
-  std::deque<DlqEntry> dlq_;  // dead-letter order; lazily skips messages that left
-  // Pipeline entries in entry order, for the age of the oldest message; lazily compacted.
-
-  std::deque<PipelineEntry> pipeline_;
-
-  std::vector<Worker> workers_;
-  std::deque<uint32_t> ring_;  // workers able to take a delivery, round-robin
-  std::vector<Attempt> attempts_;
-  std::vector<uint32_t> free_attempts_;
-  bool broker_down_ = false;
+  BrokerQueues broker_;
+  WorkerPool pool_;
 
   std::unique_ptr<Database> database_;
   std::optional<DurationSampler> live_query_;
   engine::Rng live_rng_ = engine::Rng::Unseeded();
   std::optional<TokenBucket> downstream_bucket_;
   std::optional<DurationSampler> call_duration_;
-  int64_t busy_slots_ = 0;  // attempts running across all workers
   int64_t live_sequence_ = 0;
 
   FaultSchedule faults_;
@@ -381,72 +328,9 @@ class World final : public Scheduler {
   RetryBudget budget_;
   CircuitBreaker breaker_;
 
-  // Drains run one at a time, in order. The active one keeps the selected DLQ entries it has
-  // not replayed yet, oldest first; each message is replayed at most once per drain.
-  struct DrainState {
-    bool started = false;
-    bool ended = false;
-    engine::Instant started_at;
-    std::deque<DlqEntry> pending;
-    int64_t pending_count = 0;  // live entries of `pending` (some may have expired)
-    int64_t replayed = 0;
-    engine::Instant last_replay_at;     // meaningful iff replayed > 0
-    std::optional<TokenBucket> bucket;  // null: bulk
-    // Drain::replay_ms: the drainer is busy until busy_until after each replay.
-    std::optional<DurationSampler> replay_time;
-    engine::Rng replay_rng = engine::Rng::Unseeded();
-    engine::Instant busy_until;
-    double rate_per_s = 0;  // adaptive: the current rate
-    bool due = false;       // its start time has come
-    bool tick_scheduled = false;
-    double db_busy_at_start = 0;
-    double db_capacity_at_start = 0;
-    bool main_held = false;  // the main queue held a message since it started
-    std::optional<engine::Instant> backlog_cleared_at;
-    // The plan's selection, resolved once in ScheduleDrains: bit r of `reasons` is set iff DLQ
-    // reason r is selected, bit e of `errors` iff error class e is; `kinds` by kind index.
-    // Every bit set where the plan lists nothing. No name compares per message.
-    uint32_t reasons = 0;
-    uint32_t errors = 0;
-    std::vector<bool> kinds;
-  };
-  std::vector<DrainState> drains_;
-  int32_t active_drain_ = -1;
-  int64_t replayed_in_pipeline_ = 0;  // replayed messages not yet terminal or dead again
-  std::optional<engine::Instant> first_drain_start_;
-  Histogram db_interval_us_{5};  // database latency since the last adaptive adjustment
-  int64_t db_timeouts_at_adjust_ = 0;
-  int64_t replays_interval_ = 0;
-
-  // The sidecar inspector's view: DLQ messages by (reason, error class), kept as they move.
-  std::array<std::array<int64_t, 4>, config::kDlqReasonCount> dlq_by_reason_error_{};
-
-  Results results_;
-  std::vector<KindResults> kind_results_;  // by kind index; keyed by name in Collect
-  // Results::human_needed_by_reason as it grows, by enum index: parked by the policy (by error
-  // class), failed with no DLQ (by reason), parked by a drain. Collect writes the keys
-  // ("parked:transient", ...): no JSON words are looked up while the run lasts.
-  std::array<int64_t, 4> parked_by_error_{};
-  std::array<int64_t, config::kDlqReasonCount> failed_by_reason_{};
-  int64_t parked_by_drain_ = 0;
-  Histogram live_interval_us_{5};
-  int64_t live_errors_interval_ = 0;
-  int64_t dlq_inflow_interval_ = 0;
-  int64_t dlq_outflow_interval_ = 0;
-  int64_t first_attempts_interval_ = 0;
-  int64_t retry_attempts_interval_ = 0;
-  int64_t downstream_calls_interval_ = 0;
-  int64_t downstream_429s_interval_ = 0;
-  engine::Instant last_sample_at_ = engine::Instant::Zero();
-  double db_busy_at_last_sample_ = 0;
-  double db_capacity_at_last_sample_ = 0;
-  std::optional<engine::Instant> quiet_since_;
-  bool main_held_ = false;  // the main queue has held a message
-  std::optional<engine::Instant> backlog_cleared_at_;
-  int32_t drains_uncleared_ = 0;            // started drains without a backlog_cleared_at yet
-  std::vector<int32_t> fault_window_slot_;  // by fault: its entry in results_.fault_windows, or -1
-  double ready_area_us_ = 0;                // integral of the ready count over time
-  double in_system_area_us_ = 0;            // integral of ready + in flight over time
+  DrainPlans drains_;
+  RunMetrics metrics_;
+  std::vector<int32_t> fault_window_slot_;  // by fault: its entry in Results::fault_windows, or -1
 };
 
 }  // namespace drainsim::model

@@ -37,7 +37,7 @@ void World::Audit() {
                    messages_.live_count(static_cast<MessageState>(s)));
   }
   int64_t queued = 0;
-  for (const MessageRef ref : main_queue_) {
+  for (const MessageRef ref : broker_.ready()) {
     DRAINSIM_CHECK(messages_.IsLive(ref) && messages_.Get(ref).state == MessageState::kReady);
     ++queued;
   }
@@ -58,7 +58,7 @@ void World::AuditCounts() const {
     }
   }
   DRAINSIM_CHECK(ledger_.Lost() == 0);
-  DRAINSIM_CHECK(static_cast<int64_t>(main_queue_.size()) == ledger_.count(MessageState::kReady));
+  DRAINSIM_CHECK(broker_.ready_count() == ledger_.count(MessageState::kReady));
 }
 
 void World::AuditEvent() {
@@ -88,15 +88,15 @@ void World::MakeTestDefect(const Event& event) {
     case TestDefect::kNone:
       break;
     case TestDefect::kMisstate:
-      DRAINSIM_CHECK(!main_queue_.empty());  // the test's scenario has a queue then
-      messages_.Get(main_queue_.front()).state = MessageState::kDelayed;
+      DRAINSIM_CHECK(!broker_.ready_empty());  // the test's scenario has a queue then
+      messages_.Get(broker_.ready().front()).state = MessageState::kDelayed;
       break;
     case TestDefect::kLoseReady:
-      DRAINSIM_CHECK(!main_queue_.empty());
-      main_queue_.pop_front();
+      DRAINSIM_CHECK(!broker_.ready_empty());
+      broker_.PopOldestReady();
       break;
     case TestDefect::kMisstateAtRest:
-      for (const DlqEntry& entry : dlq_) {
+      for (const DlqEntry& entry : broker_.dlq()) {
         if (messages_.IsLive(entry.ref) &&
             messages_.Get(entry.ref).state == MessageState::kDeadLettered) {
           test_defect_ref_ = entry.ref;

@@ -14,11 +14,11 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
   ledger_.Move(from, to);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) NoteLeftPipeline(message);
   if (IsTerminal(to) || to == MessageState::kDeadLettered) message.eta = engine::Instant::Never();
-  if (to == MessageState::kDeadLettered) InspectDlq(message, +1);
-  if (message.state == MessageState::kDeadLettered) InspectDlq(message, -1);
+  if (to == MessageState::kDeadLettered) metrics_.InspectDlq(message, +1);
+  if (message.state == MessageState::kDeadLettered) metrics_.InspectDlq(message, -1);
   if (message.state == MessageState::kDeadLettered && message.pending_in_drain >= 0) {
     // Expired or parked while a drain still listed it.
-    --drains_[static_cast<size_t>(message.pending_in_drain)].pending_count;
+    drains_.Unlist(static_cast<uint32_t>(message.pending_in_drain));
     message.pending_in_drain = -1;
   }
   message.state = to;
@@ -34,18 +34,10 @@ bool World::IsCurrent(const Delivery& delivery) const {
          m.delivery_generation == delivery.delivery_generation;
 }
 
-void World::AddToRing(uint32_t w) {
-  Worker& worker = workers_[w];
-  if (worker.alive && !worker.in_ring && worker.unacked < scenario_.workers.prefetch) {
-    worker.in_ring = true;
-    ring_.push_back(w);
-  }
-}
-
 void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note) {
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
-  main_queue_.push_back(ref);
+  broker_.PushReady(ref);
   Dispatch();
 }
 
@@ -72,24 +64,20 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
 }
 
 void World::Dispatch() {
-  if (broker_down_) return;
+  if (broker_.down()) return;
   const auto& receive_count_max = scenario_.broker.receive_count_max;
-  while (!main_queue_.empty() && !ring_.empty()) {
+  while (!broker_.ready_empty() && !pool_.ring_empty()) {
     if (!breaker_.AllowsDelivery()) return;
-    const uint32_t w = ring_.front();
-    ring_.pop_front();
-    Worker& worker = workers_[w];
-    worker.in_ring = false;
-    if (!worker.alive || worker.unacked >= scenario_.workers.prefetch) continue;
-    const MessageRef ref = main_queue_.front();
-    main_queue_.pop_front();
+    const uint32_t w = pool_.PopRing();
+    if (!pool_.CanTake(w)) continue;
+    const MessageRef ref = broker_.PopOldestReady();
     Message& m = messages_.Get(ref);
     if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
       // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
       Transition(m, MessageState::kExpired,
                  TransitionNote{.cause = TransitionCause::kRetentionExpired});
-      ++results_.expired;
-      ++results_.retention_expired;
+      ++metrics_.results().expired;
+      ++metrics_.results().retention_expired;
       ReleaseIfDone(ref);
     } else if (receive_count_max && m.receive_count >= *receive_count_max) {
       // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
@@ -99,7 +87,7 @@ void World::Dispatch() {
       breaker_.NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
       Deliver(w, ref, m);
     }
-    AddToRing(w);
+    pool_.AddToRing(w);
   }
 }
 
@@ -111,8 +99,8 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   ++m.receive_count;
   ++m.delivery_generation;
   ++m.copies_on_workers;
-  results_.queue_wait_us.Record((now_ - m.ready_at).micros());
-  Worker& worker = workers_[w];
+  metrics_.results().queue_wait_us.Record((now_ - m.ready_at).micros());
+  Worker& worker = pool_.worker(w);
   m.holder = static_cast<int32_t>(w);
   if (!HoldUntilEta(w, Delivery{ref, m.delivery_generation}, m)) {
     ++worker.unacked;
@@ -120,11 +108,12 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   }
   const engine::Instant expires_at = now_ + scenario_.broker.visibility_timeout;
   if (!scenario_.broker.lock_renewal &&  // a renewed lock runs out only in LockLapses
-      visibility_timers_.Add(VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
+      broker_.visibility_timers().Add(
+          VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {
     At(expires_at, Event{EventType::kVisibilityExpired});
   }
   // A timer is live only for an in-flight message's current delivery.
-  visibility_timers_.CompactIfSparse(
+  broker_.visibility_timers().CompactIfSparse(
       static_cast<size_t>(ledger_.count(MessageState::kInFlight)),
       [this](const VisibilityTimer& t) { return !IsCurrent(t.delivery); });
   StartAttempts(w);
@@ -133,9 +122,10 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
 void World::VisibilityWake() {
   // A timer is stale once its delivery was acked, failed or redelivered.
   const auto stale = [this](const VisibilityTimer& t) { return !IsCurrent(t.delivery); };
-  visibility_timers_.BeginWake();
-  while (const auto due = visibility_timers_.PopDue(now_, stale)) VisibilityExpired(due->delivery);
-  if (const auto next = visibility_timers_.EndWake(stale)) {
+  broker_.visibility_timers().BeginWake();
+  while (const auto due = broker_.visibility_timers().PopDue(now_, stale))
+    VisibilityExpired(due->delivery);
+  if (const auto next = broker_.visibility_timers().EndWake(stale)) {
     At(*next, Event{EventType::kVisibilityExpired});
   }
 }
@@ -160,7 +150,7 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
   if (!scenario_.broker.dead_letter_queue) {
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
-    ++failed_by_reason_[static_cast<size_t>(reason)];
+    metrics_.FailedWithoutDlq(reason);
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});
     return;
   }
@@ -169,13 +159,8 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   m.dead_lettered_at = now_;
   m.synthetic = false;  // a synthetic failure ends once dead-lettered: replays succeed
   ++m.dead_letters;
-  ++results_.dlq_inflow;
-  ++dlq_inflow_interval_;
-  if (m.replays > 0) {
-    ++results_.refilled;
-    ++results_.drains[static_cast<size_t>(m.replayed_by_drain)].refilled;
-  }
-  dlq_.push_back(DlqEntry{ref, m.dead_letters});
+  metrics_.DeadLettered(m.replays > 0 ? m.replayed_by_drain : -1);  // a replay died again
+  broker_.AddDeadLetter(ref, m.dead_letters);
   ScheduleExpiry(ref, m);
   NoteDeadLettered(ref, m);
   MaybeDuplicateDeadLetter(ref);
@@ -206,13 +191,9 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   copy.pending_in_drain = -1;
   copy.replay_in_pipeline = false;
   ledger_.Publish(MessageState::kDeadLettered);
-  ++results_.published;
-  ++results_.dlq_duplicates;
-  ++results_.dlq_inflow;
-  ++dlq_inflow_interval_;
-  ++kind_results_[copy.kind_index].published;
-  InspectDlq(copy, +1);
-  dlq_.push_back(DlqEntry{copy_ref, copy.dead_letters});
+  metrics_.DlqDuplicated(copy.kind_index);
+  metrics_.InspectDlq(copy, +1);
+  broker_.AddDeadLetter(copy_ref, copy.dead_letters);
   ScheduleExpiry(copy_ref, copy);
   if (message_observer_ != nullptr) [[unlikely]] {
     // The copy carries the original's payload, so its key: rendered from the original's id.
@@ -224,15 +205,13 @@ void World::TrimDlq() {
   const auto& cap = scenario_.broker.dlq_max_length;
   if (!cap) return;
   // Sidekiq trims its dead set to the newest max_jobs: the oldest entries are gone for good.
-  while (ledger_.count(MessageState::kDeadLettered) > *cap && !dlq_.empty()) {
-    const DlqEntry entry = dlq_.front();
-    dlq_.pop_front();
-    if (!messages_.IsLive(entry.ref)) continue;
+  while (ledger_.count(MessageState::kDeadLettered) > *cap && !broker_.dlq_empty()) {
+    const DlqEntry entry = broker_.PopOldestDeadLetter();
+    if (!broker_.IsCurrent(entry)) continue;
     Message& m = messages_.Get(entry.ref);
-    if (m.state != MessageState::kDeadLettered || m.dead_letters != entry.dead_letters) continue;
     Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-    ++results_.expired;
-    ++results_.dlq_trimmed;
+    ++metrics_.results().expired;
+    ++metrics_.results().dlq_trimmed;
     ReleaseIfDone(entry.ref);
   }
 }
@@ -259,7 +238,7 @@ void World::DlqExpire(const Event& event) {
     return;
   }
   Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-  ++results_.expired;
+  ++metrics_.results().expired;
   ReleaseIfDone(ref);
 }
 
@@ -280,7 +259,7 @@ void World::ReleaseIfDone(MessageRef ref) {
 }
 
 void World::CrashWorker(uint32_t w, bool after_commit) {
-  Worker& worker = workers_[w];
+  Worker& worker = pool_.worker(w);
   if (!worker.alive) return;
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerCrash(w, after_commit, now_);
@@ -290,10 +269,10 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   // Everything the worker held: running attempts first (their time is wasted), then the
   // prefetched buffer. Slot order keeps this deterministic.
   std::vector<Delivery> held;
-  for (uint32_t slot = 0; slot < attempts_.size(); ++slot) {
-    Attempt& a = attempts_[slot];
+  for (uint32_t slot = 0; slot < pool_.slot_count(); ++slot) {
+    Attempt& a = pool_.attempt(slot);
     if (!a.live || a.worker != w) continue;
-    results_.wasted_worker_s += (now_ - a.started_at).seconds();
+    metrics_.results().wasted_worker_s += (now_ - a.started_at).seconds();
     if (message_observer_ != nullptr) [[unlikely]] {
       NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone, config::ErrorClass::kUnknown,
                        FailureCause::kNone);
@@ -302,8 +281,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
       Key(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
     }
     held.push_back(a.delivery);
-    FreeAttempt(slot);
-    --busy_slots_;
+    pool_.EndAttempt(slot);
   }
   const size_t running_count = held.size();
   for (const Delivery& d : worker.buffer) held.push_back(d);
@@ -312,7 +290,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   for (const Delivery& d : worker.withheld) held.push_back(d);
   worker.withheld.clear();
   DropEtaHolds(w, held);
-  worker.running = 0;
+  DRAINSIM_CHECK(worker.running == 0);  // EndAttempt took each running attempt off
   worker.unacked = 0;
   for (size_t i = 0; i < held.size(); ++i) {
     const Delivery& d = held[i];
@@ -347,19 +325,19 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
 }
 
 void World::RestartWorker(const Event& event) {
-  Worker& worker = workers_[event.a];
+  Worker& worker = pool_.worker(event.a);
   if (worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;
   worker.alive = true;
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerRestart(event.a, now_);
   }
-  AddToRing(event.a);
+  pool_.AddToRing(event.a);
   Dispatch();
 }
 
 void World::BrokerRestart(const Event& event) {
   const auto& fault = std::get<config::BrokerRestartFault>(scenario_.faults[event.a]);
-  broker_down_ = true;
+  broker_.set_down(true);
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnFaultEdge(event.a, FaultEdge::kStrike, now_);
   }
@@ -368,8 +346,8 @@ void World::BrokerRestart(const Event& event) {
   // dropped with the channel, and the current deliveries are returned, counting towards the
   // delivery limit as a closed connection's returns do (RabbitMQ 3.x: live-restart.json's
   // redeliveries carried x-delivery-count >= 1). Nothing is delivered until the broker is back.
-  for (uint32_t w = 0; w < workers_.size(); ++w) {
-    if (workers_[w].alive) CloseChannel(w, ChannelClose::kBrokerRestart);
+  for (uint32_t w = 0; w < pool_.size(); ++w) {
+    if (pool_.worker(w).alive) CloseChannel(w, ChannelClose::kBrokerRestart);
   }
   // What no live consumer holds (a crashed worker's lease still running under
   // requeue_on_crash after_visibility_timeout) goes back too, uncounted: no channel returned it.
@@ -384,7 +362,7 @@ void World::BrokerRestart(const Event& event) {
                TransitionNote{.cause = TransitionCause::kBrokerRestart,
                               .redelivery = RedeliveryCause::kOther});
     m.ready_at = now_;
-    main_queue_.push_back(ref);
+    broker_.PushReady(ref);
   }
   // The recovery (the broker's start and the clients' reconnection, docs/MODEL.md) keeps the
   // broker unavailable exactly as the downtime does: one resume, at the end of both.

@@ -22,10 +22,10 @@ void World::ScheduleFaults() {
     }
     fault_window_slot_.push_back(-1);
     if (const config::Window* window = config::WindowOf(fault)) {
-      fault_window_slot_[f] = static_cast<int32_t>(results_.fault_windows.size());
-      results_.fault_windows.push_back(
-          FaultWindowAttempts{f, std::string(config::NameOf(config::TypeOf(fault))),
-                              window->from.seconds(), window->until.seconds(), 0, 0});
+      std::vector<FaultWindowAttempts>& windows = metrics_.results().fault_windows;
+      fault_window_slot_[f] = static_cast<int32_t>(windows.size());
+      windows.push_back(FaultWindowAttempts{f, std::string(config::NameOf(config::TypeOf(fault))),
+                                            window->from.seconds(), window->until.seconds(), 0, 0});
       // A window open from the start is open before anything else happens at time 0.
       if (window->from == engine::Instant::Zero()) {
         FaultEdge(Event{EventType::kFaultEdge, f, 1});
@@ -40,7 +40,8 @@ void World::ScheduleFaults() {
 void World::CountAttemptInWindows(bool first) {
   for (uint32_t f = 0; f < scenario_.faults.size(); ++f) {
     if (!faults_.active(f) || fault_window_slot_[f] < 0) continue;
-    FaultWindowAttempts& w = results_.fault_windows[static_cast<size_t>(fault_window_slot_[f])];
+    FaultWindowAttempts& w =
+        metrics_.results().fault_windows[static_cast<size_t>(fault_window_slot_[f])];
     ++w.attempts;
     w.first_attempts += first ? 1 : 0;
   }
@@ -91,21 +92,22 @@ void World::CrashEvent(const Event& event) {
       observer_->OnFaultEdge(f, FaultEdge::kStrike, now_);
     }
     if (crash.rate_per_h) {
-      if (results_.crash_strikes_s.size() < Results::kStrikesKept) {
-        results_.crash_strikes_s.push_back(now_.seconds());
+      Results& results = metrics_.results();
+      if (results.crash_strikes_s.size() < Results::kStrikesKept) {
+        results.crash_strikes_s.push_back(now_.seconds());
       }
-      ++results_.crash_strikes;
+      ++results.crash_strikes;
     }
     // `count` distinct workers, drawn without replacement (a partial Fisher-Yates shuffle).
-    std::vector<uint32_t> candidates(workers_.size());
+    std::vector<uint32_t> candidates(pool_.size());
     for (uint32_t w = 0; w < candidates.size(); ++w) candidates[w] = w;
-    const auto picks = static_cast<size_t>(std::min<int64_t>(count, workers_.size()));
+    const auto picks = static_cast<size_t>(std::min<int64_t>(count, pool_.size()));
     for (size_t i = 0; i < picks; ++i) {
       const size_t j = i + crash_rng_.UniformInt(candidates.size() - i);
       std::swap(candidates[i], candidates[j]);
       const uint32_t w = candidates[i];
       if (crash.point == config::CrashPoint::kBetweenCommitAndAck) {
-        ++workers_[w].crash_after_commit_armed;  // dies at its next commit
+        ++pool_.worker(w).crash_after_commit_armed;  // dies at its next commit
       } else {
         CrashWorker(w, /*after_commit=*/false);
       }

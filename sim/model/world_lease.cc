@@ -37,7 +37,7 @@ void World::RetryWithEta(MessageRef ref, Message& m, engine::Duration delay) {
 
 bool World::HoldUntilEta(uint32_t w, const Delivery& delivery, const Message& m) {
   if (m.eta == engine::Instant::Never() || m.eta <= now_) return false;
-  Worker& worker = workers_[w];
+  Worker& worker = pool_.worker(w);
   worker.eta_held.push_back(EtaHold{delivery, m.eta});
   At(m.eta, Event{EventType::kEtaDue, w, worker.generation});
   return true;
@@ -45,7 +45,7 @@ bool World::HoldUntilEta(uint32_t w, const Delivery& delivery, const Message& m)
 
 void World::EtaDue(const Event& event) {
   const uint32_t w = event.a;
-  Worker& worker = workers_[w];
+  Worker& worker = pool_.worker(w);
   if (!worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;  // crashed
   // Due copies join the buffer in the order they were taken; now they count as unacked.
   size_t kept = 0;
@@ -62,7 +62,7 @@ void World::EtaDue(const Event& event) {
 }
 
 void World::DropEtaHolds(uint32_t w, std::vector<Delivery>& held) {
-  Worker& worker = workers_[w];
+  Worker& worker = pool_.worker(w);
   for (const EtaHold& hold : worker.eta_held) held.push_back(hold.delivery);
   worker.eta_held.clear();
 }
@@ -99,7 +99,7 @@ void World::WithholdLostAck(const Attempt& a, Message& m) {
   // other unacked delivery of the channel when the consumer timeout closes it, or at once when
   // the worker crashes. Measured against RabbitMQ 3.10 by drainsim live (README, "Crashes and
   // lost acks").
-  Worker& worker = workers_[a.worker];
+  Worker& worker = pool_.worker(a.worker);
   ++worker.unacked;
   ++m.copies_on_workers;
   worker.withheld.push_back(a.delivery);
@@ -110,7 +110,7 @@ void World::WithholdLostAck(const Attempt& a, Message& m) {
 void World::CpuStepStarted(uint32_t slot, engine::Duration cpu) {
   const config::Broker& broker = scenario_.broker;
   if (!broker.lock_renewal || cpu <= broker.visibility_timeout) return;
-  const Attempt& a = attempts_[slot];
+  const Attempt& a = pool_.attempt(slot);
   if (!IsCurrent(a.delivery)) return;
   LockLapses(a.delivery, now_ + broker.visibility_timeout);
 }
@@ -192,7 +192,7 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
 }
 
 bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
-  const Worker& worker = workers_[w];
+  const Worker& worker = pool_.worker(w);
   if (!worker.alive) return false;
   for (const Delivery& d : worker.buffer) {
     if (Same(d, delivery)) return true;
@@ -203,21 +203,23 @@ bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
   for (const Delivery& d : worker.withheld) {
     if (Same(d, delivery)) return true;
   }
-  for (const Attempt& a : attempts_) {
+  for (uint32_t slot = 0; slot < pool_.slot_count(); ++slot) {
+    const Attempt& a = pool_.attempt(slot);
     if (a.live && a.worker == w && !a.off_channel && Same(a.delivery, delivery)) return true;
   }
   return false;
 }
 
 void World::CloseChannel(uint32_t w, ChannelClose why) {
-  Worker& worker = workers_[w];
+  Worker& worker = pool_.worker(w);
   // Everything the channel carried leaves it first: running attempts go on as stale copies
   // (slot order), buffered and ETA-held copies are dropped (delivery order). Then the current
   // deliveries are returned, and the consumer takes new ones on a new channel at once (after a
   // broker restart: once the broker is back, World::Dispatch).
   std::vector<Delivery> returned;
   std::vector<MessageRef> dropped;
-  for (Attempt& a : attempts_) {
+  for (uint32_t slot = 0; slot < pool_.slot_count(); ++slot) {
+    Attempt& a = pool_.attempt(slot);
     if (!a.live || a.worker != w || a.off_channel) continue;
     a.off_channel = true;
     --worker.unacked;
@@ -247,7 +249,7 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
   worker.eta_held.clear();
   DRAINSIM_CHECK(worker.unacked == 0);
   for (MessageRef ref : dropped) ReleaseIfDone(ref);
-  AddToRing(w);
+  pool_.AddToRing(w);
   for (const Delivery& d : returned) {
     if (!IsCurrent(d)) continue;
     Message& m = messages_.Get(d.message);

@@ -37,7 +37,7 @@ void World::NotifyTransition(const Message& m, MessageState from, const Transiti
 }
 
 void World::NotifyAttemptStart(uint32_t slot) {
-  const Attempt& a = attempts_[slot];
+  const Attempt& a = pool_.attempt(slot);
   const Message& m = messages_.Get(a.delivery.message);
   AttemptInfo info;
   info.at = now_;
@@ -52,7 +52,7 @@ void World::NotifyAttemptStart(uint32_t slot) {
 
 void World::NotifyAttemptEnd(uint32_t slot, AttemptOutcome outcome, AckFate ack,
                              config::ErrorClass error, FailureCause failure) {
-  const Attempt& a = attempts_[slot];
+  const Attempt& a = pool_.attempt(slot);
   const Message& m = messages_.Get(a.delivery.message);
   AttemptEndInfo info;
   info.at = now_;
@@ -74,7 +74,7 @@ void World::NotifyAttemptEnd(uint32_t slot, AttemptOutcome outcome, AckFate ack,
 }
 
 void World::NotifyCommit(uint32_t slot, bool duplicate, DuplicateCause cause, bool visible) {
-  const Attempt& a = attempts_[slot];
+  const Attempt& a = pool_.attempt(slot);
   const Message& m = messages_.Get(a.delivery.message);
   CommitInfo info;
   info.at = now_;
@@ -89,7 +89,7 @@ void World::NotifyCommit(uint32_t slot, bool duplicate, DuplicateCause cause, bo
 }
 
 void World::NotifySleep(uint32_t slot, engine::Instant until) {
-  const Attempt& a = attempts_[slot];
+  const Attempt& a = pool_.attempt(slot);
   const Message& m = messages_.Get(a.delivery.message);
   SleepInfo info;
   info.at = now_;

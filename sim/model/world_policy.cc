@@ -9,13 +9,13 @@ void World::RecordOutcome(bool success) {
     case CircuitBreaker::Change::kNone:
       return;
     case CircuitBreaker::Change::kOpened:
-      ++results_.breaker_openings;
+      ++metrics_.results().breaker_openings;
       [[fallthrough]];
     case CircuitBreaker::Change::kReopened:
       At(now_ + scenario_.retry.circuit_breaker->open, Event{EventType::kBreakerHalfOpen});
       return;
     case CircuitBreaker::Change::kClosed:
-      for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);
+      for (uint32_t w = 0; w < pool_.size(); ++w) StartAttempts(w);
       Dispatch();
       return;
   }
@@ -23,7 +23,7 @@ void World::RecordOutcome(bool success) {
 
 void World::BreakerHalfOpen() {
   if (!breaker_.HalfOpen()) return;
-  for (uint32_t w = 0; w < workers_.size(); ++w) StartAttempts(w);  // the buffers go first
+  for (uint32_t w = 0; w < pool_.size(); ++w) StartAttempts(w);  // the buffers go first
   Dispatch();
 }
 

@@ -108,9 +108,8 @@ void World::EnforceMaxLength(int64_t published) {
   if (!max_length) return;
   if (scenario_.broker.overflow == config::Overflow::kRejectPublish) {
     // The newest publishes are refused: they are at the back of the queue.
-    while (published > 0 && static_cast<int64_t>(main_queue_.size()) > *max_length) {
-      const MessageRef ref = main_queue_.back();
-      main_queue_.pop_back();
+    while (published > 0 && broker_.ready_count() > *max_length) {
+      const MessageRef ref = broker_.PopNewestReady();
       Message& m = messages_.Get(ref);
       Transition(m, MessageState::kRejected, TransitionNote{.cause = TransitionCause::kRejected});
       ReleaseIfDone(ref);
@@ -118,9 +117,8 @@ void World::EnforceMaxLength(int64_t published) {
     }
     return;
   }
-  while (static_cast<int64_t>(main_queue_.size()) > *max_length) {
-    const MessageRef ref = main_queue_.front();
-    main_queue_.pop_front();
+  while (broker_.ready_count() > *max_length) {
+    const MessageRef ref = broker_.PopOldestReady();
     DeadLetter(ref, messages_.Get(ref), config::DlqReason::kMaxLength);
   }
 }
@@ -149,8 +147,8 @@ void World::PublishBacklog() {
         // which makes retention count conservatively.
         m.dead_lettered_at = published_at;
         m.dead_letters = 1;
-        InspectDlq(m, +1);
-        dlq_.push_back(DlqEntry{ref, m.dead_letters});
+        metrics_.InspectDlq(m, +1);
+        broker_.AddDeadLetter(ref, m.dead_letters);
         ScheduleExpiry(ref, m);
       }
     }
@@ -184,10 +182,9 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
     if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);
-  ++results_.published;
-  ++kind_results_[kind_index].published;
+  metrics_.Published(kind_index);
   faults_.AssignPublishFates(m, now_);
-  if (state == MessageState::kReady) main_queue_.push_back(ref);
+  if (state == MessageState::kReady) broker_.PushReady(ref);
   if (state != MessageState::kDeadLettered) {
     EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
   }

@@ -1,0 +1,126 @@
+// The broker's queues during one run (issue 15 step 3: a component of World): the main queue's
+// ready messages in delivery order, every delivery's visibility timeout, the DLQ in dead-letter
+// order, the pipeline's entries for the age of the oldest message, and whether the broker is down.
+// Entries go stale as their messages move on and are skipped lazily; the queues read the message
+// store to tell, and never change a message. World moves the messages (MessageStore, the ledger)
+// and puts them in and takes them out of these queues.
+//
+// Invariants:
+//  (1) A DLQ entry is current iff its message is live, dead-lettered, and has the entry's
+//      dead_letters count: every dead-lettered message has exactly one current entry.
+//  (2) A pipeline entry is current iff its message is live, ready, delayed or in flight, and has
+//      the entry's replays count; OldestAgeSeconds is the age of the oldest current one.
+//  (3) After EnterPipeline the pipeline holds at most 2 x `current` + 4096 entries, so memory
+//      follows the pipeline, not the run. (World's audit checks the main queue: simulation.h (2).)
+//
+// Thread-safety: one run's state; not shared.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <utility>
+
+#include "sim/base/check.h"
+#include "sim/engine/time.h"
+#include "sim/engine/timer_fifo.h"
+#include "sim/model/message.h"
+
+namespace drainsim::model {
+
+// A message entering the pipeline (ready, delayed or in flight) by publish or replay; stale
+// once it leaves or is replayed again.
+struct PipelineEntry {
+  engine::Instant entered_at;
+  MessageRef ref;
+  int32_t replays;
+};
+
+// A delivery's visibility timeout; stale once the delivery is acked, failed or redelivered.
+struct VisibilityTimer {
+  engine::Instant at;
+  Delivery delivery;
+};
+
+class BrokerQueues {
+ public:
+  // REQUIRES: `messages` outlives the queues.
+  explicit BrokerQueues(const MessageStore& messages) : messages_(messages) {}
+
+  // ---- the main queue ----------------------------------------------------------------------
+  void PushReady(MessageRef ref) { main_.push_back(ref); }
+  // REQUIRES: !ready_empty(). The next to deliver, taken off.
+  MessageRef PopOldestReady() {
+    DRAINSIM_CHECK(!main_.empty());
+    const MessageRef ref = main_.front();
+    main_.pop_front();
+    return ref;
+  }
+  // REQUIRES: !ready_empty(). The last one queued, taken off (a refused publish).
+  MessageRef PopNewestReady() {
+    DRAINSIM_CHECK(!main_.empty());
+    const MessageRef ref = main_.back();
+    main_.pop_back();
+    return ref;
+  }
+  bool ready_empty() const { return main_.empty(); }
+  int64_t ready_count() const { return static_cast<int64_t>(main_.size()); }
+  const std::deque<MessageRef>& ready() const { return main_; }  // delivery order
+
+  // ---- the DLQ -----------------------------------------------------------------------------
+  void AddDeadLetter(MessageRef ref, int32_t dead_letters) {
+    dlq_.push_back(DlqEntry{ref, dead_letters});
+  }
+  bool IsCurrent(const DlqEntry& entry) const {  // invariant (1)
+    if (!messages_.IsLive(entry.ref)) return false;
+    const Message& m = messages_.Get(entry.ref);
+    return m.state == MessageState::kDeadLettered && m.dead_letters == entry.dead_letters;
+  }
+  bool dlq_empty() const { return dlq_.empty(); }
+  // REQUIRES: !dlq_empty(). The oldest entry, current or stale, taken off.
+  DlqEntry PopOldestDeadLetter() {
+    DRAINSIM_CHECK(!dlq_.empty());
+    const DlqEntry entry = dlq_.front();
+    dlq_.pop_front();
+    return entry;
+  }
+  // Every entry, current and stale, oldest first.
+  const std::deque<DlqEntry>& dlq() const { return dlq_; }
+  // Keeps, in order, the current entries for which keep(entry) is true; stale entries go.
+  // `keep` may move messages (it is asked about each entry once, oldest first, and may make a
+  // later entry stale) but must not add to the DLQ.
+  template <typename Keep>
+  void FilterDeadLetters(Keep&& keep) {
+    std::deque<DlqEntry> kept;
+    for (const DlqEntry& entry : dlq_) {
+      if (IsCurrent(entry) && keep(entry)) kept.push_back(entry);
+    }
+    dlq_ = std::move(kept);
+  }
+
+  // ---- visibility timeouts -----------------------------------------------------------------
+  // Every delivery's visibility timeout, behind one pending kVisibilityExpired event.
+  engine::TimerFifo<VisibilityTimer>& visibility_timers() { return visibility_timers_; }
+
+  // ---- the pipeline ------------------------------------------------------------------------
+  // `current`: the messages ready, delayed or in flight now (invariant (3)).
+  void EnterPipeline(const PipelineEntry& entry, int64_t current);
+  // The age at `now` of the oldest current entry (invariant (2)); 0 when there is none.
+  double OldestAgeSeconds(engine::Instant now);
+
+  // ---- the broker's availability -----------------------------------------------------------
+  // Down from a restart (or a test stall) until it is back: nothing is delivered or replayed.
+  bool down() const { return down_; }
+  void set_down(bool down) { down_ = down; }
+
+ private:
+  bool InPipeline(const PipelineEntry& entry) const;
+
+  const MessageStore& messages_;
+  std::deque<MessageRef> main_;
+  engine::TimerFifo<VisibilityTimer> visibility_timers_;
+  std::deque<DlqEntry> dlq_;            // dead-letter order
+  std::deque<PipelineEntry> pipeline_;  // entry order; lazily compacted
+  bool down_ = false;
+};
+
+}  // namespace drainsim::model

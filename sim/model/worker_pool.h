@@ -1,0 +1,144 @@
+// The workers and their attempts during one run (issue 15 step 3: a component of World): each
+// worker's record (alive, prefetch buffer, ETA holds, withheld lost acks), the ring of workers
+// able to take one more delivery, and the table of attempt slots with their generations. World
+// decides what happens to deliveries and messages; the pool keeps the slots, the ring and the
+// counts those decisions read, and nothing else: no events, no messages, no results.
+//
+// Invariants:
+//  (1) worker(w).running is the number of live attempts whose worker is w; busy_slots() is the
+//      number of live attempts: StartAttempt adds one to both, EndAttempt takes one off both.
+//  (2) A worker is listed in the ring at most once, and worker(w).in_ring iff it is listed.
+//  (3) A slot's generation changes when its attempt ends: an event or query completion naming
+//      (slot, generation) of an ended attempt is stale (IsLive is false).
+//
+// Thread-safety: one run's state; not shared.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "sim/base/check.h"
+#include "sim/config/enums.h"
+#include "sim/engine/rng.h"
+#include "sim/engine/time.h"
+#include "sim/model/message.h"
+
+namespace drainsim::model {
+
+// eta_in_consumer: a copy a worker holds outside its prefetch until its ETA.
+struct EtaHold {
+  Delivery delivery;
+  engine::Instant eta;
+};
+
+struct Worker {
+  bool alive = true;
+  uint32_t generation = 0;  // bumped by a crash: stale restart events compare it
+  int64_t unacked = 0;      // deliveries held (buffer + running + sleeping + withheld; not
+                            // ETA-held, not attempts left running on a closed channel)
+  int64_t running = 0;      // attempts in progress (slots used): invariant (1)
+  bool in_ring = false;     // listed as able to take a delivery: invariant (2)
+  int64_t crash_after_commit_armed = 0;
+  std::deque<Delivery> buffer;
+  std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
+  // Deliveries whose ack was lost with on_visibility_timeout close_channel: still unacked on the
+  // channel (RabbitMQ), holding a prefetch slot, until the consumer timeout closes the channel
+  // or the worker crashes (World::WithholdLostAck).
+  std::vector<Delivery> withheld;
+};
+
+enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
+
+// Owner tokens for database queries: live traffic has the top bit set; an attempt's token is
+// (generation << 32) | slot.
+inline constexpr uint64_t kLiveQueryOwner = uint64_t{1} << 63;
+
+struct Attempt {
+  uint32_t generation = 0;
+  bool live = false;
+  uint32_t worker = 0;
+  Delivery delivery;
+  Step step = Step::kValidate;
+  int64_t db_ops_left = 0;
+  int64_t calls_left = 0;
+  engine::Instant started_at;
+  engine::Rng rng = engine::Rng::Unseeded();
+  std::optional<config::ErrorClass> injected;  // the failure this attempt is fated to
+  uint16_t injected_fault = 0;                 // the fault that fated it (for observers)
+  engine::Duration injected_after;
+  bool holds_claim = false;                     // this attempt inserted the claim row
+  bool call_fails = false;                      // the current downstream call answers 503
+  std::optional<engine::Duration> retry_after;  // from a 429's Retry-After
+  bool off_channel = false;  // its channel closed (close_channel): no longer in unacked
+};
+
+class WorkerPool {
+ public:
+  // `count` workers, alive and listed in the ring in index order (AddToRing's rule).
+  // REQUIRES: count >= 0.
+  WorkerPool(int64_t count, int64_t prefetch, int64_t concurrency);
+
+  uint32_t size() const { return static_cast<uint32_t>(workers_.size()); }
+  Worker& worker(uint32_t w) { return workers_[w]; }
+  const Worker& worker(uint32_t w) const { return workers_[w]; }
+  int64_t alive_count() const;
+  // Whether worker w may start one more attempt (a slot free: running < concurrency).
+  bool HasFreeSlot(uint32_t w) const {
+    return workers_[w].alive && workers_[w].running < concurrency_;
+  }
+
+  // ---- the ring: workers able to take a delivery, round robin ------------------------------
+  // Lists w if it is alive, not listed yet and below its prefetch.
+  void AddToRing(uint32_t w) {
+    Worker& worker = workers_[w];
+    if (worker.alive && !worker.in_ring && worker.unacked < prefetch_) {
+      worker.in_ring = true;
+      ring_.push_back(w);
+    }
+  }
+  bool ring_empty() const { return ring_.empty(); }
+  // The first listed worker, taken off the ring. REQUIRES: !ring_empty().
+  uint32_t PopRing() {
+    DRAINSIM_CHECK(!ring_.empty());
+    const uint32_t w = ring_.front();
+    ring_.pop_front();
+    workers_[w].in_ring = false;
+    return w;
+  }
+  // Whether w can take one more delivery now: alive and below its prefetch.
+  bool CanTake(uint32_t w) const { return workers_[w].alive && workers_[w].unacked < prefetch_; }
+
+  // ---- attempt slots -----------------------------------------------------------------------
+  // A new live attempt of worker w in a free slot (the one freed last, else a new one), reset
+  // but for its generation; the worker's running count and busy_slots() go up by one.
+  uint32_t StartAttempt(uint32_t w);
+  // The attempt in `slot` ends: its worker's running count and busy_slots() go down by one, the
+  // slot is free and its generation moves on (invariant (3)). REQUIRES: the attempt is live.
+  void EndAttempt(uint32_t slot);
+  Attempt& attempt(uint32_t slot) { return attempts_[slot]; }
+  const Attempt& attempt(uint32_t slot) const { return attempts_[slot]; }
+  // Whether `slot` holds the live attempt of `generation`: events and query completions of an
+  // ended attempt are stale.
+  bool IsLive(uint32_t slot, uint32_t generation) const {
+    return slot < attempts_.size() && attempts_[slot].live &&
+           attempts_[slot].generation == generation;
+  }
+  // Every slot ever used, live or free, for scans in slot order.
+  uint32_t slot_count() const { return static_cast<uint32_t>(attempts_.size()); }
+  // Attempts in progress across all workers (invariant (1)).
+  int64_t busy_slots() const {
+    return static_cast<int64_t>(attempts_.size() - free_attempts_.size());
+  }
+
+ private:
+  const int64_t prefetch_;
+  const int64_t concurrency_;
+  std::vector<Worker> workers_;
+  std::deque<uint32_t> ring_;
+  std::vector<Attempt> attempts_;
+  std::vector<uint32_t> free_attempts_;
+};
+
+}  // namespace drainsim::model
