@@ -5,9 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "experiments/experiment_result.h"
 #include "experiments/partial.h"
-#include "experiments/replications_report.h"
-#include "experiments/sweep_report.h"
 #include "tools/drainsim/experiment_cli.h"
 
 namespace drainsim::cli {
@@ -73,10 +72,7 @@ int RunMerge(const Args& args) {
   const std::optional<std::string> out_dir =
       OutDirFor("merge", vm, e.scenario_name + (sweep ? "-sweep" : ""));
   if (!out_dir) return kExitBadInput;
-  return Emit("merge",
-              sweep ? experiments::RenderSweep(e, merged->records)
-                    : experiments::RenderReplications(e, merged->records),
-              *out_dir);
+  return Emit("merge", experiments::RenderExperiment(e, merged->records), *out_dir);
 }
 
 }  // namespace drainsim::cli
