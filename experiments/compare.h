@@ -27,6 +27,8 @@
 //      difference" iff p >= 1 - confidence; otherwise the side with the larger rank sum is the
 //      later one ("never" the latest of all), worse for a lower-is-better metric.
 //  (4) A pure function of its inputs, like every experiment output: identical for every --jobs.
+//      ComparisonResultOf computes the result (experiments/results/comparison_result.h) and
+//      reports/compare_report.h renders it.
 //  (5) The gate (compare_gate.h): with --fail-if-worse, exit_code is 1 iff B is worse than A on
 //      some gated metric by the verdict of (2) or (3), else 0. Every output says which metrics
 //      were judged and the verdict of each; comment.md (the pull-request comment,
@@ -40,65 +42,23 @@
 
 #include "experiments/compare_censored.h"
 #include "experiments/experiment.h"
+#include "experiments/results/comparison_result.h"
 #include "experiments/results/statistics.h"
 #include "experiments/runner.h"
-#include "reports/output.h"
 
 namespace drainsim::experiments {
 
-struct ComparedScenario {
-  std::string name;
-  std::string path;
-  std::string hash;
-};
-
-struct Comparison {
-  ComparedScenario a;
-  ComparedScenario b;
-  std::string drainsim_version;
-  uint64_t base_seed = 0;
-  int64_t replications = 0;
-  double confidence = 0.95;
-  bool independent = false;  // B without common random numbers
-  std::vector<MetricColumn> metrics;
-  std::vector<std::string> gate;  // --fail-if-worse: canonical names, each one of `metrics`
-  bool markdown = false;          // --format markdown: stdout is comment.md
-};
-
 // The seed of replication i for side A (b_side false) or B.
 uint64_t ComparisonSeed(const Comparison& c, bool b_side, int64_t replication);
-
-enum class CompareVerdict : uint8_t {
-  kABetter,
-  kBBetter,
-  kDiffers,
-  kNoDifference,
-  kTooFew,
-  kUndefined
-};
-std::string_view CompareVerdictName(CompareVerdict verdict);
-
-// What a verdict rests on (contract (2) and (3)); kNone with no verdict ("undefined").
-enum class VerdictBasis : uint8_t { kNone, kPairedT, kSignedRank };
-std::string_view VerdictBasisName(VerdictBasis basis);  // "-", "paired t", "signed rank"
-
-struct MetricComparison {
-  Statistics a;
-  Statistics b;
-  Statistics difference;                       // of b - a, paired
-  std::optional<double> unpaired_half_width;   // Welch, from a and b: what independent runs give
-  std::optional<CensoredComparison> censored;  // iff the metric's undefined means "never"
-  CompareVerdict verdict = CompareVerdict::kUndefined;
-  VerdictBasis verdict_by = VerdictBasis::kNone;
-};
 
 // REQUIRES: a.size() == b.size() >= 1; every record has values for `metrics`
 MetricComparison CompareMetric(const std::vector<RunRecord>& a, const std::vector<RunRecord>& b,
                                size_t metric, Better better, double confidence,
                                bool undefined_means_never);
 
-// REQUIRES: a.size() == b.size() == c.replications
-reports::Rendered RenderComparison(const Comparison& c, const std::vector<RunRecord>& a,
-                                   const std::vector<RunRecord>& b);
+// Every metric compared (CompareMetric) and the gate judged (compare_gate.h): what
+// reports/compare_report.h renders. REQUIRES: a.size() == b.size() == c.replications
+ComparisonResult ComparisonResultOf(const Comparison& c, const std::vector<RunRecord>& a,
+                                    const std::vector<RunRecord>& b);
 
 }  // namespace drainsim::experiments

@@ -23,43 +23,16 @@
 //  (4) Pure: the same values give the same figures.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "experiments/paired_tests.h"
 
 namespace drainsim::experiments {
 
-struct CensoredComparison {
-  Proportion reached_a;  // Wilson interval at the comparison's confidence
-  Proportion reached_b;
-  int64_t a_only = 0;  // pairs where only A reached it
-  int64_t b_only = 0;  // pairs where only B reached it
-  double mcnemar_p = 1;
-  SignedRank rank;  // on B - A, "never" = +infinity
-
-  // Some run, on either side, never reached it: the means are then over a subset of the runs.
-  bool AnyNever() const { return reached_a.k < reached_a.n || reached_b.k < reached_b.n; }
-};
-
 // REQUIRES: a.size() == b.size() >= 1, 0 < confidence < 1
 CensoredComparison CompareCensored(std::span<const std::optional<double>> a,
                                    std::span<const std::optional<double>> b, double confidence);
-
-// A p-value as people read it: 3 significant digits ("0.0039", "1", "2.1e-09").
-std::string PValueText(double p);
-// As compare.json writes it: 6 significant digits.
-double PValueJson(double p);
-
-nlohmann::json CensoredJson(const CensoredComparison& c);
-
-// The header of the "reached" table after its metric column, and one row's cells in that order:
-// reached A ("2 of 10"), its interval ("[5.7%, 51%]"), the same for B, pairs reached in A only,
-// in B only, McNemar's p, the signed-rank p.
-std::vector<std::string> CensoredHeader(double confidence);
-std::vector<std::string> CensoredCells(const CensoredComparison& c);
 
 }  // namespace drainsim::experiments

@@ -114,17 +114,4 @@ GateResult JudgeComparison(const Comparison& c, const std::vector<MetricComparis
   return gate;
 }
 
-json GateJson(const GateResult& gate) {
-  json metrics = json::array();
-  json verdicts = json::object();
-  for (const GateRow& row : gate.rows) {
-    if (!row.gated) continue;
-    metrics.push_back(row.metric);
-    verdicts[row.metric] = std::string(GateVerdictName(row.verdict));
-  }
-  return json{{"metrics", std::move(metrics)},
-              {"verdicts", std::move(verdicts)},
-              {"failed", gate.Failed()}};
-}
-
 }  // namespace drainsim::experiments

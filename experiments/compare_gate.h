@@ -1,7 +1,7 @@
 // The gate of `drainsim compare A.json B.json --fail-if-worse METRIC[,METRIC...]`: which
 // metrics may gate a pair of scenarios, and the comparison's verdicts read from B's side
-// (experiments/results/gate_result.h) for the exit code, compare.json and the PR comment
-// (reports/compare_comment.h).
+// (experiments/results/gate_result.h) for the exit code, compare.json (reports/compare_report.h)
+// and the PR comment (reports/compare_comment.h).
 //
 // Which way is worse is never decided here: it is the metric's `better` (metric_spec.h,
 // BetterOf, the one table beside the metric definitions): for a lower-is-better metric
@@ -47,8 +47,5 @@ GateVerdict GateVerdictOf(CompareVerdict verdict);
 // The judgement of every compared metric. REQUIRES: results.size() == c.metrics.size(), every
 // name of c.gate is a metric of c.metrics.
 GateResult JudgeComparison(const Comparison& c, const std::vector<MetricComparison>& results);
-
-// compare.json's "gate": {"metrics": [...gated...], "failed": bool, "verdicts": {name: verdict}}.
-nlohmann::json GateJson(const GateResult& gate);
 
 }  // namespace drainsim::experiments

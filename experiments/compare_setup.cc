@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "experiments/experiment_setup.h"
+#include "reports/compare_report.h"
 #include "reports/version.h"
 #include "sim/base/check.h"
 
@@ -65,7 +66,7 @@ reports::Rendered RunComparison(const Comparison& c, const config::Scenario& a,
   const auto middle = records.begin() + c.replications;
   const std::vector<RunRecord> runs_a(records.begin(), middle);
   const std::vector<RunRecord> runs_b(middle, records.end());
-  return RenderComparison(c, runs_a, runs_b);
+  return reports::RenderComparison(c, ComparisonResultOf(c, runs_a, runs_b), runs_a, runs_b);
 }
 
 }  // namespace drainsim::experiments

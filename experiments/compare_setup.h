@@ -44,7 +44,7 @@ Comparison ComparisonOf(const LoadedScenario& a, const LoadedScenario& b,
                         const std::vector<MetricSpec>& metrics,
                         const std::vector<MetricSpec>& gate);
 
-// Contract (2), rendered by RenderComparison. REQUIRES: c.metrics are `metrics`' columns
+// Contract (2), rendered by reports::RenderComparison. REQUIRES: c.metrics are `metrics`' columns
 reports::Rendered RunComparison(const Comparison& c, const config::Scenario& a,
                                 const config::Scenario& b, const std::vector<MetricSpec>& metrics,
                                 const RunnerOptions& options);

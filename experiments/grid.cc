@@ -36,23 +36,17 @@ bool LooksInteger(const std::string& text) {
   return text.find_first_of(".eE") == std::string::npos;
 }
 
-std::optional<std::vector<json>> ParseRange(const std::vector<std::string>& parts,
-                                            std::string* error) {
+base::Expected<std::vector<json>> ParseRange(const std::vector<std::string>& parts) {
   const std::optional<double> start = ParseNumber(parts[0]);
   const std::optional<double> stop = ParseNumber(parts[1]);
   const std::optional<double> step = ParseNumber(parts[2]);
-  if (!start || !stop || !step) {
-    *error = "START:STOP:STEP needs three numbers";
-    return std::nullopt;
-  }
+  if (!start || !stop || !step) return base::Failure{"START:STOP:STEP needs three numbers"};
   if (!(*step > 0) || *stop < *start) {
-    *error = "a range needs STEP > 0 and START <= STOP";
-    return std::nullopt;
+    return base::Failure{"a range needs STEP > 0 and START <= STOP"};
   }
   const double steps = std::floor((*stop - *start) / *step + 1e-9);
   if (steps + 1 > static_cast<double>(kAxisValuesMax)) {
-    *error = "more than " + std::to_string(kAxisValuesMax) + " values";
-    return std::nullopt;
+    return base::Failure{"more than " + std::to_string(kAxisValuesMax) + " values"};
   }
   const bool integer = LooksInteger(parts[0]) && LooksInteger(parts[2]);
   std::vector<json> values;
@@ -93,11 +87,8 @@ base::Expected<Axis> ParseVary(const std::string& text) {
   }
   const std::vector<std::string> parts = Split(spec, ':');
   if (parts.size() == 3 && ParseNumber(parts[0]) && ParseNumber(parts[1])) {
-    std::string range_error;
-    std::optional<std::vector<json>> values = ParseRange(parts, &range_error);
-    if (!values) {
-      return base::Failure{"'" + text + "': " + range_error};
-    }
+    base::Expected<std::vector<json>> values = ParseRange(parts);
+    if (!values) return base::Failure{"'" + text + "': " + values.error()};
     axis.values = std::move(*values);
     return axis;
   }

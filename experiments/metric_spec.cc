@@ -105,18 +105,6 @@ std::vector<Resolved> ResolveEach(const json& scenario_json,
 
 }  // namespace
 
-std::string_view BetterName(Better better) {
-  switch (better) {
-    case Better::kLower:
-      return "lower";
-    case Better::kHigher:
-      return "higher";
-    case Better::kNone:
-      return "none";
-  }
-  return "none";
-}
-
 Better BetterOf(RunMetric metric) {
   switch (metric) {
     case RunMetric::kAcked:

@@ -35,8 +35,6 @@
 
 namespace drainsim::experiments {
 
-std::string_view BetterName(Better better);  // "lower", "higher", "none"
-
 // Which way is better for `metric`.
 Better BetterOf(config::RunMetric metric);
 

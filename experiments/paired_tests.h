@@ -28,30 +28,15 @@
 #include <cstdint>
 #include <span>
 
-namespace drainsim::experiments {
+#include "experiments/results/comparison_result.h"
 
-struct Proportion {
-  int64_t k = 0;  // runs with the outcome
-  int64_t n = 0;  // runs
-  double share = 0;
-  double low = 0;  // the Wilson interval at `level`
-  double high = 0;
-};
+namespace drainsim::experiments {
 
 // REQUIRES: 0 <= k <= n, n >= 1, 0 < level < 1
 Proportion WilsonInterval(int64_t k, int64_t n, double level);
 
 // REQUIRES: a_only >= 0, b_only >= 0
 double McNemarExactP(int64_t a_only, int64_t b_only);
-
-struct SignedRank {
-  int64_t nonzero = 0;  // differences ranked
-  int64_t zeros = 0;    // differences exactly 0, dropped
-  double w_plus = 0;    // sum of the ranks of positive differences
-  double w_minus = 0;   // of negative ones; w_plus + w_minus = nonzero (nonzero + 1) / 2
-  double p = 1;         // two-sided
-  bool exact = true;    // false: normal approximation
-};
 
 inline constexpr int64_t kSignedRankExactMax = 200;
 

@@ -22,6 +22,43 @@ std::optional<uint64_t> ParseUnsigned(const std::string& text, int base) {
   return value;
 }
 
+// One run of a part file, checked against the experiment's metrics and expectations (its index
+// is checked by the caller). Throws json::exception on a missing or mistyped member.
+base::Expected<RunRecord> ReadRecord(const json& run, const Experiment& experiment) {
+  const size_t metric_count = experiment.metrics.size();
+  const size_t expectation_count = experiment.expectations.size();
+  RunRecord r;
+  const int64_t index = run.at("index").get<int64_t>();
+  const std::optional<uint64_t> seed = ParseUnsigned(run.at("seed").get<std::string>(), 10);
+  const std::optional<uint64_t> fingerprint =
+      ParseUnsigned(run.at("fingerprint").get<std::string>(), 16);
+  if (!seed || !fingerprint) {
+    return base::Failure{"run " + std::to_string(index) + ": bad seed or fingerprint"};
+  }
+  r.seed = *seed;
+  r.fingerprint = *fingerprint;
+  for (const json& v : run.at("values")) {
+    r.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+  }
+  r.passed = run.at("passed").get<std::vector<bool>>();
+  if (r.values.size() != metric_count || r.passed.size() != expectation_count) {
+    return base::Failure{"run " + std::to_string(index) + " has " +
+                         std::to_string(r.values.size()) + " values and " +
+                         std::to_string(r.passed.size()) + " verdicts, the experiment " +
+                         std::to_string(metric_count) + " metrics and " +
+                         std::to_string(expectation_count) + " expectations"};
+  }
+  for (const json& v : run.at("measured")) {
+    r.measured.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+  }
+  if (r.measured.size() != expectation_count) {
+    return base::Failure{"run " + std::to_string(index) + " has " +
+                         std::to_string(r.measured.size()) + " measured figures, the " +
+                         "experiment " + std::to_string(expectation_count) + " expectations"};
+  }
+  return r;
+}
+
 }  // namespace
 
 std::string PartialFileName(const Shard& shard) {
@@ -79,38 +116,10 @@ base::Expected<Partial> ReadPartial(const std::string& text) {
         p.shard.number > p.shard.count) {
       return base::Failure{"bad shard " + document.at("shard").dump()};
     }
-    const size_t metric_count = p.experiment.metrics.size();
-    const size_t expectation_count = p.experiment.expectations.size();
     for (const json& run : document.at("runs")) {
-      RunRecord r;
+      base::Expected<RunRecord> r = ReadRecord(run, p.experiment);
+      if (!r) return base::Failure{r.error()};
       const int64_t index = run.at("index").get<int64_t>();
-      const std::optional<uint64_t> seed = ParseUnsigned(run.at("seed").get<std::string>(), 10);
-      const std::optional<uint64_t> fingerprint =
-          ParseUnsigned(run.at("fingerprint").get<std::string>(), 16);
-      if (!seed || !fingerprint) {
-        return base::Failure{"run " + std::to_string(index) + ": bad seed or fingerprint"};
-      }
-      r.seed = *seed;
-      r.fingerprint = *fingerprint;
-      for (const json& v : run.at("values")) {
-        r.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
-      }
-      r.passed = run.at("passed").get<std::vector<bool>>();
-      if (r.values.size() != metric_count || r.passed.size() != expectation_count) {
-        return base::Failure{"run " + std::to_string(index) + " has " +
-                             std::to_string(r.values.size()) + " values and " +
-                             std::to_string(r.passed.size()) + " verdicts, the experiment " +
-                             std::to_string(metric_count) + " metrics and " +
-                             std::to_string(expectation_count) + " expectations"};
-      }
-      for (const json& v : run.at("measured")) {
-        r.measured.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
-      }
-      if (r.measured.size() != expectation_count) {
-        return base::Failure{"run " + std::to_string(index) + " has " +
-                             std::to_string(r.measured.size()) + " measured figures, the " +
-                             "experiment " + std::to_string(expectation_count) + " expectations"};
-      }
       if (index < 0 || index >= p.experiment.RunCount() || !p.shard.Holds(index) ||
           (!p.indices.empty() && index <= p.indices.back())) {
         return base::Failure{"run index " + std::to_string(index) + " does not belong in shard " +
@@ -118,7 +127,7 @@ base::Expected<Partial> ReadPartial(const std::string& text) {
                              " (or is out of order)"};
       }
       p.indices.push_back(index);
-      p.records.push_back(std::move(r));
+      p.records.push_back(std::move(*r));
     }
     return p;
   } catch (const json::exception& e) {

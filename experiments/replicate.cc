@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <span>
 
-#include "experiments/replications_report.h"
+#include "experiments/experiment_result.h"
 #include "experiments/seeds.h"
 #include "sim/base/check.h"
 
@@ -32,6 +32,34 @@ std::vector<RunRecord> RunReplications(const config::Scenario& scenario,
     tasks.push_back({&scenario, ReplicationSeed(base_seed, static_cast<uint64_t>(index))});
   }
   return RunTasks(tasks, metrics, options);
+}
+
+std::vector<int64_t> ShardIndices(int64_t count, const std::optional<Shard>& shard) {
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < count; ++i) {
+    if (!shard || shard->Holds(i)) indices.push_back(i);
+  }
+  return indices;
+}
+
+ShardRuns RunSweep(const Experiment& e, const std::vector<config::Scenario>& points,
+                   const std::vector<MetricSpec>& metrics, const std::optional<Shard>& shard,
+                   const RunnerOptions& options) {
+  DRAINSIM_CHECK(static_cast<int64_t>(points.size()) == e.PointCount());
+  ShardRuns runs;
+  runs.indices = ShardIndices(e.RunCount(), shard);
+  std::vector<Task> tasks;
+  tasks.reserve(runs.indices.size());
+  for (int64_t k : runs.indices) {
+    tasks.push_back({&points[static_cast<size_t>(k / e.replications)],
+                     ReplicationSeed(e.base_seed, static_cast<uint64_t>(k % e.replications))});
+  }
+  runs.records = RunTasks(tasks, metrics, options);
+  for (RunRecord& record : runs.records) {
+    record.passed.clear();
+    record.measured.clear();
+  }
+  return runs;
 }
 
 CiStopResult RunUntilCiWidth(const config::Scenario& scenario,

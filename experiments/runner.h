@@ -22,21 +22,11 @@
 #include <vector>
 
 #include "experiments/metric_spec.h"
+#include "experiments/results/run_record.h"
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
 
 namespace drainsim::experiments {
-
-struct RunRecord {
-  uint64_t seed = 0;
-  uint64_t fingerprint = 0;
-  std::vector<std::optional<double>> values;  // one per metric, in the experiment's order
-  std::vector<bool> passed;                   // one per expectation of the scenario, in order
-  // One per expectation: the figure compared with its bounds (reports::Verdict::measured);
-  // nullopt when it had none (undefined, not measured, no samples).
-  std::vector<std::optional<double>> measured;
-  bool operator==(const RunRecord&) const = default;
-};
 
 // Thrown by RunTasks (contract (3)); what() is one line naming the run and the invariant.
 class ModelErrorInRun : public std::runtime_error {

@@ -1,6 +1,7 @@
 #include "experiments/scenario_edit.h"
 
 #include "reports/metrics.h"
+#include "reports/table.h"
 
 namespace drainsim::experiments {
 
@@ -81,13 +82,8 @@ base::Expected<json> ParseDocument(const std::string& text) {
   }
 }
 
-std::string ValueText(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number_integer() || value.is_number_unsigned()) return value.dump();
-  if (value.is_number_float()) return reports::Decimal(value.get<double>());
-  return value.dump();
+std::string EditText(const Edit& edit) {
+  return edit.pointer + "=" + reports::ValueText(edit.value);
 }
-
-std::string EditText(const Edit& edit) { return edit.pointer + "=" + ValueText(edit.value); }
 
 }  // namespace drainsim::experiments

@@ -34,11 +34,8 @@ base::Expected<nlohmann::json> ApplyEdits(const nlohmann::json& document,
 // Parses `text` as JSON for editing, or the syntax error.
 base::Expected<nlohmann::json> ParseDocument(const std::string& text);
 
-// "/drains/0/rate_per_s=120": how an edit is named in messages and reports.
+// "/drains/0/rate_per_s=120": how an edit is named in messages and reports (the value as
+// reports::ValueText prints it).
 std::string EditText(const Edit& edit);
-
-// The value as a parameter is printed in tables and file names: numbers as the reports print
-// them, strings without quotes.
-std::string ValueText(const nlohmann::json& value);
 
 }  // namespace drainsim::experiments

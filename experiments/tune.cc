@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "experiments/experiment_result.h"
 #include "experiments/replicate.h"
-#include "experiments/replications_report.h"
 #include "reports/metrics.h"
 #include "reports/table.h"
 #include "sim/base/check.h"

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiments/replications_report.h"
+#include "experiments/results/statistics.h"
 #include "experiments/seeds.h"
 #include "live/drainer_busy.h"
 #include "live/live_traffic_report.h"

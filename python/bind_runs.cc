@@ -10,10 +10,10 @@
 
 #include "experiments/compare_gate.h"
 #include "experiments/compare_setup.h"
+#include "experiments/experiment_result.h"
 #include "experiments/experiment_setup.h"
 #include "experiments/loaded_scenario.h"
 #include "experiments/replicate.h"
-#include "experiments/replications_report.h"
 #include "experiments/single_run.h"
 #include "python/arguments.h"
 #include "python/bindings.h"
@@ -60,7 +60,7 @@ std::string ReplicationsJson(const LoadedScenario& s, int64_t replications,
   py::gil_scoped_release release;
   const std::vector<experiments::RunRecord> records =
       experiments::RunReplications(s.scenario, specs, e.base_seed, indices, options);
-  return FileText(experiments::RenderReplications(e, records), "replications.json");
+  return FileText(experiments::RenderExperiment(e, records), "replications.json");
 }
 
 // The comparison's metrics: compare's --metric (checked in both) or the shared defaults, then

@@ -150,6 +150,29 @@ bool SameInstant(const std::vector<LifeEvent>& events, size_t i, Type type, size
          events[i + 1].at == events[i].at;
 }
 
+// "attempt 2 started on worker 3", and how long the delivery waited in the worker's prefetch
+// buffer when `delivered` (the latest delivery) went to the same worker earlier.
+std::string AttemptStartText(const LifeEvent& e, const LifeEvent* delivered) {
+  std::string text =
+      "attempt " + std::to_string(e.attempt) + " started on worker " + std::to_string(e.worker);
+  if (delivered != nullptr && delivered->worker == e.worker && delivered->at < e.at) {
+    text +=
+        " (after " + Backoff(delivered->at, e.at) + " s in its prefetch buffer, behind other work)";
+  }
+  return text;
+}
+
+// An attempt's commit, or a duplicate execution with its cause.
+std::string CommitText(const LifeEvent& e) {
+  if (!e.duplicate) return "attempt " + std::to_string(e.attempt) + " committed its work";
+  std::string text =
+      "ran again although its key had committed: duplicate execution "
+      "(cause: " +
+      std::string(model::DuplicateCauseName(e.duplicate_cause)) + ")";
+  if (e.visible) text += ", visible: its kind's idempotency is none";
+  return text;
+}
+
 std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log,
                       const ExplainScene& scene) {
   std::string out;
@@ -186,16 +209,9 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
         }
         out += Line(e.at, TransitionText(e, scene));
         break;
-      case Type::kAttemptStart: {
-        std::string text = "attempt " + std::to_string(e.attempt) + " started on worker " +
-                           std::to_string(e.worker);
-        if (delivered != nullptr && delivered->worker == e.worker && delivered->at < e.at) {
-          text += " (after " + Backoff(delivered->at, e.at) +
-                  " s in its prefetch buffer, behind other work)";
-        }
-        out += Line(e.at, text);
+      case Type::kAttemptStart:
+        out += Line(e.at, AttemptStartText(e, delivered));
         break;
-      }
       case Type::kAttemptEnd:
         if (e.outcome == model::AttemptOutcome::kCrashed && committed) {
           out += Line(e.at, "worker " + std::to_string(e.worker) +
@@ -208,16 +224,7 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
         break;
       case Type::kCommit:
         committed = true;
-        if (e.duplicate) {
-          std::string text =
-              "ran again although its key had committed: duplicate execution "
-              "(cause: " +
-              std::string(model::DuplicateCauseName(e.duplicate_cause)) + ")";
-          if (e.visible) text += ", visible: its kind's idempotency is none";
-          out += Line(e.at, text);
-        } else {
-          out += Line(e.at, "attempt " + std::to_string(e.attempt) + " committed its work");
-        }
+        out += Line(e.at, CommitText(e));
         break;
       case Type::kSleep:
         out += Line(e.at, "sleeping in the consumer until " + Seconds3(e.until) + " s (backoff " +

@@ -44,23 +44,25 @@ std::string FormatNames() {
   return names;
 }
 
-std::string ParseFormatList(std::string_view list, std::vector<const Format*>* formats) {
-  formats->clear();
+base::Expected<std::vector<const Format*>> ParseFormatList(std::string_view list) {
+  std::vector<const Format*> formats;
   size_t start = 0;
   while (true) {
     const size_t comma = std::min(list.find(',', start), list.size());
     const std::string_view name = list.substr(start, comma - start);
     if (name.empty()) {
-      return "empty format name in '" + std::string(list) + "'; formats are: " + FormatNames();
+      return base::Failure{"empty format name in '" + std::string(list) +
+                           "'; formats are: " + FormatNames()};
     }
     const Format* format = FindFormat(name);
     if (format == nullptr) {
-      return "unknown format '" + std::string(name) + "'; formats are: " + FormatNames();
+      return base::Failure{"unknown format '" + std::string(name) +
+                           "'; formats are: " + FormatNames()};
     }
-    if (std::find(formats->begin(), formats->end(), format) == formats->end()) {
-      formats->push_back(format);
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
+      formats.push_back(format);
     }
-    if (comma == list.size()) return "";
+    if (comma == list.size()) return formats;
     start = comma + 1;
   }
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reports/report_input.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::reports {
 
@@ -35,8 +36,7 @@ const Format* FindFormat(std::string_view name);
 std::string FormatNames();
 
 // Parses a comma-separated list ("json,md,junit"). Each name once, in the order given; a repeated
-// name counts once. Returns "" on success, else the problem, naming the bad value and the
-// known names; `formats` is then unspecified.
-std::string ParseFormatList(std::string_view list, std::vector<const Format*>* formats);
+// name counts once. The formats, or the problem, naming the bad value and the known names.
+base::Expected<std::vector<const Format*>> ParseFormatList(std::string_view list);
 
 }  // namespace drainsim::reports

@@ -174,21 +174,20 @@ double ChartValue(const SeriesColumn& column, const SeriesSource& source, const 
   return value * source.factor;
 }
 
-RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
-  DRAINSIM_CHECK(max_points >= 2);
-  const model::Results& r = input.results;
-  const std::vector<Sample>& samples = r.series;
-  RunCharts out;
-  if (samples.empty()) return out;
+namespace {
 
+// The fault windows, drains and crash strikes every chart shows, and the notes for what a band
+// cannot show.
+Decorations DecorationsOf(const ReportInput& input) {
+  const model::Results& r = input.results;
   Decorations d;
-  d.x_max = std::max(r.ended_at_s, samples.back().t_s);
+  d.x_max = std::max(r.ended_at_s, r.series.back().t_s);
   if (!(d.x_max > 0)) d.x_max = 1;
   const ScenarioMarks& marks = input.context.marks;
   if (marks.from_scenario) {
     FaultsFromScenario(marks, d);
   } else {
-    FaultsFromFlags(samples, d);
+    FaultsFromFlags(r.series, d);
   }
   Drains(r, d);
   CrashStrikes(r, d);
@@ -196,9 +195,12 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
     d.notes.push_back("worker crashes: " + std::to_string(r.crash_strikes) + " in all, the first " +
                       std::to_string(r.crash_strikes_s.size()) + " marked");
   }
-  out.notes = d.notes;
-  FigureBuilder b(samples, max_points, out);
+  return d;
+}
 
+// The charts every run has: queue depth, the oldest message's age, attempts, busy workers.
+void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results& r,
+                    const ScenarioMarks& marks, size_t max_points) {
   {
     svg::LineChart c = Chart(d, "depth", "Queue depth", {"messages", ""}, max_points);
     c.y_integer = true;
@@ -257,6 +259,11 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
             (db ? " and queries waiting for a database connection" : "") + ", at each sample" +
             (db ? "; the database queue peaked at " + std::to_string(r.db_queue_max) + "." : "."));
   }
+}
+
+// The charts of the parts a scenario may have: the downstream API, the database, live traffic.
+void AddPartCharts(FigureBuilder& b, const Decorations& d, const model::Results& r,
+                   size_t max_points) {
   if (r.downstream_calls > 0) {
     svg::LineChart c =
         Chart(d, "downstream", "Downstream calls and 429s", {"calls", "per s"}, max_points);
@@ -296,6 +303,11 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
           "sampling interval; " +
               std::to_string(r.live_errors) + " in all.");
   }
+}
+
+// The DLQ's flows and the drains' rate.
+void AddFlowCharts(FigureBuilder& b, const Decorations& d, const model::Results& r,
+                   size_t max_points) {
   {
     svg::LineChart c =
         Chart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
@@ -318,6 +330,21 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
           "interval; " +
               std::to_string(r.replays) + " replays in all.");
   }
+}
+
+}  // namespace
+
+RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
+  DRAINSIM_CHECK(max_points >= 2);
+  const model::Results& r = input.results;
+  RunCharts out;
+  if (r.series.empty()) return out;
+  const Decorations d = DecorationsOf(input);
+  out.notes = d.notes;
+  FigureBuilder b(r.series, max_points, out);
+  AddQueueCharts(b, d, r, input.context.marks, max_points);
+  AddPartCharts(b, d, r, max_points);
+  AddFlowCharts(b, d, r, max_points);
   return out;
 }
 

@@ -15,7 +15,7 @@
 //
 // Contract:
 //  (1) A case fails iff its expectation failed in at least one replication: the rule of the
-//      command's exit code (experiments/replications_report.h contract (2)). `passed` is the
+//      command's exit code (reports/replications_report.h contract (2)). `passed` is the
 //      count of replications where it held, `replications` the count run.
 //  (2) `value` is the mean of the expectation's figure over the replications where it had one,
 //      `value_min` and `value_max` its extremes ("undefined" when no replication had one); the

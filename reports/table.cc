@@ -81,4 +81,11 @@ std::string NumberOr(const std::optional<double>& value, const std::string& none
   return value ? Number(*value) : none;
 }
 
+std::string ValueText(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer() || value.is_number_unsigned()) return value.dump();
+  if (value.is_number_float()) return Decimal(value.get<double>());
+  return value.dump();
+}
+
 }  // namespace drainsim::reports

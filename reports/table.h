@@ -4,6 +4,7 @@
 // Contract: pure and locale-independent; the same table gives the same bytes.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,5 +29,10 @@ struct Table {
 std::string Number(double value);
 // Number(*value), or "-" when there is none.
 std::string NumberOr(const std::optional<double>& value, const std::string& none = "-");
+
+// A JSON value as a parameter is printed in tables and file names (a sweep's grid values, a
+// scenario edit): integers as written, other numbers by reports::Decimal, strings without
+// quotes, anything else as compact JSON.
+std::string ValueText(const nlohmann::json& value);
 
 }  // namespace drainsim::reports

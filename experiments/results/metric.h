@@ -5,12 +5,26 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "sim/config/expect.h"
 
 namespace drainsim::experiments {
 
 enum class Better : uint8_t { kLower, kHigher, kNone };
+
+// "lower", "higher", "none": how reports and part files name it.
+inline std::string_view BetterName(Better better) {
+  switch (better) {
+    case Better::kLower:
+      return "lower";
+    case Better::kHigher:
+      return "higher";
+    case Better::kNone:
+      return "none";
+  }
+  return "none";
+}
 
 struct MetricSpec {
   std::string name;                // canonical: NAME[:KIND][@WINDOW], "@run" dropped

@@ -1,5 +1,6 @@
-// `drainsim run --replications N` as reports read it (reports/replications_junit.h and
-// reports/replications_html.h render it; experiments/replications_report.h computes it): per
+// `drainsim run --replications N` as reports read it (reports/replications_report.h,
+// reports/replications_junit.h and reports/replications_html.h render it;
+// experiments/experiment_result.h computes it): per
 // metric its statistics and its values, per expectation how many replications passed and what
 // its figure measured over them.
 //
@@ -47,6 +48,7 @@ struct ReplicationsResult {
   std::string scenario_hash;
   std::string drainsim_version;
   uint64_t base_seed = 0;
+  uint64_t replication_0_seed = 0;  // ReplicationSeed(base_seed, 0): what the header reproduces
   int64_t replications = 0;
   double confidence = 0.95;
   std::vector<ReplicatedMetric> metrics;

@@ -3,11 +3,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "experiments/sweep_report.h"
+#include "reports/sweep_report.h"
 #include "tests/experiments/small_scenario.h"
 
 namespace drainsim::experiments {
 namespace {
+
+using reports::SweepCell;
 
 using nlohmann::json;
 
@@ -124,6 +126,8 @@ TEST_CASE("BuildPoints lists at most errors_max problems, then how many more",
 
 namespace drainsim::experiments {
 namespace {
+
+using reports::SweepCell;
 
 // Regression (issue 13, defect 7's spirit in sweep): a point whose runs never reached an
 // instant printed "(3 undef)", as if the figure were missing; never is the worst outcome.

@@ -18,9 +18,13 @@
 #include "experiments/compare.h"
 #include "experiments/compare_censored.h"
 #include "experiments/metric_spec.h"
+#include "reports/censored_report.h"
 
 namespace drainsim::experiments {
 namespace {
+
+using reports::PValueJson;
+using reports::PValueText;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

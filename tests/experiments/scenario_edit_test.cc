@@ -5,10 +5,13 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "reports/table.h"
+
 namespace drainsim::experiments {
 namespace {
 
 using nlohmann::json;
+using reports::ValueText;
 
 const json kDocument = json::parse(R"({"name": "s", "run": {"until_s": 100},
   "drains": [{"rate_per_s": 10}], "seed": 3})");

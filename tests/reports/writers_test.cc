@@ -64,18 +64,20 @@ TEST_CASE("formats: the registry and --format lists", "[reports][formats]") {
   CHECK(reports::FindFormat("junit")->file_name == "junit.xml");
   CHECK(reports::FindFormat("xml") == nullptr);
 
-  std::vector<const reports::Format*> formats;
-  CHECK(reports::ParseFormatList("json,md,junit,csv", &formats).empty());
-  CHECK(formats.size() == 4);
-  CHECK(reports::ParseFormatList("csv,json,csv", &formats).empty());
-  REQUIRE(formats.size() == 2);
-  CHECK(formats[0]->name == "csv");
-  const std::string error = reports::ParseFormatList("json,xml", &formats);
-  CHECK(Contains(error, "'xml'"));
-  CHECK(Contains(error, "json, md, junit, csv"));
-  CHECK_FALSE(reports::ParseFormatList("", &formats).empty());
-  CHECK_FALSE(reports::ParseFormatList("json,", &formats).empty());
-  CHECK_FALSE(reports::ParseFormatList("JSON", &formats).empty());
+  const auto four = reports::ParseFormatList("json,md,junit,csv");
+  REQUIRE(four.ok());
+  CHECK(four->size() == 4);
+  const auto two = reports::ParseFormatList("csv,json,csv");
+  REQUIRE(two.ok());
+  REQUIRE(two->size() == 2);
+  CHECK((*two)[0]->name == "csv");
+  const auto bad = reports::ParseFormatList("json,xml");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(Contains(bad.error(), "'xml'"));
+  CHECK(Contains(bad.error(), "json, md, junit, csv"));
+  CHECK_FALSE(reports::ParseFormatList("").ok());
+  CHECK_FALSE(reports::ParseFormatList("json,").ok());
+  CHECK_FALSE(reports::ParseFormatList("JSON").ok());
 }
 
 TEST_CASE("formats: every writer gives the same bytes twice", "[reports][formats]") {

@@ -60,13 +60,13 @@ int RunCheck(const Args& args) {
   for (const std::string& path : vm["scenario"].as<std::vector<std::string>>()) {
     const scenario::LoadResult result = scenario::LoadScenarioFile(path);
     if (result.ok() && !(strict && !result.warnings.empty())) {
-      ReportLoad(path, result);
+      ReportLoad(path, result.problems, result.warnings);
       std::printf("%s: ok%s\n", path.c_str(), result.warnings.empty() ? "" : " (with warnings)");
     } else if (!result.ok() && IsJsonSchemaDocument(path)) {
       // Only what fails to load as a scenario is examined, so a scenario is never skipped.
       std::printf("%s: skipped (a JSON Schema document, not a scenario)\n", path.c_str());
     } else {
-      ReportLoad(path, result);
+      ReportLoad(path, result.problems, result.warnings);
       exit_code = kExitBadInput;
     }
   }

@@ -83,6 +83,67 @@ reports::Rendered RunBothSides(const experiments::Comparison& c, const LoadedSce
   return rendered;
 }
 
+// What the flags ask for, checked before the scenarios are read.
+struct CompareFlags {
+  int64_t replications = 0;
+  double confidence = 0;
+  int jobs = 1;
+  bool markdown = false;  // --format markdown
+};
+
+// The flags, or the usage error; in the order they were always checked.
+base::Expected<CompareFlags> ReadFlags(const po::variables_map& vm) {
+  CompareFlags flags;
+  flags.replications = vm["replications"].as<int64_t>();
+  if (flags.replications < 1 || flags.replications > experiments::kReplicationsMax) {
+    return base::Failure{"--replications must be in 1..1000000"};
+  }
+  if (const base::Status read = ReadConfidenceAndJobs(vm, &flags.confidence, &flags.jobs); !read) {
+    return base::Failure{read.error()};
+  }
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "markdown") {
+    return base::Failure{"--format must be text or markdown (got '" + format + "')"};
+  }
+  flags.markdown = format == "markdown";
+  return flags;
+}
+
+// --fail-if-worse's metrics, each resolved in both scenarios (none without the flag); nullopt,
+// with the reason printed, when one cannot gate.
+std::optional<std::vector<experiments::MetricSpec>> GateMetrics(const po::variables_map& vm,
+                                                                const LoadedScenario& a,
+                                                                const LoadedScenario& b) {
+  if (!vm.count("fail-if-worse")) return std::vector<experiments::MetricSpec>();
+  base::Expected<std::vector<experiments::MetricSpec>> resolved =
+      experiments::ResolveGateMetrics(a.document, b.document, GateNames(vm));
+  if (!resolved) {
+    BadInput("compare", resolved.error());
+    return std::nullopt;
+  }
+  return std::move(*resolved);
+}
+
+// The comparison of the loaded scenarios: metrics, gate, both sides' runs, the output.
+int Compare(const po::variables_map& vm, const CompareFlags& flags, const LoadedScenario& a,
+            const LoadedScenario& b) {
+  const std::optional<std::vector<experiments::MetricSpec>> gate = GateMetrics(vm, a, b);
+  if (!gate) return kExitBadInput;
+  const std::optional<std::vector<experiments::MetricSpec>> metrics =
+      ComparedMetrics(vm, a, b, *gate);
+  if (!metrics) return kExitBadInput;
+  experiments::Comparison c = experiments::ComparisonOf(a, b, *metrics, *gate);
+  c.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : a.scenario.seed;
+  c.replications = flags.replications;
+  c.confidence = flags.confidence;
+  c.independent = vm["independent"].as<bool>();
+  c.markdown = flags.markdown;
+  const std::optional<std::string> out_dir =
+      OutDirFor("compare", vm, "compare-" + c.a.name + "-vs-" + c.b.name);
+  if (!out_dir) return kExitBadInput;
+  return Emit("compare", RunBothSides(c, a, b, *metrics, vm, flags.jobs), *out_dir);
+}
+
 }  // namespace
 
 int RunCompare(const Args& args) {
@@ -110,51 +171,12 @@ int RunCompare(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
-  const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 1 || replications > experiments::kReplicationsMax) {
-    std::fprintf(stderr, "drainsim compare: --replications must be in 1..1000000\n");
-    return kExitBadInput;
-  }
-  double confidence = 0;
-  int jobs = 1;
-  if (!ReadConfidence("compare", vm, &confidence) || !ReadJobs("compare", vm, &jobs)) {
-    return kExitBadInput;
-  }
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "text" && format != "markdown") {
-    std::fprintf(stderr, "drainsim compare: --format must be text or markdown (got '%s')\n",
-                 format.c_str());
-    return kExitBadInput;
-  }
-  std::optional<LoadedScenario> a = LoadForExperiment(vm["a"].as<std::string>());
-  std::optional<LoadedScenario> b = LoadForExperiment(vm["b"].as<std::string>());
+  const base::Expected<CompareFlags> flags = ReadFlags(vm);
+  if (!flags) return BadInput("compare", flags.error());
+  const std::optional<LoadedScenario> a = LoadForExperiment(vm["a"].as<std::string>());
+  const std::optional<LoadedScenario> b = LoadForExperiment(vm["b"].as<std::string>());
   if (!a || !b) return kExitBadInput;
-  std::vector<experiments::MetricSpec> gate;
-  if (vm.count("fail-if-worse")) {
-    base::Expected<std::vector<experiments::MetricSpec>> resolved =
-        experiments::ResolveGateMetrics(a->document, b->document, GateNames(vm));
-    if (!resolved) {
-      std::fprintf(stderr, "drainsim compare: %s\n", resolved.error().c_str());
-      return kExitBadInput;
-    }
-    gate = std::move(*resolved);
-  }
-  const std::optional<std::vector<experiments::MetricSpec>> metrics =
-      ComparedMetrics(vm, *a, *b, gate);
-  if (!metrics) return kExitBadInput;
-
-  experiments::Comparison c = experiments::ComparisonOf(*a, *b, *metrics, gate);
-  c.base_seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : a->scenario.seed;
-  c.replications = replications;
-  c.confidence = confidence;
-  c.independent = vm["independent"].as<bool>();
-  c.markdown = format == "markdown";
-
-  const std::optional<std::string> out_dir =
-      OutDirFor("compare", vm, "compare-" + c.a.name + "-vs-" + c.b.name);
-  if (!out_dir) return kExitBadInput;
-
-  return Emit("compare", RunBothSides(c, *a, *b, *metrics, vm, jobs), *out_dir);
+  return Compare(vm, *flags, *a, *b);
 }
 
 }  // namespace drainsim::cli

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -117,8 +118,8 @@ std::optional<config::Scenario> LoadForLive(const std::string& path) {
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
   std::vector<scenario::Problem> problems = std::move(loaded.problems);
   if (loaded.ok()) problems = live::CheckLiveSupport(*loaded.scenario);
-  PrintProblems(path, problems);
-  if (problems.empty()) PrintWarnings(path, loaded.warnings);
+  // A scenario live cannot run has its problems said, not its warnings.
+  ReportLoad(path, problems, problems.empty() ? loaded.warnings : std::vector<scenario::Problem>());
   if (!loaded.ok() || !problems.empty()) return std::nullopt;
   if (!loaded.scenario->expect.empty()) {
     std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");
@@ -141,19 +142,20 @@ void PrintServices(const live::Services& services) {
 }
 
 // The scenario's delivery-limit counting must be the broker's (read from its server-properties):
-// "" when it is, else the problem at /broker/version.
-std::string BrokerVersionProblem(const config::Scenario& s, const std::string& amqp_url) {
+// success when it is, else the problem at /broker/version.
+base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& amqp_url) {
   std::string error;
   auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
-  if (!probe) return "cannot reach the broker: " + error;
+  if (!probe) return base::Failure{"cannot reach the broker: " + error};
   const bool scenario_counts_all = std::all_of(
       s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
   const bool broker_counts_all = CountsEveryReturn(probe->server_version());
-  if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return "";
-  return "/broker/version: the scenario's delivery limit counts " +
-         std::string(scenario_counts_all ? "every return" : "basic.reject only") +
-         ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
-         (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)");
+  if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return {};
+  return base::Failure{
+      "/broker/version: the scenario's delivery limit counts " +
+      std::string(scenario_counts_all ? "every return" : "basic.reject only") +
+      ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
+      (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)")};
 }
 
 int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
@@ -190,19 +192,16 @@ bool ReadSideBySideOptions(const po::variables_map& vm, SideBySideOptions* o) {
     std::fprintf(stderr, "drainsim live: --time-tolerance-s must be in 0..3600\n");
     return false;
   }
-  return ReadJobs("live", vm, &o->jobs);
+  const base::Expected<int> jobs = JobsOption(vm);
+  if (!jobs) {
+    BadInput("live", jobs.error());
+    return false;
+  }
+  o->jobs = *jobs;
+  return true;
 }
 
-}  // namespace
-
-int RunLive(const Args& args) {
-  CommandLine line("live",
-                   "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
-                   "[--wall-max-s S] [--settle-max-s S] [--replications N] [--jobs K] "
-                   "[--time-tolerance-s S] [--db-work sleep|cpu] [--db-cpus K] | "
-                   "live --db-curve [--db-work cpu] [--db-cpus K] | live --check-services | "
-                   "live --serve-services --state-file F",
-                   kDescription);
+void AddLiveOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>(), "scenario JSON file")(
       "seed", po::value<uint64_t>(), "seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/live-SCENARIO-NAME)")(
@@ -224,6 +223,215 @@ int RunLive(const Args& args) {
   AddJobsOption(line.options);
   AddDbWorkOptions(line.options);  // live_db_work.h
   line.positional.add("scenario", 1);
+}
+
+// A live run's scenario and settings, checked before any service starts.
+struct LiveSetup {
+  std::string path;
+  config::Scenario scenario;
+  uint64_t seed = 0;
+  std::string out_dir;
+  SideBySideOptions side;
+};
+
+// The scenario's database work, with a CPU-bound server's cores applied; false (after saying
+// why) when the scenario cannot have the work asked for.
+bool ApplyDbWork(const po::variables_map& vm, const LiveSetup& setup, live::DbWorkOptions* db_work,
+                 live::ServiceOptions* service_options) {
+  const config::Scenario& s = setup.scenario;
+  if (const std::string problem = live::DbWorkScenarioProblem(*db_work, s.database.has_value());
+      !problem.empty()) {
+    std::fprintf(stderr, "%s: /database: %s\n", setup.path.c_str(), problem.c_str());
+    return false;
+  }
+  if (s.database && s.database->cores) {  // a CPU-bound server: run its work as CPU
+    std::string note;
+    *db_work = live::WithScenarioCores(
+        *db_work, !vm["db-work"].defaulted(), !vm["db-cpus"].defaulted(), *s.database->cores,
+        vm.count("postgres") > 0, static_cast<int>(live::AllowedCpus().size()), &note);
+    service_options->postgres_cpus = DbCpus(*db_work);
+    if (!note.empty()) std::printf("%s\n", note.c_str());
+  }
+  return true;
+}
+
+// Reads and checks everything a live run needs before a service starts; nullopt after saying
+// why when something is wrong.
+std::optional<LiveSetup> PrepareLive(const po::variables_map& vm, live::DbWorkOptions* db_work,
+                                     live::ServiceOptions* service_options) {
+  LiveSetup setup;
+  if (!ReadSideBySideOptions(vm, &setup.side)) return std::nullopt;
+  setup.path = vm["scenario"].as<std::string>();
+  std::optional<config::Scenario> loaded = LoadForLive(setup.path);
+  if (!loaded) return std::nullopt;
+  setup.scenario = std::move(*loaded);
+  // A restart for real only of the run's own broker (live/broker_restart.h), said before
+  // anything starts.
+  const std::vector<scenario::Problem> restart_problems =
+      live::BrokerRestartProblems(setup.scenario, !service_options->amqp_url.empty());
+  ReportLoad(setup.path, restart_problems, {});
+  if (!restart_problems.empty()) return std::nullopt;
+  if (!ApplyDbWork(vm, setup, db_work, service_options)) return std::nullopt;
+  setup.seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : setup.scenario.seed;
+  setup.out_dir = vm.count("out") ? vm["out"].as<std::string>()
+                                  : DefaultOutDir("live", "live-" + setup.scenario.name);
+  if (const base::Status usable = CheckOutDir(setup.out_dir); !usable) {
+    std::fprintf(stderr, "drainsim live: --out: %s\n", usable.error().c_str());
+    return std::nullopt;
+  }
+  return setup;
+}
+
+// The services checked for this run: pinned as asked, a private database for an outage, the
+// broker's delivery-limit counting, and the output directory made. nullptr after saying why.
+std::unique_ptr<live::Services> StartServices(const LiveSetup& setup,
+                                              const live::ServiceOptions& service_options) {
+  std::string error;
+  auto services = live::Services::Start(service_options, &error);
+  if (!services) {
+    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+    return nullptr;
+  }
+  PrintServices(*services);
+  if (services->postgres() != nullptr) {
+    if (const base::Status pinned =
+            CheckPinned(services->postgres()->pid(), service_options.postgres_cpus);
+        !pinned) {
+      std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());
+      return nullptr;
+    }
+  }
+  const config::Scenario& s = setup.scenario;
+  if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
+    // An outage for real cuts the whole database off: only on the run's own server.
+    std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
+                 setup.path.c_str());
+    return nullptr;
+  }
+  if (const base::Status version = CheckBrokerVersion(s, services->amqp_url()); !version) {
+    std::fprintf(stderr, "%s: %s\n", setup.path.c_str(), version.error().c_str());
+    return nullptr;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(setup.out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", setup.out_dir.c_str(),
+                 ec.message().c_str());
+    return nullptr;
+  }
+  return services;
+}
+
+live::LiveOptions LiveOptionsFor(const po::variables_map& vm, const LiveSetup& setup,
+                                 const live::Services& services, const live::DbWorkOptions& db_work,
+                                 const live::ServiceOptions& service_options) {
+  live::LiveOptions options;
+  options.amqp_url = services.amqp_url();
+  options.postgres_url = setup.scenario.database ? services.postgres_url() : "";
+  options.events_path = setup.out_dir + "/live-events.jsonl";
+  options.wall_max_s = vm["wall-max-s"].as<double>();
+  options.db_work = db_work.work;
+  options.db_cpus = service_options.postgres_cpus;
+  options.settle_max_s = vm["settle-max-s"].as<double>();
+  if (const live::PrivateRabbitMq* mq = services.rabbit()) {
+    options.broker_control =
+        live::BrokerControl{mq->ControlSpec(), mq->control_output_path(), mq->node_log_path()};
+  }
+  return options;
+}
+
+live::ServiceFigures StopServices(live::Services& services) {
+  live::ServiceFigures figures;
+  figures.private_rabbitmq = services.private_rabbitmq();
+  figures.private_postgres = services.private_postgres();
+  figures.start_s = services.start_s();
+  figures.rabbitmq_ready_s = services.rabbit_ready_s();
+  figures.postgres_ready_s = services.postgres_ready_s();
+  figures.stop_s = services.Stop();
+  return figures;
+}
+
+// A finished run beside `replications` simulated ones: printed, and its three reports added to
+// `files`. Returns the comparison's exit code.
+int SideBySide(const LiveSetup& setup, const std::string& started_at,
+               const live::LiveResult& result, const live::Plan& plan,
+               const std::string& events_path, std::vector<reports::OutputFile>* files) {
+  const config::Scenario& s = setup.scenario;
+  const live::SimulatedSide simulated =
+      live::RunSimulatedSide(s, setup.seed, setup.side.replications, setup.side.jobs);
+  live::SideBySideRun run;
+  run.scenario_name = s.name;
+  run.scenario_path = setup.path;
+  run.seed = setup.seed;
+  run.started_at_utc = started_at;
+  run.live = &result;
+  run.simulated = &simulated;
+  run.options = setup.side.compare;
+  run.rows = live::CompareSides(s, result, simulated, setup.side.compare);
+  run.where = live::ReadWhereTimeWent(events_path, plan);
+  run.where.simulated = live::SimulatedWaitOf(simulated);
+  run.exit_code = live::ComparisonExitCode(run.rows);
+  std::fputs(live::SideBySideText(run).c_str(), stdout);
+  files->push_back({"report.json", live::SideBySideJson(run)});
+  files->push_back({"report.md", live::SideBySideMarkdown(run)});
+  size_t samples = 0;
+  for (const auto& r : simulated.main_queue) samples = std::max(samples, r.size());
+  const std::optional<live::LiveSeries> series =
+      live::LiveMainQueue(events_path, simulated.sample_every_s, samples);
+  files->push_back({"report.html", live::SideBySideHtml(run, series)});
+  return run.exit_code;
+}
+
+// The scenario run for real, compared with the simulation, its reports written.
+int RunScenarioLive(const po::variables_map& vm, const LiveSetup& setup,
+                    const live::DbWorkOptions& db_work, live::ServiceOptions service_options) {
+  const config::Scenario& s = setup.scenario;
+  const live::Plan plan = live::MakePlan(s, setup.seed);
+  if (!s.database) service_options.postgres_url = "-";
+  // The pool's largest size (a db_connections fault may grow it: live/db_faults.h).
+  service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
+  service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
+  const std::string started_at = UtcNow();
+  const std::unique_ptr<live::Services> services = StartServices(setup, service_options);
+  if (!services) return kExitBadInput;
+  const live::LiveOptions options = LiveOptionsFor(vm, setup, *services, db_work, service_options);
+  const live::LiveResult result = live::RunLive(s, plan, options);
+  const live::ServiceFigures figures = StopServices(*services);
+  const std::vector<live::Check> checks = live::ExactChecks(result, plan);
+  live::PrintSummary(stdout, s.name, result, plan, figures, checks);
+  // live-events.jsonl is streamed while the run goes on (a log, written as it happens);
+  // live.json, report.json and report.md are one output set, written whole or not at all.
+  std::vector<reports::OutputFile> files = {
+      {"live.json", live::LiveJson(s.name, setup.path, started_at, result, plan, figures, checks)}};
+  const int live_exit = ExitCode(result, checks);
+  int exit_code = live_exit;
+  if (live_exit != kExitBadInput) {  // a run that finished: compare it
+    if (SideBySide(setup, started_at, result, plan, options.events_path, &files) != 0) {
+      exit_code = kExitExpectationFailed;
+    }
+  }
+  if (const base::Status written = WriteOutputSet(setup.out_dir, files); !written) {
+    std::fprintf(stderr, "drainsim live: %s\n", written.error().c_str());
+    return kExitBadInput;
+  }
+  std::printf("events: %s\n", options.events_path.c_str());
+  for (const reports::OutputFile& f : files) {
+    std::printf("report: %s/%s\n", setup.out_dir.c_str(), f.name.c_str());
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int RunLive(const Args& args) {
+  CommandLine line("live",
+                   "live SCENARIO [--seed N] [--out DIR] [--amqp URL] [--postgres URL] "
+                   "[--wall-max-s S] [--settle-max-s S] [--replications N] [--jobs K] "
+                   "[--time-tolerance-s S] [--db-work sleep|cpu] [--db-cpus K] | "
+                   "live --db-curve [--db-work cpu] [--db-cpus K] | live --check-services | "
+                   "live --serve-services --state-file F",
+                   kDescription);
+  AddLiveOptions(line);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
   live::InstallStopHandlers();
@@ -248,141 +456,9 @@ int RunLive(const Args& args) {
     std::fprintf(stderr, "drainsim live: give a SCENARIO (or --check-services)\n");
     return kExitBadInput;
   }
-
-  SideBySideOptions side_options;
-  if (!ReadSideBySideOptions(vm, &side_options)) return kExitBadInput;
-  const std::string path = vm["scenario"].as<std::string>();
-  const std::optional<config::Scenario> loaded = LoadForLive(path);
-  if (!loaded) return kExitBadInput;
-  const config::Scenario& s = *loaded;
-  // A restart for real only of the run's own broker (live/broker_restart.h), said before
-  // anything starts.
-  const std::vector<scenario::Problem> restart_problems =
-      live::BrokerRestartProblems(s, !service_options.amqp_url.empty());
-  PrintProblems(path, restart_problems);
-  if (!restart_problems.empty()) return kExitBadInput;
-  if (const std::string problem = live::DbWorkScenarioProblem(db_work, s.database.has_value());
-      !problem.empty()) {
-    std::fprintf(stderr, "%s: /database: %s\n", path.c_str(), problem.c_str());
-    return kExitBadInput;
-  }
-  if (s.database && s.database->cores) {  // a CPU-bound server: run its work as CPU
-    std::string note;
-    db_work = live::WithScenarioCores(
-        db_work, !vm["db-work"].defaulted(), !vm["db-cpus"].defaulted(), *s.database->cores,
-        vm.count("postgres") > 0, static_cast<int>(live::AllowedCpus().size()), &note);
-    service_options.postgres_cpus = DbCpus(db_work);
-    if (!note.empty()) std::printf("%s\n", note.c_str());
-  }
-  const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : s.seed;
-  const std::string out_dir =
-      vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir("live", "live-" + s.name);
-  if (const std::string problem = CheckOutDir(out_dir); !problem.empty()) {
-    std::fprintf(stderr, "drainsim live: --out: %s\n", problem.c_str());
-    return kExitBadInput;
-  }
-
-  const live::Plan plan = live::MakePlan(s, seed);
-  if (!s.database) service_options.postgres_url = "-";
-  // The pool's largest size (a db_connections fault may grow it: live/db_faults.h).
-  service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
-  service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
-  const std::string started_at = UtcNow();
-  std::string error;
-  auto services = live::Services::Start(service_options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
-    return kExitBadInput;
-  }
-  PrintServices(*services);
-  if (services->postgres() != nullptr) {
-    if (const std::string problem =
-            CheckPinned(services->postgres()->pid(), service_options.postgres_cpus);
-        !problem.empty()) {
-      std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
-      return kExitBadInput;
-    }
-  }
-  if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
-    // An outage for real cuts the whole database off: only on the run's own server.
-    std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
-                 path.c_str());
-    return kExitBadInput;
-  }
-  if (const std::string problem = BrokerVersionProblem(s, services->amqp_url()); !problem.empty()) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), problem.c_str());
-    return kExitBadInput;
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", out_dir.c_str(),
-                 ec.message().c_str());
-    return kExitBadInput;
-  }
-  live::LiveOptions options;
-  options.amqp_url = services->amqp_url();
-  options.postgres_url = s.database ? services->postgres_url() : "";
-  options.events_path = out_dir + "/live-events.jsonl";
-  options.wall_max_s = vm["wall-max-s"].as<double>();
-  options.db_work = db_work.work;
-  options.db_cpus = service_options.postgres_cpus;
-  options.settle_max_s = vm["settle-max-s"].as<double>();
-  if (const live::PrivateRabbitMq* mq = services->rabbit()) {
-    options.broker_control =
-        live::BrokerControl{mq->ControlSpec(), mq->control_output_path(), mq->node_log_path()};
-  }
-  const live::LiveResult result = live::RunLive(s, plan, options);
-
-  live::ServiceFigures figures;
-  figures.private_rabbitmq = services->private_rabbitmq();
-  figures.private_postgres = services->private_postgres();
-  figures.start_s = services->start_s();
-  figures.rabbitmq_ready_s = services->rabbit_ready_s();
-  figures.postgres_ready_s = services->postgres_ready_s();
-  figures.stop_s = services->Stop();
-  const std::vector<live::Check> checks = live::ExactChecks(result, plan);
-  live::PrintSummary(stdout, s.name, result, plan, figures, checks);
-  // live-events.jsonl is streamed while the run goes on (a log, written as it happens);
-  // live.json, report.json and report.md are one output set, written whole or not at all.
-  std::vector<reports::OutputFile> files = {
-      {"live.json", live::LiveJson(s.name, path, started_at, result, plan, figures, checks)}};
-  const int live_exit = ExitCode(result, checks);
-  int exit_code = live_exit;
-  if (live_exit != kExitBadInput) {  // a run that finished: compare it
-    const live::SimulatedSide simulated =
-        live::RunSimulatedSide(s, seed, side_options.replications, side_options.jobs);
-    live::SideBySideRun run;
-    run.scenario_name = s.name;
-    run.scenario_path = path;
-    run.seed = seed;
-    run.started_at_utc = started_at;
-    run.live = &result;
-    run.simulated = &simulated;
-    run.options = side_options.compare;
-    run.rows = live::CompareSides(s, result, simulated, side_options.compare);
-    run.where = live::ReadWhereTimeWent(options.events_path, plan);
-    run.where.simulated = live::SimulatedWaitOf(simulated);
-    run.exit_code = live::ComparisonExitCode(run.rows);
-    std::fputs(live::SideBySideText(run).c_str(), stdout);
-    files.push_back({"report.json", live::SideBySideJson(run)});
-    files.push_back({"report.md", live::SideBySideMarkdown(run)});
-    size_t samples = 0;
-    for (const auto& r : simulated.main_queue) samples = std::max(samples, r.size());
-    const std::optional<live::LiveSeries> series =
-        live::LiveMainQueue(options.events_path, simulated.sample_every_s, samples);
-    files.push_back({"report.html", live::SideBySideHtml(run, series)});
-    if (run.exit_code != 0) exit_code = kExitExpectationFailed;
-  }
-  if (const std::string problem = WriteOutputSet(out_dir, files); !problem.empty()) {
-    std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
-    return kExitBadInput;
-  }
-  std::printf("events: %s\n", options.events_path.c_str());
-  for (const reports::OutputFile& f : files) {
-    std::printf("report: %s/%s\n", out_dir.c_str(), f.name.c_str());
-  }
-  return exit_code;
+  const std::optional<LiveSetup> setup = PrepareLive(vm, &db_work, &service_options);
+  if (!setup) return kExitBadInput;
+  return RunScenarioLive(vm, *setup, db_work, service_options);
 }
 
 }  // namespace drainsim::cli

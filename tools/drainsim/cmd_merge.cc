@@ -5,9 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "experiments/experiment_result.h"
 #include "experiments/partial.h"
-#include "experiments/replications_report.h"
-#include "experiments/sweep_report.h"
 #include "tools/drainsim/experiment_cli.h"
 
 namespace drainsim::cli {
@@ -52,8 +51,8 @@ int RunMerge(const Args& args) {
   line.positional.add("parts", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
-  const base::Expected<experiments::ReplicationFormats> formats =
-      experiments::ParseReplicationFormats(vm["format"].as<std::string>());
+  const base::Expected<reports::ReplicationFormats> formats =
+      reports::ParseReplicationFormats(vm["format"].as<std::string>());
   if (!formats) {
     std::fprintf(stderr, "drainsim merge: --format: %s\n", formats.error().c_str());
     return kExitBadInput;
@@ -90,10 +89,7 @@ int RunMerge(const Args& args) {
   const std::optional<std::string> out_dir =
       OutDirFor("merge", vm, e.scenario_name + (sweep ? "-sweep" : ""));
   if (!out_dir) return kExitBadInput;
-  return Emit("merge",
-              sweep ? experiments::RenderSweep(e, merged->records)
-                    : experiments::RenderReplications(e, merged->records, *formats),
-              *out_dir);
+  return Emit("merge", experiments::RenderExperiment(e, merged->records, *formats), *out_dir);
 }
 
 }  // namespace drainsim::cli

@@ -16,6 +16,7 @@
 #include "reports/expectations.h"
 #include "reports/formats.h"
 #include "reports/health.h"
+#include "reports/run_summary.h"
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/experiment_cli.h"
@@ -23,7 +24,6 @@
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/run_watch.h"
 #include "tools/drainsim/scenario_input.h"
-#include "tools/drainsim/summary.h"
 
 namespace drainsim::cli {
 
@@ -65,13 +65,7 @@ void PrintFindings(const model::Results& results, const std::vector<reports::Ver
   }
 }
 
-}  // namespace
-
-int RunRun(const Args& args) {
-  const std::string description = Description();
-  CommandLine line(
-      "run", "run SCENARIO [--seed N] [--out DIR] [--format json,md,junit,csv] [--expect-only]",
-      description.c_str());
+void AddRunOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "scenario JSON file")("seed", po::value<uint64_t>(),
                                                    "seed (default: the scenario's `seed`)")(
@@ -88,22 +82,38 @@ int RunRun(const Args& args) {
       "no progress line on stderr (drawn only when stderr is a terminal and the run is long)");
   AddReplicationOptions(line.options);  // --replications, --jobs, --shard, ...
   line.positional.add("scenario", 1);
-  po::variables_map vm;
-  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
-  if (WantsReplications(vm)) return RunReplicated(vm);
+}
 
-  std::vector<const reports::Format*> formats;
-  if (const std::string error = reports::ParseFormatList(vm["format"].as<std::string>(), &formats);
-      !error.empty()) {
-    std::fprintf(stderr, "drainsim run: --format: %s\n", error.c_str());
-    return kExitBadInput;
+// What stdout says of a finished run: with --expect-only the verdicts alone, else the summary,
+// the verdicts, the findings and the files; then the reproduce line. Returns the exit code.
+int PrintOutcome(bool expect_only, const experiments::SingleRun& run,
+                 const reports::ReportInput& input, const std::vector<reports::OutputFile>& outputs,
+                 const std::string& out_dir) {
+  const std::vector<reports::Verdict>& verdicts = run.verdicts;
+  const size_t failed = reports::CountFailed(verdicts);
+  if (expect_only) {
+    if (verdicts.empty()) std::printf("no expectations\n");
+    for (const reports::Verdict& v : verdicts) std::printf("%s\n", VerdictLine(v).c_str());
+    PrintFindings(run.results, verdicts);
+    if (failed > 0) std::printf("reproduce: %s\n", input.reproduce.c_str());
+    return failed > 0 ? kExitExpectationFailed : kExitOk;
   }
-  const bool expect_only = vm["expect-only"].as<bool>();
+  std::fputs(reports::RunSummary(run.results, run.context).c_str(), stdout);
+  if (!verdicts.empty()) {
+    std::printf("expectations: %zu passed, %zu failed\n", verdicts.size() - failed, failed);
+    for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
+  }
+  PrintFindings(run.results, verdicts);
+  for (const reports::OutputFile& output : outputs) {
+    std::printf("report: %s\n", (fs::path(out_dir) / output.name).c_str());
+  }
+  std::printf("reproduce: %s\n", input.reproduce.c_str());
+  return failed > 0 ? kExitExpectationFailed : kExitOk;
+}
 
-  const std::string path = vm["scenario"].as<std::string>();
-  scenario::LoadResult loaded = LoadAndReport(path);
-  if (!loaded.ok()) return kExitBadInput;
-  const config::Scenario& scenario = *loaded.scenario;
+// Simulates the loaded scenario once, writes the --format files and prints the outcome.
+int RunOnce(const po::variables_map& vm, const std::vector<const reports::Format*>& formats,
+            const std::string& path, const config::Scenario& scenario) {
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : scenario.seed;
   const std::optional<std::string> out_dir = OutDirFor("run", vm, scenario.name);
   if (!out_dir) return kExitBadInput;
@@ -117,48 +127,50 @@ int RunRun(const Args& args) {
                  !vm["quiet"].as<bool>());
   options.observer = watch.observer();
   const experiments::SingleRun run = experiments::RunSingle(scenario, path, seed, options);
-  const model::Results& results = run.results;
-  const std::optional<model::TraceLog> trace_log = watch.Finish(results);
-  if (results.model_error) {
+  const std::optional<model::TraceLog> trace_log = watch.Finish(run.results);
+  if (run.results.model_error) {
     // Figures of a run that broke an invariant are not to be trusted: no report is written.
     std::fprintf(stderr,
                  "drainsim run: model error (a drainsim bug, not the scenario's): invariant %s "
                  "broken: %s\nreproduce: %s\n",
-                 results.model_error->invariant.c_str(), results.model_error->detail.c_str(),
-                 run.reproduce.c_str());
+                 run.results.model_error->invariant.c_str(),
+                 run.results.model_error->detail.c_str(), run.reproduce.c_str());
     return kExitModelError;
   }
-  const std::vector<reports::Verdict>& verdicts = run.verdicts;
-  const size_t failed = reports::CountFailed(verdicts);
-  const reports::ReportContext& context = run.context;
   const reports::ReportInput input = run.Input(trace_log ? &*trace_log : nullptr);
   std::vector<reports::OutputFile> outputs;
   for (const reports::Format* format : formats) {
     outputs.push_back({std::string(format->file_name), format->write(input)});
   }
-  if (const std::string error = WriteOutputSet(*out_dir, outputs); !error.empty()) {
-    std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
+  if (const base::Status written = WriteOutputSet(*out_dir, outputs); !written) {
+    std::fprintf(stderr, "drainsim run: %s\n", written.error().c_str());
     return kExitBadInput;
   }
+  return PrintOutcome(vm["expect-only"].as<bool>(), run, input, outputs, *out_dir);
+}
 
-  if (expect_only) {
-    if (verdicts.empty()) std::printf("no expectations\n");
-    for (const reports::Verdict& v : verdicts) std::printf("%s\n", VerdictLine(v).c_str());
-    PrintFindings(results, verdicts);
-    if (failed > 0) std::printf("reproduce: %s\n", input.reproduce.c_str());
-    return failed > 0 ? kExitExpectationFailed : kExitOk;
+}  // namespace
+
+int RunRun(const Args& args) {
+  const std::string description = Description();
+  CommandLine line(
+      "run", "run SCENARIO [--seed N] [--out DIR] [--format json,md,junit,csv] [--expect-only]",
+      description.c_str());
+  AddRunOptions(line);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  if (WantsReplications(vm)) return RunReplicated(vm);
+
+  const base::Expected<std::vector<const reports::Format*>> formats =
+      reports::ParseFormatList(vm["format"].as<std::string>());
+  if (!formats) {
+    std::fprintf(stderr, "drainsim run: --format: %s\n", formats.error().c_str());
+    return kExitBadInput;
   }
-  std::fputs(Summary(results, context).c_str(), stdout);
-  if (!verdicts.empty()) {
-    std::printf("expectations: %zu passed, %zu failed\n", verdicts.size() - failed, failed);
-    for (const reports::Verdict& v : verdicts) std::printf("  %s\n", VerdictLine(v).c_str());
-  }
-  PrintFindings(results, verdicts);
-  for (const reports::OutputFile& output : outputs) {
-    std::printf("report: %s\n", (fs::path(*out_dir) / output.name).c_str());
-  }
-  std::printf("reproduce: %s\n", input.reproduce.c_str());
-  return failed > 0 ? kExitExpectationFailed : kExitOk;
+  const std::string path = vm["scenario"].as<std::string>();
+  const scenario::LoadResult loaded = LoadAndReport(path);
+  if (!loaded.ok()) return kExitBadInput;
+  return RunOnce(vm, *formats, path, *loaded.scenario);
 }
 
 }  // namespace drainsim::cli

@@ -1,27 +1,118 @@
 // `drainsim run SCENARIO --replications N`: N runs with seeds derived from (seed, replication
-// index), and per metric the statistics of experiments/replications_report.h; with --shard i/N
+// index), and per metric the statistics of reports/replications_report.h; with --shard i/N
 // only the i-th of N shards (from 1), written as a partial result for `drainsim merge`; with
 // --until-ci-width as many replications as the intervals need. --format junit and html add
 // junit.xml and replications.html to the three files replications always write.
+#include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
+#include "experiments/experiment_result.h"
 #include "experiments/experiment_setup.h"
 #include "experiments/partial.h"
 #include "experiments/replicate.h"
-#include "experiments/replications_report.h"
+#include "reports/replications_report.h"
 #include "tools/drainsim/experiment_cli.h"
-#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
+int UsageError(const std::string& message) { return BadInput("run", message); }
 
-int UsageError(const std::string& message) {
-  std::fprintf(stderr, "drainsim run: %s\n", message.c_str());
-  return kExitBadInput;
+// What the replication flags ask for, checked before the scenario is read.
+struct ReplicationFlags {
+  int64_t replications = 0;
+  reports::ReplicationFormats formats;
+  double confidence = 0;
+  int jobs = 1;
+  std::optional<experiments::Shard> shard;
+  std::optional<double> width;  // --until-ci-width
+  int64_t minimum = 0;          // --min-replications, at most `replications`
+};
+
+// --shard's and --until-ci-width's own rules; or the usage error.
+base::Status CheckShardAndWidth(const po::variables_map& vm, ReplicationFlags* flags) {
+  base::Expected<std::optional<experiments::Shard>> shard = ShardOption(vm);
+  if (!shard) return base::Failure{shard.error()};
+  flags->shard = *shard;
+  if (flags->shard && (flags->formats.junit || flags->formats.html)) {
+    return base::Failure{
+        "--format junit and html are not written by a shard: drainsim merge "
+        "--format junit,html writes them with the merged replications"};
+  }
+  if (flags->shard && vm.count("until-ci-width")) {
+    return base::Failure{
+        "--until-ci-width decides on all replications together; it cannot be "
+        "sharded"};
+  }
+  if (vm.count("until-ci-width")) {
+    flags->width = vm["until-ci-width"].as<double>();
+    flags->minimum = std::min(vm["min-replications"].as<int64_t>(), flags->replications);
+    if (!(*flags->width > 0)) return base::Failure{"--until-ci-width must be > 0"};
+    if (flags->minimum < 2) return base::Failure{"--until-ci-width needs at least 2 replications"};
+  }
+  return {};
+}
+
+// The flags, or the usage error; in the order they were always checked.
+base::Expected<ReplicationFlags> ReadFlags(const po::variables_map& vm) {
+  if (!vm.count("replications")) {
+    return base::Failure{"--until-ci-width and --shard need --replications N"};
+  }
+  ReplicationFlags flags;
+  flags.replications = vm["replications"].as<int64_t>();
+  if (flags.replications < 1 || flags.replications > experiments::kReplicationsMax) {
+    return base::Failure{"--replications must be in 1..1000000"};
+  }
+  const base::Expected<reports::ReplicationFormats> formats =
+      reports::ParseReplicationFormats(vm["format"].as<std::string>());
+  if (!formats) return base::Failure{"--format: " + formats.error()};
+  flags.formats = *formats;
+  if (vm["expect-only"].as<bool>()) return base::Failure{"--expect-only is for a single run"};
+  if (const base::Status read = ReadConfidenceAndJobs(vm, &flags.confidence, &flags.jobs); !read) {
+    return base::Failure{read.error()};
+  }
+  if (const base::Status checked = CheckShardAndWidth(vm, &flags); !checked) {
+    return base::Failure{checked.error()};
+  }
+  return flags;
+}
+
+// The replications of the loaded scenario (all, the shard's, or as many as --until-ci-width
+// needs) and their output.
+int Replicate(const po::variables_map& vm, const ReplicationFlags& flags,
+              const LoadedScenario& loaded) {
+  const std::optional<std::vector<experiments::MetricSpec>> metrics =
+      MetricsFromOptions("run", vm, loaded.document);
+  if (!metrics) return kExitBadInput;
+  experiments::Experiment e =
+      ExperimentFor("run", loaded, vm, flags.replications, flags.confidence, *metrics);
+  experiments::AddExpectations(loaded.scenario, &e);
+  const std::optional<std::string> out_dir = OutDirFor("run", vm, e.scenario_name);
+  if (!out_dir) return kExitBadInput;
+  ProgressLine progress(ProgressWanted(vm));
+  const experiments::RunnerOptions options = RunnerOptionsFrom(vm, flags.jobs, &progress);
+
+  std::vector<int64_t> indices;
+  std::vector<experiments::RunRecord> records;
+  if (flags.width) {
+    experiments::CiStopResult result =
+        experiments::RunUntilCiWidth(loaded.scenario, *metrics, e.base_seed, *flags.width,
+                                     flags.minimum, flags.replications, flags.confidence, options);
+    e.replications = static_cast<int64_t>(result.records.size());
+    e.stop = experiments::CiStop{*flags.width, flags.replications, result.met};
+    records = std::move(result.records);
+  } else {
+    indices = experiments::ShardIndices(flags.replications, flags.shard);
+    records =
+        experiments::RunReplications(loaded.scenario, *metrics, e.base_seed, indices, options);
+  }
+  progress.Finish();
+  if (!flags.shard) {
+    return Emit("run", experiments::RenderExperiment(e, records, flags.formats), *out_dir);
+  }
+  const experiments::Partial partial{e, *flags.shard, std::move(indices), std::move(records)};
+  return EmitPartial("run", *out_dir, partial, loaded.path, flags.replications, "replications");
 }
 
 }  // namespace
@@ -50,92 +141,11 @@ bool WantsReplications(const po::variables_map& vm) {
 }
 
 int RunReplicated(const po::variables_map& vm) {
-  if (!vm.count("replications")) {
-    return UsageError("--until-ci-width and --shard need --replications N");
-  }
-  const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 1 || replications > experiments::kReplicationsMax) {
-    return UsageError("--replications must be in 1..1000000");
-  }
-  const base::Expected<experiments::ReplicationFormats> formats =
-      experiments::ParseReplicationFormats(vm["format"].as<std::string>());
-  if (!formats) return UsageError("--format: " + formats.error());
-  if (vm["expect-only"].as<bool>()) return UsageError("--expect-only is for a single run");
-  double confidence = 0;
-  int jobs = 1;
-  if (!ReadConfidence("run", vm, &confidence) || !ReadJobs("run", vm, &jobs)) return kExitBadInput;
-  std::optional<experiments::Shard> shard;
-  if (vm.count("shard")) {
-    const base::Expected<experiments::Shard> parsed =
-        experiments::ParseShard(vm["shard"].as<std::string>());
-    if (!parsed) return UsageError("--shard " + parsed.error());
-    shard = *parsed;
-    if (formats->junit || formats->html) {
-      return UsageError(
-          "--format junit and html are not written by a shard: drainsim merge "
-          "--format junit,html writes them with the merged replications");
-    }
-    if (vm.count("until-ci-width")) {
-      return UsageError(
-          "--until-ci-width decides on all replications together; it cannot be "
-          "sharded");
-    }
-  }
-  std::optional<double> width;
-  int64_t minimum = 0;
-  if (vm.count("until-ci-width")) {
-    width = vm["until-ci-width"].as<double>();
-    minimum = std::min(vm["min-replications"].as<int64_t>(), replications);
-    if (!(*width > 0)) return UsageError("--until-ci-width must be > 0");
-    if (minimum < 2) return UsageError("--until-ci-width needs at least 2 replications");
-  }
-
-  const std::string path = vm["scenario"].as<std::string>();
-  std::optional<LoadedScenario> loaded = LoadForExperiment(path);
+  const base::Expected<ReplicationFlags> flags = ReadFlags(vm);
+  if (!flags) return UsageError(flags.error());
+  const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
   if (!loaded) return kExitBadInput;
-  std::optional<std::vector<experiments::MetricSpec>> metrics =
-      MetricsFromOptions("run", vm, loaded->document);
-  if (!metrics) return kExitBadInput;
-
-  experiments::Experiment e = ExperimentFor("run", *loaded, vm, replications, confidence, *metrics);
-  experiments::AddExpectations(loaded->scenario, &e);
-  const std::optional<std::string> out = OutDirFor("run", vm, e.scenario_name);
-  if (!out) return kExitBadInput;
-  const std::string& out_dir = *out;
-  ProgressLine progress(ProgressWanted(vm));
-  const experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs, &progress);
-
-  if (width) {
-    experiments::CiStopResult result =
-        experiments::RunUntilCiWidth(loaded->scenario, *metrics, e.base_seed, *width, minimum,
-                                     replications, confidence, options);
-    e.replications = static_cast<int64_t>(result.records.size());
-    e.stop = experiments::CiStop{*width, replications, result.met};
-    progress.Finish();
-    return Emit("run", experiments::RenderReplications(e, result.records, *formats), out_dir);
-  }
-
-  std::vector<int64_t> indices;
-  for (int64_t i = 0; i < replications; ++i) {
-    if (!shard || shard->Holds(i)) indices.push_back(i);
-  }
-  std::vector<experiments::RunRecord> records =
-      experiments::RunReplications(loaded->scenario, *metrics, e.base_seed, indices, options);
-  progress.Finish();
-  if (!shard) return Emit("run", experiments::RenderReplications(e, records, *formats), out_dir);
-
-  experiments::Partial partial{e, *shard, indices, std::move(records)};
-  const std::string name = experiments::PartialFileName(*shard);
-  if (const std::string error = WriteOutputSet(out_dir, {{name, PartialText(partial)}});
-      !error.empty()) {
-    std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
-    return kExitBadInput;
-  }
-  std::printf("shard %lld/%lld of %s: %zu of %lld replications\npartial: %s\n",
-              static_cast<long long>(shard->number), static_cast<long long>(shard->count),
-              path.c_str(), indices.size(), static_cast<long long>(replications),
-              (fs::path(out_dir) / name).c_str());
-  return kExitOk;
+  return Replicate(vm, *flags, *loaded);
 }
 
 }  // namespace drainsim::cli

@@ -76,19 +76,20 @@ std::string ShellQuote(const std::string& word) {
   return quoted + "'";
 }
 
-// Reads a `*-s` option as a span; prints the usage error and returns nullopt when it is not
+// Reads a `*-s` option as a span (nullopt when not given), or the usage error when it is not
 // a finite number of seconds.
-std::optional<std::optional<engine::Duration>> SecondsOption(const po::variables_map& vm,
-                                                             const char* name) {
+base::Expected<std::optional<engine::Duration>> SecondsOption(const po::variables_map& vm,
+                                                              const char* name) {
   if (!vm.count(name)) return std::optional<engine::Duration>();
   const double seconds = vm[name].as<double>();
   const auto span = engine::DurationFromSeconds(seconds);
   if (!span) {
-    std::fprintf(stderr, "drainsim swarm: --%s must be a finite number of seconds (got %g)\n", name,
-                 seconds);
-    return std::nullopt;
+    char got[64];
+    std::snprintf(got, sizeof(got), "%g", seconds);
+    return base::Failure{"--" + std::string(name) + " must be a finite number of seconds (got " +
+                         got + ")"};
   }
-  return span;
+  return std::optional<engine::Duration>(*span);
 }
 
 struct Tally {
@@ -97,14 +98,7 @@ struct Tally {
   Verdict worst = Verdict::kPass;
 };
 
-}  // namespace
-
-int RunSwarm(const Args& args) {
-  CommandLine line("swarm",
-                   "swarm SCENARIO [--seeds N] [--first-seed S] [--seed K] [--safety-s T] "
-                   "[--liveness-s L] [--vary-policies all|none] [--jobs J] [--dump-variant FILE] "
-                   "[--verbose] [--quiet]",
-                   kDescription);
+void AddSwarmOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "base scenario JSON file (its faults are replaced)")(
       "seeds", po::value<uint64_t>(), "how many seeds to run (default 100)")(
@@ -131,105 +125,127 @@ int RunSwarm(const Args& args) {
       "no progress lines on stderr (by default \"swarm: D of N seeds done\", at most one "
       "per 10 s of wall clock, terminal or not)");
   line.positional.add("scenario", 1);
-  po::variables_map vm;
-  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+}
 
-  auto usage_error = [](const char* message) {
-    std::fprintf(stderr, "drainsim swarm: %s (see drainsim swarm --help)\n", message);
-    return kExitBadInput;
-  };
+// What the flags ask for, checked before the scenario is read.
+struct SwarmFlags {
+  uint64_t first_seed = 1;
+  uint64_t count = kSeedsDefault;
+  int jobs = 1;
+  double timeout_s = 600;
+  std::optional<engine::Duration> safety;
+  std::optional<engine::Duration> liveness;
+  bool vary_policies = true;
+};
+
+// A usage mistake, as the swarm words it: with a pointer to --help.
+base::Failure Usage(const char* message) {
+  return {std::string(message) + " (see drainsim swarm --help)"};
+}
+
+// The seeds to run: --seed alone, or --first-seed and --seeds.
+base::Status ReadSeeds(const po::variables_map& vm, SwarmFlags* flags) {
   const bool one_seed = vm.count("seed") > 0;
   if (one_seed && (vm.count("seeds") || vm.count("first-seed"))) {
-    return usage_error("--seed runs one seed; it cannot be combined with --seeds or --first-seed");
+    return Usage("--seed runs one seed; it cannot be combined with --seeds or --first-seed");
   }
-  if (vm.count("dump-variant") && !one_seed) return usage_error("--dump-variant needs --seed");
-  const uint64_t first_seed = one_seed
-                                  ? vm["seed"].as<uint64_t>()
-                                  : (vm.count("first-seed") ? vm["first-seed"].as<uint64_t>() : 1);
-  const uint64_t count =
-      one_seed ? 1 : (vm.count("seeds") ? vm["seeds"].as<uint64_t>() : kSeedsDefault);
-  if (count == 0) return usage_error("--seeds must be at least 1");
-  if (first_seed + (count - 1) < first_seed) return usage_error("the seed range overflows");
-  const int jobs = vm["jobs"].as<int>();
-  if (jobs < 1 || jobs > chaos::kIsolationJobsMax) return usage_error("--jobs must be in 1..256");
-  const double timeout_s = vm["seed-timeout-s"].as<double>();
-  if (!(timeout_s >= 0 && timeout_s <= 1e6)) {
-    return usage_error("--seed-timeout-s must be in 0..1000000");
+  if (vm.count("dump-variant") && !one_seed) return Usage("--dump-variant needs --seed");
+  flags->first_seed = one_seed ? vm["seed"].as<uint64_t>()
+                               : (vm.count("first-seed") ? vm["first-seed"].as<uint64_t>() : 1);
+  flags->count = one_seed ? 1 : (vm.count("seeds") ? vm["seeds"].as<uint64_t>() : kSeedsDefault);
+  if (flags->count == 0) return Usage("--seeds must be at least 1");
+  if (flags->first_seed + (flags->count - 1) < flags->first_seed) {
+    return Usage("the seed range overflows");
+  }
+  return {};
+}
+
+// The flags, or the usage error (each line without "drainsim swarm: "); in the order they were
+// always checked.
+base::Expected<SwarmFlags> ReadFlags(const po::variables_map& vm) {
+  SwarmFlags flags;
+  if (const base::Status seeds = ReadSeeds(vm, &flags); !seeds) {
+    return base::Failure{seeds.error()};
+  }
+  flags.jobs = vm["jobs"].as<int>();
+  if (flags.jobs < 1 || flags.jobs > chaos::kIsolationJobsMax) {
+    return Usage("--jobs must be in 1..256");
+  }
+  flags.timeout_s = vm["seed-timeout-s"].as<double>();
+  if (!(flags.timeout_s >= 0 && flags.timeout_s <= 1e6)) {
+    return Usage("--seed-timeout-s must be in 0..1000000");
   }
   const auto safety = SecondsOption(vm, "safety-s");
   const auto liveness = SecondsOption(vm, "liveness-s");
-  if (!safety || !liveness) return kExitBadInput;
-  const std::string vary = vm["vary-policies"].as<std::string>();
-  if (vary != "all" && vary != "none") return usage_error("--vary-policies must be all or none");
-  const bool vary_policies = vary == "all";
-
-  const std::string path = vm["scenario"].as<std::string>();
-  const scenario::LoadResult loaded = LoadAndReport(path);
-  if (!loaded.ok()) return kExitBadInput;
-  const chaos::PlanOrError made =
-      chaos::MakeSwarmPlan(*loaded.scenario, {*safety, *liveness, vary_policies});
-  if (!made.plan) {
-    std::fprintf(stderr, "drainsim swarm: %s: %s\n", path.c_str(), made.error.c_str());
-    return kExitBadInput;
+  if (!safety || !liveness) {  // both said when both are wrong, one line each
+    return base::Failure{!safety ? safety.error() + (!liveness ? "\n" + liveness.error() : "")
+                                 : liveness.error()};
   }
-  const chaos::SwarmPlan& plan = *made.plan;
+  flags.safety = *safety;
+  flags.liveness = *liveness;
+  const std::string vary = vm["vary-policies"].as<std::string>();
+  if (vary != "all" && vary != "none") return Usage("--vary-policies must be all or none");
+  flags.vary_policies = vary == "all";
+  return flags;
+}
+
+// The first lines: what runs, the phases and the plan's notes.
+void PrintHeader(const std::string& path, const SwarmFlags& flags, const chaos::SwarmPlan& plan) {
   const std::string safety_s = chaos::FormatSeconds(plan.safety_end - engine::Instant::Zero());
   const std::string liveness_s = chaos::FormatSeconds(plan.liveness);
-
-  const std::string seeds = count == 1 ? "seed " + std::to_string(first_seed)
-                                       : "seeds " + std::to_string(first_seed) + ".." +
-                                             std::to_string(first_seed + (count - 1));
+  const uint64_t first = flags.first_seed;
+  const std::string seeds = flags.count == 1 ? "seed " + std::to_string(first)
+                                             : "seeds " + std::to_string(first) + ".." +
+                                                   std::to_string(first + (flags.count - 1));
+  const char* policies = flags.vary_policies ? "policies drawn per seed" : "the scenario's policy";
   if (plan.liveness_given) {
     std::printf("swarm %s: %s, safety phase [0, %s) s, %s, liveness bound %s s\n", path.c_str(),
-                seeds.c_str(), safety_s.c_str(),
-                vary_policies ? "policies drawn per seed" : "the scenario's policy",
-                liveness_s.c_str());
+                seeds.c_str(), safety_s.c_str(), policies, liveness_s.c_str());
   } else {
     std::printf(
         "swarm %s: %s, safety phase [0, %s) s, %s, liveness bound per seed from its policy "
         "(%s s for the scenario's own)\n",
-        path.c_str(), seeds.c_str(), safety_s.c_str(),
-        vary_policies ? "policies drawn per seed" : "the scenario's policy", liveness_s.c_str());
+        path.c_str(), seeds.c_str(), safety_s.c_str(), policies, liveness_s.c_str());
   }
   for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
+}
 
-  if (vm.count("dump-variant")) {
-    const chaos::Variant variant = chaos::DrawVariant(plan, first_seed);
-    for (const std::string& line : variant.policy) std::printf("policy: %s\n", line.c_str());
-    if (!variant.scenario) {
-      // A drawn policy the loader refuses is the swarm's bug; the seed's check reports it.
-      for (const std::string& problem : variant.problems) {
-        std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", problem.c_str());
-      }
-      return kExitSwarmCorrectness;
+// --dump-variant FILE: the seed's variant, printed and written. nullopt to go on, or the exit
+// code to stop with.
+std::optional<int> DumpVariant(const std::string& out_path, const chaos::SwarmPlan& plan,
+                               uint64_t seed) {
+  const chaos::Variant variant = chaos::DrawVariant(plan, seed);
+  for (const std::string& line : variant.policy) std::printf("policy: %s\n", line.c_str());
+  if (!variant.scenario) {
+    // A drawn policy the loader refuses is the swarm's bug; the seed's check reports it.
+    for (const std::string& problem : variant.problems) {
+      std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", problem.c_str());
     }
-    std::printf("liveness bound: %s s\n", chaos::FormatSeconds(variant.liveness).c_str());
-    const std::string out_path = vm["dump-variant"].as<std::string>();
-    const std::filesystem::path where(out_path);
-    const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
-    const std::string error = WriteOutputSet(
-        dir, {{where.filename().string(), scenario::DumpCanonical(*variant.scenario)}});
-    if (!error.empty()) {
-      std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", error.c_str());
-      return kExitBadInput;
-    }
-    std::printf("variant: %s (drainsim run %s replays the run)\n", out_path.c_str(),
-                ShellQuote(out_path).c_str());
+    return kExitSwarmCorrectness;
   }
+  std::printf("liveness bound: %s s\n", chaos::FormatSeconds(variant.liveness).c_str());
+  const std::filesystem::path where(out_path);
+  const std::string dir = where.has_parent_path() ? where.parent_path().string() : ".";
+  const base::Status written = WriteOutputSet(
+      dir, {{where.filename().string(), scenario::DumpCanonical(*variant.scenario)}});
+  if (!written) {
+    std::fprintf(stderr, "drainsim swarm: --dump-variant: %s\n", written.error().c_str());
+    return kExitBadInput;
+  }
+  std::printf("variant: %s (drainsim run %s replays the run)\n", out_path.c_str(),
+              ShellQuote(out_path).c_str());
+  return std::nullopt;
+}
 
-  // What the reproduce line must repeat besides the seed: the options that change the variant.
-  std::string repeat = " --safety-s " + safety_s;
-  if (plan.liveness_given) repeat += " --liveness-s " + liveness_s;
-  if (!vary_policies) repeat += " --vary-policies none";
-  const bool verbose = vm["verbose"].as<bool>();
-  std::optional<chaos::SeedProgress> progress;
-  if (!vm["quiet"].as<bool>()) progress.emplace(chaos::StderrSeedProgress(count));
-  Tally tally;
-  const auto on_report = [&](const chaos::SeedReport& report) {
-    ++tally.run;
-    if (progress) progress->SeedDone();
-    ++tally.by_verdict[static_cast<size_t>(report.verdict)];
-    tally.worst = std::max(tally.worst, report.verdict);
+// What a seed's report prints: a failure always (with its reproduce line), a pass with --verbose.
+struct SeedPrinter {
+  const chaos::SwarmPlan& plan;
+  std::string path;
+  std::string repeat;  // the options the reproduce line repeats besides the seed
+  bool vary_policies = true;
+  bool verbose = false;
+
+  void operator()(const chaos::SeedReport& report) const {
     const bool failed = report.verdict != Verdict::kPass;
     if (!failed && !verbose) return;
     std::printf("seed %llu: %s%s\n", static_cast<unsigned long long>(report.seed),
@@ -249,11 +265,20 @@ int RunSwarm(const Args& args) {
                   ShellQuote(path).c_str(), static_cast<unsigned long long>(report.seed),
                   repeat.c_str());
     }
-  };
-  const std::string error = chaos::RunIsolated(
-      first_seed, count, chaos::IsolationOptions{jobs, timeout_s},
-      [&plan](uint64_t seed) { return chaos::CheckSeed(plan, seed); }, on_report);
+  }
+};
 
+// What the reproduce line must repeat besides the seed: the options that change the variant.
+std::string RepeatedOptions(const chaos::SwarmPlan& plan, bool vary_policies) {
+  std::string repeat =
+      " --safety-s " + chaos::FormatSeconds(plan.safety_end - engine::Instant::Zero());
+  if (plan.liveness_given) repeat += " --liveness-s " + chaos::FormatSeconds(plan.liveness);
+  if (!vary_policies) repeat += " --vary-policies none";
+  return repeat;
+}
+
+// The last line, the operating error if any, and the exit code.
+int Finish(const Tally& tally, const std::string& error, uint64_t count) {
   const auto& v = tally.by_verdict;
   std::printf(
       "swarm: %llu seeds run, %llu passed, %llu failed (%llu crash, %llu correctness, "
@@ -273,6 +298,67 @@ int RunSwarm(const Args& args) {
     if (tally.worst == Verdict::kPass) return kExitBadInput;
   }
   return ExitCode(tally.worst);
+}
+
+// Every seed in its own process, each report printed as it comes (in seed order).
+int RunSeeds(const po::variables_map& vm, const SwarmFlags& flags, const std::string& path,
+             const chaos::SwarmPlan& plan) {
+  const SeedPrinter print{plan, path, RepeatedOptions(plan, flags.vary_policies),
+                          flags.vary_policies, vm["verbose"].as<bool>()};
+  std::optional<chaos::SeedProgress> progress;
+  if (!vm["quiet"].as<bool>()) progress.emplace(chaos::StderrSeedProgress(flags.count));
+  Tally tally;
+  const auto on_report = [&](const chaos::SeedReport& report) {
+    ++tally.run;
+    if (progress) progress->SeedDone();
+    ++tally.by_verdict[static_cast<size_t>(report.verdict)];
+    tally.worst = std::max(tally.worst, report.verdict);
+    print(report);
+  };
+  const std::string error = chaos::RunIsolated(
+      flags.first_seed, flags.count, chaos::IsolationOptions{flags.jobs, flags.timeout_s},
+      [&plan](uint64_t seed) { return chaos::CheckSeed(plan, seed); }, on_report);
+  return Finish(tally, error, flags.count);
+}
+
+}  // namespace
+
+int RunSwarm(const Args& args) {
+  CommandLine line("swarm",
+                   "swarm SCENARIO [--seeds N] [--first-seed S] [--seed K] [--safety-s T] "
+                   "[--liveness-s L] [--vary-policies all|none] [--jobs J] [--dump-variant FILE] "
+                   "[--verbose] [--quiet]",
+                   kDescription);
+  AddSwarmOptions(line);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  const base::Expected<SwarmFlags> flags = ReadFlags(vm);
+  if (!flags) {
+    for (size_t start = 0; start <= flags.error().size();) {
+      const size_t end = std::min(flags.error().find('\n', start), flags.error().size());
+      std::fprintf(stderr, "drainsim swarm: %s\n",
+                   flags.error().substr(start, end - start).c_str());
+      start = end + 1;
+    }
+    return kExitBadInput;
+  }
+  const std::string path = vm["scenario"].as<std::string>();
+  const scenario::LoadResult loaded = LoadAndReport(path);
+  if (!loaded.ok()) return kExitBadInput;
+  const chaos::PlanOrError made = chaos::MakeSwarmPlan(
+      *loaded.scenario, {flags->safety, flags->liveness, flags->vary_policies});
+  if (!made.plan) {
+    std::fprintf(stderr, "drainsim swarm: %s: %s\n", path.c_str(), made.error.c_str());
+    return kExitBadInput;
+  }
+  PrintHeader(path, *flags, *made.plan);
+  if (vm.count("dump-variant")) {
+    const std::string out_path = vm["dump-variant"].as<std::string>();
+    if (const std::optional<int> stop = DumpVariant(out_path, *made.plan, flags->first_seed)) {
+      return *stop;
+    }
+  }
+  return RunSeeds(vm, *flags, path, *made.plan);
 }
 
 }  // namespace drainsim::cli

@@ -1,23 +1,19 @@
 // `drainsim sweep SCENARIO --vary PATH=VALUES... --replications N`: the grid over JSON pointer
 // paths, every point validated as a scenario first, then every point replicated; statistics per
 // point and metric on stdout and as sweep.json, sweep.csv, sweep.md and one SVG chart per metric
-// (experiments/sweep_report.h). With --shard i/N, only the runs of that slice, written as a
+// (reports/sweep_report.h). With --shard i/N, only the runs of that slice, written as a
 // partial result for `drainsim merge`.
 #include <cstdio>
-#include <filesystem>
 
+#include "experiments/experiment_result.h"
 #include "experiments/grid.h"
 #include "experiments/partial.h"
-#include "experiments/seeds.h"
-#include "experiments/sweep_report.h"
+#include "experiments/replicate.h"
 #include "tools/drainsim/experiment_cli.h"
-#include "tools/drainsim/output_set.h"
 
 namespace drainsim::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int64_t kRunsMax = 10'000'000;
 
@@ -31,18 +27,9 @@ const char* kDescription =
     "point). The chart of each metric plots it against the first varied field.\n"
     "Exit code 0, or 2 on bad input or usage.";
 
-int UsageError(const std::string& message) {
-  std::fprintf(stderr, "drainsim sweep: %s\n", message.c_str());
-  return kExitBadInput;
-}
+int UsageError(const std::string& message) { return BadInput("sweep", message); }
 
-}  // namespace
-
-int RunSweep(const Args& args) {
-  CommandLine line("sweep",
-                   "sweep SCENARIO --vary PATH=VALUES [--vary ...] [--replications N] "
-                   "[--metric M]... [--jobs K] [--out DIR] [--shard i/N]",
-                   kDescription);
+void AddSweepOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>()->required(), "scenario JSON")(
       "vary", po::value<std::vector<std::string>>()->required()->composing(),
       "PATH=LIST or PATH=START:STOP:STEP (repeatable: a grid)")(
@@ -56,93 +43,104 @@ int RunSweep(const Args& args) {
   AddJobsOption(line.options);
   AddQuietOption(line.options);
   line.positional.add("scenario", 1);
-  po::variables_map vm;
-  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+}
 
-  const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 1) return UsageError("--replications must be >= 1");
+// What the flags ask for, checked before the scenario is read.
+struct SweepFlags {
+  int64_t replications = 0;
   double confidence = 0;
   int jobs = 1;
-  if (!ReadConfidence("sweep", vm, &confidence) || !ReadJobs("sweep", vm, &jobs)) {
-    return kExitBadInput;
-  }
   std::optional<experiments::Shard> shard;
-  if (vm.count("shard")) {
-    const base::Expected<experiments::Shard> parsed =
-        experiments::ParseShard(vm["shard"].as<std::string>());
-    if (!parsed) return UsageError("--shard " + parsed.error());
-    shard = *parsed;
-  }
+  std::vector<experiments::Axis> axes;
+};
+
+// The --vary axes, or why not: a bad one, or one field varied twice.
+base::Expected<std::vector<experiments::Axis>> AxesOption(const po::variables_map& vm) {
   std::vector<experiments::Axis> axes;
   for (const std::string& text : vm["vary"].as<std::vector<std::string>>()) {
     base::Expected<experiments::Axis> axis = experiments::ParseVary(text);
-    if (!axis) return UsageError("--vary " + axis.error());
+    if (!axis) return base::Failure{"--vary " + axis.error()};
     for (const experiments::Axis& earlier : axes) {
       // Two axes on one field would label every row with a value the run did not use.
       if (earlier.pointer == axis->pointer) {
-        return UsageError("--vary " + axis->pointer +
-                          " is given twice; list all its values in one --vary");
+        return base::Failure{"--vary " + axis->pointer +
+                             " is given twice; list all its values in one --vary"};
       }
     }
     axes.push_back(std::move(*axis));
   }
+  return axes;
+}
 
-  const std::string path = vm["scenario"].as<std::string>();
-  std::optional<LoadedScenario> loaded = LoadForExperiment(path);
-  if (!loaded) return kExitBadInput;
+// The flags, or the usage error; in the order they were always checked.
+base::Expected<SweepFlags> ReadFlags(const po::variables_map& vm) {
+  SweepFlags flags;
+  flags.replications = vm["replications"].as<int64_t>();
+  if (flags.replications < 1) return base::Failure{"--replications must be >= 1"};
+  if (const base::Status read = ReadConfidenceAndJobs(vm, &flags.confidence, &flags.jobs); !read) {
+    return base::Failure{read.error()};
+  }
+  base::Expected<std::optional<experiments::Shard>> shard = ShardOption(vm);
+  if (!shard) return base::Failure{shard.error()};
+  base::Expected<std::vector<experiments::Axis>> axes = AxesOption(vm);
+  if (!axes) return base::Failure{axes.error()};
+  flags.shard = *shard;
+  flags.axes = std::move(*axes);
+  return flags;
+}
+
+// The scenario of every grid point, with every problem printed ("FILE: --vary EDIT: ...").
+std::optional<std::vector<config::Scenario>> PointsOf(const LoadedScenario& loaded,
+                                                      const std::vector<experiments::Axis>& axes) {
   std::vector<std::string> errors;
   std::optional<std::vector<config::Scenario>> points =
-      experiments::BuildPoints(loaded->document, axes, &errors);
-  if (!points) {
-    for (const std::string& error : errors)
-      std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
-    return kExitBadInput;
+      experiments::BuildPoints(loaded.document, axes, &errors);
+  for (const std::string& error : errors) {
+    std::fprintf(stderr, "%s: %s\n", loaded.path.c_str(), error.c_str());
   }
-  std::optional<std::vector<experiments::MetricSpec>> metrics =
-      MetricsFromOptions("sweep", vm, loaded->document);
+  return points;
+}
+
+// The sweep of the loaded scenario: its points, its runs (or the shard's), its output.
+int Sweep(const po::variables_map& vm, const SweepFlags& flags, const LoadedScenario& loaded) {
+  const std::optional<std::vector<config::Scenario>> points = PointsOf(loaded, flags.axes);
+  if (!points) return kExitBadInput;
+  const std::optional<std::vector<experiments::MetricSpec>> metrics =
+      MetricsFromOptions("sweep", vm, loaded.document);
   if (!metrics) return kExitBadInput;
-
   experiments::Experiment e =
-      ExperimentFor("sweep", *loaded, vm, replications, confidence, *metrics);
-  e.axes = std::move(axes);
+      ExperimentFor("sweep", loaded, vm, flags.replications, flags.confidence, *metrics);
+  e.axes = flags.axes;
   if (e.RunCount() > kRunsMax) return UsageError("more than 10000000 runs");
+  const std::optional<std::string> out_dir = OutDirFor("sweep", vm, e.scenario_name + "-sweep");
+  if (!out_dir) return kExitBadInput;
 
-  const std::optional<std::string> out = OutDirFor("sweep", vm, e.scenario_name + "-sweep");
-  if (!out) return kExitBadInput;
-  const std::string& out_dir = *out;
-
-  std::vector<int64_t> indices;
-  std::vector<experiments::Task> tasks;
-  for (int64_t k = 0; k < e.RunCount(); ++k) {
-    if (shard && !shard->Holds(k)) continue;
-    indices.push_back(k);
-    tasks.push_back(
-        {&(*points)[static_cast<size_t>(k / replications)],
-         experiments::ReplicationSeed(e.base_seed, static_cast<uint64_t>(k % replications))});
-  }
   ProgressLine progress(ProgressWanted(vm));
-  std::vector<experiments::RunRecord> records =
-      experiments::RunTasks(tasks, *metrics, RunnerOptionsFrom(vm, jobs, &progress));
+  experiments::ShardRuns runs = experiments::RunSweep(e, *points, *metrics, flags.shard,
+                                                      RunnerOptionsFrom(vm, flags.jobs, &progress));
   progress.Finish();
-  // A sweep reports metrics only; verdicts of the points' `expect` blocks are not kept.
-  for (experiments::RunRecord& record : records) {
-    record.passed.clear();
-    record.measured.clear();
-  }
-  if (!shard) return Emit("sweep", experiments::RenderSweep(e, records), out_dir);
+  if (!flags.shard) return Emit("sweep", experiments::RenderExperiment(e, runs.records), *out_dir);
+  const experiments::Partial partial{e, *flags.shard, std::move(runs.indices),
+                                     std::move(runs.records)};
+  return EmitPartial("sweep", *out_dir, partial, "the sweep of " + loaded.path, e.RunCount(),
+                     "runs");
+}
 
-  experiments::Partial partial{e, *shard, indices, std::move(records)};
-  const std::string name = experiments::PartialFileName(*shard);
-  if (const std::string error = WriteOutputSet(out_dir, {{name, PartialText(partial)}});
-      !error.empty()) {
-    std::fprintf(stderr, "drainsim sweep: %s\n", error.c_str());
-    return kExitBadInput;
-  }
-  std::printf("shard %lld/%lld of the sweep of %s: %zu of %lld runs\npartial: %s\n",
-              static_cast<long long>(shard->number), static_cast<long long>(shard->count),
-              path.c_str(), indices.size(), static_cast<long long>(e.RunCount()),
-              (fs::path(out_dir) / name).c_str());
-  return kExitOk;
+}  // namespace
+
+int RunSweep(const Args& args) {
+  CommandLine line("sweep",
+                   "sweep SCENARIO --vary PATH=VALUES [--vary ...] [--replications N] "
+                   "[--metric M]... [--jobs K] [--out DIR] [--shard i/N]",
+                   kDescription);
+  AddSweepOptions(line);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  const base::Expected<SweepFlags> flags = ReadFlags(vm);
+  if (!flags) return UsageError(flags.error());
+  const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
+  if (!loaded) return kExitBadInput;
+  return Sweep(vm, *flags, *loaded);
 }
 
 }  // namespace drainsim::cli

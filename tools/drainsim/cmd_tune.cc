@@ -31,10 +31,7 @@ const char* kDescription =
     "Exit code 0 with a recommendation, 1 when no value satisfies the constraints, 2 on bad\n"
     "input or usage.";
 
-int UsageError(const std::string& message) {
-  std::fprintf(stderr, "drainsim tune: %s\n", message.c_str());
-  return kExitBadInput;
-}
+int UsageError(const std::string& message) { return BadInput("tune", message); }
 
 bool ParseRange(const std::string& text, double* low, double* high) {
   const size_t colon = text.find(':');
@@ -139,8 +136,8 @@ int RunTune(const Args& args) {
   const base::Expected<experiments::TuneSpec> parsed = SpecFrom(vm);
   if (!parsed) return UsageError(parsed.error());
   experiments::TuneSpec spec = *parsed;
-  int jobs = 1;
-  if (!ReadJobs("tune", vm, &jobs)) return kExitBadInput;
+  const base::Expected<int> jobs = JobsOption(vm);
+  if (!jobs) return UsageError(jobs.error());
   for (const std::string& text : vm["constraint"].as<std::vector<std::string>>()) {
     base::Expected<experiments::Constraint> c = experiments::ParseConstraint(text);
     if (!c) return UsageError("--constraint " + c.error());
@@ -166,7 +163,7 @@ int RunTune(const Args& args) {
   }
 
   ProgressLine progress(ProgressWanted(vm));
-  experiments::RunnerOptions options = RunnerOptionsFrom(vm, jobs);
+  experiments::RunnerOptions options = RunnerOptionsFrom(vm, *jobs);
   if (progress.active()) options.on_done = SearchProgress(progress, spec);
   const base::Expected<experiments::TuneResult> result =
       experiments::Tune(spec, scenario_at, options);

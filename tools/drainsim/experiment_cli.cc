@@ -20,8 +20,7 @@ std::optional<LoadedScenario> LoadForExperiment(const std::string& path) {
   experiments::ScenarioLoad load = experiments::LoadScenarioForExperiment(path);
   // Warnings first: a load that failed has none, and one whose text nlohmann/json refuses has
   // its warnings, then that one problem (experiments/loaded_scenario.h (2)).
-  PrintWarnings(path, load.warnings);
-  PrintProblems(path, load.problems);
+  ReportLoad(path, load.problems, load.warnings);
   return std::move(load.loaded);
 }
 
@@ -68,19 +67,41 @@ std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
   return specs;
 }
 
-bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence) {
-  *confidence = vm["confidence"].as<double>();
-  if (experiments::ConfidenceInRange(*confidence)) return true;
-  std::fprintf(stderr, "drainsim %s: --confidence must be in [0.5, 1) (got %g)\n", command,
-               *confidence);
-  return false;
+base::Expected<double> ConfidenceOption(const po::variables_map& vm) {
+  const double confidence = vm["confidence"].as<double>();
+  if (experiments::ConfidenceInRange(confidence)) return confidence;
+  char got[64];
+  std::snprintf(got, sizeof(got), "%g", confidence);
+  return base::Failure{"--confidence must be in [0.5, 1) (got " + std::string(got) + ")"};
 }
 
-bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs) {
-  *jobs = vm["jobs"].as<int>();
-  if (*jobs >= 1 && *jobs <= experiments::kJobsMax) return true;
-  std::fprintf(stderr, "drainsim %s: --jobs must be in 1..%d\n", command, experiments::kJobsMax);
-  return false;
+base::Expected<int> JobsOption(const po::variables_map& vm) {
+  const int jobs = vm["jobs"].as<int>();
+  if (jobs >= 1 && jobs <= experiments::kJobsMax) return jobs;
+  return base::Failure{"--jobs must be in 1.." + std::to_string(experiments::kJobsMax)};
+}
+
+base::Status ReadConfidenceAndJobs(const po::variables_map& vm, double* confidence, int* jobs) {
+  const base::Expected<double> c = ConfidenceOption(vm);
+  if (!c) return base::Failure{c.error()};
+  const base::Expected<int> j = JobsOption(vm);
+  if (!j) return base::Failure{j.error()};
+  *confidence = *c;
+  *jobs = *j;
+  return {};
+}
+
+base::Expected<std::optional<experiments::Shard>> ShardOption(const po::variables_map& vm) {
+  if (!vm.count("shard")) return std::optional<experiments::Shard>();
+  const base::Expected<experiments::Shard> shard =
+      experiments::ParseShard(vm["shard"].as<std::string>());
+  if (!shard) return base::Failure{"--shard " + shard.error()};
+  return std::optional<experiments::Shard>(*shard);
+}
+
+int BadInput(const char* command, const std::string& message) {
+  std::fprintf(stderr, "drainsim %s: %s\n", command, message.c_str());
+  return kExitBadInput;
 }
 
 void AddQuietOption(po::options_description& options) {
@@ -132,17 +153,16 @@ std::optional<std::string> OutDirFor(const char* command, const po::variables_ma
                                      const std::string& default_component) {
   const std::string dir =
       vm.count("out") ? vm["out"].as<std::string>() : DefaultOutDir(command, default_component);
-  if (const std::string error = CheckOutDir(dir); !error.empty()) {
-    std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
+  if (const base::Status usable = CheckOutDir(dir); !usable) {
+    std::fprintf(stderr, "drainsim %s: %s\n", command, usable.error().c_str());
     return std::nullopt;
   }
   return dir;
 }
 
 int Emit(const char* command, const reports::Rendered& rendered, const std::string& dir) {
-  if (const std::string error = WriteOutputSet(dir, rendered.files); !error.empty()) {
-    std::fprintf(stderr, "drainsim %s: %s\n", command, error.c_str());
-    return kExitBadInput;
+  if (const base::Status written = WriteOutputSet(dir, rendered.files); !written) {
+    return BadInput(command, written.error());
   }
   std::fputs(rendered.text.c_str(), stdout);
   std::FILE* listing = rendered.list_files_on_stderr ? stderr : stdout;
@@ -150,6 +170,19 @@ int Emit(const char* command, const reports::Rendered& rendered, const std::stri
     std::fprintf(listing, "report: %s\n", (fs::path(dir) / file.name).c_str());
   }
   return rendered.exit_code;
+}
+
+int EmitPartial(const char* command, const std::string& dir, const experiments::Partial& partial,
+                const std::string& subject, int64_t total, const char* unit) {
+  const std::string name = experiments::PartialFileName(partial.shard);
+  if (const base::Status written = WriteOutputSet(dir, {{name, PartialText(partial)}}); !written) {
+    return BadInput(command, written.error());
+  }
+  std::printf("shard %lld/%lld of %s: %zu of %lld %s\npartial: %s\n",
+              static_cast<long long>(partial.shard.number),
+              static_cast<long long>(partial.shard.count), subject.c_str(), partial.indices.size(),
+              static_cast<long long>(total), unit, (fs::path(dir) / name).c_str());
+  return kExitOk;
 }
 
 }  // namespace drainsim::cli

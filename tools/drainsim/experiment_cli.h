@@ -12,8 +12,10 @@
 #include "experiments/experiment.h"
 #include "experiments/loaded_scenario.h"
 #include "experiments/metric_spec.h"
+#include "experiments/partial.h"
 #include "experiments/runner.h"
 #include "reports/output.h"
+#include "sim/base/expected.h"
 #include "sim/config/config.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/progress.h"
@@ -36,10 +38,18 @@ void AddJobsOption(po::options_description& options);
 std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
     const char* command, const po::variables_map& vm, const nlohmann::json& document);
 
-// Reads --confidence (0 < c < 1) and --jobs (1..kJobsMax); prints a usage error and returns
-// false when out of range.
-bool ReadConfidence(const char* command, const po::variables_map& vm, double* confidence);
-bool ReadJobs(const char* command, const po::variables_map& vm, int* jobs);
+// --confidence (in [0.5, 1)) and --jobs (1..kJobsMax), or the usage error without the command
+// ("--jobs must be in 1..256").
+base::Expected<double> ConfidenceOption(const po::variables_map& vm);
+base::Expected<int> JobsOption(const po::variables_map& vm);
+// Both, in that order (every experiment command reads the two): success, or the first error.
+base::Status ReadConfidenceAndJobs(const po::variables_map& vm, double* confidence, int* jobs);
+
+// --shard i/N when given (nullopt when not), or the usage error ("--shard '0/4': ...").
+base::Expected<std::optional<experiments::Shard>> ShardOption(const po::variables_map& vm);
+
+// Prints "drainsim COMMAND: MESSAGE" on stderr and returns kExitBadInput.
+int BadInput(const char* command, const std::string& message);
 
 // --quiet: no progress line (compare, sweep and tune; `run` has its own).
 void AddQuietOption(po::options_description& options);
@@ -72,6 +82,11 @@ std::optional<std::string> OutDirFor(const char* command, const po::variables_ma
 // Prints rendered.text, writes its files into `dir` and lists them ("report: DIR/FILE").
 // Returns rendered.exit_code, or kExitBadInput when a file cannot be written.
 int Emit(const char* command, const reports::Rendered& rendered, const std::string& dir);
+
+// A shard's runs (--shard i/N): writes DIR/part-i-of-N.json and prints "shard i/N of SUBJECT: K
+// of TOTAL UNIT" and "partial: FILE". Returns kExitOk, or kExitBadInput when it cannot be written.
+int EmitPartial(const char* command, const std::string& dir, const experiments::Partial& partial,
+                const std::string& subject, int64_t total, const char* unit);
 
 // `drainsim run --replications ...` (cmd_run_replications.cc); called by RunRun when one of
 // the replication options is given. `vm` holds run's options, AddReplicationOptions's included.

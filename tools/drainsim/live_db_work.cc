@@ -46,8 +46,8 @@ std::vector<int> DbCpus(const live::DbWorkOptions& options) {
   return live::PinnedCpus(live::AllowedCpus(), options.cpus);
 }
 
-std::string CheckPinned(pid_t pid, const std::vector<int>& cpus) {
-  if (cpus.empty()) return "";
+base::Status CheckPinned(pid_t pid, const std::vector<int>& cpus) {
+  if (cpus.empty()) return {};
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(in, line)) {
@@ -57,11 +57,13 @@ std::string CheckPinned(pid_t pid, const std::vector<int>& cpus) {
     if (list == live::CpuList(cpus) ||
         (cpus.size() > 1 &&
          list == std::to_string(cpus.front()) + "-" + std::to_string(cpus.back()))) {
-      return "";
+      return {};
     }
-    return "the private PostgreSQL runs on CPUs " + list + ", not " + live::CpuList(cpus);
+    return base::Failure{"the private PostgreSQL runs on CPUs " + list + ", not " +
+                         live::CpuList(cpus)};
   }
-  return "cannot read the private PostgreSQL's CPUs (/proc/" + std::to_string(pid) + "/status)";
+  return base::Failure{"cannot read the private PostgreSQL's CPUs (/proc/" + std::to_string(pid) +
+                       "/status)"};
 }
 
 namespace {
@@ -102,9 +104,9 @@ int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, d
     std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
     return kExitBadInput;
   }
-  if (const std::string problem = CheckPinned(started->postgres()->pid(), services.postgres_cpus);
-      !problem.empty()) {
-    std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
+  if (const base::Status pinned = CheckPinned(started->postgres()->pid(), services.postgres_cpus);
+      !pinned) {
+    std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());
     return kExitBadInput;
   }
   const std::string run_id = "drainsim_curve_" + std::to_string(getpid());

@@ -19,6 +19,7 @@
 
 #include "live/db_cpu.h"
 #include "live/services.h"
+#include "sim/base/expected.h"
 #include "tools/drainsim/options.h"
 
 namespace drainsim::cli {
@@ -27,8 +28,8 @@ void AddDbWorkOptions(po::options_description& options);
 bool ReadDbWorkOptions(const po::variables_map& vm, live::DbWorkOptions* out);
 // The private server's CPUs for --db-cpus (none when 0).
 std::vector<int> DbCpus(const live::DbWorkOptions& options);
-// "" or the problem: the server's Cpus_allowed_list is not what was asked.
-std::string CheckPinned(pid_t pid, const std::vector<int>& cpus);
+// Success, or the problem: the server's Cpus_allowed_list is not what was asked.
+base::Status CheckPinned(pid_t pid, const std::vector<int>& cpus);
 int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, double cell_s);
 
 }  // namespace drainsim::cli

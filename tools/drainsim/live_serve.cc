@@ -46,12 +46,14 @@ nlohmann::json StateJson(const live::Services& services) {
 }
 
 // Through the output set (output_set.h), the one atomic file write: written whole and fsync'ed
-// beside it, then renamed over it, so that a reader never sees half of it. Returns "" or the
+// beside it, then renamed over it, so that a reader never sees half of it. Success, or the
 // error ("cannot write F: No space left on device").
-std::string WriteState(const std::string& path, const nlohmann::json& state) {
+base::Status WriteState(const std::string& path, const nlohmann::json& state) {
   const std::filesystem::path file(path);
   const std::string name = file.filename().string();
-  if (name.empty() || name == "." || name == "..") return "cannot write " + path + ": not a file";
+  if (name.empty() || name == "." || name == "..") {
+    return base::Failure{"cannot write " + path + ": not a file"};
+  }
   const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
   return WriteOutputSet(dir, {{name, state.dump(2) + "\n"}});
 }
@@ -81,8 +83,8 @@ int ServeServices(live::ServiceOptions options, const std::string& state_file, d
   }
   std::printf("scratch: %s\n", services->scratch().c_str());
   std::fflush(stdout);
-  if (const std::string error = WriteState(state_file, StateJson(*services)); !error.empty()) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  if (const base::Status written = WriteState(state_file, StateJson(*services)); !written) {
+    std::fprintf(stderr, "drainsim live: %s\n", written.error().c_str());
     return kExitBadInput;  // the destructor stops the services
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_s);

@@ -45,28 +45,29 @@ std::string DefaultOutDir(const char* command, const std::string& component) {
   return (fs::path("out") / safe).string();
 }
 
-std::string CheckOutDir(const std::string& dir) {
-  if (dir.empty()) return "--out is empty";
+base::Status CheckOutDir(const std::string& dir) {
+  if (dir.empty()) return base::Failure{"--out is empty"};
   fs::path existing = dir;
   struct stat st;
   while (stat(existing.c_str(), &st) != 0) {
     // ENOTDIR: a path through a file; the walk up finds the file and names it.
     if (errno != ENOENT && errno != ENOTDIR) {
-      return "cannot use --out " + dir + ": " + std::strerror(errno);
+      return base::Failure{"cannot use --out " + dir + ": " + std::strerror(errno)};
     }
     const fs::path parent = existing.parent_path();
     existing = parent.empty() || parent == existing ? fs::path(".") : parent;
   }
   if (!S_ISDIR(st.st_mode)) {
-    return "cannot use --out " + dir + ": " + existing.string() + ": " + std::strerror(ENOTDIR);
+    return base::Failure{"cannot use --out " + dir + ": " + existing.string() + ": " +
+                         std::strerror(ENOTDIR)};
   }
   std::string probe = (existing / ".drainsim-probe-XXXXXX").string();
   if (mkdtemp(probe.data()) == nullptr) {
-    return "cannot use --out " + dir + ": cannot write in " + existing.string() + ": " +
-           std::strerror(errno);
+    return base::Failure{"cannot use --out " + dir + ": cannot write in " + existing.string() +
+                         ": " + std::strerror(errno)};
   }
   rmdir(probe.c_str());
-  return "";
+  return {};
 }
 
 }  // namespace drainsim::cli

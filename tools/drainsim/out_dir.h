@@ -12,17 +12,19 @@
 //      (cut before a UTF-8 continuation byte). A name that already is one is returned as is.
 //  (2) DefaultOutDir returns "out/" + SafeComponent(component) and, when that differs from
 //      `component`, prints one note on stderr naming both.
-//  (3) CheckOutDir(dir) returns "" when `dir` is, or can be created as, a writable directory
+//  (3) CheckOutDir(dir) succeeds when `dir` is, or can be created as, a writable directory
 //      (probed by creating and removing a directory in it or in its nearest existing
-//      ancestor), else the reason with the errno text. It creates nothing that stays.
+//      ancestor), else fails with the reason and the errno text. It creates nothing that stays.
 #pragma once
 
 #include <string>
+
+#include "sim/base/expected.h"
 
 namespace drainsim::cli {
 
 std::string SafeComponent(const std::string& name);
 std::string DefaultOutDir(const char* command, const std::string& component);
-std::string CheckOutDir(const std::string& dir);
+base::Status CheckOutDir(const std::string& dir);
 
 }  // namespace drainsim::cli

@@ -22,9 +22,13 @@ namespace fs = std::filesystem;
 
 constexpr size_t kWriteChunkBytes = size_t{1} << 20;
 
-std::string Why(const std::string& what, const fs::path& path, int error) {
-  return what + " " + path.string() + ": " + std::strerror(error);
+base::Failure Why(const std::string& what, const fs::path& path, int error) {
+  return {what + " " + path.string() + ": " + std::strerror(error)};
 }
+
+// The words that say a rollback failed too, and the backups were kept (WriteSet keeps them).
+constexpr const char* kRollbackFailed =
+    "; restoring the earlier files failed too: they are kept in ";
 
 // One file-system step: the test seam (output_faults.h) may fail it first. `call` returns < 0
 // and sets errno on failure. With `always`, the call is made even when the seam fails the
@@ -69,8 +73,8 @@ int WriteAll(int fd, const std::string& text) {
 }
 
 // Writes `file` whole into the staging directory: open, write, fsync, close.
-std::string StageFile(const fs::path& dir, const fs::path& staging,
-                      const reports::OutputFile& file) {
+base::Status StageFile(const fs::path& dir, const fs::path& staging,
+                       const reports::OutputFile& file) {
   const fs::path path = staging / file.name;
   int fd = -1;
   int error =
@@ -83,7 +87,8 @@ std::string StageFile(const fs::path& dir, const fs::path& staging,
     return Why("cannot write", dir / file.name, error);
   }
   error = Step([&] { return close(fd); }, /*always=*/true);
-  return error == 0 ? "" : Why("cannot write", dir / file.name, error);
+  if (error != 0) return Why("cannot write", dir / file.name, error);
+  return {};
 }
 
 // One name's switch: its earlier file kept as a backup (a hard link, or moved when the file
@@ -94,7 +99,7 @@ struct Switched {
   bool placed = false;  // the new file is at DIR/NAME
 };
 
-std::string SwitchOne(const fs::path& dir, const fs::path& staging, Switched& s) {
+base::Status SwitchOne(const fs::path& dir, const fs::path& staging, Switched& s) {
   const fs::path target = dir / s.name;
   const fs::path backup = staging / "old" / s.name;
   struct stat st;
@@ -112,7 +117,7 @@ std::string SwitchOne(const fs::path& dir, const fs::path& staging, Switched& s)
   const int error = Step([&] { return rename(staged.c_str(), target.c_str()); });
   if (error != 0) return Why("cannot replace", target, error);
   s.placed = true;
-  return "";
+  return {};
 }
 
 // Puts every switched name back as it was. False when a step of the rollback fails.
@@ -146,33 +151,33 @@ int SyncDirectory(const fs::path& dir) {
 }
 
 // The switch of every name, rolled back as a whole when a step fails.
-std::string SwitchAll(const fs::path& dir, const fs::path& staging,
-                      const std::vector<reports::OutputFile>& files) {
+base::Status SwitchAll(const fs::path& dir, const fs::path& staging,
+                       const std::vector<reports::OutputFile>& files) {
   const fs::path old_dir = staging / "old";
   if (const int error = Step([&] { return mkdir(old_dir.c_str(), 0700); }); error != 0) {
     return Why("cannot create", old_dir, error);
   }
   std::vector<Switched> done;
-  std::string error;
+  base::Status status;
   for (const reports::OutputFile& file : files) {
     done.push_back(Switched{file.name});
-    error = SwitchOne(dir, staging, done.back());
-    if (!error.empty()) break;
+    status = SwitchOne(dir, staging, done.back());
+    if (!status) break;
   }
-  if (error.empty()) {
-    if (const int e = SyncDirectory(dir); e != 0) error = Why("cannot sync", dir, e);
+  if (status) {
+    if (const int e = SyncDirectory(dir); e != 0) status = Why("cannot sync", dir, e);
   }
-  if (error.empty()) return "";
+  if (status) return {};
   if (!Rollback(dir, staging, done)) {
-    return error + "; restoring the earlier files failed too: they are kept in " + old_dir.string();
+    return base::Failure{status.error() + kRollbackFailed + old_dir.string()};
   }
-  return error;
+  return status;
 }
 
-std::string WriteSet(const fs::path& dir, const std::vector<reports::OutputFile>& files) {
+base::Status WriteSet(const fs::path& dir, const std::vector<reports::OutputFile>& files) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+  if (ec) return base::Failure{"cannot create " + dir.string() + ": " + ec.message()};
   for (const reports::OutputFile& file : files) {
     struct stat st;
     if (lstat((dir / file.name).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -185,22 +190,22 @@ std::string WriteSet(const fs::path& dir, const std::vector<reports::OutputFile>
     return Why("cannot create a staging directory in", dir, error);
   }
   const fs::path staging = templ;
-  std::string error;
+  base::Status status;
   for (const reports::OutputFile& file : files) {
-    error = StageFile(dir, staging, file);
-    if (!error.empty()) break;
+    status = StageFile(dir, staging, file);
+    if (!status) break;
   }
-  if (error.empty()) error = SwitchAll(dir, staging, files);
+  if (status) status = SwitchAll(dir, staging, files);
   // After a failed rollback the backups are the only copy of the earlier files: keep them.
-  if (error.find("restoring the earlier files failed") == std::string::npos) {
+  if (status || status.error().find(kRollbackFailed) == std::string::npos) {
     fs::remove_all(staging, ec);
   }
-  return error;
+  return status;
 }
 
 }  // namespace
 
-std::string WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files) {
+base::Status WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files) {
   const SignalsDeferred deferred;
   return WriteSet(fs::path(dir), files);
 }

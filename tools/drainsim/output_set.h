@@ -22,7 +22,7 @@
 // deletes or moves a file it is not replacing in this call.
 //
 // Contract:
-//  (1) Returns "" and DIR holds every file of `files` with its text; or returns the error
+//  (1) Returns success and DIR holds every file of `files` with its text; or returns the error
 //      ("cannot write DIR/report.json: No space left on device": the file, what failed, the
 //      errno text) and every name of `files` in DIR is as it was before the call (absent if it
 //      was absent). This holds for any single failing system call.
@@ -43,9 +43,10 @@
 #include <vector>
 
 #include "reports/output.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::cli {
 
-std::string WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files);
+base::Status WriteOutputSet(const std::string& dir, const std::vector<reports::OutputFile>& files);
 
 }  // namespace drainsim::cli

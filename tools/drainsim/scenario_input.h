@@ -1,6 +1,8 @@
 // How every subcommand reads a scenario file: load it, print each problem, and print each
 // plausibility warning once (sim/scenario/plausibility.h), all on stderr in the format
-// FILE: /pointer: [warning: ]message.
+// FILE: /pointer: [warning: ]message. The one place that prints a load's outcome: LoadAndReport
+// for the commands that run the scenario as loaded, LoadForExperiment (experiment_cli.h) for
+// those that also edit its JSON, and `live`, whose own problems replace the warnings.
 #pragma once
 
 #include <string>
@@ -13,13 +15,11 @@ namespace drainsim::cli {
 // Loads `path` and prints its problems and warnings. The caller stops with exit 2 unless ok().
 scenario::LoadResult LoadAndReport(const std::string& path);
 
-// Prints `result`'s problems and warnings for `path`.
-void ReportLoad(const std::string& path, const scenario::LoadResult& result);
-
-// Prints each problem as "FILE: /pointer: message", one a line, on stderr.
-void PrintProblems(const std::string& path, const std::vector<scenario::Problem>& problems);
-
-// Prints each plausibility warning as "FILE: /pointer: warning: message" on stderr.
-void PrintWarnings(const std::string& path, const std::vector<scenario::Problem>& warnings);
+// Prints each warning as "FILE: /pointer: warning: message", then each problem as "FILE:
+// /pointer: message", one a line, on stderr. The loader gives one kind or the other; an
+// experiment's load can give both (the loader's warnings, then the problem that the text cannot
+// be edited as JSON: experiments/loaded_scenario.h (2)).
+void ReportLoad(const std::string& path, const std::vector<scenario::Problem>& problems,
+                const std::vector<scenario::Problem>& warnings);
 
 }  // namespace drainsim::cli

@@ -3,9 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "experiments/experiment_result.h"
 #include "experiments/partial.h"
-#include "experiments/replications_report.h"
-#include "experiments/sweep_report.h"
 
 namespace drainsim::fuzz {
 
@@ -49,9 +48,7 @@ std::string CheckMergeBytes(std::string_view bytes) {
     return "a merge without a record for every run";
   }
   const reports::Rendered rendered =
-      merged->experiment.command == "sweep"
-          ? experiments::RenderSweep(merged->experiment, merged->records)
-          : experiments::RenderReplications(merged->experiment, merged->records);
+      experiments::RenderExperiment(merged->experiment, merged->records);
   if (rendered.text.empty()) return "a merge rendered to nothing";
   return "";
 }

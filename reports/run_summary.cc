@@ -1,4 +1,4 @@
-#include "tools/drainsim/summary.h"
+#include "reports/run_summary.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include "reports/headline.h"
 #include "reports/recovery.h"
 
-namespace drainsim::cli {
+namespace drainsim::reports {
 
 namespace {
 
@@ -26,10 +26,9 @@ std::string Seconds(const std::optional<double>& value) {
   return buffer;
 }
 
-}  // namespace
-
-std::string Summary(const model::Results& r, const reports::ReportContext& context) {
-  std::string out;
+// What the run was and where its messages ended: identity, length, the terminal states, then
+// attempts, retry amplification and recovery.
+void AppendRun(std::string& out, const model::Results& r, const ReportContext& context) {
   Append(out, "scenario %s  seed %llu  fingerprint %016llx\n", r.scenario_name.c_str(),
          static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.fingerprint));
   Append(out, "drainsim %s; scenario hash %s\n", context.drainsim_version.c_str(),
@@ -65,11 +64,16 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
          static_cast<long long>(r.attempts),
          r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
          r.wasted_worker_s);
-  Append(out, "retry amplification: %s\n", reports::RetryAmplificationText(r).c_str());
-  const reports::Recovery recovery = reports::RecoveryOf(r);
+  Append(out, "retry amplification: %s\n", RetryAmplificationText(r).c_str());
+  const Recovery recovery = RecoveryOf(r);
   if (!r.fault_windows.empty()) {
-    Append(out, "recovery after faults: %s\n", reports::RecoveryText(recovery, r).c_str());
+    Append(out, "recovery after faults: %s\n", RecoveryText(recovery, r).c_str());
   }
+}
+
+// What the recovery cost and how long it took: duplicates, human work, latency, age and alerts,
+// time to empty and to quiet, the downstream API.
+void AppendCosts(std::string& out, const model::Results& r) {
   Append(out, "duplicates: %lld executions (%lld visible), %lld suppressed by claim rows\n",
          static_cast<long long>(r.duplicate_executions),
          static_cast<long long>(r.visible_duplicates),
@@ -87,18 +91,22 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
            static_cast<double>(r.message_latency_us.max()) / 1e6);
   }
   Append(out, "oldest message age: max %.1f s", r.oldest_age_max_s);
-  for (const reports::AlertPhrase& alert : reports::AlertPhrases(r)) {
+  for (const AlertPhrase& alert : AlertPhrases(r)) {
     Append(out, "; %s alert %s", alert.name.c_str(), alert.value.c_str());
   }
   out += "\n";
-  const std::string detail = reports::TimeToEmptyDetail(r);
-  Append(out, "time to empty: %s%s%s; time to quiet: %s\n", reports::TimeToEmptyValue(r).c_str(),
+  const std::string detail = TimeToEmptyDetail(r);
+  Append(out, "time to empty: %s%s%s; time to quiet: %s\n", TimeToEmptyValue(r).c_str(),
          detail.empty() ? "" : " — ", detail.c_str(), Seconds(r.time_to_quiet_s).c_str());
   if (r.downstream_calls > 0) {
     Append(out, "downstream: %lld calls, %lld answered 429, %lld made before their Retry-After\n",
            static_cast<long long>(r.downstream_calls), static_cast<long long>(r.downstream_429s),
            static_cast<long long>(r.calls_before_retry_after));
   }
+}
+
+// The drains, the database and the live traffic, for the scenarios that have them.
+void AppendParts(std::string& out, const model::Results& r) {
   if (!r.drains.empty()) {
     for (size_t d = 0; d < r.drains.size(); ++d) {
       const model::DrainResults& drain = r.drains[d];
@@ -107,7 +115,7 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
         continue;
       }
       Append(out, "drain %zu: from %.1f s, %s, %lld refilled, %lld parked, %lld left\n", d,
-             *drain.started_at_s, reports::DrainReplayPhrase(drain).c_str(),
+             *drain.started_at_s, DrainReplayPhrase(drain).c_str(),
              static_cast<long long>(drain.refilled), static_cast<long long>(drain.parked),
              static_cast<long long>(drain.left));
     }
@@ -124,7 +132,16 @@ std::string Summary(const model::Results& r, const reports::ReportContext& conte
            static_cast<double>(r.live_latency_us.Quantile(0.99)) / 1e3,
            static_cast<long long>(r.live_errors));
   }
+}
+
+}  // namespace
+
+std::string RunSummary(const model::Results& r, const ReportContext& context) {
+  std::string out;
+  AppendRun(out, r, context);
+  AppendCosts(out, r);
+  AppendParts(out, r);
   return out;
 }
 
-}  // namespace drainsim::cli
+}  // namespace drainsim::reports

@@ -4,29 +4,25 @@
 // replications.json, replications.csv (one row per run) and replications.md.
 //
 // Contract:
-//  (1) A pure function of (experiment, records): the unsharded run and the merge of its shards
-//      print and write the same bytes.
+//  (1) A pure function of (experiment, records, result): the unsharded run and the merge of its
+//      shards print and write the same bytes (experiments/experiment_result.h computes the result
+//      from the experiment and its records).
 //  (2) exit_code is 1 iff some expectation failed in at least one replication, else 0.
 //  (3) replications.json, .csv and .md are always written; `formats` adds junit.xml
 //      (reports/replications_junit.h: a case fails by the rule of (2)) and replications.html
-//      (reports/replications_html.h). Every file is a pure function of (experiment, records).
+//      (reports/replications_html.h).
 #pragma once
 
-#include <span>
 #include <string_view>
 #include <vector>
 
-#include "experiments/experiment.h"
+#include "experiments/results/experiment.h"
 #include "experiments/results/replications_result.h"
-#include "experiments/results/statistics.h"
-#include "experiments/runner.h"
+#include "experiments/results/run_record.h"
 #include "reports/output.h"
 #include "sim/base/expected.h"
 
-namespace drainsim::experiments {
-
-// The statistics of metric `m` over `records`. REQUIRES: m < every record's values.size()
-Statistics MetricStatistics(std::span<const RunRecord> records, size_t m, double confidence);
+namespace drainsim::reports {
 
 // The files --format adds to the three always written (contract (3)).
 struct ReplicationFormats {
@@ -38,13 +34,11 @@ struct ReplicationFormats {
 // any other name (trace needs a single run) is an error naming the ones that work.
 base::Expected<ReplicationFormats> ParseReplicationFormats(std::string_view list);
 
-// What the reports read of the replications. REQUIRES: as RenderReplications
-ReplicationsResult ReplicationsResultOf(const Experiment& experiment,
-                                        const std::vector<RunRecord>& records);
+// REQUIRES: records.size() == experiment.RunCount(), experiment.axes empty, `result` is
+// experiments::ReplicationsResultOf(experiment, records)
+Rendered RenderReplications(const experiments::Experiment& experiment,
+                            const std::vector<experiments::RunRecord>& records,
+                            const experiments::ReplicationsResult& result,
+                            const ReplicationFormats& formats = {});
 
-// REQUIRES: records.size() == experiment.RunCount(), experiment.axes empty
-reports::Rendered RenderReplications(const Experiment& experiment,
-                                     const std::vector<RunRecord>& records,
-                                     const ReplicationFormats& formats = {});
-
-}  // namespace drainsim::experiments
+}  // namespace drainsim::reports

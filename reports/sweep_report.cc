@@ -1,12 +1,8 @@
-#include "experiments/sweep_report.h"
+#include "reports/sweep_report.h"
 
 #include <cmath>
 #include <span>
 
-#include "experiments/metric_spec.h"
-#include "experiments/replications_report.h"
-#include "experiments/scenario_edit.h"
-#include "experiments/seeds.h"
 #include "reports/csv_report.h"
 #include "reports/metrics.h"
 #include "reports/statistics_json.h"
@@ -14,12 +10,14 @@
 #include "reports/table.h"
 #include "sim/base/check.h"
 
-namespace drainsim::experiments {
+namespace drainsim::reports {
 
-using reports::Number;
-using reports::Rendered;
-using reports::StatisticsJson;
-using reports::Table;
+using experiments::Axis;
+using experiments::Experiment;
+using experiments::MetricColumn;
+using experiments::RunRecord;
+using experiments::Statistics;
+using experiments::SweepResult;
 
 namespace {
 
@@ -28,26 +26,9 @@ using nlohmann::json;
 constexpr const char* kColours[] = {"#2563eb", "#dc2626", "#16a34a", "#9333ea",
                                     "#ea580c", "#0891b2", "#ca8a04", "#db2777"};
 
-std::string Percent(double level) { return reports::Decimal(level * 100, 4) + "%"; }
+std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
 
-// stats[point][metric]
-using Grid = std::vector<std::vector<Statistics>>;
-
-Grid Summarize(const Experiment& e, const std::vector<RunRecord>& records) {
-  Grid grid;
-  const size_t r = static_cast<size_t>(e.replications);
-  for (int64_t p = 0; p < e.PointCount(); ++p) {
-    const std::span<const RunRecord> runs(records.data() + static_cast<size_t>(p) * r, r);
-    std::vector<Statistics> row;
-    for (size_t m = 0; m < e.metrics.size(); ++m) {
-      row.push_back(MetricStatistics(runs, m, e.confidence));
-    }
-    grid.push_back(std::move(row));
-  }
-  return grid;
-}
-
-Table PointTable(const Experiment& e, const Grid& grid) {
+Table PointTable(const Experiment& e, const SweepResult& grid) {
   Table t;
   for (const Axis& axis : e.axes) t.header.push_back(axis.pointer);
   for (const MetricColumn& m : e.metrics) t.header.push_back(m.name);
@@ -57,31 +38,31 @@ Table PointTable(const Experiment& e, const Grid& grid) {
     for (const json& value : e.PointValues(p)) row.push_back(ValueText(value));
     for (size_t m = 0; m < e.metrics.size(); ++m) {
       row.push_back(
-          SweepCell(grid[static_cast<size_t>(p)][m], UndefinedMeansNever(e.metrics[m].name)));
+          SweepCell(grid.stats[static_cast<size_t>(p)][m], grid.undefined_means_never[m]));
     }
     t.rows.push_back(std::move(row));
   }
   return t;
 }
 
-std::string Csv(const Experiment& e, const Grid& grid) {
+std::string Csv(const Experiment& e, const SweepResult& grid) {
   constexpr const char* kLineEnd = "\r\n";
   std::string out = "point";
-  for (const Axis& axis : e.axes) out += "," + reports::CsvField(axis.pointer);
+  for (const Axis& axis : e.axes) out += "," + CsvField(axis.pointer);
   out += ",metric,runs,undefined,mean,sd,ci_low,ci_high,p50,p95,min,max";
   out += kLineEnd;
   auto number = [](bool defined, double value) {
-    return defined ? reports::JsonNumber(value) : std::string();
+    return defined ? JsonNumber(value) : std::string();
   };
   for (int64_t p = 0; p < e.PointCount(); ++p) {
     std::string prefix = std::to_string(p);
-    for (const json& value : e.PointValues(p)) prefix += "," + reports::CsvField(ValueText(value));
+    for (const json& value : e.PointValues(p)) prefix += "," + CsvField(ValueText(value));
     for (size_t m = 0; m < e.metrics.size(); ++m) {
-      const Statistics& s = grid[static_cast<size_t>(p)][m];
+      const Statistics& s = grid.stats[static_cast<size_t>(p)][m];
       const bool any = s.count > 0;
       const bool interval = s.has_interval();
-      out += prefix + "," + reports::CsvField(e.metrics[m].name) + "," + std::to_string(s.runs) +
-             "," + std::to_string(s.undefined) + "," + number(any, s.mean) + "," +
+      out += prefix + "," + CsvField(e.metrics[m].name) + "," + std::to_string(s.runs) + "," +
+             std::to_string(s.undefined) + "," + number(any, s.mean) + "," +
              number(interval, s.sd) + "," + number(interval, s.ci_low) + "," +
              number(interval, s.ci_high) + "," + number(any, s.p50) + "," + number(any, s.p95) +
              "," + number(any, s.min) + "," + number(any, s.max) + kLineEnd;
@@ -92,7 +73,7 @@ std::string Csv(const Experiment& e, const Grid& grid) {
 
 // The chart of metric m against the first axis: one line (and its interval) per combination of
 // the other axes. A first axis of non-numbers is drawn at positions 0, 1, 2, ...
-std::string Chart(const Experiment& e, const Grid& grid, size_t m) {
+std::string Chart(const Experiment& e, const SweepResult& grid, size_t m) {
   const Axis& first = e.axes.front();
   bool numeric = true;
   for (const json& v : first.values) numeric = numeric && v.is_number();
@@ -107,7 +88,7 @@ std::string Chart(const Experiment& e, const Grid& grid, size_t m) {
   }
   if (!(x_min < x_max)) x_max = x_min + 1;
 
-  reports::svg::LineChart chart;
+  svg::LineChart chart;
   chart.name = e.metrics[m].name;
   chart.title = e.metrics[m].name + " against " + first.pointer;
   std::string x_label = first.pointer;
@@ -136,12 +117,12 @@ std::string Chart(const Experiment& e, const Grid& grid, size_t m) {
       }
     }
     const std::string colour = kColours[static_cast<size_t>(line) % std::size(kColours)];
-    reports::svg::Series mean{label.empty() ? "mean" : label, colour, {}, {}, false};
+    svg::Series mean{label.empty() ? "mean" : label, colour, {}, {}, false};
     const std::string prefix = label.empty() ? ci : label + " " + ci;
-    reports::svg::Series low{prefix + " low", colour, {}, {}, true};
-    reports::svg::Series high{prefix + " high", colour, {}, {}, true};
+    svg::Series low{prefix + " low", colour, {}, {}, true};
+    svg::Series high{prefix + " high", colour, {}, {}, true};
     for (int64_t i = 0; i < per_line; ++i) {
-      const Statistics& s = grid[static_cast<size_t>(i * lines + line)][m];
+      const Statistics& s = grid.stats[static_cast<size_t>(i * lines + line)][m];
       const double x = x_of(static_cast<size_t>(i));
       const double nan = std::nan("");
       mean.x.push_back(x);
@@ -155,8 +136,7 @@ std::string Chart(const Experiment& e, const Grid& grid, size_t m) {
     chart.series.push_back(std::move(low));
     chart.series.push_back(std::move(high));
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + reports::svg::RenderLineChart(chart) +
-         "\n";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg::RenderLineChart(chart) + "\n";
 }
 
 }  // namespace
@@ -167,10 +147,11 @@ std::string ChartFileName(const std::string& metric) {
   return name + ".svg";
 }
 
-Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records) {
+Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records,
+                     const SweepResult& grid) {
   DRAINSIM_CHECK(!e.axes.empty());
   DRAINSIM_CHECK(static_cast<int64_t>(records.size()) == e.RunCount());
-  const Grid grid = Summarize(e, records);
+  DRAINSIM_CHECK(static_cast<int64_t>(grid.stats.size()) == e.PointCount());
   const Table table = PointTable(e, grid);
 
   std::string over;
@@ -198,7 +179,7 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records)
     for (size_t a = 0; a < e.axes.size(); ++a) values[e.axes[a].pointer] = point_values[a];
     json metrics = json::object();
     for (size_t m = 0; m < e.metrics.size(); ++m) {
-      metrics[e.metrics[m].name] = StatisticsJson(grid[static_cast<size_t>(p)][m]);
+      metrics[e.metrics[m].name] = StatisticsJson(grid.stats[static_cast<size_t>(p)][m]);
     }
     points.push_back(
         {{"point", p}, {"values", std::move(values)}, {"metrics", std::move(metrics)}});
@@ -212,7 +193,7 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records)
     runs.push_back({{"point", static_cast<int64_t>(k) / e.replications},
                     {"replication", static_cast<int64_t>(k) % e.replications},
                     {"seed", std::to_string(records[k].seed)},
-                    {"fingerprint", reports::Hex16(records[k].fingerprint)},
+                    {"fingerprint", Hex16(records[k].fingerprint)},
                     {"values", std::move(values)}});
   }
   const json document = {{"experiments_version", 1},
@@ -245,4 +226,4 @@ std::string SweepCell(const Statistics& s, bool undefined_means_never) {
   return text;
 }
 
-}  // namespace drainsim::experiments
+}  // namespace drainsim::reports

@@ -1,4 +1,6 @@
 // The human-readable summary `drainsim run` prints: what an engineer reads first.
+//
+// Contract: pure; the same results and context give the same bytes.
 #pragma once
 
 #include <string>
@@ -6,9 +8,9 @@
 #include "reports/json_report.h"
 #include "sim/model/results.h"
 
-namespace drainsim::cli {
+namespace drainsim::reports {
 
 // First line: scenario, seed, fingerprint. Then the headline figures, one per line.
-std::string Summary(const model::Results& results, const reports::ReportContext& context);
+std::string RunSummary(const model::Results& results, const ReportContext& context);
 
-}  // namespace drainsim::cli
+}  // namespace drainsim::reports
