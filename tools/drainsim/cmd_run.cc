@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/single_run.h"
@@ -134,7 +135,9 @@ int RunRun(const Args& args) {
   const reports::ReportInput input = run.Input(trace_log ? &*trace_log : nullptr);
   std::vector<reports::OutputFile> outputs;
   for (const reports::Format* format : formats) {
-    outputs.push_back({std::string(format->file_name), format->write(input)});
+    for (reports::OutputFile& file : reports::RenderFormat(*format, input)) {
+      outputs.push_back(std::move(file));
+    }
   }
   if (const std::string error = WriteOutputSet(*out_dir, outputs); !error.empty()) {
     std::fprintf(stderr, "drainsim run: %s\n", error.c_str());
