@@ -77,6 +77,10 @@ std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r) {
       f.probability = r.Number("probability", Range::Probability());
       r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
       f.window = r.TimeWindow(false);
+      const Node fitted_node = o.Optional("fitted");
+      const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
+      if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
+      if (fitted_node.present() && !fitted) r.ok = false;
       return f;
     }
     case config::FaultType::kSyntheticFailures: {
