@@ -249,6 +249,8 @@ base::Status ReadOtlpTraces(std::string_view text, const std::string& file, Tele
   } catch (const Json::parse_error& e) {
     return Failure{file + ": " + LineColumn(text, e.byte == 0 ? 0 : e.byte - 1) +
                    ": not JSON: " + e.what()};
+  } catch (const Json::exception& e) {
+    return Failure{file + ": not JSON: " + e.what()};  // a number out of range (1e400)
   }
   // Read into a copy: either every span of the file is added, or none (contract (2)).
   TelemetrySet grown = *set;

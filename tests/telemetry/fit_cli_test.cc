@@ -120,7 +120,52 @@ TEST_CASE("fit round trip: every fitted parameter within its 95% interval of the
   fs::remove_all(dir);
 }
 
-TEST_CASE("fit: bad input is exit 2 with the file, pointer and reason; nothing written",
+TEST_CASE("fit: kinds apart, the empirical table when the lognormal is rejected, windows",
+          "[cli][fit]") {
+  const fs::path dir = FreshDir("kinds");
+  const std::string scenario = (dir / "two.json").string();
+  // mail's handler takes exactly 3 ms: no lognormal has that, the table does.
+  std::ofstream(scenario) << R"({"format_version": 1, "name": "two-kinds", "seed": 4,
+    "run": {"until_s": 320},
+    "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 10}}}},
+              "mail": {"handler": {"cpu_ms": {"constant": 3}}}},
+    "producers": [{"kind": "job", "poisson": {"rate_per_s": 10, "until_s": 300}},
+                  {"kind": "mail", "poisson": {"rate_per_s": 2, "until_s": 300}}],
+    "workers": {"count": 4}})";
+  REQUIRE(RunDrainsim({"run", scenario, "--format", "otlp", "--out", (dir / "out").string()})
+              .exit_code == 0);
+  const std::string traces = (dir / "out" / "otlp-traces.json").string();
+  const ProcessResult fit = RunDrainsim({"fit", traces, "--window-s", "100"});
+  INFO(fit.stderr_text);
+  REQUIRE(fit.exit_code == 0);
+  const json fragment = json::parse(fit.stdout_text);  // without -o: the fragment on stdout
+  CHECK(Contains(fit.stderr_text, "kind mail: "));     // and the summary on stderr
+  const json& mail = fragment["kinds"]["mail"]["handler"]["cpu_ms"];
+  REQUIRE(mail.contains("empirical"));
+  CHECK(mail["fitted"]["ks"] == 0.0);
+  CHECK(mail["empirical"].back() == json::array({1.0, 3.0}));
+  // Exponential durations are no lognormal either, at this n: the KS rule says so.
+  CHECK(fragment["kinds"]["job"]["handler"]["cpu_ms"].contains("empirical"));
+  CHECK(fragment["faults"].empty());
+  const json& producers = fragment["producers"];
+  REQUIRE(producers.size() >= 6);  // three 100 s windows per kind (a fourth if one ran late)
+  for (const json& p : producers) {
+    const json& poisson = p["poisson"];
+    CHECK(poisson["until_s"].get<double>() - poisson["from_s"].get<double>() <= 100.0);
+    const double truth = p["kind"] == "job" ? 10.0 : 2.0;
+    if (poisson["until_s"].get<double>() - poisson["from_s"].get<double>() == 100.0) {
+      CHECK(poisson["rate_per_s"].get<double>() > truth * 0.6);
+      CHECK(poisson["rate_per_s"].get<double>() < truth * 1.4);
+    }
+  }
+  const std::string merged = (dir / "merged.json").string();
+  REQUIRE(RunDrainsim({"fit", traces, "--window-s", "100", "--into", scenario, "-o", merged})
+              .exit_code == 0);
+  CHECK(RunDrainsim({"check", merged}).exit_code == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("fit: bad input is exit 2 with the file, pointer and reason, and nothing written",
           "[cli][fit]") {
   const fs::path dir = FreshDir("bad");
   const std::string out = (dir / "fitted.json").string();

@@ -139,6 +139,61 @@ TEST_CASE("fit: the OTLP reader names the file, the JSON pointer and the reason"
   CHECK(set.messages[static_cast<size_t>(set.spans[1].message)] == "job/m1");
 }
 
+// Deterministic mutations of a valid file (byte changes, cuts, brackets, huge numbers): the
+// reader never crashes and either reads the file or names it in its one problem. The fuzzing of
+// the scenario loader (tools/fuzz/) in miniature, for the telemetry reader.
+TEST_CASE("fit: the OTLP reader survives mutated input", "[fit][fuzz]") {
+  const std::string valid =
+      Traces(Span("", kTimes) + "," +
+             Span(R"(, {"key": "messaging.message.id", "value": {"intValue": "7"}})",
+                  kTimes.substr(0, kTimes.size() - 1) +
+                      R"(", "status": {"code": "STATUS_CODE_ERROR"}, "events": [{"name":
+                      "exception", "attributes": [{"key": "exception.type", "value":
+                      {"stringValue": "permanent"}}]}])"));
+  telemetry::TelemetrySet base;
+  REQUIRE(telemetry::ReadOtlpTraces(valid, "t.json", &base).ok());
+  REQUIRE(base.spans.size() == 2);
+  const std::string inserts[] = {
+      "[", "]", "{", "}", "\"", ",", "-1", "1e400", "null", "\\u0000", "\"99999999999999999999\""};
+  uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  int read = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = valid;
+    for (int edits = 1 + static_cast<int>(next() % 3); edits > 0; --edits) {
+      const size_t at = next() % text.size();
+      switch (next() % 4) {
+        case 0:
+          text[at] = static_cast<char>(next() % 256);
+          break;
+        case 1:
+          text.erase(at, 1 + next() % 20);
+          break;
+        case 2:
+          text.insert(at, inserts[next() % std::size(inserts)]);
+          break;
+        default:
+          text.resize(at);
+          break;
+      }
+      if (text.empty()) text = "{";
+    }
+    telemetry::TelemetrySet set;
+    const base::Status status = telemetry::ReadOtlpTraces(text, "t.json", &set);
+    if (status.ok()) {
+      ++read;
+      for (const telemetry::ProcessSpan& span : set.spans) CHECK(span.end_ns >= span.start_ns);
+    } else {
+      CHECK(status.error().rfind("t.json: ", 0) == 0);
+      CHECK(set.spans.empty());
+    }
+  }
+  CHECK(read > 0);  // some mutations keep the file valid (a changed letter inside a string)
+}
+
 constexpr const char* kFittedScenario =
     R"({"format_version": 1, "name": "fitted", "run": {"until_s": 100},
   "kinds": {"job": {"handler": {"cpu_ms": {"lognormal": {"mu": 2.3, "sigma": 0.6},
