@@ -78,6 +78,7 @@ std::vector<ArrivalWindow> FitArrivals(const std::vector<int64_t>& arrivals_ns, 
                                        double window_s, double end_s) {
   const double step_s = window_s > 0 ? window_s : end_s;
   const auto windows = static_cast<size_t>(std::ceil(end_s / step_s));
+  DRAINSIM_CHECK(windows >= 1 && windows <= kArrivalWindowsMax + 1);
   std::vector<ArrivalWindow> out(windows);
   for (size_t i = 0; i < windows; ++i) {
     out[i].from_s = static_cast<double>(i) * step_s;
@@ -114,7 +115,7 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
   for (const std::string& file : set.files) result.from += (result.from.empty() ? "" : ", ") + file;
   result.spans = static_cast<int64_t>(set.spans.size());
   result.spans_skipped = set.spans_skipped;
-  result.window_s = window_s;
+  result.window_s_asked = window_s;
   std::map<std::string, KindFit> fits;
   std::map<std::string, KindData> data;
   for (const telemetry::ProcessSpan& s : set.spans) {
@@ -151,6 +152,9 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
       last_ns == INT64_MIN
           ? 0
           : std::floor(static_cast<double>(last_ns - result.origin_unix_ns) / 1e9) + 1;
+  // Bounded: a window narrower than end_s / kArrivalWindowsMax is widened (fit.h).
+  const double max_windows = static_cast<double>(kArrivalWindowsMax);
+  result.window_s = window_s > 0 && end_s / window_s > max_windows ? end_s / max_windows : window_s;
   for (auto& [kind, fit] : fits) {
     KindData& d = data[kind];
     fit.kind = kind;
@@ -167,7 +171,7 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
       fit.attempts_per_message = static_cast<double>(with_id) / static_cast<double>(fit.messages);
       std::vector<int64_t> arrivals_ns;
       for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
-      fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, window_s, end_s);
+      fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
     }
     result.kinds.push_back(std::move(fit));
   }

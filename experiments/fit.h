@@ -15,8 +15,9 @@
 //  - Attempts per message: spans per messaging.message.id.
 //  - Arrivals: a message arrives at its first attempt's start (the publish time is not in the
 //    spans; the queue wait delays it). Origin: the first arrival, floored to whole seconds.
-//    Windows of window_s seconds (0: one window to the last arrival, ceiled); a Poisson rate per
-//    window with Garwood's exact 95% interval.
+//    Windows of window_s seconds (0: one window to the last arrival, ceiled; at most
+//    kArrivalWindowsMax, widened if need be); a Poisson rate per window with Garwood's exact 95%
+//    interval.
 //
 // Contract: deterministic (kinds by name, classes in the order above); never throws.
 #pragma once
@@ -30,6 +31,10 @@
 namespace drainsim::experiments {
 
 inline constexpr size_t kEmpiricalRows = 32;
+// Arrival windows at most: a narrower --window-s over a long span of data is widened to
+// span / kArrivalWindowsMax (FitResult::window_s says the width used), so that memory stays
+// bounded whatever the timestamps are.
+inline constexpr size_t kArrivalWindowsMax = 10'000;
 
 // REQUIRES: window_s >= 0
 FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s);

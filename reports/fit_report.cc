@@ -82,6 +82,10 @@ std::string FitSummary(const FitResult& fit) {
   char line[512];
   std::string text = "fit: " + fit.from + ": " + std::to_string(fit.spans) + " process spans (" +
                      std::to_string(fit.spans_skipped) + " other spans skipped)\n";
+  if (fit.window_s > fit.window_s_asked && fit.window_s_asked > 0) {
+    text += "arrival windows widened from " + Decimal(fit.window_s_asked, 3) + " s to " +
+            Decimal(fit.window_s, 3) + " s: at most 10000 windows\n";
+  }
   for (const KindFit& k : fit.kinds) {
     std::snprintf(line, sizeof line,
                   "kind %s: %lld spans (%lld still running at the end, left out), %lld messages, "

@@ -85,7 +85,8 @@ struct FitResult {
   int64_t spans = 0;
   int64_t spans_skipped = 0;
   int64_t origin_unix_ns = 0;  // time 0 of from_s/until_s: the first arrival, whole seconds
-  double window_s = 0;         // 0: one window over all arrivals
+  double window_s = 0;         // 0: one window over all arrivals; else the width used
+  double window_s_asked = 0;   // --window-s; less than window_s iff it was widened
   std::vector<KindFit> kinds;  // by name
 };
 
