@@ -7,6 +7,8 @@
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/markdown_report.h"
+#include "reports/otlp_metrics.h"
+#include "reports/otlp_traces.h"
 #include "reports/trace_report.h"
 
 namespace drainsim::reports {
@@ -24,6 +26,10 @@ std::span<const Format> Formats() {
       {"trace", "trace.json",
        "Chrome trace for ui.perfetto.dev: attempts per worker, queues, faults", TraceReport,
        /*needs_trace_log=*/true},
+      {"otlp", "otlp-traces.json",
+       "OpenTelemetry OTLP/JSON: a span per attempt, and the series as gauges in "
+       "otlp-metrics.json",
+       OtlpTraces, /*needs_trace_log=*/true, "otlp-metrics.json", OtlpMetrics},
   };
   return kFormats;
 }
@@ -33,6 +39,15 @@ const Format* FindFormat(std::string_view name) {
     if (format.name == name) return &format;
   }
   return nullptr;
+}
+
+std::vector<OutputFile> RenderFormat(const Format& format, const ReportInput& input) {
+  std::vector<OutputFile> files;
+  files.push_back({std::string(format.file_name), format.write(input)});
+  if (format.write_companion != nullptr) {
+    files.push_back({std::string(format.companion_file_name), format.write_companion(input)});
+  }
+  return files;
 }
 
 std::string FormatNames() {

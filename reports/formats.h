@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/output.h"
 #include "reports/report_input.h"
 #include "sim/base/expected.h"
 
@@ -24,6 +25,10 @@ struct Format {
   std::string (*write)(const ReportInput& input);
   // The writer reads ReportInput::trace: the run must be recorded (model::TraceRecorder).
   bool needs_trace_log = false;
+  // A second file the format writes beside file_name (otlp: the metrics beside the traces);
+  // empty and null for the others.
+  std::string_view companion_file_name = {};
+  std::string (*write_companion)(const ReportInput& input) = nullptr;
 };
 
 // Every format, in the order --help lists them.
@@ -31,6 +36,9 @@ std::span<const Format> Formats();
 
 // The format named `name`, or nullptr iff none is.
 const Format* FindFormat(std::string_view name);
+
+// Every file `format` writes for `input`: file_name, then the companion when there is one.
+std::vector<OutputFile> RenderFormat(const Format& format, const ReportInput& input);
 
 // "json, md, junit, csv"
 std::string FormatNames();

@@ -23,6 +23,7 @@ ScenarioMarks ScenarioMarksOf(const config::Scenario& scenario) {
   ScenarioMarks marks;
   marks.from_scenario = true;
   marks.run_until_s = scenario.run.until.seconds();
+  marks.broker_preset = scenario.broker.preset;
   if (scenario.alerts.oldest_age) marks.age_alert_s = scenario.alerts.oldest_age->seconds();
   for (const config::Fault& fault : scenario.faults) {
     marks.faults.push_back(SpanOf(fault, scenario.run.until));

@@ -32,6 +32,8 @@ struct ScenarioMarks {
   double run_until_s = 0;             // the scenario's run.until_s
   std::optional<double> age_alert_s;  // alerts.oldest_age_s, when set
   std::vector<FaultSpan> faults;
+  // broker.preset, for the OTLP export's messaging.system (reports/otlp_traces.h).
+  std::optional<config::BrokerPreset> broker_preset;
 };
 
 ScenarioMarks ScenarioMarksOf(const config::Scenario& scenario);

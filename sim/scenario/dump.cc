@@ -3,6 +3,7 @@
 
 #include "sim/base/json_integers.h"
 #include "sim/scenario/dump_json.h"
+#include "sim/scenario/fitted_values.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::scenario {
@@ -199,9 +200,26 @@ Json DistributionJson(const config::DistributionSpec& spec) {
   return out;
 }
 
+Json FittedJson(const config::Fitted& fitted) {
+  Json out = {{"from", fitted.from}, {"n", fitted.n}, {"method", fitted.method}};
+  if (fitted.ks) out["ks"] = NumberJson(*fitted.ks);
+  const auto pair = [](const std::pair<double, double>& i) {
+    return Json::array({NumberJson(i.first), NumberJson(i.second)});
+  };
+  if (fitted.intervals.size() == 1 && fitted.intervals[0].first.empty()) {
+    out["interval"] = pair(fitted.intervals[0].second);
+  } else if (!fitted.intervals.empty()) {
+    out["interval"] = Json::object();
+    for (const auto& [name, interval] : fitted.intervals) out["interval"][name] = pair(interval);
+  }
+  return out;
+}
+
 }  // namespace internal
 
-std::string DumpCanonical(const config::Scenario& s) {
+namespace {
+
+internal::Json CanonicalJson(const config::Scenario& s) {
   using namespace internal;
   Json kinds = Json::object();
   for (const auto& [name, kind] : s.kinds) kinds[name] = KindJson(kind);
@@ -231,8 +249,32 @@ std::string DumpCanonical(const config::Scenario& s) {
       {"alerts", AlertsJson(s.alerts)},
       {"expect", ArrayJson(s.expect, ExpectationJson)},
   };
-  // Invalid UTF-8 can only come from a hand-built Scenario; replace it rather than throw.
-  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return out;
+}
+
+// Invalid UTF-8 can only come from a hand-built Scenario; replace it rather than throw.
+std::string Text(const internal::Json& json) {
+  return json.dump(2, ' ', false, internal::Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string DumpCanonical(const config::Scenario& s) { return Text(CanonicalJson(s)); }
+
+std::string DumpCanonicalWithFitted(const config::Scenario& s, const FittedValues& fitted) {
+  internal::Json out = CanonicalJson(s);
+  for (const auto& [pointer, provenance] : fitted) {
+    // The loader's pointers name objects the dump writes at the same place: a distribution, a
+    // fault, a producer's schedule. One it does not hold is skipped, never invented.
+    try {
+      const internal::Json::json_pointer at(pointer);
+      if (!out.contains(at) || !out.at(at).is_object()) continue;
+      out.at(at)["fitted"] = internal::FittedJson(provenance);
+    } catch (const internal::Json::exception&) {
+      continue;  // not a JSON pointer: no loader makes one
+    }
+  }
+  return Text(out);
 }
 
 }  // namespace drainsim::scenario

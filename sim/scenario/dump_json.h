@@ -19,6 +19,8 @@ Json SecondsJson(engine::Duration span);
 Json SecondsJson(engine::Instant instant);
 Json MillisJson(engine::Duration span);
 Json DistributionJson(const config::DistributionSpec& spec);
+// `drainsim fit`'s provenance (sim/config/fitted.h) as it was read.
+Json FittedJson(const config::Fitted& fitted);
 
 template <typename T, typename F>
 Json OrNull(const std::optional<T>& value, F to_json) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "sim/config/enum_names.h"
+#include "sim/config/fitted.h"
 #include "sim/engine/time.h"
 #include "sim/scenario/load.h"
 
@@ -47,6 +49,12 @@ class Problems {
   bool empty() const { return count_ == 0; }
   size_t count() const { return count_; }
   std::vector<Problem> Take();
+
+  // `drainsim fit`'s provenance met during the load, by the JSON pointer of the object holding
+  // the fitted value (sim/scenario/fitted_values.h). Here because every reader reaches the
+  // load's Problems through its Node, and the provenance is the one other thing a load collects
+  // outside the typed configuration (the model never sees it).
+  std::map<std::string, config::Fitted> fitted;
 
  private:
   std::vector<Problem> list_;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sim/scenario/fitted_values.h"
 #include "sim/scenario/parse.h"
 #include "sim/scenario/plausibility.h"
 #include "sim/scenario/presets.h"
@@ -115,8 +116,9 @@ config::Scenario ReadScenario(Json& document, Problems& problems) {
 
 }  // namespace internal
 
-LoadResult LoadScenarioText(std::string_view text) {
-  internal::Problems problems;
+namespace {
+
+LoadResult LoadText(std::string_view text, internal::Problems& problems) {
   LoadResult result;
   try {
     if (auto document = internal::ParseDocument(text, problems)) {
@@ -134,6 +136,21 @@ LoadResult LoadScenarioText(std::string_view text) {
   result.problems = problems.Take();
   DRAINSIM_CHECK(result.scenario.has_value() == result.problems.empty());
   return result;
+}
+
+}  // namespace
+
+LoadResult LoadScenarioText(std::string_view text) {
+  internal::Problems problems;
+  return LoadText(text, problems);
+}
+
+FittedLoad LoadScenarioTextWithFitted(std::string_view text) {
+  internal::Problems problems;
+  FittedLoad out;
+  out.load = LoadText(text, problems);
+  if (out.load.ok()) out.fitted = std::move(problems.fitted);
+  return out;
 }
 
 LoadResult LoadScenarioFile(const std::string& path) {

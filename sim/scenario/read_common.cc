@@ -217,12 +217,25 @@ std::optional<config::DistributionSpec> ReadDistribution(const Node& node) {
     node.TypeError("a distribution such as {\"constant\": 5}");
     return std::nullopt;
   }
-  if (node.json().size() != 1) {
+  // The distribution's name, and `drainsim fit`'s provenance beside it when it fitted it.
+  const auto fitted_member = node.json().find("fitted");
+  const bool has_fitted = fitted_member != node.json().end();
+  if (node.json().size() != (has_fitted ? 2u : 1u)) {
     node.Error("must have exactly one key, the distribution's name (one of: " + JoinNames(names) +
-               ") (got " + std::to_string(node.json().size()) + " keys)");
+               "), and optionally \"fitted\" (got " + std::to_string(node.json().size()) +
+               " keys)");
     return std::nullopt;
   }
-  const auto member = node.json().begin();
+  std::optional<config::Fitted> fitted;
+  if (has_fitted) {
+    const Node fitted_node(&*fitted_member, ChildPointer(node.pointer(), "fitted"),
+                           &node.problems());
+    fitted = ReadFitted(fitted_node);
+    if (!fitted) return std::nullopt;
+    node.problems().fitted[node.pointer()] = *fitted;
+  }
+  auto member = node.json().begin();
+  if (member.key() == "fitted") ++member;
   const std::string& name = member.key();
   const Json& value = member.value();
   const Node inner(&value, ChildPointer(node.pointer(), name), &node.problems());

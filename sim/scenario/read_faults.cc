@@ -70,12 +70,17 @@ struct FaultReader {
 // One reader per fault type. Each reads its keys in a fixed order, which is the order of its
 // problems in the loader's report.
 config::ErrorsFault ReadErrorsFault(FaultReader& r) {
+  ObjectReader& o = r.o;
   config::ErrorsFault f;
   const std::string kind = r.Kind(false);
   if (!kind.empty()) f.kind = kind;
   f.probability = r.Number("probability", Range::Probability());
   r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
   f.window = r.TimeWindow(false);
+  const Node fitted_node = o.Optional("fitted");
+  const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
+  if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
+  if (fitted_node.present() && !fitted) r.ok = false;
   return f;
 }
 

@@ -66,6 +66,9 @@ inline constexpr double kTokenRatePerSecondMax = 1e9;
 
 // Helpers shared by the readers (read_common.cc).
 std::optional<config::DistributionSpec> ReadDistribution(const Node& node);
+// `drainsim fit`'s provenance (sim/config/fitted.h), read_fitted.cc; nullopt when absent or bad
+// (bad reports its problems).
+std::optional<config::Fitted> ReadFitted(const Node& node);
 bool ReadWindow(ObjectReader& object, const Context& context, bool required,
                 config::Window* window);
 std::optional<engine::Instant> ReadAt(const Node& node, const Context& context);

@@ -95,9 +95,10 @@ std::optional<config::Producer::Schedule> ReadSchedule(config::ProducerShape sha
       if (count && rate && every) {
         const double publishing_s = static_cast<double>(*count - 1) / *rate;
         if (every->micros() < static_cast<int64_t>(std::nearbyint(publishing_s * 1e6))) {
-          every_node.Error("must be at least the time one fan-out takes to publish, (count - 1) / "
-                           "publish_rate_per_s = " + FormatNumber(publishing_s) + " s (got " +
-                           FormatNumber(every->seconds()) + ")");
+          every_node.Error(
+              "must be at least the time one fan-out takes to publish, (count - 1) / "
+              "publish_rate_per_s = " +
+              FormatNumber(publishing_s) + " s (got " + FormatNumber(every->seconds()) + ")");
           every.reset();
         }
       }
@@ -111,7 +112,14 @@ std::optional<config::Producer::Schedule> ReadSchedule(config::ProducerShape sha
       auto rate = ReadNumber(o.Required("rate_per_s"), Range::AboveAtMost(0, kRateMax));
       config::Window window;
       const bool window_ok = ReadWindow(o, c, false, &window);
-      if (rate && window_ok) {
+      // `drainsim fit`'s provenance of a Poisson rate; a constant schedule is never fitted.
+      const Node fitted_node = shape == config::ProducerShape::kPoisson
+                                   ? o.Optional("fitted")
+                                   : Node(nullptr, "", nullptr);
+      const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
+      if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
+      const bool fitted_ok = !fitted_node.present() || fitted.has_value();
+      if (rate && window_ok && fitted_ok) {
         if (shape == config::ProducerShape::kConstant) {
           out = config::ConstantSchedule{*rate, window};
         } else {

@@ -13,12 +13,14 @@ The layer map (README.md, section Layout, says the same):
     config       sim/config/       base, engine, config: the typed configuration
     scenario     sim/scenario/     base, engine, config, scenario
     model        sim/model/        base, engine, config, model
+    telemetry    sim/telemetry/    base, telemetry: telemetry files read (OTLP/JSON), an input
+                                   layer like the scenario format, for `drainsim fit`
     chaos        chaos/            base, engine, config, scenario, model, chaos
     results      experiments/results/   base, config, results: what the experiments compute
                                    and reports render (Statistics, each experiment's results)
     reports      reports/          base, config, model, results, reports
-    experiments  experiments/      anything below: base, engine, config, scenario, model, chaos,
-                                   results, reports
+    experiments  experiments/      anything below: base, engine, config, scenario, model,
+                                   telemetry, chaos, results, reports
     live         live/             anything but the CLI
     cli          tools/drainsim/   anything
     tools        tools/bench/, tools/fuzz/   anything but the CLI (and tests/ for fuzz's
@@ -50,6 +52,7 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("sim/config/", "config"),
     ("sim/scenario/", "scenario"),
     ("sim/model/", "model"),
+    ("sim/telemetry/", "telemetry"),
     ("chaos/", "chaos"),
     ("reports/", "reports"),
     ("experiments/results/", "results"),
@@ -72,19 +75,20 @@ ALLOWED = {  # every layer may include the base
         "config": {"engine", "config"},
         "scenario": {"engine", "config", "scenario"},
         "model": {"engine", "config", "model"},
+        "telemetry": {"telemetry"},
         "chaos": {"engine", "config", "scenario", "model", "chaos"},
         "results": {"config", "results"},
         "reports": {"config", "model", "results", "reports"},
-        "experiments": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
-                        "experiments"},
-        "live": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
-                 "experiments", "live"},
-        "cli": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
-                "experiments", "live", "cli"},
-        "tools": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
-                  "experiments", "live", "tools", "tests"},
-        "python": {"engine", "config", "scenario", "model", "chaos", "results", "reports",
-                   "experiments", "python"},
+        "experiments": {"engine", "config", "scenario", "model", "telemetry", "chaos", "results",
+                        "reports", "experiments"},
+        "live": {"engine", "config", "scenario", "model", "telemetry", "chaos", "results",
+                 "reports", "experiments", "live"},
+        "cli": {"engine", "config", "scenario", "model", "telemetry", "chaos", "results",
+                "reports", "experiments", "live", "cli"},
+        "tools": {"engine", "config", "scenario", "model", "telemetry", "chaos", "results",
+                  "reports", "experiments", "live", "tools", "tests"},
+        "python": {"engine", "config", "scenario", "model", "telemetry", "chaos", "results",
+                   "reports", "experiments", "python"},
     }.items()
 }
 
@@ -157,6 +161,8 @@ def self_test():
                                               "sim/config/expect.h"],
         "reports/table.cc": ["experiments/results/statistics.h", "reports/metrics.h"],
         "python/module.cc": ["experiments/runner.h", "reports/version.h", "python/bindings.h"],
+        "sim/telemetry/otlp_read.cc": ["sim/telemetry/otlp_read.h", "sim/base/expected.h"],
+        "experiments/fit.cc": ["sim/telemetry/otlp_read.h", "experiments/results/fit_result.h"],
     }
     allow = {("sim/model/world.h", "sim/scenario/load.h"): "step 1"}
     failures = []
@@ -184,6 +190,8 @@ def self_test():
         ("an unknown folder", "live/plan.cc", "vendor/thing.h"),
         ("python -> cli", "python/module.cc", "tools/drainsim/cli.h"),
         ("python -> live", "python/module.cc", "live/plan.h"),
+        ("telemetry -> scenario", "sim/telemetry/otlp_read.cc", "sim/scenario/load.h"),
+        ("reports -> telemetry", "reports/table.cc", "sim/telemetry/otlp_read.h"),
     ]:
         grown = {p: list(t) for p, t in tree.items()}
         grown[path].append(target)

@@ -23,6 +23,8 @@ const std::vector<Subcommand>& Subcommands() {
       {"swarm", "chaos swarm: random faults per seed, then check safety and liveness", RunSwarm},
       {"explain", "one message's life in words: retries, dead letters, why it ran twice",
        RunExplain},
+      {"fit", "fit a scenario's numbers to OpenTelemetry traces (OTLP/JSON): a fragment",
+       RunFit},
       {"live", "run the scenario for real on loopback RabbitMQ and PostgreSQL (README)", RunLive},
   };
   return kSubcommands;

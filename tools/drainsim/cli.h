@@ -52,6 +52,7 @@ int RunCheck(const Args& args);
 int RunCompare(const Args& args);
 int RunDump(const Args& args);
 int RunExplain(const Args& args);
+int RunFit(const Args& args);
 int RunLive(const Args& args);
 int RunMerge(const Args& args);
 int RunRun(const Args& args);

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "sim/scenario/fitted_values.h"
 #include "sim/scenario/load.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/scenario_input.h"
@@ -83,9 +84,14 @@ int RunDump(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
-  scenario::LoadResult result = LoadAndReport(vm["scenario"].as<std::string>());
+  const std::string path = vm["scenario"].as<std::string>();
+  scenario::LoadResult result = LoadAndReport(path);
   if (!result.ok()) return kExitBadInput;
-  std::fputs(scenario::DumpCanonical(*result.scenario).c_str(), stdout);
+  // `drainsim fit`'s provenance, kept beside the configuration: read again with the text.
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const scenario::FittedLoad fitted = scenario::LoadScenarioTextWithFitted(text);
+  std::fputs(scenario::DumpCanonicalWithFitted(*result.scenario, fitted.fitted).c_str(), stdout);
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/single_run.h"
@@ -140,7 +141,9 @@ int RunOnce(const po::variables_map& vm, const std::vector<const reports::Format
   const reports::ReportInput input = run.Input(trace_log ? &*trace_log : nullptr);
   std::vector<reports::OutputFile> outputs;
   for (const reports::Format* format : formats) {
-    outputs.push_back({std::string(format->file_name), format->write(input)});
+    for (reports::OutputFile& file : reports::RenderFormat(*format, input)) {
+      outputs.push_back(std::move(file));
+    }
   }
   if (const base::Status written = WriteOutputSet(*out_dir, outputs); !written) {
     std::fprintf(stderr, "drainsim run: %s\n", written.error().c_str());

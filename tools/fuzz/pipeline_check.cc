@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "reports/expectations.h"
@@ -25,7 +26,9 @@ constexpr const char* kScenarioPath = "gen.json";
 
 struct Rendered {
   model::Results results;
-  std::vector<std::string> files;  // one per format of reports::Formats()
+  // Every file of every format of reports::Formats(), and the format that wrote it.
+  std::vector<reports::OutputFile> files;
+  std::vector<std::string_view> format_of;
 };
 
 // One run with a trace recorder, every format rendered.
@@ -34,7 +37,7 @@ Rendered RunAndRender(const config::Scenario& s, bool audit) {
   model::RunOptions options;
   options.audit_every_event = audit;
   options.observer = &recorder;
-  Rendered out{model::RunSimulation(s, s.seed, options), {}};
+  Rendered out{model::RunSimulation(s, s.seed, options), {}, {}};
   const model::Results& r = out.results;
   const model::TraceLog log =
       recorder.Finish(engine::Instant::Micros(std::llround(r.ended_at_s * 1e6)));
@@ -46,7 +49,12 @@ Rendered RunAndRender(const config::Scenario& s, bool audit) {
   context.marks = reports::ScenarioMarksOf(s);
   const reports::ReportInput input{r, context, verdicts,
                                    reports::ReproduceCommand(kScenarioPath, s.seed), &log};
-  for (const reports::Format& format : reports::Formats()) out.files.push_back(format.write(input));
+  for (const reports::Format& format : reports::Formats()) {
+    for (reports::OutputFile& file : reports::RenderFormat(format, input)) {
+      out.files.push_back(std::move(file));
+      out.format_of.push_back(format.name);
+    }
+  }
   return out;
 }
 
@@ -107,7 +115,7 @@ std::string CheckCsv(const std::string& text) {
 }
 
 std::string CheckParses(std::string_view name, const std::string& text) {
-  if (name == "json" || name == "trace") {
+  if (name == "json" || name == "trace" || name == "otlp") {
     return JsonParses(text) ? "" : std::string(name) + ": not valid JSON";
   }
   if (name == "junit") {
@@ -156,9 +164,9 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json) {
             r.not_terminal_end, r.events);
     return outcome;
   }
-  const auto formats = reports::Formats();
-  for (size_t i = 0; i < formats.size(); ++i) {
-    if (std::string failure = CheckParses(formats[i].name, first.files[i]); !failure.empty()) {
+  for (size_t i = 0; i < first.files.size(); ++i) {
+    if (std::string failure = CheckParses(first.format_of[i], first.files[i].text);
+        !failure.empty()) {
       outcome.failure = failure;
       return outcome;
     }
@@ -168,9 +176,9 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json) {
     outcome.failure = "determinism: the second run has another fingerprint";
     return outcome;
   }
-  for (size_t i = 0; i < formats.size(); ++i) {
-    if (first.files[i] != second.files[i]) {
-      outcome.failure = "determinism: " + std::string(formats[i].name) + " differs between runs";
+  for (size_t i = 0; i < first.files.size(); ++i) {
+    if (first.files[i].text != second.files[i].text) {
+      outcome.failure = "determinism: " + first.files[i].name + " differs between runs";
       return outcome;
     }
   }
@@ -180,7 +188,7 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json) {
 std::string ReproduceSeedCommand(uint64_t seed) {
   return "build/tools/fuzz/fuzz_gen --seed " + std::to_string(seed) +
          " > gen.json && build/tools/drainsim/drainsim run gen.json --audit "
-         "--format json,md,junit,csv,html,trace --out out/gen";
+         "--format json,md,junit,csv,html,trace,otlp --out out/gen";
 }
 
 }  // namespace drainsim::fuzz

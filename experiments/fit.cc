@@ -1,0 +1,181 @@
+#include "experiments/fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "sim/base/check.h"
+
+namespace drainsim::experiments {
+
+namespace {
+
+constexpr int64_t kNanosPerSecond = 1'000'000'000;
+constexpr const char* kScenarioClasses[] = {"rate_limited", "transient", "permanent", "unknown"};
+
+// Lognormal when the data do not reject it at 5%, else the table (experiments/fit.h).
+HandlerFit FitHandler(std::vector<double> durations_ms) {
+  std::sort(durations_ms.begin(), durations_ms.end());
+  HandlerFit fit;
+  fit.n = static_cast<int64_t>(durations_ms.size());
+  if (durations_ms.empty()) {
+    fit.why = "no finished attempt that did not fail: nothing to fit";
+    return fit;
+  }
+  fit.empirical = FitEmpirical(durations_ms);
+  fit.ks_critical = 1.358 / std::sqrt(static_cast<double>(fit.n));
+  if (durations_ms.size() < 2 || durations_ms.front() <= 0) {
+    fit.why = durations_ms.size() < 2 ? "one duration: the empirical table"
+                                      : "a duration of 0 ms: no lognormal; the empirical table";
+    return fit;
+  }
+  fit.lognormal = FitLognormal(durations_ms);
+  fit.chose_lognormal = fit.lognormal->ks <= fit.ks_critical;
+  fit.why = fit.chose_lognormal ? "lognormal: its KS distance is within the 5% critical value"
+                                : "empirical table: the lognormal's KS distance exceeds the 5% "
+                                  "critical value";
+  return fit;
+}
+
+// Scenario classes in ErrorClass order, then the others by name.
+std::vector<std::string> ClassOrder(const std::vector<std::string>& seen) {
+  std::vector<std::string> order;
+  for (const char* name : kScenarioClasses) {
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) order.emplace_back(name);
+  }
+  std::vector<std::string> others;
+  for (const std::string& name : seen) {
+    if (std::find(order.begin(), order.end(), name) == order.end()) others.push_back(name);
+  }
+  std::sort(others.begin(), others.end());
+  order.insert(order.end(), others.begin(), others.end());
+  return order;
+}
+
+std::vector<ClassFit> FitClasses(const std::map<std::string, int64_t>& failures, int64_t attempts) {
+  std::vector<std::string> seen;
+  for (const auto& [name, count] : failures) seen.push_back(name);
+  std::vector<ClassFit> out;
+  int64_t trials = attempts;
+  for (const std::string& name : ClassOrder(seen)) {
+    ClassFit c;
+    c.error_class = name;
+    c.in_scenario = std::find(std::begin(kScenarioClasses), std::end(kScenarioClasses), name) !=
+                    std::end(kScenarioClasses);
+    c.failures = failures.at(name);
+    c.trials = trials;
+    DRAINSIM_CHECK(c.trials >= c.failures && c.trials > 0);
+    c.probability = static_cast<double>(c.failures) / static_cast<double>(c.trials);
+    c.wilson = Wilson95(c.failures, c.trials);
+    c.share = static_cast<double>(c.failures) / static_cast<double>(attempts);
+    trials -= c.failures;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<ArrivalWindow> FitArrivals(const std::vector<int64_t>& arrivals_ns, int64_t origin_ns,
+                                       double window_s, double end_s) {
+  const double step_s = window_s > 0 ? window_s : end_s;
+  const auto windows = static_cast<size_t>(std::ceil(end_s / step_s));
+  DRAINSIM_CHECK(windows >= 1 && windows <= kArrivalWindowsMax + 1);
+  std::vector<ArrivalWindow> out(windows);
+  for (size_t i = 0; i < windows; ++i) {
+    out[i].from_s = static_cast<double>(i) * step_s;
+    out[i].until_s = std::min(end_s, static_cast<double>(i + 1) * step_s);
+  }
+  for (const int64_t at_ns : arrivals_ns) {
+    const double t_s = static_cast<double>(at_ns - origin_ns) / 1e9;
+    const auto i = std::min(windows - 1, static_cast<size_t>(t_s / step_s));
+    ++out[i].arrivals;
+  }
+  for (ArrivalWindow& w : out) {
+    const double length_s = w.until_s - w.from_s;
+    w.rate_per_s = static_cast<double>(w.arrivals) / length_s;
+    const Interval95 mean = Garwood95(w.arrivals);
+    w.poisson = {mean.low / length_s, mean.high / length_s};
+  }
+  return out;
+}
+
+struct KindData {
+  std::vector<double> durations_ms;
+  std::map<std::string, int64_t> failures;
+  int64_t attempts = 0;                       // finished (not censored)
+  std::map<int64_t, int64_t> attempts_of;     // message -> spans
+  std::map<int64_t, int64_t> first_start_ns;  // message -> its first attempt's start
+};
+
+}  // namespace
+
+FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
+  DRAINSIM_CHECK(window_s >= 0);
+  FitResult result;
+  result.files = set.files;
+  for (const std::string& file : set.files) result.from += (result.from.empty() ? "" : ", ") + file;
+  result.spans = static_cast<int64_t>(set.spans.size());
+  result.spans_skipped = set.spans_skipped;
+  result.window_s_asked = window_s;
+  std::map<std::string, KindFit> fits;
+  std::map<std::string, KindData> data;
+  for (const telemetry::ProcessSpan& s : set.spans) {
+    const std::string& kind = set.kinds[s.kind];
+    KindFit& fit = fits[kind];
+    KindData& d = data[kind];
+    ++fit.spans;
+    if (s.message >= 0) {
+      ++d.attempts_of[s.message];
+      auto [it, added] = d.first_start_ns.emplace(s.message, s.start_ns);
+      if (!added) it->second = std::min(it->second, s.start_ns);
+    }
+    if (s.censored) {
+      ++fit.censored;
+      continue;
+    }
+    ++d.attempts;
+    if (s.failed) {
+      ++d.failures[set.classes[s.error_class]];
+    } else {
+      d.durations_ms.push_back(static_cast<double>(s.end_ns - s.start_ns) / 1e6);
+    }
+  }
+  int64_t first_ns = INT64_MAX;
+  int64_t last_ns = INT64_MIN;
+  for (const auto& [kind, d] : data) {
+    for (const auto& [message, at_ns] : d.first_start_ns) {
+      first_ns = std::min(first_ns, at_ns);
+      last_ns = std::max(last_ns, at_ns);
+    }
+  }
+  result.origin_unix_ns = first_ns == INT64_MAX ? 0 : first_ns / kNanosPerSecond * kNanosPerSecond;
+  const double end_s =
+      last_ns == INT64_MIN
+          ? 0
+          : std::floor(static_cast<double>(last_ns - result.origin_unix_ns) / 1e9) + 1;
+  // Bounded: a window narrower than end_s / kArrivalWindowsMax is widened (fit.h).
+  const double max_windows = static_cast<double>(kArrivalWindowsMax);
+  result.window_s = window_s > 0 && end_s / window_s > max_windows ? end_s / max_windows : window_s;
+  for (auto& [kind, fit] : fits) {
+    KindData& d = data[kind];
+    fit.kind = kind;
+    fit.handler = FitHandler(std::move(d.durations_ms));
+    if (d.attempts > 0) fit.classes = FitClasses(d.failures, d.attempts);
+    fit.messages = static_cast<int64_t>(d.attempts_of.size());
+    int64_t with_id = 0;
+    for (const auto& [message, count] : d.attempts_of) {
+      with_id += count;
+      fit.attempts_per_message_max = std::max(fit.attempts_per_message_max, count);
+      if (count > 1) ++fit.messages_retried;
+    }
+    if (fit.messages > 0) {
+      fit.attempts_per_message = static_cast<double>(with_id) / static_cast<double>(fit.messages);
+      std::vector<int64_t> arrivals_ns;
+      for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
+      fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
+    }
+    result.kinds.push_back(std::move(fit));
+  }
+  return result;
+}
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,25 @@
+// `drainsim fit --into SCENARIO`: a fit's fragment (reports/fit_report.h) merged into a scenario.
+//
+// For every kind the fragment fits: its handler fields replace the scenario's (the whole handler
+// time as one step: db_ops and downstream_calls 0, db_op_ms null), a kind the scenario lacks is
+// added; the scenario's `errors` faults of that kind are replaced by the fragment's; its
+// producers of that kind are replaced by the fragment's Poisson producers. Everything else stays
+// as written.
+//
+// Contract: the result loads (sim/scenario/load.h), or it is the first problem as "FILE:
+// /pointer: reason" (the scenario's own, or the merged scenario's, named "FILE (merged with the
+// fit)"). Deterministic; never throws.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sim/base/expected.h"
+
+namespace drainsim::experiments {
+
+base::Expected<std::string> MergeFitInto(std::string_view scenario_text,
+                                         const std::string& scenario_path,
+                                         std::string_view fragment_text);
+
+}  // namespace drainsim::experiments

@@ -1,0 +1,93 @@
+// What `drainsim fit` computes from telemetry (experiments/fit.h), as reports render it
+// (reports/fit_report.h): per message kind, the handler time (a lognormal by maximum
+// likelihood and an empirical table, each with its Kolmogorov-Smirnov distance, and the one
+// chosen), the failure probability of each error class with its Wilson 95% interval, attempts
+// per message, and the arrival rate per window with its exact Poisson 95% interval.
+//
+// Units are in the names: handler times in milliseconds (the scenario's cpu_ms), rates per second,
+// window bounds in seconds from the telemetry's origin (FitResult::origin_unix_ns).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace drainsim::experiments {
+
+struct Interval95 {
+  double low = 0;
+  double high = 0;
+};
+
+// ln X ~ Normal(mu, sigma^2), X in milliseconds. mu and sigma by maximum likelihood; intervals
+// exact for lognormal data: Student's t for mu, chi-squared for sigma.
+struct LognormalFit {
+  double mu = 0;
+  double sigma = 0;
+  Interval95 mu_interval;
+  Interval95 sigma_interval;
+  double ks = 0;  // sup |ECDF - CDF| over the data
+};
+
+// [cumulative probability, value in ms] rows, as the scenario's `empirical` distribution.
+struct EmpiricalFit {
+  std::vector<std::pair<double, double>> points;
+  double ks = 0;
+};
+
+struct HandlerFit {
+  int64_t n = 0;                          // finished, successful attempts: the durations fitted
+  std::optional<LognormalFit> lognormal;  // none when a duration is 0 or n < 2
+  std::optional<EmpiricalFit> empirical;  // none when n == 0
+  bool chose_lognormal = false;
+  double ks_critical = 0;  // the Kolmogorov 5% critical value for n, 1.358 / sqrt(n)
+  std::string why;         // the choice, in words
+};
+
+// One error class, conditional on the classes before it not having failed the attempt: the
+// probability a scenario `errors` fault in this order states (faults are tried in order, the
+// first that fires fails the attempt).
+struct ClassFit {
+  std::string error_class;
+  bool in_scenario = false;  // rate_limited, transient, permanent or unknown
+  int64_t failures = 0;
+  int64_t trials = 0;      // attempts not failed by an earlier class
+  double probability = 0;  // failures / trials
+  Interval95 wilson;
+  double share = 0;  // failures / every attempt: what dashboards show
+};
+
+struct ArrivalWindow {
+  double from_s = 0;
+  double until_s = 0;
+  int64_t arrivals = 0;
+  double rate_per_s = 0;
+  Interval95 poisson;  // Garwood's exact interval, per second
+};
+
+struct KindFit {
+  std::string kind;
+  int64_t spans = 0;     // process spans read of this kind
+  int64_t censored = 0;  // of which still running at the end (left out of every fit)
+  HandlerFit handler;
+  std::vector<ClassFit> classes;  // scenario classes in ErrorClass order, then others by name
+  int64_t messages = 0;           // distinct messaging.message.id
+  double attempts_per_message = 0;
+  int64_t attempts_per_message_max = 0;
+  int64_t messages_retried = 0;  // with more than one attempt
+  std::vector<ArrivalWindow> arrivals;
+};
+
+struct FitResult {
+  std::vector<std::string> files;
+  std::string from;  // the files, ", "-joined: provenance of every fitted value
+  int64_t spans = 0;
+  int64_t spans_skipped = 0;
+  int64_t origin_unix_ns = 0;  // time 0 of from_s/until_s: the first arrival, whole seconds
+  double window_s = 0;         // 0: one window over all arrivals; else the width used
+  double window_s_asked = 0;   // --window-s; less than window_s iff it was widened
+  std::vector<KindFit> kinds;  // by name
+};
+
+}  // namespace drainsim::experiments

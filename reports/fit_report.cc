@@ -1,0 +1,135 @@
+#include "reports/fit_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "reports/metrics.h"
+
+namespace drainsim::reports {
+
+namespace {
+
+using Json = nlohmann::json;
+using experiments::FitResult;
+using experiments::Interval95;
+using experiments::KindFit;
+
+Json Number(double value) { return Fixed(value); }
+
+Json Pair(const Interval95& i) { return Json::array({Number(i.low), Number(i.high)}); }
+
+Json Provenance(const FitResult& fit, int64_t n, const char* method) {
+  return {{"from", fit.from}, {"n", n}, {"method", method}};
+}
+
+Json HandlerJson(const FitResult& fit, const KindFit& k) {
+  const experiments::HandlerFit& h = k.handler;
+  Json dist;
+  if (h.chose_lognormal) {
+    const experiments::LognormalFit& l = *h.lognormal;
+    dist = {{"lognormal", {{"mu", Number(l.mu)}, {"sigma", Number(l.sigma)}}}};
+    dist["fitted"] = Provenance(fit, h.n, "lognormal, maximum likelihood");
+    dist["fitted"]["ks"] = Number(l.ks);
+    dist["fitted"]["interval"] = {{"mu", Pair(l.mu_interval)}, {"sigma", Pair(l.sigma_interval)}};
+  } else {
+    Json rows = Json::array();
+    for (const auto& [p, v] : h.empirical->points) {
+      rows.push_back(Json::array({Number(p), Number(v)}));
+    }
+    dist = {{"empirical", rows}};
+    dist["fitted"] = Provenance(fit, h.n, "empirical quantiles");
+    dist["fitted"]["ks"] = Number(h.empirical->ks);
+  }
+  return {
+      {"validate_ms", {{"constant", 0}}}, {"db_ops", 0}, {"downstream_calls", 0}, {"cpu_ms", dist}};
+}
+
+std::string Seconds(double s) { return Decimal(s, 3); }
+
+}  // namespace
+
+std::string FitFragment(const FitResult& fit) {
+  Json kinds = Json::object();
+  Json faults = Json::array();
+  Json producers = Json::array();
+  for (const KindFit& k : fit.kinds) {
+    if (k.handler.empirical) kinds[k.kind] = {{"handler", HandlerJson(fit, k)}};
+    for (const experiments::ClassFit& c : k.classes) {
+      if (!c.in_scenario) continue;
+      Json fault = {{"type", "errors"},
+                    {"kind", k.kind},
+                    {"error", c.error_class},
+                    {"probability", Number(c.probability)}};
+      fault["fitted"] = Provenance(fit, c.trials, "conditional on earlier classes, Wilson 95%");
+      fault["fitted"]["interval"] = Pair(c.wilson);
+      faults.push_back(fault);
+    }
+    for (const experiments::ArrivalWindow& w : k.arrivals) {
+      if (w.arrivals == 0) continue;
+      Json poisson = {{"rate_per_s", Number(w.rate_per_s)},
+                      {"from_s", Number(w.from_s)},
+                      {"until_s", Number(w.until_s)}};
+      poisson["fitted"] = Provenance(fit, w.arrivals, "Poisson rate, Garwood exact 95%");
+      poisson["fitted"]["interval"] = Pair(w.poisson);
+      producers.push_back({{"kind", k.kind}, {"poisson", poisson}});
+    }
+  }
+  const Json out = {{"kinds", kinds}, {"faults", faults}, {"producers", producers}};
+  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string FitSummary(const FitResult& fit) {
+  char line[512];
+  std::string text = "fit: " + fit.from + ": " + std::to_string(fit.spans) + " process spans (" +
+                     std::to_string(fit.spans_skipped) + " other spans skipped)\n";
+  if (fit.window_s > fit.window_s_asked && fit.window_s_asked > 0) {
+    text += "arrival windows widened from " + Decimal(fit.window_s_asked, 3) + " s to " +
+            Decimal(fit.window_s, 3) + " s: at most 10000 windows\n";
+  }
+  for (const KindFit& k : fit.kinds) {
+    std::snprintf(line, sizeof line,
+                  "kind %s: %lld spans (%lld still running at the end, left out), %lld messages, "
+                  "%.3f attempts per message (max %lld; %lld retried)\n",
+                  k.kind.c_str(), static_cast<long long>(k.spans),
+                  static_cast<long long>(k.censored), static_cast<long long>(k.messages),
+                  k.attempts_per_message, static_cast<long long>(k.attempts_per_message_max),
+                  static_cast<long long>(k.messages_retried));
+    text += line;
+    const experiments::HandlerFit& h = k.handler;
+    text += "  handler time (ms), n " + std::to_string(h.n) + ":";
+    if (h.lognormal) {
+      const experiments::LognormalFit& l = *h.lognormal;
+      std::snprintf(line, sizeof line,
+                    " lognormal mu %.4f [%.4f, %.4f] sigma %.4f [%.4f, %.4f] KS %.4f;", l.mu,
+                    l.mu_interval.low, l.mu_interval.high, l.sigma, l.sigma_interval.low,
+                    l.sigma_interval.high, l.ks);
+      text += line;
+    }
+    if (h.empirical) {
+      std::snprintf(line, sizeof line, " empirical (%zu rows) KS %.4f; 5%% critical %.4f",
+                    h.empirical->points.size(), h.empirical->ks, h.ks_critical);
+      text += line;
+    }
+    text += "\n    chosen: " + h.why + "\n";
+    for (const experiments::ClassFit& c : k.classes) {
+      std::snprintf(line, sizeof line,
+                    "  failures %s: %lld of %lld attempts, p %.5f [%.5f, %.5f] (share of all "
+                    "attempts %.5f)%s\n",
+                    c.error_class.c_str(), static_cast<long long>(c.failures),
+                    static_cast<long long>(c.trials), c.probability, c.wilson.low, c.wilson.high,
+                    c.share,
+                    c.in_scenario ? "" : "; not a scenario error class: not in the fragment");
+      text += line;
+    }
+    for (const experiments::ArrivalWindow& w : k.arrivals) {
+      std::snprintf(line, sizeof line, "  arrivals [%s, %s) s: %lld, %.4f/s [%.4f, %.4f]\n",
+                    Seconds(w.from_s).c_str(), Seconds(w.until_s).c_str(),
+                    static_cast<long long>(w.arrivals), w.rate_per_s, w.poisson.low,
+                    w.poisson.high);
+      text += line;
+    }
+  }
+  return text;
+}
+
+}  // namespace drainsim::reports

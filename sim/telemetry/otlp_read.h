@@ -1,0 +1,61 @@
+// Reading OpenTelemetry traces in OTLP/JSON for `drainsim fit`: the messaging consumers'
+// "process" spans, each reduced to what a fit needs (kind, message, times, failure class). An
+// input layer beside the scenario format (sim/scenario/): bytes in, plain records or the reason
+// out; no statistics here (experiments/fit.h).
+//
+// What is read (docs/TELEMETRY.md, "Reading telemetry"): {"resourceSpans": [{"scopeSpans":
+// [{"spans": [...]}]}]}. A span is a processing span iff its attribute messaging.operation.type
+// (or the older messaging.operation) is "process"; others are counted and skipped. Its kind is
+// drainsim.kind, else messaging.destination.name; its message messaging.message.id (optional);
+// its times startTimeUnixNano and endTimeUnixNano (decimal strings, as OTLP/JSON writes 64-bit
+// integers, or JSON integers); it failed iff status.code is 2 (or "STATUS_CODE_ERROR"), with the
+// class from its "exception" event's exception.type, else error.type, else "unknown". A span
+// whose drainsim.outcome is "unfinished" was cut by the run's end: kept, marked censored.
+//
+// Contract:
+//  (1) Never throws and never recurses deeper than kDepthMax: the nesting is checked on the raw
+//      bytes before the parser sees them. Input over kTextBytesMax is refused.
+//  (2) Either every span of the text is read, or the result is the first problem:
+//      "FILE: /json/pointer: reason" (syntax errors: "FILE: line L, column C: reason").
+//  (3) Deterministic: spans in the file's order; kinds and classes numbered by first sight.
+//
+// Thread-safety: reentrant.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/base/expected.h"
+
+namespace drainsim::telemetry {
+
+inline constexpr size_t kTextBytesMax = size_t{1} << 30;  // 1 GiB
+inline constexpr int kDepthMax = 64;
+
+struct ProcessSpan {
+  uint32_t kind = 0;         // index into TelemetrySet::kinds
+  int64_t message = -1;      // index into TelemetrySet::messages; -1: no messaging.message.id
+  int64_t start_ns = 0;      // unix nanoseconds
+  int64_t end_ns = 0;        // >= start_ns
+  bool failed = false;       // status ERROR
+  uint32_t error_class = 0;  // index into TelemetrySet::classes when failed
+  bool censored = false;     // drainsim.outcome "unfinished": still running at the end
+};
+
+struct TelemetrySet {
+  std::vector<std::string> files;  // the files read, in order
+  std::vector<std::string> kinds;
+  std::vector<std::string> classes;
+  std::vector<std::string> messages;  // message ids as written (per kind: "kind/id")
+  std::vector<ProcessSpan> spans;
+  int64_t spans_skipped = 0;  // spans that are not messaging "process" spans
+};
+
+// Reads one file's text into `set` (appending; kinds, classes and messages are shared between
+// files). `file` names it in problems. REQUIRES: set != nullptr
+base::Status ReadOtlpTraces(std::string_view text, const std::string& file, TelemetrySet* set);
+
+}  // namespace drainsim::telemetry

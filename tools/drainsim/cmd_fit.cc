@@ -1,0 +1,128 @@
+// `drainsim fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]`: OpenTelemetry traces
+// (OTLP/JSON) to a scenario fragment whose fitted values carry their provenance
+// (docs/TELEMETRY.md). Reading is sim/telemetry/, fitting experiments/fit.h, the outputs
+// reports/fit_report.h; this file only wires them to files.
+//
+// Bad input (a file that cannot be read, is not OTLP/JSON, or holds no messaging process span)
+// is exit 2 with the file, the JSON pointer or line, and the reason; nothing is written then.
+// OUT is one output set (tools/drainsim/output_set.h): whole or not at all.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "experiments/fit.h"
+#include "experiments/fit_merge.h"
+#include "reports/fit_report.h"
+#include "sim/telemetry/otlp_read.h"
+#include "tools/drainsim/options.h"
+#include "tools/drainsim/output_set.h"
+
+namespace drainsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+base::Status ReadFileText(const std::string& path, std::string* text) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error) return base::Failure{path + ": cannot read: " + error.message()};
+  if (size > telemetry::kTextBytesMax) {
+    return base::Failure{path + ": larger than " + std::to_string(telemetry::kTextBytesMax >> 20) +
+                         " MiB"};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return base::Failure{path + ": cannot open"};
+  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return {};
+}
+
+base::Status ReadTelemetry(const std::vector<std::string>& paths, telemetry::TelemetrySet* set) {
+  for (const std::string& path : paths) {
+    std::string text;
+    if (base::Status s = ReadFileText(path, &text); !s) return s;
+    if (base::Status s = telemetry::ReadOtlpTraces(text, path, set); !s) return s;
+  }
+  if (set->spans.empty()) {
+    std::string files;
+    for (const std::string& path : paths) files += (files.empty() ? "" : ", ") + path;
+    return base::Failure{files +
+                         ": /resourceSpans: no spans of the messaging kind "
+                         "(messaging.operation.type \"process\"; " +
+                         std::to_string(set->spans_skipped) + " other spans)"};
+  }
+  return {};
+}
+
+int Fail(const std::string& reason) {
+  std::fprintf(stderr, "drainsim fit: %s\n", reason.c_str());
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int RunFit(const Args& args) {
+  CommandLine line(
+      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]",
+      "Fits a scenario's numbers to OpenTelemetry traces in OTLP/JSON (such as drainsim run\n"
+      "--format otlp writes): per message kind (drainsim.kind or messaging.destination.name),\n"
+      "the handler time (lognormal by maximum likelihood and an empirical table, each with its\n"
+      "Kolmogorov-Smirnov distance; the lognormal unless the data reject it at 5%), the failure\n"
+      "probability of each error class with a Wilson 95% interval, attempts per message, and the\n"
+      "Poisson arrival rate per window. Writes a scenario fragment (with --into, the scenario\n"
+      "with the fragment merged in) whose every fitted value carries \"fitted\": {\"from\", "
+      "\"n\",\n"
+      "\"method\", \"ks\", \"interval\"}, to OUT or stdout; the summary goes to stdout when OUT "
+      "is\n"
+      "given, else to stderr. docs/TELEMETRY.md has the rules.\n"
+      "Exit code 0, or 2 on bad input (the file, JSON pointer and reason; nothing written).");
+  line.options.add_options()("telemetry", po::value<std::vector<std::string>>()->required(),
+                             "OTLP/JSON trace files")(
+      "into", po::value<std::string>(),
+      "merge the fragment into this scenario (its kinds, "
+      "errors faults and producers of the fitted kinds)")(
+      "out,o", po::value<std::string>(), "write the fragment or scenario here (default: stdout)")(
+      "window-s", po::value<double>()->default_value(0),
+      "arrival-rate windows in seconds (default 0: one window over every arrival)");
+  line.positional.add("telemetry", -1);
+  po::variables_map vm;
+  if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
+  const double window_s = vm["window-s"].as<double>();
+  if (!(window_s >= 0 && window_s <= 1e9)) return Fail("--window-s: must be 0..1e9 seconds");
+
+  telemetry::TelemetrySet set;
+  if (base::Status s = ReadTelemetry(vm["telemetry"].as<std::vector<std::string>>(), &set); !s) {
+    return Fail(s.error());
+  }
+  const experiments::FitResult fit = experiments::FitTelemetry(set, window_s);
+  std::string output = reports::FitFragment(fit);
+  if (vm.count("into")) {
+    const std::string path = vm["into"].as<std::string>();
+    std::string base_text;
+    if (base::Status s = ReadFileText(path, &base_text); !s) return Fail(s.error());
+    base::Expected<std::string> merged = experiments::MergeFitInto(base_text, path, output);
+    if (!merged) return Fail(merged.error());
+    output = *merged;
+  }
+  const std::string summary = reports::FitSummary(fit);
+  if (!vm.count("out")) {
+    std::fputs(summary.c_str(), stderr);
+    std::fputs(output.c_str(), stdout);
+    return kExitOk;
+  }
+  const fs::path out = vm["out"].as<std::string>();
+  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
+  if (const base::Status written = WriteOutputSet(dir, {{out.filename().string(), output}});
+      !written) {
+    return Fail(written.error());
+  }
+  std::fputs(summary.c_str(), stdout);
+  std::printf("fitted: %s\n", out.c_str());
+  return kExitOk;
+}
+
+}  // namespace drainsim::cli
