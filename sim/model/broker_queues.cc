@@ -12,14 +12,8 @@ bool BrokerQueues::InPipeline(const PipelineEntry& e) const {
           m.state == MessageState::kInFlight);
 }
 
-void BrokerQueues::EnterPipeline(const PipelineEntry& entry, int64_t current) {
-  pipeline_.push_back(entry);
-  // Entries of messages that finished behind a stuck one pile up; compact them away when they
-  // outnumber the current ones (each compaction removes at least half), so memory follows the
-  // pipeline, not the run, even between samples.
-  if (static_cast<int64_t>(pipeline_.size()) > 2 * current + 4096) {
-    std::erase_if(pipeline_, [this](const PipelineEntry& e) { return !InPipeline(e); });
-  }
+void BrokerQueues::CompactPipeline() {
+  std::erase_if(pipeline_, [this](const PipelineEntry& e) { return !InPipeline(e); });
 }
 
 double BrokerQueues::OldestAgeSeconds(engine::Instant now) {

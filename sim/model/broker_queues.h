@@ -103,7 +103,10 @@ class BrokerQueues {
 
   // ---- the pipeline ------------------------------------------------------------------------
   // `current`: the messages ready, delayed or in flight now (invariant (3)).
-  void EnterPipeline(const PipelineEntry& entry, int64_t current);
+  void EnterPipeline(const PipelineEntry& entry, int64_t current) {
+    pipeline_.push_back(entry);
+    if (static_cast<int64_t>(pipeline_.size()) > 2 * current + 4096) CompactPipeline();
+  }
   // The age at `now` of the oldest current entry (invariant (2)); 0 when there is none.
   double OldestAgeSeconds(engine::Instant now);
 
@@ -114,6 +117,10 @@ class BrokerQueues {
 
  private:
   bool InPipeline(const PipelineEntry& entry) const;
+  // Entries of messages that finished behind a stuck one pile up; compacting them away when
+  // they outnumber the current ones removes at least half, so memory follows the pipeline, not
+  // the run, even between samples.
+  void CompactPipeline();
 
   const MessageStore& messages_;
   std::deque<MessageRef> main_;

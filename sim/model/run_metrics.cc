@@ -58,24 +58,6 @@ void RunMetrics::DuplicateExecuted(uint32_t kind, DuplicateCause cause, bool vis
   }
 }
 
-void RunMetrics::LiveAnswered(int64_t latency_us, bool ok, int32_t active_drain,
-                              bool drains_started) {
-  ++results_.live_queries;
-  // A timed-out query is a slow answer to its user as well as an error: both are recorded.
-  results_.live_latency_us.Record(latency_us);
-  live_interval_us_.Record(latency_us);
-  if (active_drain >= 0) {
-    results_.drains[static_cast<size_t>(active_drain)].live_latency_us.Record(latency_us);
-    results_.live_latency_during_drains_us.Record(latency_us);
-  } else if (!drains_started) {
-    results_.live_latency_before_drains_us.Record(latency_us);
-  }
-  if (!ok) {
-    ++results_.live_errors;
-    ++interval_.live_errors;
-  }
-}
-
 void RunMetrics::FillInspectorColumns(Sample& row) const {
   row.dlq_by_reason = {};
   row.dlq_by_error = {};

@@ -147,7 +147,22 @@ class RunMetrics {
   // ---- live traffic -------------------------------------------------------------------------
   // A live query answered after `latency_us`; `active_drain`: the drain active then, or -1;
   // `drains_started`: whether any drain has started yet.
-  void LiveAnswered(int64_t latency_us, bool ok, int32_t active_drain, bool drains_started);
+  void LiveAnswered(int64_t latency_us, bool ok, int32_t active_drain, bool drains_started) {
+    ++results_.live_queries;
+    // A timed-out query is a slow answer to its user as well as an error: both are recorded.
+    results_.live_latency_us.Record(latency_us);
+    live_interval_us_.Record(latency_us);
+    if (active_drain >= 0) {
+      results_.drains[static_cast<size_t>(active_drain)].live_latency_us.Record(latency_us);
+      results_.live_latency_during_drains_us.Record(latency_us);
+    } else if (!drains_started) {
+      results_.live_latency_before_drains_us.Record(latency_us);
+    }
+    if (!ok) {
+      ++results_.live_errors;
+      ++interval_.live_errors;
+    }
+  }
 
   // ---- the series (invariant (1)) -----------------------------------------------------------
   // A new row at `now`: `row` holds the columns World fills (FillInstantColumns); the metrics add

@@ -15,34 +15,4 @@ int64_t WorkerPool::alive_count() const {
   return alive;
 }
 
-uint32_t WorkerPool::StartAttempt(uint32_t w) {
-  uint32_t slot;
-  if (!free_attempts_.empty()) {
-    slot = free_attempts_.back();
-    free_attempts_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(attempts_.size());
-    attempts_.emplace_back();
-  }
-  Attempt& a = attempts_[slot];
-  const uint32_t generation = a.generation;
-  a = Attempt{};
-  a.generation = generation;
-  a.live = true;
-  a.worker = w;
-  ++workers_[w].running;
-  return slot;
-}
-
-void WorkerPool::EndAttempt(uint32_t slot) {
-  Attempt& a = attempts_[slot];
-  DRAINSIM_CHECK(a.live);
-  Worker& worker = workers_[a.worker];
-  --worker.running;
-  DRAINSIM_CHECK(worker.running >= 0);
-  a.live = false;
-  ++a.generation;
-  free_attempts_.push_back(slot);
-}
-
 }  // namespace drainsim::model

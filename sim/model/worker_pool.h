@@ -113,10 +113,36 @@ class WorkerPool {
   // ---- attempt slots -----------------------------------------------------------------------
   // A new live attempt of worker w in a free slot (the one freed last, else a new one), reset
   // but for its generation; the worker's running count and busy_slots() go up by one.
-  uint32_t StartAttempt(uint32_t w);
+  uint32_t StartAttempt(uint32_t w) {
+    uint32_t slot;
+    if (!free_attempts_.empty()) {
+      slot = free_attempts_.back();
+      free_attempts_.pop_back();
+    } else {
+      slot = static_cast<uint32_t>(attempts_.size());
+      attempts_.emplace_back();
+    }
+    Attempt& a = attempts_[slot];
+    const uint32_t generation = a.generation;
+    a = Attempt{};
+    a.generation = generation;
+    a.live = true;
+    a.worker = w;
+    ++workers_[w].running;
+    return slot;
+  }
   // The attempt in `slot` ends: its worker's running count and busy_slots() go down by one, the
   // slot is free and its generation moves on (invariant (3)). REQUIRES: the attempt is live.
-  void EndAttempt(uint32_t slot);
+  void EndAttempt(uint32_t slot) {
+    Attempt& a = attempts_[slot];
+    DRAINSIM_CHECK(a.live);
+    Worker& worker = workers_[a.worker];
+    --worker.running;
+    DRAINSIM_CHECK(worker.running >= 0);
+    a.live = false;
+    ++a.generation;
+    free_attempts_.push_back(slot);
+  }
   Attempt& attempt(uint32_t slot) { return attempts_[slot]; }
   const Attempt& attempt(uint32_t slot) const { return attempts_[slot]; }
   // Whether `slot` holds the live attempt of `generation`: events and query completions of an

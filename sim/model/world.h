@@ -40,7 +40,6 @@
 #include "sim/config/config.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/rng.h"
-#include "sim/engine/timer_fifo.h"
 #include "sim/model/backoff.h"
 #include "sim/model/broker_queues.h"
 #include "sim/model/database.h"
@@ -255,7 +254,11 @@ class World final : public Scheduler {
   void FillInstantColumns(Sample& sample);
   void LiveQuery();
   Results Collect();
-  void EnterPipeline(const PipelineEntry& entry);
+  void EnterPipeline(const PipelineEntry& entry) {
+    broker_.EnterPipeline(entry, ledger_.count(MessageState::kReady) +
+                                     ledger_.count(MessageState::kDelayed) +
+                                     ledger_.count(MessageState::kInFlight));
+  }
 
   // world_observe.cc: the observer's view, built only when one is attached (out of line, so
   // that the hooks in the hot paths stay one branch).

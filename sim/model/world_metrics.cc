@@ -12,12 +12,6 @@
 
 namespace drainsim::model {
 
-void World::EnterPipeline(const PipelineEntry& entry) {
-  broker_.EnterPipeline(entry, ledger_.count(MessageState::kReady) +
-                                   ledger_.count(MessageState::kDelayed) +
-                                   ledger_.count(MessageState::kInFlight));
-}
-
 void World::InspectDlqAtEnd(Results& r) {
   constexpr size_t kSampleMax = 20;
   for (const DlqEntry& entry : broker_.dlq()) {

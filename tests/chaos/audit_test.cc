@@ -87,8 +87,7 @@ TEST_CASE("audit: a message dropped from the main queue is caught after the even
   model::RunOptions options;
   options.test_defect = model::TestDefect::kLoseReady;
   options.test_defect_at = At(1);
-  CHECK(CaughtBy(RunAudited(kQueue, options),
-                 "static_cast<int64_t>(main_queue_.size()) == ledger_.count"));
+  CHECK(CaughtBy(RunAudited(kQueue, options), "broker_.ready_count() == ledger_.count"));
 }
 
 TEST_CASE("audit: a resting message misstated for a while is caught by the periodic recount",
