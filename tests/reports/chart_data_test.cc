@@ -20,7 +20,9 @@ namespace {
 using nlohmann::json;
 
 reports::ReportInput Input(const model::Results& results, const reports::ReportContext& context) {
-  return reports::ReportInput{results, context, {}, "drainsim run fixture.json --seed 42"};
+  // ReportInput holds its verdicts by reference: a braced {} here would dangle (ASan caught it).
+  static const std::vector<reports::Verdict> kNoVerdicts;
+  return reports::ReportInput{results, context, kNoVerdicts, "drainsim run fixture.json --seed 42"};
 }
 
 struct Fixture {
