@@ -1,12 +1,16 @@
 #include "chaos/fault_draw.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <iterator>
+#include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "sim/base/check.h"
+#include "sim/config/enum_names.h"
 #include "sim/config/fault_types.h"
 #include "sim/engine/rng.h"
 
@@ -14,7 +18,6 @@ namespace drainsim::chaos {
 
 namespace {
 
-using config::ErrorClass;
 using config::FaultType;
 using engine::Duration;
 using engine::Instant;
@@ -22,23 +25,7 @@ using engine::Rng;
 
 constexpr uint64_t kSwarmStream = engine::StreamId("swarm");
 
-// 1-2-5 ladders: log-uniform enough to reach both the barely noticeable and the brutal, and
-// exact in decimal so a dumped variant reads as it was drawn.
-constexpr std::array kProbabilities = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
-constexpr std::array kPoisonFractions = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1};
-constexpr std::array kCrashRatesPerH = {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0};
-constexpr std::array kSlowdownFactors = {1.5, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0};
-constexpr std::array kRateLimitsPerS = {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0};
-// Up to the seed's 30 s "failing slowly": long enough to outlast a visibility timeout.
-constexpr std::array<int64_t, 6> kFailAfterMs = {0, 10, 100, 1000, 5000, 30000};
-constexpr std::array<int64_t, 6> kDowntimeS = {0, 1, 5, 30, 60, 120};
-// Invariant (4): the ladders stay inside the loader's limits.
 using Limits = config::FaultLimits;
-static_assert(kSlowdownFactors.front() >= Limits::kSlowdownFactorMin);
-static_assert(kSlowdownFactors.back() <= Limits::kSlowdownFactorMax);
-static_assert(kCrashRatesPerH.back() <= Limits::kCrashRatePerHMax);
-static_assert(kFailAfterMs.back() <= Limits::kFailAfterMsMax);
-static_assert(kDowntimeS.back() <= Limits::kDowntimeSMax);
 
 // One generator per fault type, with the draws every type needs.
 class Draw {
@@ -57,9 +44,15 @@ class Draw {
     return low + static_cast<int64_t>(rng_.UniformInt(static_cast<uint64_t>(high - low) + 1));
   }
 
-  template <typename T, size_t N>
-  T Pick(const std::array<T, N>& ladder) {
-    return ladder[rng_.UniformInt(N)];
+  double Pick(std::span<const double> ladder) {
+    DRAINSIM_CHECK(!ladder.empty());
+    return ladder[rng_.UniformInt(ladder.size())];
+  }
+
+  // One of E's enumerators, each as likely.
+  template <typename E>
+  E Enum() {
+    return static_cast<E>(rng_.UniformInt(config::EnumNames<E>().size()));
   }
 
   // A whole millisecond in [0, safety_end).
@@ -70,13 +63,6 @@ class Draw {
     const int64_t from_ms = Int(0, safety_ms_ - 1);
     const int64_t until_ms = Int(from_ms + 1, safety_ms_);
     return config::Window{Ms(from_ms), Ms(until_ms)};
-  }
-
-  ErrorClass Error() { return static_cast<ErrorClass>(rng_.UniformInt(4)); }
-
-  std::optional<Duration> FailAfter() {
-    if (!Coin()) return std::nullopt;
-    return Duration::Millis(Pick(kFailAfterMs));
   }
 
   int64_t safety_ms() const { return safety_ms_; }
@@ -94,37 +80,78 @@ std::string PickKind(Draw& draw, const config::Scenario& s) {
   return it->first;
 }
 
-// One drawer per fault type the swarm draws. Each draws its fields in a fixed order: a seed's
-// plan depends on it.
-config::ErrorsFault DrawErrorsFault(Draw& draw, const config::Scenario& s) {
-  config::ErrorsFault f;
-  if (draw.Coin()) f.kind = PickKind(draw, s);
-  f.probability = draw.Pick(kProbabilities);
-  f.error = draw.Error();
-  f.fail_after = draw.FailAfter();
-  f.window = draw.Window();
-  return f;
+template <typename>
+inline constexpr bool kUndrawable = false;
+
+// One value of a field, by its kind (fault_field.h's SwarmDraw::kDraw).
+template <typename V, typename F, typename M>
+V DrawValue(Draw& draw, const config::Scenario& s, const config::Field<F, M>& field) {
+  if constexpr (std::is_same_v<V, std::string>) {
+    return PickKind(draw, s);
+  } else if constexpr (std::is_same_v<V, double>) {
+    return draw.Pick(field.ladder);
+  } else if constexpr (std::is_same_v<V, int64_t>) {
+    return static_cast<int64_t>(draw.Pick(field.ladder));
+  } else if constexpr (std::is_enum_v<V>) {
+    return draw.Enum<V>();
+  } else if constexpr (std::is_same_v<V, Duration>) {
+    // Ladders are whole numbers of the key's unit: whole milliseconds (invariant (3)).
+    const auto value = static_cast<int64_t>(draw.Pick(field.ladder));
+    return Duration::Millis(field.kind == config::FieldKind::kSeconds ? value * 1000 : value);
+  } else if constexpr (std::is_same_v<V, Instant>) {
+    return draw.At();
+  } else if constexpr (std::is_same_v<V, config::Window>) {
+    return draw.Window();
+  } else {
+    static_assert(kUndrawable<V>, "no swarm draw for this member type");
+  }
 }
 
-config::PoisonFault DrawPoisonFault(Draw& draw, const config::Scenario& s) {
-  config::PoisonFault f;
-  f.kind = PickKind(draw, s);
-  f.fraction = draw.Pick(kPoisonFractions);
-  f.error = draw.Error();
-  f.fail_after = draw.FailAfter();
-  // A pill that hangs can outlast its visibility (in a prefetch buffer behind other pills,
-  // or on its own): its failure then comes from a stale copy and is ignored, and it is
-  // delivered again, for ever. Only the broker's receive count can end that, so without
-  // one the pills fail fast. The draw above still happens, to keep the stream aligned.
-  if (!s.broker.receive_count_max) f.fail_after.reset();
-  f.from = draw.At();
-  return f;
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+// The fields a table marks as drawn, in its order: a seed's plan depends on that order.
+template <typename F, typename M>
+void DrawField(Draw& draw, const config::Scenario& s, const config::Field<F, M>& field, F& fault) {
+  if (field.swarm == config::SwarmDraw::kNone) return;
+  M& member = fault.*field.member;
+  if constexpr (IsOptional<M>::value) {
+    if (field.swarm == config::SwarmDraw::kCoin && !draw.Coin()) return;
+    member = DrawValue<typename M::value_type>(draw, s, field);
+  } else {
+    DRAINSIM_CHECK(field.swarm == config::SwarmDraw::kDraw);
+    member = DrawValue<M>(draw, s, field);
+  }
 }
 
+// What a type needs beyond its table's draws: values that depend on the scenario or on the
+// plan's safety phase.
+template <typename F>
+void AfterFields(Draw& draw, const config::Scenario& s, F& f) {
+  if constexpr (std::is_same_v<F, config::PoisonFault>) {
+    // A pill that hangs can outlast its visibility (in a prefetch buffer behind other pills,
+    // or on its own): its failure then comes from a stale copy and is ignored, and it is
+    // delivered again, for ever. Only the broker's receive count can end that, so without
+    // one the pills fail fast. The draw still happens, to keep the stream aligned.
+    if (!s.broker.receive_count_max) f.fail_after.reset();
+  } else if constexpr (std::is_same_v<F, config::BrokerRestartFault>) {
+    // Invariant (2): the downtime ends in the safety phase.
+    const int64_t left_ms = draw.safety_ms() - f.at.micros() / 1000;
+    f.downtime = Duration::Millis(std::min(f.downtime.micros() / 1000, left_ms));
+  } else if constexpr (std::is_same_v<F, config::DbConnectionsFault>) {
+    f.connections = draw.Int(1, std::min(Limits::kConnectionsMax, 2 * s.database->connections));
+  } else if constexpr (std::is_same_v<F, config::DownstreamRateLimitFault>) {
+    f.burst = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(f.rate_limit_per_s)));
+  }
+}
+
+// worker_crash: a rate over a window, or some workers at one instant.
 config::WorkerCrashFault DrawWorkerCrashFault(Draw& draw, const config::Scenario& s) {
   config::WorkerCrashFault f;
   if (draw.Coin()) {
-    f.rate_per_h = draw.Pick(kCrashRatesPerH);
+    f.rate_per_h = draw.Pick(config::kSwarmCrashRatesPerH);
     f.window = draw.Window();
   } else {
     f.at = draw.At();
@@ -134,70 +161,26 @@ config::WorkerCrashFault DrawWorkerCrashFault(Draw& draw, const config::Scenario
   return f;
 }
 
-config::AckLossFault DrawAckLossFault(Draw& draw) {
-  config::AckLossFault f;
-  f.probability = draw.Pick(kProbabilities);
-  f.window = draw.Window();
-  return f;
-}
-
-config::BrokerRestartFault DrawBrokerRestartFault(Draw& draw) {
-  config::BrokerRestartFault f;
-  f.at = draw.At();
-  const int64_t left_ms = draw.safety_ms() - f.at.micros() / 1000;
-  f.downtime = Duration::Millis(std::min(draw.Pick(kDowntimeS) * 1000, left_ms));
-  return f;
-}
-
-config::DbSlowdownFault DrawDbSlowdownFault(Draw& draw) {
-  config::DbSlowdownFault f;
-  f.window = draw.Window();
-  f.factor = draw.Pick(kSlowdownFactors);
-  return f;
-}
-
-config::DbConnectionsFault DrawDbConnectionsFault(Draw& draw, const config::Scenario& s) {
-  config::DbConnectionsFault f;
-  f.window = draw.Window();
-  f.connections = draw.Int(1, std::min(Limits::kConnectionsMax, 2 * s.database->connections));
-  return f;
-}
-
-config::DownstreamRateLimitFault DrawDownstreamRateLimitFault(Draw& draw) {
-  config::DownstreamRateLimitFault f;
-  f.window = draw.Window();
-  f.rate_limit_per_s = draw.Pick(kRateLimitsPerS);
-  f.burst = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(f.rate_limit_per_s)));
-  return f;
-}
-
-std::optional<config::Fault> DrawOne(FaultType type, Draw& draw, const config::Scenario& s) {
-  switch (type) {
-    case FaultType::kErrors:
-      return DrawErrorsFault(draw, s);
-    case FaultType::kPoison:
-      return DrawPoisonFault(draw, s);
-    case FaultType::kWorkerCrash:
-      return DrawWorkerCrashFault(draw, s);
-    case FaultType::kAckLoss:
-      return DrawAckLossFault(draw);
-    case FaultType::kBrokerRestart:
-      return DrawBrokerRestartFault(draw);
-    case FaultType::kDbSlowdown:
-      return DrawDbSlowdownFault(draw);
-    case FaultType::kDbOutage:
-      return config::DbOutageFault{draw.Window()};
-    case FaultType::kDbConnections:
-      return DrawDbConnectionsFault(draw, s);
-    case FaultType::kDownstreamOutage:
-      return config::DownstreamOutageFault{draw.Window()};
-    case FaultType::kDownstreamRateLimit:
-      return DrawDownstreamRateLimitFault(draw);
-    case FaultType::kSyntheticFailures:
-    case FaultType::kBug:
-      return std::nullopt;
+template <typename F>
+config::Fault DrawOne(Draw& draw, const config::Scenario& s) {
+  if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
+    return DrawWorkerCrashFault(draw, s);
+  } else {
+    F fault;
+    config::ForEachField<F>([&](const auto& field) { DrawField(draw, s, field, fault); });
+    AfterFields(draw, s, fault);
+    return fault;
   }
-  return std::nullopt;
+}
+
+template <size_t... I>
+config::Fault DrawTyped(FaultType type, Draw& draw, const config::Scenario& s,
+                        std::index_sequence<I...>) {
+  using Drawer = config::Fault (*)(Draw&, const config::Scenario&);
+  static constexpr Drawer kDrawers[] = {&DrawOne<std::variant_alternative_t<I, config::Fault>>...};
+  const auto index = static_cast<size_t>(type);
+  DRAINSIM_CHECK(index < std::size(kDrawers));
+  return kDrawers[index](draw, s);
 }
 
 // The descriptor says which types the swarm draws and which section each needs.
@@ -217,8 +200,13 @@ bool Applicable(FaultType type, const config::Scenario& s) {
 
 }  // namespace
 
-Duration FailAfterMax() { return Duration::Millis(kFailAfterMs.back()); }
-Duration BrokerDowntimeMax() { return Duration::Seconds(kDowntimeS.back()); }
+// The ladders rise: their last step is the longest.
+Duration FailAfterMax() {
+  return Duration::Millis(static_cast<int64_t>(std::span(config::kSwarmFailAfterMs).back()));
+}
+Duration BrokerDowntimeMax() {
+  return Duration::Seconds(static_cast<int64_t>(std::span(config::kSwarmDowntimeS).back()));
+}
 
 std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, Instant safety_end,
                                       uint64_t seed) {
@@ -228,7 +216,8 @@ std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, Instant 
     if (!Applicable(type, skeleton)) continue;
     Draw draw(seed, type, safety_end);
     if (!draw.Coin()) continue;
-    if (auto fault = DrawOne(type, draw, skeleton)) faults.push_back(std::move(*fault));
+    faults.push_back(DrawTyped(type, draw, skeleton,
+                               std::make_index_sequence<std::variant_size_v<config::Fault>>()));
   }
   return faults;
 }

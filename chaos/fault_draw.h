@@ -2,7 +2,9 @@
 // the safety phase of a plan (plan.h).
 //
 // Each fault type that applies to the scenario is switched on with probability 1/2 and, when
-// on, gets one fault whose parameters are drawn from the seed. Applicable: errors, poison (by
+// on, gets one fault whose parameters are drawn from the seed, field by field as the type's
+// table says (sim/config/faults.h: which fields, from which ladder), with small hooks for the
+// draws that depend on the scenario or the safety phase. Applicable: errors, poison (by
 // fraction), worker_crash, ack_loss and broker_restart always; db_slowdown, db_outage and
 // db_connections with a database; downstream_outage and downstream_rate_limit with a
 // downstream API. bug and synthetic_failures are never drawn (docs/SWARM.md says why). Poison
@@ -17,8 +19,8 @@
 //      makes another type applicable or not (a database added, say).
 //  (2) Every window lies in [0, safety_end), every instant (at, from) before safety_end, and a
 //      broker restart's downtime ends by safety_end.
-//  (3) Rates, probabilities and factors come from fixed 1-2-5 ladders, and times are whole
-//      milliseconds: exact in a dump, the same on every platform.
+//  (3) Rates, probabilities and factors come from fixed 1-2-5 ladders (the tables'), and times
+//      are whole milliseconds: exact in a dump, the same on every platform.
 //  (4) The faults satisfy the loader's rules for `skeleton` (kinds exist, worker counts fit,
 //      database and downstream faults only where those sections exist).
 //

@@ -52,8 +52,8 @@ std::vector<scenario::Problem> CheckDownstreamSupport(const config::Scenario& s,
   handled->resize(std::max(handled->size(), s.faults.size()), false);
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const config::FaultType type = config::TypeOf(s.faults[i]);
-    if (type == config::FaultType::kDownstreamOutage ||
-        type == config::FaultType::kDownstreamRateLimit) {
+    if (type == config::kTypeOf<config::DownstreamOutageFault> ||
+        type == config::kTypeOf<config::DownstreamRateLimitFault>) {
       (*handled)[i] = true;
     }
   }

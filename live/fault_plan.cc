@@ -93,8 +93,8 @@ void FaultRecorder::Finish(Plan* plan) const {
       for (size_t f = 0; f < scenario_.faults.size(); ++f) {
         const config::FaultType type = config::TypeOf(scenario_.faults[f]);
         const bool match = fate.what == SuccessFault::kAckLost
-                               ? type == config::FaultType::kAckLoss
-                               : type == config::FaultType::kWorkerCrash;
+                               ? type == config::kTypeOf<config::AckLossFault>
+                               : type == config::kTypeOf<config::WorkerCrashFault>;
         if (match) {
           fate.fault_index = static_cast<int>(f);
           break;
@@ -106,7 +106,8 @@ void FaultRecorder::Finish(Plan* plan) const {
   plan->faults = figures_;
   for (const config::Fault& fault : scenario_.faults) {
     const config::FaultType type = config::TypeOf(fault);
-    if (type == config::FaultType::kWorkerCrash || type == config::FaultType::kAckLoss) {
+    if (type == config::kTypeOf<config::WorkerCrashFault> ||
+        type == config::kTypeOf<config::AckLossFault>) {
       plan->faults.active = true;
     }
   }

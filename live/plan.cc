@@ -91,9 +91,10 @@ void CheckWork(const config::Scenario& s, std::vector<Problem>* out) {
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const config::FaultType type = config::TypeOf(s.faults[i]);
     // errors and bug: live/attempt_fates.h
-    if (type != config::FaultType::kPoison && type != config::FaultType::kSyntheticFailures &&
-        type != config::FaultType::kErrors && type != config::FaultType::kBug && !handled[i] &&
-        !db_handled[i]) {
+    if (type != config::kTypeOf<config::PoisonFault> &&
+        type != config::kTypeOf<config::SyntheticFailuresFault> &&
+        type != config::kTypeOf<config::ErrorsFault> && type != config::kTypeOf<config::BugFault> &&
+        !handled[i] && !db_handled[i]) {
       out->push_back(
           {"/faults/" + std::to_string(i) + "/type", NotYet(std::string(config::NameOf(type)))});
     }

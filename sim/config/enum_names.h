@@ -47,8 +47,8 @@ DRAINSIM_ENUM_TABLE(DlqReason, {DlqReason::kMaxAttempts, "max_attempts"},
                     {DlqReason::kReceiveCountMax, "receive_count_max"},
                     {DlqReason::kRetryBudget, "retry_budget"},
                     {DlqReason::kMaxLength, "max_length"},
-                    {DlqReason::kDeliveryLimit, "delivery_limit"},
-                    {DlqReason::kStalled, "stalled"}, {DlqReason::kWorkerLost, "worker_lost"})
+                    {DlqReason::kDeliveryLimit, "delivery_limit"}, {DlqReason::kStalled, "stalled"},
+                    {DlqReason::kWorkerLost, "worker_lost"})
 DRAINSIM_ENUM_TABLE(BacklogWhere, {BacklogWhere::kMain, "main"},
                     {BacklogWhere::kDelayed, "delayed"}, {BacklogWhere::kDlq, "dlq"})
 DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
@@ -143,19 +143,14 @@ DRAINSIM_ENUM_TABLE(DistributionKind, {DistributionKind::kConstant, "constant"},
 DRAINSIM_ENUM_TABLE(ProducerShape, {ProducerShape::kFanout, "fanout"},
                     {ProducerShape::kConstant, "constant"}, {ProducerShape::kPoisson, "poisson"},
                     {ProducerShape::kBurst, "burst"})
-DRAINSIM_ENUM_TABLE(FaultType, {FaultType::kErrors, "errors"},
-                    {FaultType::kSyntheticFailures, "synthetic_failures"},
-                    {FaultType::kPoison, "poison"}, {FaultType::kBug, "bug"},
-                    {FaultType::kDbSlowdown, "db_slowdown"}, {FaultType::kDbOutage, "db_outage"},
-                    {FaultType::kDbConnections, "db_connections"},
-                    {FaultType::kDownstreamOutage, "downstream_outage"},
-                    {FaultType::kDownstreamRateLimit, "downstream_rate_limit"},
-                    {FaultType::kWorkerCrash, "worker_crash"}, {FaultType::kAckLoss, "ack_loss"},
-                    {FaultType::kBrokerRestart, "broker_restart"})
 DRAINSIM_ENUM_TABLE(DrainStrategy, {DrainStrategy::kBulk, "bulk"}, {DrainStrategy::kDrip, "drip"},
                     {DrainStrategy::kBounded, "bounded"}, {DrainStrategy::kAdaptive, "adaptive"})
 
 #undef DRAINSIM_ENUM_TABLE
+
+// Fault types are named by their descriptors (sim/config/fault_types.cc), in the variant's order.
+template <>
+std::span<const EnumName<FaultType>> EnumNames<FaultType>();
 
 // The JSON string of `value`. REQUIRES: `value` is an enumerator of E.
 template <typename E>

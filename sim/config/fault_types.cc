@@ -19,42 +19,42 @@ using N = FaultNeeds;
 
 // In FaultType's order (invariant (1)).
 constexpr std::array kDescriptors = {
-    FaultDescriptor{FaultType::kErrors, "errors",
+    FaultDescriptor{kTypeOf<ErrorsFault>, "errors",
                     "each attempt fails with a probability: a flaky dependency", T::kAttempts,
                     S::kWindow, N::kNothing, true, true},
-    FaultDescriptor{FaultType::kSyntheticFailures, "synthetic_failures",
+    FaultDescriptor{kTypeOf<SyntheticFailuresFault>, "synthetic_failures",
                     "the first `count` messages of a kind fail until dead-lettered; replays "
                     "succeed: the monthly rehearsal",
                     T::kMessages, S::kOnset, N::kNothing, true, false},
-    FaultDescriptor{FaultType::kPoison, "poison",
+    FaultDescriptor{kTypeOf<PoisonFault>, "poison",
                     "messages of a kind that fail on every attempt, replays included", T::kMessages,
                     S::kOnset, N::kNothing, true, true},
-    FaultDescriptor{FaultType::kBug, "bug",
+    FaultDescriptor{kTypeOf<BugFault>, "bug",
                     "a fraction of a kind's messages fail until a fix is deployed", T::kMessages,
                     S::kOnset, N::kNothing, true, false},
-    FaultDescriptor{FaultType::kDbSlowdown, "db_slowdown",
+    FaultDescriptor{kTypeOf<DbSlowdownFault>, "db_slowdown",
                     "database service times multiplied by a factor", T::kDatabase, S::kWindow,
                     N::kDatabase, false, true},
-    FaultDescriptor{FaultType::kDbOutage, "db_outage",
+    FaultDescriptor{kTypeOf<DbOutageFault>, "db_outage",
                     "every query fails at once with a transient error", T::kDatabase, S::kWindow,
                     N::kDatabase, false, true},
-    FaultDescriptor{FaultType::kDbConnections, "db_connections",
+    FaultDescriptor{kTypeOf<DbConnectionsFault>, "db_connections",
                     "the connection pool shrinks or grows", T::kDatabase, S::kWindow, N::kDatabase,
                     false, true},
-    FaultDescriptor{FaultType::kDownstreamOutage, "downstream_outage",
+    FaultDescriptor{kTypeOf<DownstreamOutageFault>, "downstream_outage",
                     "every downstream call answers 503 (transient)", T::kDownstream, S::kWindow,
                     N::kDownstream, false, true},
-    FaultDescriptor{FaultType::kDownstreamRateLimit, "downstream_rate_limit",
+    FaultDescriptor{kTypeOf<DownstreamRateLimitFault>, "downstream_rate_limit",
                     "the downstream API's token bucket changes", T::kDownstream, S::kWindow,
                     N::kDownstream, false, true},
-    FaultDescriptor{FaultType::kWorkerCrash, "worker_crash",
+    FaultDescriptor{kTypeOf<WorkerCrashFault>, "worker_crash",
                     "consumers die, at a rate over a window or some at one instant, and come "
                     "back after workers.restart_s",
                     T::kWorkers, S::kWindow, N::kNothing, false, true},
-    FaultDescriptor{FaultType::kAckLoss, "ack_loss",
+    FaultDescriptor{kTypeOf<AckLossFault>, "ack_loss",
                     "each ack is lost with a probability; the message is delivered again", T::kAcks,
                     S::kWindow, N::kNothing, false, true},
-    FaultDescriptor{FaultType::kBrokerRestart, "broker_restart",
+    FaultDescriptor{kTypeOf<BrokerRestartFault>, "broker_restart",
                     "the broker restarts: unacked deliveries are requeued and nothing is "
                     "delivered or acked for the downtime and recovery",
                     T::kBroker, S::kInstant, N::kNothing, false, true},
@@ -69,6 +69,16 @@ constexpr bool InOrder() {
   return true;
 }
 static_assert(InOrder(), "descriptors are in FaultType's order");
+
+// The `type` words, from the descriptors: the one place that names a fault type.
+constexpr auto MakeTypeNames() {
+  std::array<EnumName<FaultType>, kDescriptors.size()> names{};
+  for (size_t i = 0; i < kDescriptors.size(); ++i) {
+    names[i] = EnumName<FaultType>{kDescriptors[i].type, kDescriptors[i].name};
+  }
+  return names;
+}
+constexpr auto kTypeNames = MakeTypeNames();
 
 std::string KindText(const std::optional<std::string>& kind) { return kind ? *kind : "every kind"; }
 std::string ErrorText(ErrorClass error) { return std::string(NameOf(error)); }
@@ -108,6 +118,11 @@ std::string CrashDetail(const WorkerCrashFault& f) {
 }
 
 }  // namespace
+
+template <>
+std::span<const EnumName<FaultType>> EnumNames<FaultType>() {
+  return kTypeNames;
+}
 
 const FaultDescriptor& DescriptorOf(FaultType type) {
   const auto index = static_cast<size_t>(type);

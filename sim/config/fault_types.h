@@ -3,15 +3,15 @@
 // model, the loader, the swarm and the reports read these instead of each deciding by itself
 // which types have a window, a kind or a needed section.
 //
-// What stays apart, per type: the fields (faults.h), reading and dumping them (sim/scenario/
-// read_faults.cc, dump_policy.cc), the behaviour (sim/model/world_faults.cc) and the swarm's
-// parameter ladders (chaos/fault_draw.cc). docs/MODEL.md ("One descriptor per fault type") lists
-// what adding a type touches.
+// Beside it, per type: the fields and their table (faults.h, fault_field.h), which the loader,
+// the dump, the swarm and the fuzz generator walk; the behaviour (sim/model/). docs/MODEL.md
+// ("One descriptor per fault type") lists what adding a type touches.
 //
 // Invariants:
 //  (1) Every FaultType has exactly one descriptor, and DescriptorOf(t).type == t (a static_assert
 //      in fault_types.cc and tests/config/fault_types_test.cc keep the table complete).
-//  (2) DescriptorOf(t).name == NameOf(t): the JSON `type`.
+//  (2) DescriptorOf(t).name == NameOf(t): the JSON `type` (EnumNames<FaultType> is made from the
+//      descriptors).
 //  (3) TimingOf(fault).shape == DescriptorOf(TypeOf(fault)).shape, except a worker_crash, whose
 //      shape follows its fields (a rate over a window, or `count` at one instant).
 //  (4) WindowOf(fault) is non-null iff the fault acts over a window (TimingOf's shape kWindow);
@@ -64,23 +64,9 @@ struct FaultDescriptor {
   bool swarm_draws;  // the chaos swarm draws it (docs/SWARM.md says why bug and synthetic don't)
 };
 
-// REQUIRES: `type` is an enumerator of FaultType.
+// REQUIRES: `type` is a fault type (an index of the variant Fault).
 const FaultDescriptor& DescriptorOf(FaultType type);
 std::span<const FaultDescriptor> FaultDescriptors();
-
-// The loader's limits on fault fields (sim/scenario/read_faults.cc), which the swarm's draws
-// must respect too (chaos/fault_draw.cc).
-struct FaultLimits {
-  static constexpr size_t kFaultsMax = 1000;          // faults per scenario
-  static constexpr double kFailAfterMsMax = 86400e3;  // fail_after_ms: one day
-  static constexpr double kDowntimeSMax = 86400;      // downtime_s, recovery_s: one day
-  static constexpr double kCountMax = 1e9;            // synthetic and poison counts
-  static constexpr double kSlowdownFactorMin = 1;     // db_slowdown factor
-  static constexpr double kSlowdownFactorMax = 1000;
-  static constexpr int64_t kConnectionsMax = 100'000;  // db_connections connections
-  static constexpr double kCrashRatePerHMax = 1e6;     // worker_crash rate_per_h
-  static constexpr double kBurstMax = 1e9;             // downstream_rate_limit burst
-};
 
 // When one fault acts, in simulated time (invariant (3)).
 struct FaultTiming {

@@ -13,21 +13,74 @@
 //  (3) Database faults need Scenario::database, downstream faults Scenario::downstream.
 //  (4) PoisonFault: exactly one of count, fraction. WorkerCrashFault: exactly one of
 //      rate_per_h (with `window`) and at (with `count`).
+//
+// Each struct is followed by its field table (fault_field.h): keys, kinds, the loader's limits,
+// and how the swarm and the fuzz generator draw it. A type's `type` word is its descriptor's
+// name (fault_types.cc) and its FaultType its index in the variant Fault: adding a type is its
+// struct and table here, its descriptor, its behaviour in the model, the schema and its tests
+// (docs/MODEL.md, "One descriptor per fault type").
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 
-#include "sim/engine/time.h"
 #include "sim/config/enums.h"
+#include "sim/config/fault_field.h"
 #include "sim/config/workload.h"
+#include "sim/engine/time.h"
 
 namespace drainsim::config {
 
 using engine::Duration;
 using engine::Instant;
+
+// The loader's limits on fault fields that the tables share (the swarm respects them too).
+struct FaultLimits {
+  static constexpr size_t kFaultsMax = 1000;          // faults per scenario
+  static constexpr double kFailAfterMsMax = 86400e3;  // fail_after_ms: one day
+  static constexpr double kDowntimeSMax = 86400;      // downtime_s, recovery_s: one day
+  static constexpr double kCountMax = 1e9;            // synthetic and poison counts
+  static constexpr double kSlowdownFactorMin = 1;     // db_slowdown factor
+  static constexpr double kSlowdownFactorMax = 1000;
+  static constexpr int64_t kConnectionsMax = 100'000;  // db_connections connections
+  static constexpr double kCrashRatePerHMax = 1e6;     // worker_crash rate_per_h
+  static constexpr double kBurstMax = 1e9;             // downstream_rate_limit burst
+  // A token bucket's rates (model::TokenBucket): a token every 31.7 years up to a thousand per
+  // microsecond; the downstream_rate_limit fault uses all of it.
+  static constexpr double kTokenRatePerSMin = 1e-9;
+  static constexpr double kTokenRatePerSMax = 1e9;
+};
+
+// The swarm's ladders (chaos/fault_draw.cc): 1-2-5 steps, log-uniform enough to reach both the
+// barely noticeable and the brutal, and exact in decimal so a dumped variant reads as drawn.
+inline constexpr double kSwarmProbabilities[] = {0.001, 0.002, 0.005, 0.01, 0.02,
+                                                 0.05,  0.1,   0.2,   0.5,  1.0};
+inline constexpr double kSwarmPoisonFractions[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1};
+inline constexpr double kSwarmCrashRatesPerH[] = {1, 2, 5, 10, 20, 50, 100, 200};
+inline constexpr double kSwarmSlowdownFactors[] = {1.5, 2, 5, 10, 25, 50, 100};
+inline constexpr double kSwarmRateLimitsPerS[] = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50};
+// Up to the seed's 30 s "failing slowly": long enough to outlast a visibility timeout.
+inline constexpr double kSwarmFailAfterMs[] = {0, 10, 100, 1000, 5000, 30000};
+inline constexpr double kSwarmDowntimeS[] = {0, 1, 5, 30, 60, 120};
+
+namespace fields {
+using K = FieldKind;
+using S = SwarmDraw;
+using L = FaultLimits;
+// The fields every injected failure shares: the error class the handler sees (the struct gives
+// the type's default) and how long the failing attempt runs first.
+template <typename F>
+constexpr auto InjectedFields() {
+  return std::tuple{
+      Optional("error", &F::error, K::kEnum).Swarm(S::kDraw).Fuzz(50),
+      Nullable("fail_after_ms", &F::fail_after, K::kMillis, Closed(0, L::kFailAfterMsMax))
+          .Swarm(S::kCoin, kSwarmFailAfterMs)
+          .Fuzz(30, 0, 100, 30000)};
+}
+}  // namespace fields
 
 // "errors": each attempt fails with `probability` (a flaky dependency).
 struct ErrorsFault {
@@ -38,6 +91,18 @@ struct ErrorsFault {
   Window window;                              // Default: the whole run.
   bool operator==(const ErrorsFault&) const = default;
 };
+
+template <>
+inline constexpr auto kFieldsOf<ErrorsFault> = std::tuple_cat(
+    std::tuple{
+        Nullable("kind", &ErrorsFault::kind, fields::K::kKind).Swarm(fields::S::kCoin).Fuzz(50),
+        Required("probability", &ErrorsFault::probability, fields::K::kNumber, Closed(0, 1))
+            .Swarm(fields::S::kDraw, kSwarmProbabilities)
+            .Fuzz(100, 0, 1)},
+    fields::InjectedFields<ErrorsFault>(),
+    std::tuple{Optional("window", &ErrorsFault::window, fields::K::kWindow)
+                   .Swarm(fields::S::kDraw)
+                   .Fuzz(50)});
 
 // "synthetic_failures": the monthly rehearsal. The first `count` messages of `kind` attempted
 // at or after `from` fail on every attempt until they are dead-lettered; replays succeed.
@@ -50,6 +115,15 @@ struct SyntheticFailuresFault {
   bool operator==(const SyntheticFailuresFault&) const = default;
 };
 
+template <>
+inline constexpr auto kFieldsOf<SyntheticFailuresFault> = std::tuple_cat(
+    std::tuple{Required("kind", &SyntheticFailuresFault::kind, fields::K::kKind),
+               Required("count", &SyntheticFailuresFault::count, fields::K::kCount,
+                        Closed(1, FaultLimits::kCountMax))
+                   .Fuzz(100, 1, 20)},
+    fields::InjectedFields<SyntheticFailuresFault>(),
+    std::tuple{Optional("from_s", &SyntheticFailuresFault::from, fields::K::kInstant).Fuzz(50)});
+
 // "poison": messages of `kind` published at or after `from` that fail on every attempt,
 // replays included: the first `count` of them, or each with probability `fraction`.
 struct PoisonFault {
@@ -61,6 +135,22 @@ struct PoisonFault {
   Instant from;                               // JSON `from_s`. Default 0.
   bool operator==(const PoisonFault&) const = default;
 };
+
+template <>
+inline constexpr auto kFieldsOf<PoisonFault> = std::tuple_cat(
+    std::tuple{
+        Required("kind", &PoisonFault::kind, fields::K::kKind).Swarm(fields::S::kDraw),
+        Nullable("count", &PoisonFault::count, fields::K::kCount, Closed(1, FaultLimits::kCountMax))
+            .OneOf("fraction")
+            .Fuzz(50, 1, 20),
+        // The swarm draws fractions only: a count of pills would end up in the DLQ.
+        Nullable("fraction", &PoisonFault::fraction, fields::K::kNumber, AboveAtMost(0, 1))
+            .Swarm(fields::S::kDraw, kSwarmPoisonFractions)
+            .Fuzz(50, 0.001, 1)},
+    fields::InjectedFields<PoisonFault>(),
+    std::tuple{Optional("from_s", &PoisonFault::from, fields::K::kInstant)
+                   .Swarm(fields::S::kDraw)
+                   .Fuzz(50)});
 
 // "bug": from `from` until a fix is deployed at `fixed_at`, a `fraction` of the messages of
 // `kind` (chosen per message, so the same ones fail every time) fail. Drains may start a
@@ -75,6 +165,17 @@ struct BugFault {
   bool operator==(const BugFault&) const = default;
 };
 
+template <>
+inline constexpr auto kFieldsOf<BugFault> = std::tuple_cat(
+    std::tuple{Required("kind", &BugFault::kind, fields::K::kKind),
+               Required("fraction", &BugFault::fraction, fields::K::kNumber, AboveAtMost(0, 1))
+                   .Fuzz(100, 0.001, 1)},
+    fields::InjectedFields<BugFault>(),
+    std::tuple{Optional("from_s", &BugFault::from, fields::K::kInstant),
+               Nullable("fixed_at_s", &BugFault::fixed_at, fields::K::kFixAt,
+                        AboveAtMost(0, std::numeric_limits<double>::infinity()))
+                   .Fuzz(70)});
+
 // "db_slowdown": database service times multiplied by `factor`.
 struct DbSlowdownFault {
   Window window;      // Required (both ends).
@@ -82,11 +183,23 @@ struct DbSlowdownFault {
   bool operator==(const DbSlowdownFault&) const = default;
 };
 
+template <>
+inline constexpr auto kFieldsOf<DbSlowdownFault> = std::tuple{
+    Required("window", &DbSlowdownFault::window, fields::K::kWindow).Swarm(fields::S::kDraw),
+    Required("factor", &DbSlowdownFault::factor, fields::K::kNumber,
+             Closed(FaultLimits::kSlowdownFactorMin, FaultLimits::kSlowdownFactorMax))
+        .Swarm(fields::S::kDraw, kSwarmSlowdownFactors)
+        .Fuzz(100, 1, 100)};
+
 // "db_outage": every query fails at once with a transient error.
 struct DbOutageFault {
   Window window;  // Required (both ends).
   bool operator==(const DbOutageFault&) const = default;
 };
+
+template <>
+inline constexpr auto kFieldsOf<DbOutageFault> = std::tuple{
+    Required("window", &DbOutageFault::window, fields::K::kWindow).Swarm(fields::S::kDraw)};
 
 // "db_connections": the pool shrinks (or grows) to `connections` during the window.
 struct DbConnectionsFault {
@@ -95,11 +208,23 @@ struct DbConnectionsFault {
   bool operator==(const DbConnectionsFault&) const = default;
 };
 
+// The swarm draws `connections` from the scenario's pool (chaos/fault_draw.cc).
+template <>
+inline constexpr auto kFieldsOf<DbConnectionsFault> = std::tuple{
+    Required("window", &DbConnectionsFault::window, fields::K::kWindow).Swarm(fields::S::kDraw),
+    Required("connections", &DbConnectionsFault::connections, fields::K::kCount,
+             Closed(1, static_cast<double>(FaultLimits::kConnectionsMax)))
+        .Fuzz(100, 1, 4)};
+
 // "downstream_outage": every call answers 503 (transient).
 struct DownstreamOutageFault {
   Window window;  // Required (both ends).
   bool operator==(const DownstreamOutageFault&) const = default;
 };
+
+template <>
+inline constexpr auto kFieldsOf<DownstreamOutageFault> = std::tuple{
+    Required("window", &DownstreamOutageFault::window, fields::K::kWindow).Swarm(fields::S::kDraw)};
 
 // "downstream_rate_limit": the API's token bucket changes during the window.
 struct DownstreamRateLimitFault {
@@ -108,6 +233,19 @@ struct DownstreamRateLimitFault {
   int64_t burst = 1;            // 1..1e9. Default: rate_limit_per_s rounded up.
   bool operator==(const DownstreamRateLimitFault&) const = default;
 };
+
+// Without `burst`, one second's worth of the rate (the loader's and the swarm's default).
+template <>
+inline constexpr auto kFieldsOf<DownstreamRateLimitFault> = std::tuple{
+    Required("window", &DownstreamRateLimitFault::window, fields::K::kWindow)
+        .Swarm(fields::S::kDraw),
+    Required("rate_limit_per_s", &DownstreamRateLimitFault::rate_limit_per_s, fields::K::kNumber,
+             Closed(FaultLimits::kTokenRatePerSMin, FaultLimits::kTokenRatePerSMax))
+        .Swarm(fields::S::kDraw, kSwarmRateLimitsPerS)
+        .Fuzz(100, 0.01, 20),
+    Optional("burst", &DownstreamRateLimitFault::burst, fields::K::kCount,
+             Closed(1, FaultLimits::kBurstMax))
+        .Fuzz(50, 1, 10)};
 
 // "worker_crash": consumers die (and come back after workers.restart_s), either at random
 // at `rate_per_h` crashes per hour across the fleet during `window`, or `count` of them at
@@ -121,12 +259,32 @@ struct WorkerCrashFault {
   bool operator==(const WorkerCrashFault&) const = default;
 };
 
+// Its two forms (a rate over a window, or `count` at one instant) are read, dumped and drawn by
+// small hooks beside the generic code; the table lists its keys and limits for them.
+template <>
+inline constexpr auto kFieldsOf<WorkerCrashFault> =
+    std::tuple{Nullable("rate_per_h", &WorkerCrashFault::rate_per_h, fields::K::kNumber,
+                        AboveAtMost(0, FaultLimits::kCrashRatePerHMax))
+                   .OneOf("at_s")
+                   .Swarm(fields::S::kDraw, kSwarmCrashRatesPerH),
+               Nullable("at_s", &WorkerCrashFault::at, fields::K::kInstant),
+               Optional("point", &WorkerCrashFault::point, fields::K::kEnum),
+               Optional("window", &WorkerCrashFault::window, fields::K::kWindow),
+               Optional("count", &WorkerCrashFault::count, fields::K::kCount)};
+
 // "ack_loss": each ack is lost with `probability`; the message is delivered again.
 struct AckLossFault {
   double probability = 0;  // [0, 1]. Required.
   Window window;           // Default: the whole run.
   bool operator==(const AckLossFault&) const = default;
 };
+
+template <>
+inline constexpr auto kFieldsOf<AckLossFault> = std::tuple{
+    Required("probability", &AckLossFault::probability, fields::K::kNumber, Closed(0, 1))
+        .Swarm(fields::S::kDraw, kSwarmProbabilities)
+        .Fuzz(100, 0, 1),
+    Optional("window", &AckLossFault::window, fields::K::kWindow).Swarm(fields::S::kDraw).Fuzz(50)};
 
 // "broker_restart": at `at` the broker restarts: every unacked delivery is requeued, and for
 // `downtime` then `recovery` nothing is delivered or acked (docs/MODEL.md: the recovery is the
@@ -140,12 +298,63 @@ struct BrokerRestartFault {
   bool operator==(const BrokerRestartFault&) const = default;
 };
 
+// The swarm caps the downtime so that it ends in the safety phase (chaos/fault_draw.cc).
+template <>
+inline constexpr auto kFieldsOf<BrokerRestartFault> = std::tuple{
+    Required("at_s", &BrokerRestartFault::at, fields::K::kInstant).Swarm(fields::S::kDraw),
+    Optional("downtime_s", &BrokerRestartFault::downtime, fields::K::kSeconds,
+             Closed(0, FaultLimits::kDowntimeSMax))
+        .Swarm(fields::S::kDraw, kSwarmDowntimeS)
+        .Fuzz(60, 0, 60),
+    // Dumped only when set: a scenario without it keeps its canonical form (and fingerprint).
+    Optional("recovery_s", &BrokerRestartFault::recovery, fields::K::kSeconds,
+             Closed(0, FaultLimits::kDowntimeSMax))
+        .Fuzz(30, 0, 5)
+        .DumpIfNonzero()};
+
 using Fault =
     std::variant<ErrorsFault, SyntheticFailuresFault, PoisonFault, BugFault, DbSlowdownFault,
                  DbOutageFault, DbConnectionsFault, DownstreamOutageFault, DownstreamRateLimitFault,
                  WorkerCrashFault, AckLossFault, BrokerRestartFault>;
-static_assert(std::variant_size_v<Fault> == static_cast<size_t>(FaultType::kBrokerRestart) + 1);
+
+// A fault type's FaultType is its index in Fault: one place orders them (enums.h).
+template <typename F, typename... Ts>
+constexpr size_t IndexIn(const std::variant<Ts...>*) {
+  constexpr bool kSame[] = {std::is_same_v<F, Ts>...};
+  for (size_t i = 0; i < sizeof...(Ts); ++i) {
+    if (kSame[i]) return i;
+  }
+  return sizeof...(Ts);
+}
+template <typename F>
+inline constexpr FaultType kTypeOf =
+    static_cast<FaultType>(IndexIn<F>(static_cast<Fault*>(nullptr)));
 
 inline FaultType TypeOf(const Fault& fault) { return static_cast<FaultType>(fault.index()); }
+
+// Every fault type has a field table (fault_field.h); tests/scenario/fault_types_test.cc checks
+// each against the loader.
+template <typename... Ts>
+constexpr bool AllHaveFieldTables(const std::variant<Ts...>*) {
+  return (kHasFieldTable<Ts> && ...);
+}
+static_assert(AllHaveFieldTables(static_cast<Fault*>(nullptr)),
+              "every fault type needs a field table (kFieldsOf, fault_field.h)");
+
+// Invariant (2) of fault_field.h: the swarm's ladders lie inside the loader's limits.
+template <typename F>
+constexpr bool LaddersInside() {
+  bool inside = true;
+  ForEachField<F>([&](const auto& field) {
+    for (double value : field.ladder) inside = inside && Inside(field.limit, value);
+  });
+  return inside;
+}
+template <typename... Ts>
+constexpr bool AllLaddersInside(const std::variant<Ts...>*) {
+  return (LaddersInside<Ts>() && ...);
+}
+static_assert(AllLaddersInside(static_cast<Fault*>(nullptr)),
+              "a swarm ladder leaves its field's limit");
 
 }  // namespace drainsim::config

@@ -1,4 +1,8 @@
-// Canonical JSON of the policy sections: retry, faults, drains and expectations.
+// Canonical JSON of the policy sections: retry, faults, drains and expectations. Faults are
+// written generically from their field tables (sim/config/faults.h).
+#include <type_traits>
+#include <variant>
+
 #include "sim/scenario/dump_json.h"
 
 namespace drainsim::scenario::internal {
@@ -24,17 +28,66 @@ void WindowInto(const config::Window& w, Json& out) {
   out["until_s"] = Instants(w.until);
 }
 
-void InjectedInto(config::ErrorClass error, const std::optional<engine::Duration>& fail_after,
-                  Json& out) {
-  out["error"] = EnumJson(error);
-  out["fail_after_ms"] = OrNull(fail_after, Millis);
-}
-
 Json BoundsInto(const config::Bounds& b, Json out) {
   out["min"] = OrNull(b.min, NumberJson);
   out["max"] = OrNull(b.max, NumberJson);
   out["equals"] = OrNull(b.equals, NumberJson);
   return out;
+}
+
+template <typename>
+inline constexpr bool kUnwritable = false;
+
+// One value as the loader reads it back (json_reader.h's kinds and units).
+template <typename V>
+Json ValueJson(const V& value, config::FieldKind kind) {
+  if constexpr (std::is_same_v<V, double>) {
+    return NumberJson(value);
+  } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, int64_t>) {
+    return Json(value);
+  } else if constexpr (std::is_enum_v<V>) {
+    return EnumJson(value);
+  } else if constexpr (std::is_same_v<V, engine::Duration>) {
+    return kind == config::FieldKind::kMillis ? Millis(value) : Seconds(value);
+  } else if constexpr (std::is_same_v<V, engine::Instant>) {
+    return Instants(value);
+  } else {
+    static_assert(kUnwritable<V>, "no writer for this member type");
+  }
+}
+
+template <typename F, typename M>
+void FieldInto(const F& fault, const config::Field<F, M>& field, Json& out) {
+  const M& value = fault.*field.member;
+  if constexpr (std::is_same_v<M, config::Window>) {
+    WindowInto(value, out);
+  } else if constexpr (requires { value.has_value(); }) {
+    out[std::string(field.key)] =
+        OrNull(value, [&](const auto& v) { return ValueJson(v, field.kind); });
+  } else {
+    if constexpr (std::is_same_v<M, engine::Duration>) {
+      if (field.dump_if_nonzero && value == engine::Duration::Zero()) return;
+    }
+    out[std::string(field.key)] = ValueJson(value, field.kind);
+  }
+}
+
+// Every field of the type's table (sim/config/faults.h), so that the dump shows the whole
+// vocabulary; a worker crash writes only the fields of its form.
+template <typename F>
+void FaultFieldsInto(const F& f, Json& out) {
+  if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
+    out["point"] = EnumJson(f.point);
+    out["rate_per_h"] = OrNull(f.rate_per_h, NumberJson);
+    out["at_s"] = OrNull(f.at, Instants);
+    if (f.rate_per_h) {
+      WindowInto(f.window, out);
+    } else {
+      out["count"] = f.count;
+    }
+  } else {
+    config::ForEachField<F>([&](const auto& field) { FieldInto(f, field, out); });
+  }
 }
 
 template <typename E>
@@ -99,60 +152,7 @@ Json RetryJson(const config::RetryPolicy& r) {
 
 Json FaultJson(const config::Fault& fault) {
   Json out = {{"type", EnumJson(config::TypeOf(fault))}};
-  if (const auto* f = std::get_if<config::ErrorsFault>(&fault)) {
-    out["kind"] = OrNull(f->kind, [](const std::string& k) { return Json(k); });
-    out["probability"] = NumberJson(f->probability);
-    InjectedInto(f->error, f->fail_after, out);
-    WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<config::SyntheticFailuresFault>(&fault)) {
-    out["kind"] = f->kind;
-    out["count"] = f->count;
-    InjectedInto(f->error, f->fail_after, out);
-    out["from_s"] = Instants(f->from);
-  } else if (const auto* f = std::get_if<config::PoisonFault>(&fault)) {
-    out["kind"] = f->kind;
-    out["count"] = OrNull(f->count, [](int64_t n) { return Json(n); });
-    out["fraction"] = OrNull(f->fraction, NumberJson);
-    InjectedInto(f->error, f->fail_after, out);
-    out["from_s"] = Instants(f->from);
-  } else if (const auto* f = std::get_if<config::BugFault>(&fault)) {
-    out["kind"] = f->kind;
-    out["fraction"] = NumberJson(f->fraction);
-    InjectedInto(f->error, f->fail_after, out);
-    out["from_s"] = Instants(f->from);
-    out["fixed_at_s"] = OrNull(f->fixed_at, Instants);
-  } else if (const auto* f = std::get_if<config::DbSlowdownFault>(&fault)) {
-    WindowInto(f->window, out);
-    out["factor"] = NumberJson(f->factor);
-  } else if (const auto* f = std::get_if<config::DbOutageFault>(&fault)) {
-    WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<config::DbConnectionsFault>(&fault)) {
-    WindowInto(f->window, out);
-    out["connections"] = f->connections;
-  } else if (const auto* f = std::get_if<config::DownstreamOutageFault>(&fault)) {
-    WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
-    WindowInto(f->window, out);
-    out["rate_limit_per_s"] = NumberJson(f->rate_limit_per_s);
-    out["burst"] = f->burst;
-  } else if (const auto* f = std::get_if<config::WorkerCrashFault>(&fault)) {
-    out["point"] = EnumJson(f->point);
-    out["rate_per_h"] = OrNull(f->rate_per_h, NumberJson);
-    out["at_s"] = OrNull(f->at, Instants);
-    if (f->rate_per_h) {
-      WindowInto(f->window, out);
-    } else {
-      out["count"] = f->count;
-    }
-  } else if (const auto* f = std::get_if<config::AckLossFault>(&fault)) {
-    out["probability"] = NumberJson(f->probability);
-    WindowInto(f->window, out);
-  } else if (const auto* f = std::get_if<config::BrokerRestartFault>(&fault)) {
-    out["at_s"] = Instants(f->at);
-    out["downtime_s"] = Seconds(f->downtime);
-    // Only when set: a scenario without it keeps its canonical form (and report fingerprint).
-    if (f->recovery > engine::Duration::Zero()) out["recovery_s"] = Seconds(f->recovery);
-  }
+  std::visit([&](const auto& f) { FaultFieldsInto(f, out); }, fault);
   return out;
 }
 

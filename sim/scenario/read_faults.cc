@@ -1,5 +1,11 @@
-// Reader for faults: one object per fault, its `type` picking the fields.
+// Reader for faults: one object per fault, its `type` picking the fields, read generically
+// over the type's field table (sim/config/fault_field.h, faults.h). The worker crash's two forms
+// keep a small reader of their own.
 #include <algorithm>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "sim/config/fault_types.h"
 #include "sim/scenario/read_sections.h"
@@ -9,11 +15,16 @@ namespace drainsim::scenario::internal {
 namespace {
 
 using Limits = config::FaultLimits;
+static_assert(Limits::kTokenRatePerSMin == kTokenRatePerSecondMin);
+static_assert(Limits::kTokenRatePerSMax == kTokenRatePerSecondMax);
 
 struct FaultReader {
   ObjectReader& o;
   Context& c;
   bool ok = true;
+  // The keys declared so far and their nodes: a key of an "exactly one of" pair is declared
+  // once, when the pair is checked, as "allowed keys" lists each key once in reading order.
+  std::vector<std::pair<std::string_view, Node>> nodes;
 
   template <typename T>
   T Check(std::optional<T> value, const Node& node) {
@@ -23,40 +34,29 @@ struct FaultReader {
     }
     return *value;
   }
-  std::string Kind(bool required) {
-    const Node node = required ? o.Required("kind") : NullAsAbsent(o.Optional("kind"));
-    auto kind = ReadKindRef(node, c);
-    if (!kind && (required || node.present())) ok = false;
-    return kind.value_or("");
-  }
-  void Injected(config::ErrorClass fallback, config::ErrorClass* error,
-                std::optional<engine::Duration>* fail_after) {
-    const Node error_node = o.Optional("error");
-    *error = Check(ReadEnum<config::ErrorClass>(error_node), error_node);
-    if (!error_node.present()) *error = fallback;
-    const Node fail_node = NullAsAbsent(o.Optional("fail_after_ms"));
-    *fail_after = ReadMillis(fail_node, Range::Closed(0, Limits::kFailAfterMsMax));
-    if (!*fail_after && fail_node.present()) ok = false;
-  }
-  engine::Instant From() {
-    const Node node = o.Optional("from_s");
-    return Check(ReadAt(node, c), node);
-  }
   config::Window TimeWindow(bool required) {
     config::Window window;
     if (!ReadWindow(o, c, required, &window)) ok = false;
     c.has_fault_window = true;
     return window;
   }
-  double Number(std::string_view key, const Range& range) {
-    const Node node = o.Required(key);
-    if (!node.present()) ok = false;
-    return Check(ReadNumber(node, range), node);
+  Node NodeFor(std::string_view key, config::Presence presence) {
+    for (const auto& [known, node] : nodes) {
+      if (known == key) return node;
+    }
+    Node node = presence == config::Presence::kRequired ? o.Required(key) : o.Optional(key);
+    if (presence == config::Presence::kNullable) node = NullAsAbsent(node);
+    nodes.emplace_back(key, node);
+    return node;
   }
-  int64_t Int(std::string_view key, const Range& range) {
-    const Node node = o.Required(key);
-    if (!node.present()) ok = false;
-    return Check(ReadInt(node, range), node);
+  void ExactlyOneOf(std::string_view first, std::string_view second) {
+    const Node a = NodeFor(first, config::Presence::kNullable);
+    const Node b = NodeFor(second, config::Presence::kNullable);
+    if (a.present() == b.present()) {
+      o.node().Error("needs exactly one of " + std::string(first) + ", " + std::string(second) +
+                     (a.present() ? " (got both)" : ""));
+      ok = false;
+    }
   }
   // Faults that act on a section the scenario does not have.
   void Needs(bool present, std::string_view section, const Node& type_node) {
@@ -67,111 +67,103 @@ struct FaultReader {
   }
 };
 
-// One reader per fault type. Each reads its keys in a fixed order, which is the order of its
-// problems in the loader's report.
-config::ErrorsFault ReadErrorsFault(FaultReader& r) {
-  ObjectReader& o = r.o;
-  config::ErrorsFault f;
-  const std::string kind = r.Kind(false);
-  if (!kind.empty()) f.kind = kind;
-  f.probability = r.Number("probability", Range::Probability());
-  r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
-  f.window = r.TimeWindow(false);
-  const Node fitted_node = o.Optional("fitted");
-  const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
-  if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
-  if (fitted_node.present() && !fitted) r.ok = false;
-  return f;
+Range RangeOf(const config::Limit& limit) {
+  return Range{limit.min, limit.max, limit.min_open, limit.max_open};
 }
 
-config::SyntheticFailuresFault ReadSyntheticFailuresFault(FaultReader& r) {
-  config::SyntheticFailuresFault f;
-  f.kind = r.Kind(true);
-  f.count = r.Int("count", Range::Closed(1, Limits::kCountMax));
-  r.Injected(config::ErrorClass::kTransient, &f.error, &f.fail_after);
-  f.from = r.From();
-  return f;
-}
-
-config::PoisonFault ReadPoisonFault(FaultReader& r) {
-  ObjectReader& o = r.o;
-  config::PoisonFault f;
-  f.kind = r.Kind(true);
-  const Node count = NullAsAbsent(o.Optional("count"));
-  const Node fraction = NullAsAbsent(o.Optional("fraction"));
-  if (count.present() == fraction.present()) {
-    o.node().Error("needs exactly one of count, fraction" +
-                   std::string(count.present() ? " (got both)" : ""));
-    r.ok = false;
+// A bug's fix: after its onset, and by the end of the run; the latest one is where drains'
+// start_after_fix_s counts from.
+std::optional<engine::Instant> ReadFix(FaultReader& r, const Node& node, const Range& range,
+                                       engine::Instant from) {
+  std::optional<engine::Instant> fix = ReadInstant(node, range);
+  if (fix && r.c.run_until && *fix > *r.c.run_until) {
+    node.Error("must be <= " + RunEndText(r.c) + " (got " + Describe(node.json()) + ")");
+    return std::nullopt;
   }
-  f.count = ReadInt(count, Range::Closed(1, Limits::kCountMax));
-  f.fraction = ReadNumber(fraction, Range::AboveAtMost(0, 1));
-  if ((count.present() && !f.count) || (fraction.present() && !f.fraction)) r.ok = false;
-  r.Injected(config::ErrorClass::kPermanent, &f.error, &f.fail_after);
-  f.from = r.From();
-  return f;
-}
-
-config::BugFault ReadBugFault(FaultReader& r) {
-  ObjectReader& o = r.o;
-  config::BugFault f;
-  f.kind = r.Kind(true);
-  f.fraction = r.Number("fraction", Range::AboveAtMost(0, 1));
-  r.Injected(config::ErrorClass::kPermanent, &f.error, &f.fail_after);
-  f.from = r.From();
-  const Node fixed = NullAsAbsent(o.Optional("fixed_at_s"));
-  f.fixed_at = ReadInstant(fixed, Range::Above(0));
-  if (f.fixed_at && r.c.run_until && *f.fixed_at > *r.c.run_until) {
-    fixed.Error("must be <= " + RunEndText(r.c) + " (got " + Describe(fixed.json()) + ")");
-    f.fixed_at.reset();
-  } else if (f.fixed_at && *f.fixed_at <= f.from) {
-    fixed.Error("must be > from_s = " + FormatNumber(f.from.seconds()) + " (got " +
-                Describe(fixed.json()) + ")");
-    f.fixed_at.reset();
+  if (fix && *fix <= from) {
+    node.Error("must be > from_s = " + FormatNumber(from.seconds()) + " (got " +
+               Describe(node.json()) + ")");
+    return std::nullopt;
   }
-  if (fixed.present() && !f.fixed_at) r.ok = false;
-  if (f.fixed_at) r.c.last_fix = std::max(r.c.last_fix.value_or(*f.fixed_at), *f.fixed_at);
-  r.c.has_fault_window = true;
-  return f;
+  if (fix) r.c.last_fix = std::max(r.c.last_fix.value_or(*fix), *fix);
+  return fix;
 }
 
-config::DbSlowdownFault ReadDbSlowdownFault(FaultReader& r) {
-  config::DbSlowdownFault f;
-  f.window = r.TimeWindow(true);
-  f.factor =
-      r.Number("factor", Range::Closed(Limits::kSlowdownFactorMin, Limits::kSlowdownFactorMax));
-  return f;
+template <typename>
+inline constexpr bool kUnreadable = false;
+
+// One value of a field's kind at `node` (absent: nullopt, silently).
+template <typename V, typename F>
+std::optional<V> ReadValue(FaultReader& r, config::FieldKind kind, const Range& range,
+                           const Node& node, const F& fault) {
+  using config::FieldKind;
+  if constexpr (std::is_same_v<V, std::string>) {
+    return ReadKindRef(node, r.c);
+  } else if constexpr (std::is_same_v<V, double>) {
+    return ReadNumber(node, range);
+  } else if constexpr (std::is_same_v<V, int64_t>) {
+    return ReadInt(node, range);
+  } else if constexpr (std::is_enum_v<V>) {
+    return ReadEnum<V>(node);
+  } else if constexpr (std::is_same_v<V, engine::Duration>) {
+    return kind == FieldKind::kMillis ? ReadMillis(node, range) : ReadSeconds(node, range);
+  } else if constexpr (std::is_same_v<V, engine::Instant>) {
+    if (kind != FieldKind::kFixAt) return ReadAt(node, r.c);
+    if constexpr (requires { fault.from; }) return ReadFix(r, node, range, fault.from);
+    DRAINSIM_CHECK(false && "kFixAt needs a from_s field");
+    return std::nullopt;
+  } else {
+    static_assert(kUnreadable<V>, "no reader for this member type");
+  }
 }
 
-config::DbOutageFault ReadDbOutageFault(FaultReader& r) {
-  return config::DbOutageFault{r.TimeWindow(true)};
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+// One field of a table: required ones report their absence, optional ones keep the struct's
+// default when absent, nullable ones (std::optional members) are none when absent or null.
+template <typename F, typename M>
+void ReadField(FaultReader& r, const config::Field<F, M>& field, F& fault) {
+  M& member = fault.*field.member;
+  const bool required = field.presence == config::Presence::kRequired;
+  if constexpr (std::is_same_v<M, config::Window>) {
+    if (!ReadWindow(r.o, r.c, required, &member)) r.ok = false;
+  } else {
+    if (!field.one_of.empty()) r.ExactlyOneOf(field.key, field.one_of);
+    const Node node = r.NodeFor(field.key, field.presence);
+    const Range range = RangeOf(field.limit);
+    if constexpr (IsOptional<M>::value) {
+      DRAINSIM_CHECK(field.presence == config::Presence::kNullable);
+      member = ReadValue<typename M::value_type>(r, field.kind, range, node, fault);
+      if (node.present() && !member) r.ok = false;
+    } else {
+      DRAINSIM_CHECK(field.presence != config::Presence::kNullable);
+      if (required && !node.present()) r.ok = false;
+      if (node.present()) member = r.Check(ReadValue<M>(r, field.kind, range, node, fault), node);
+    }
+  }
 }
 
-config::DbConnectionsFault ReadDbConnectionsFault(FaultReader& r) {
-  config::DbConnectionsFault f;
-  f.window = r.TimeWindow(true);
-  f.connections =
-      r.Int("connections", Range::Closed(1, static_cast<double>(Limits::kConnectionsMax)));
-  return f;
+// What a type needs beyond its fields, after them (its keys come last in "allowed keys").
+template <typename F>
+void AfterFields(FaultReader& r, F& fault) {
+  if constexpr (std::is_same_v<F, config::ErrorsFault>) {
+    // `drainsim fit`'s provenance of the probability; not part of the typed configuration.
+    ObjectReader& o = r.o;
+    const Node fitted_node = o.Optional("fitted");
+    const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
+    if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
+    if (fitted_node.present() && !fitted) r.ok = false;
+  } else if constexpr (std::is_same_v<F, config::DownstreamRateLimitFault>) {
+    if (!r.NodeFor("burst", config::Presence::kOptional).present()) {
+      fault.burst = DefaultBurst(fault.rate_limit_per_s);
+    }
+  }
 }
 
-config::DownstreamOutageFault ReadDownstreamOutageFault(FaultReader& r) {
-  return config::DownstreamOutageFault{r.TimeWindow(true)};
-}
-
-config::DownstreamRateLimitFault ReadDownstreamRateLimitFault(FaultReader& r) {
-  ObjectReader& o = r.o;
-  config::DownstreamRateLimitFault f;
-  f.window = r.TimeWindow(true);
-  f.rate_limit_per_s =
-      r.Number("rate_limit_per_s", Range::Closed(kTokenRatePerSecondMin, kTokenRatePerSecondMax));
-  f.burst = DefaultBurst(f.rate_limit_per_s);
-  const Node burst = o.Optional("burst");
-  if (burst.present())
-    f.burst = r.Check(ReadInt(burst, Range::Closed(1, Limits::kBurstMax)), burst);
-  return f;
-}
-
+// worker_crash: a rate over a window, or `count` at one instant (faults.h, invariant (4)).
 config::WorkerCrashFault ReadWorkerCrashFault(FaultReader& r) {
   ObjectReader& o = r.o;
   config::WorkerCrashFault f;
@@ -212,55 +204,30 @@ config::WorkerCrashFault ReadWorkerCrashFault(FaultReader& r) {
   return f;
 }
 
-config::AckLossFault ReadAckLossFault(FaultReader& r) {
-  config::AckLossFault f;
-  f.probability = r.Number("probability", Range::Probability());
-  f.window = r.TimeWindow(false);
-  return f;
-}
-
-config::BrokerRestartFault ReadBrokerRestartFault(FaultReader& r) {
-  ObjectReader& o = r.o;
-  config::BrokerRestartFault f;
-  const Node at = o.Required("at_s");
-  f.at = r.Check(ReadAt(at, r.c), at);
-  if (!at.present()) r.ok = false;
-  const Node downtime = o.Optional("downtime_s");
-  f.downtime = r.Check(ReadSeconds(downtime, Range::Closed(0, Limits::kDowntimeSMax)), downtime);
-  const Node recovery = o.Optional("recovery_s");
-  f.recovery = r.Check(ReadSeconds(recovery, Range::Closed(0, Limits::kDowntimeSMax)), recovery);
-  if (f.downtime + f.recovery > engine::Duration::Zero()) r.c.has_fault_window = true;
-  return f;
-}
-
-std::optional<config::Fault> ReadTyped(config::FaultType type, FaultReader& r) {
-  switch (type) {
-    case config::FaultType::kErrors:
-      return ReadErrorsFault(r);
-    case config::FaultType::kSyntheticFailures:
-      return ReadSyntheticFailuresFault(r);
-    case config::FaultType::kPoison:
-      return ReadPoisonFault(r);
-    case config::FaultType::kBug:
-      return ReadBugFault(r);
-    case config::FaultType::kDbSlowdown:
-      return ReadDbSlowdownFault(r);
-    case config::FaultType::kDbOutage:
-      return ReadDbOutageFault(r);
-    case config::FaultType::kDbConnections:
-      return ReadDbConnectionsFault(r);
-    case config::FaultType::kDownstreamOutage:
-      return ReadDownstreamOutageFault(r);
-    case config::FaultType::kDownstreamRateLimit:
-      return ReadDownstreamRateLimitFault(r);
-    case config::FaultType::kWorkerCrash:
-      return ReadWorkerCrashFault(r);
-    case config::FaultType::kAckLoss:
-      return ReadAckLossFault(r);
-    case config::FaultType::kBrokerRestart:
-      return ReadBrokerRestartFault(r);
+// A fault of type F, read field by field from its table (sim/config/faults.h). Each type reads
+// its keys in its table's order, which is the order of its problems in the loader's report.
+template <typename F>
+config::Fault ReadOne(FaultReader& r) {
+  if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
+    return ReadWorkerCrashFault(r);
+  } else {
+    F fault;
+    config::ForEachField<F>([&](const auto& field) { ReadField(r, field, fault); });
+    AfterFields(r, fault);
+    // A fault that lasts (a window, a bug until its fix, a broker down for a while) gives
+    // expectations `during: faults` something to judge.
+    if (config::TimingOf(fault, engine::Instant::Never()).until) r.c.has_fault_window = true;
+    return fault;
   }
-  return std::nullopt;
+}
+
+template <size_t... I>
+config::Fault ReadTyped(config::FaultType type, FaultReader& r, std::index_sequence<I...>) {
+  using Reader = config::Fault (*)(FaultReader&);
+  static constexpr Reader kReaders[] = {&ReadOne<std::variant_alternative_t<I, config::Fault>>...};
+  const auto index = static_cast<size_t>(type);
+  DRAINSIM_CHECK(index < std::size(kReaders));
+  return kReaders[index](r);
 }
 
 }  // namespace
@@ -278,7 +245,7 @@ void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults
       // Without a type the other keys cannot be judged; report only the type.
       continue;
     }
-    FaultReader reader{o, c};
+    FaultReader reader{o, c, true, {}};
     switch (config::DescriptorOf(*type).needs) {
       case config::FaultNeeds::kNothing:
         break;
@@ -289,9 +256,10 @@ void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults
         reader.Needs(c.has_downstream, "downstream", type_node);
         break;
     }
-    std::optional<config::Fault> fault = ReadTyped(*type, reader);
+    config::Fault fault =
+        ReadTyped(*type, reader, std::make_index_sequence<std::variant_size_v<config::Fault>>());
     o.Finish("for type '" + std::string(config::NameOf(*type)) + "'");
-    if (fault && reader.ok) faults->push_back(std::move(*fault));
+    if (reader.ok) faults->push_back(std::move(fault));
   }
 }
 

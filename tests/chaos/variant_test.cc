@@ -15,7 +15,20 @@
 namespace drainsim::chaos::testing {
 namespace {
 
+using config::AckLossFault;
+using config::BrokerRestartFault;
+using config::BugFault;
+using config::DbConnectionsFault;
+using config::DbOutageFault;
+using config::DbSlowdownFault;
+using config::DownstreamOutageFault;
+using config::DownstreamRateLimitFault;
+using config::ErrorsFault;
 using config::FaultType;
+using config::kTypeOf;
+using config::PoisonFault;
+using config::SyntheticFailuresFault;
+using config::WorkerCrashFault;
 using engine::Duration;
 using engine::Instant;
 
@@ -147,11 +160,12 @@ int Count(const std::array<int, 12>& counts, FaultType type) {
 TEST_CASE("variant: only the fault types that apply to the scenario, each half the time",
           "[chaos][variant]") {
   constexpr uint64_t kSeeds = 1000;
-  const FaultType always[] = {FaultType::kErrors, FaultType::kPoison, FaultType::kWorkerCrash,
-                              FaultType::kAckLoss, FaultType::kBrokerRestart};
-  const FaultType database[] = {FaultType::kDbSlowdown, FaultType::kDbOutage,
-                                FaultType::kDbConnections};
-  const FaultType downstream[] = {FaultType::kDownstreamOutage, FaultType::kDownstreamRateLimit};
+  const FaultType always[] = {kTypeOf<ErrorsFault>, kTypeOf<PoisonFault>, kTypeOf<WorkerCrashFault>,
+                              kTypeOf<AckLossFault>, kTypeOf<BrokerRestartFault>};
+  const FaultType database[] = {kTypeOf<DbSlowdownFault>, kTypeOf<DbOutageFault>,
+                                kTypeOf<DbConnectionsFault>};
+  const FaultType downstream[] = {kTypeOf<DownstreamOutageFault>,
+                                  kTypeOf<DownstreamRateLimitFault>};
   auto about_half = [](int count) { return count > 430 && count < 570; };  // > 4 sd either way
 
   SECTION("database and downstream: every type but bug and synthetic_failures") {
@@ -159,8 +173,8 @@ TEST_CASE("variant: only the fault types that apply to the scenario, each half t
     for (FaultType t : always) CHECK(about_half(Count(counts, t)));
     for (FaultType t : database) CHECK(about_half(Count(counts, t)));
     for (FaultType t : downstream) CHECK(about_half(Count(counts, t)));
-    CHECK(Count(counts, FaultType::kBug) == 0);
-    CHECK(Count(counts, FaultType::kSyntheticFailures) == 0);
+    CHECK(Count(counts, kTypeOf<BugFault>) == 0);
+    CHECK(Count(counts, kTypeOf<SyntheticFailuresFault>) == 0);
     // The descriptors say the same (sim/config/fault_types.h): a type is drawn iff it is marked.
     for (const config::FaultDescriptor& d : config::FaultDescriptors()) {
       INFO(d.name);
@@ -194,8 +208,8 @@ TEST_CASE("variant: a fault type's draws do not depend on which other types appl
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     auto no_downstream = [](std::vector<config::Fault> faults) {
       std::erase_if(faults, [](const config::Fault& f) {
-        return config::TypeOf(f) == FaultType::kDownstreamOutage ||
-               config::TypeOf(f) == FaultType::kDownstreamRateLimit;
+        return config::TypeOf(f) == kTypeOf<DownstreamOutageFault> ||
+               config::TypeOf(f) == kTypeOf<DownstreamRateLimitFault>;
       });
       return faults;
     };

@@ -4,11 +4,17 @@
 // the loader's.
 #include "sim/config/fault_types.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "sim/config/enum_names.h"
+#include "sim/scenario/load.h"
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
@@ -89,8 +95,8 @@ TEST_CASE("a descriptor's shape, kind and legend agree with the fault as loaded"
     CHECK((config::WindowOf(fault) != nullptr) == (d.shape == FaultShape::kWindow));
     CHECK((config::KindOf(fault) != nullptr) == d.per_kind);
     if (config::KindOf(fault) != nullptr) CHECK(*config::KindOf(fault) == "job");
-    const bool outage =
-        d.type == config::FaultType::kDbOutage || d.type == config::FaultType::kDownstreamOutage;
+    const bool outage = d.type == config::kTypeOf<config::DbOutageFault> ||
+                        d.type == config::kTypeOf<config::DownstreamOutageFault>;
     CHECK(config::DetailOf(fault).empty() == outage);
     // The samples' windows start at distinct seconds; TimingOf finds each start.
     CHECK(timing.from.micros() % 1'000'000 == 0);
@@ -159,6 +165,71 @@ TEST_CASE("the section a fault needs is the one the loader asks for", "[faults]"
       } else {
         CHECK(result.ok());
       }
+    }
+  }
+}
+
+// The keys the loader declares for a fault of type F, in its table's order: "type" first, a
+// window as from_s and until_s, errors' `fitted` provenance last.
+template <typename F>
+std::vector<std::string> TableKeys() {
+  std::vector<std::string> keys = {"type"};
+  config::ForEachField<F>([&](const auto& field) {
+    if (field.kind == config::FieldKind::kWindow) {
+      keys.insert(keys.end(), {"from_s", "until_s"});
+    } else {
+      keys.emplace_back(field.key);
+    }
+  });
+  if constexpr (std::is_same_v<F, config::ErrorsFault>) keys.emplace_back("fitted");
+  return keys;
+}
+
+template <size_t... I>
+std::vector<std::string> TableKeysOf(config::FaultType type, std::index_sequence<I...>) {
+  using Keys = std::vector<std::string> (*)();
+  static constexpr Keys kKeys[] = {&TableKeys<std::variant_alternative_t<I, config::Fault>>...};
+  return kKeys[static_cast<size_t>(type)]();
+}
+
+std::vector<std::string> TableKeysOf(config::FaultType type) {
+  return TableKeysOf(type, std::make_index_sequence<std::variant_size_v<config::Fault>>());
+}
+
+template <typename... Ts>
+constexpr bool EveryTypeHasATable(const std::variant<Ts...>*) {
+  return (config::kHasFieldTable<Ts> && ...);
+}
+
+TEST_CASE("every fault type has a field table, which the loader and the dump follow", "[faults]") {
+  // faults.h static_asserts the same; this names the type that lacks one.
+  CHECK(EveryTypeHasATable(static_cast<config::Fault*>(nullptr)));
+  for (const config::FaultDescriptor& d : config::FaultDescriptors()) {
+    INFO(d.name);
+    const std::vector<std::string> keys = TableKeysOf(d.type);
+    // The loader declares exactly the table's keys, in its order (its "allowed keys").
+    const std::string unknown = "zzzzzzzzzzzzzzzzzzzz";
+    const Json bad = With(Samples().at(std::string(d.name)), "/" + unknown, 1);
+    std::string allowed;
+    for (const std::string& key : keys) allowed += (allowed.empty() ? "" : ", ") + key;
+    CHECK_PROBLEM(Load(With(BaseScenario(), "/faults", Json::array({bad}))), "/faults/0/" + unknown,
+                  "unknown key '" + unknown + "' for type '" + std::string(d.name) +
+                      "'; allowed keys: " + allowed);
+    // The dump writes the table's keys and no others (a worker crash those of its form).
+    const Json dumped =
+        Json::parse(DumpCanonical(MustLoad(With(BaseScenario(), "/faults",
+                                                Json::array({Samples().at(std::string(d.name))})))))
+            .at("faults")
+            .at(0);
+    for (const auto& [key, value] : dumped.items()) {
+      INFO(key);
+      CHECK(std::find(keys.begin(), keys.end(), key) != keys.end());
+    }
+    if (d.type != config::kTypeOf<config::WorkerCrashFault>) {
+      // Every key but errors' provenance (written apart) and broker_restart's recovery_s
+      // (written only when set, and set in the sample).
+      CHECK(dumped.size() + (d.type == config::kTypeOf<config::ErrorsFault> ? 1 : 0) ==
+            keys.size());
     }
   }
 }

@@ -1,8 +1,15 @@
 // The generator's timed sections and judgement: faults of every type (each only where its
-// section exists), drains of every strategy (within the broker's redrive cap), alerts and
-// expectations (each only where the metric's section, alert, drain or fault window exists).
+// section exists, its fields drawn from its table in sim/config/faults.h), drains of every strategy
+// (within the broker's redrive cap), alerts and expectations (each only where the metric's section,
+// alert, drain or fault window exists).
 #include <algorithm>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
+#include "sim/config/enum_names.h"
+#include "sim/config/fault_types.h"
 #include "tools/fuzz/scenario_gen_parts.h"
 
 namespace drainsim::fuzz::internal {
@@ -10,12 +17,6 @@ namespace drainsim::fuzz::internal {
 namespace {
 
 const char* const kErrors[] = {"transient", "rate_limited", "permanent", "unknown"};
-
-// The fields every failing fault shares: error class, failing slowly.
-void FailureFields(Choices& in, Json& fault) {
-  if (in.Chance(50)) fault["error"] = in.Pick(kErrors);
-  if (in.Chance(30)) fault["fail_after_ms"] = in.Chance(50) ? in.RealIn(0, 100) : 30000.0;
-}
 
 std::string KindName(Choices& in, const GenContext& c) {
   return c.kinds[in.Below(c.kinds.size())].name;
@@ -28,77 +29,126 @@ void Window(Choices& in, GenContext& c, Json& fault) {
   c.has_fault_window = true;
 }
 
-Json Fault(Choices& in, GenContext& c) {
-  static const char* const kTypes[] = {"errors",
-                                       "synthetic_failures",
-                                       "poison",
-                                       "bug",
-                                       "db_slowdown",
-                                       "db_outage",
-                                       "db_connections",
-                                       "downstream_outage",
-                                       "downstream_rate_limit",
-                                       "worker_crash",
-                                       "ack_loss",
-                                       "broker_restart"};
-  std::string type = in.Pick(kTypes);
-  if (type.rfind("db_", 0) == 0 && !c.has_database) type = "errors";
-  if (type.rfind("downstream_", 0) == 0 && !c.has_downstream) type = "ack_loss";
-  Json f = {{"type", type}};
-  if (type == "errors") {
-    if (in.Chance(50)) f["kind"] = KindName(in, c);
-    f["probability"] = in.RealIn(0, 1);
-    FailureFields(in, f);
+// worker_crash: a rate over a window, or some workers at one instant (faults.h, invariant (4)).
+void CrashFields(Choices& in, GenContext& c, Json& f) {
+  if (in.Chance(50)) {
+    f["rate_per_h"] = in.RealIn(1, 2000);
     if (in.Chance(50)) Window(in, c, f);
-    c.has_fault_window = true;  // its default window is the whole run
-  } else if (type == "synthetic_failures" || type == "poison") {
-    f["kind"] = KindName(in, c);
-    if (type == "poison" && in.Chance(50)) {
-      f["fraction"] = in.RealIn(0.001, 1);
-    } else {
-      f["count"] = in.IntIn(1, 20);
-    }
-    FailureFields(in, f);
-    if (in.Chance(50)) f["from_s"] = InstantIn(in, c);
-  } else if (type == "bug") {
-    f["kind"] = KindName(in, c);
-    f["fraction"] = in.RealIn(0.001, 1);
-    FailureFields(in, f);
-    const auto [from_s, fixed_at_s] = WindowIn(in, c);
-    f["from_s"] = from_s;
-    if (in.Chance(70)) {
-      f["fixed_at_s"] = fixed_at_s;
-      c.latest_fix_s = std::max(c.latest_fix_s.value_or(0), fixed_at_s);
-    }
-  } else if (type == "db_slowdown") {
-    f["factor"] = in.RealIn(1, 100);
-    Window(in, c, f);
-  } else if (type == "db_outage" || type == "downstream_outage") {
-    Window(in, c, f);
-  } else if (type == "db_connections") {
-    f["connections"] = in.IntIn(1, 4);
-    Window(in, c, f);
-  } else if (type == "downstream_rate_limit") {
-    f["rate_limit_per_s"] = in.RealIn(0.01, 20);
-    if (in.Chance(50)) f["burst"] = in.IntIn(1, 10);
-    Window(in, c, f);
-  } else if (type == "worker_crash") {
-    if (in.Chance(50)) {
-      f["rate_per_h"] = in.RealIn(1, 2000);
-      if (in.Chance(50)) Window(in, c, f);
-    } else {
-      f["at_s"] = InstantIn(in, c);
-      if (in.Chance(50)) f["count"] = in.IntIn(1, c.workers);
-    }
-    if (in.Chance(50)) f["point"] = in.Chance(50) ? "anywhere" : "between_commit_and_ack";
-  } else if (type == "ack_loss") {
-    f["probability"] = in.RealIn(0, 1);
-    if (in.Chance(50)) Window(in, c, f);
-    c.has_fault_window = true;
-  } else {  // broker_restart
+  } else {
     f["at_s"] = InstantIn(in, c);
-    if (in.Chance(60)) f["downtime_s"] = in.RealIn(0, 60);
-    if (in.Chance(30)) f["recovery_s"] = in.RealIn(0, 5);
+    if (in.Chance(50)) f["count"] = in.IntIn(1, c.workers);
+  }
+  if (in.Chance(50)) f["point"] = in.Chance(50) ? "anywhere" : "between_commit_and_ack";
+}
+
+bool Present(Choices& in, const config::FuzzDraw& fuzz) {
+  return fuzz.percent >= 100 || in.Chance(fuzz.percent);
+}
+
+// One field's value, drawn as its table's FuzzDraw says (sim/config/fault_field.h).
+template <typename F, typename M>
+Json FieldValue(Choices& in, const GenContext& c, const config::Field<F, M>& field) {
+  using config::FieldKind;
+  const config::FuzzDraw& fuzz = field.fuzz;
+  switch (field.kind) {
+    case FieldKind::kKind:
+      return KindName(in, c);
+    case FieldKind::kCount:
+      return in.IntIn(static_cast<int64_t>(fuzz.low), static_cast<int64_t>(fuzz.high));
+    case FieldKind::kEnum:
+      if constexpr (std::is_same_v<M, config::ErrorClass>) {
+        return in.Pick(kErrors);  // in the generator's own order, older than the enum's
+      } else if constexpr (std::is_enum_v<M>) {
+        const auto names = config::EnumNames<M>();
+        return std::string(names[in.Below(names.size())].name);
+      }
+      break;
+    case FieldKind::kInstant:
+      return InstantIn(in, c);
+    case FieldKind::kNumber:
+    case FieldKind::kMillis:
+    case FieldKind::kSeconds:
+      if (fuzz.or_else != 0 && !in.Chance(50)) return fuzz.or_else;
+      return in.RealIn(fuzz.low, fuzz.high);
+    case FieldKind::kFixAt:
+    case FieldKind::kWindow:
+      break;
+  }
+  return nullptr;
+}
+
+// The fields of one table in its order, each present as its FuzzDraw says, the window last;
+// an "exactly one of" pair gives one of the two; an onset with a fix draws both as a window.
+template <typename F>
+void TableFields(Choices& in, GenContext& c, Json& f) {
+  bool has_fix = false;
+  config::ForEachField<F>(
+      [&](const auto& field) { has_fix = has_fix || field.kind == config::FieldKind::kFixAt; });
+  std::string_view skip;  // the second of a pair already decided
+  const config::FuzzDraw* window = nullptr;
+  config::ForEachField<F>([&](const auto& field) {
+    const std::string key(field.key);
+    if (field.key == skip || field.kind == config::FieldKind::kFixAt) return;
+    if (field.kind == config::FieldKind::kWindow) {
+      window = &field.fuzz;
+    } else if (!field.one_of.empty()) {
+      skip = field.one_of;
+      // Only the first's FuzzDraw is read for the pair's second: the tables give both.
+      if (in.Chance(50)) {
+        config::ForEachField<F>([&](const auto& other) {
+          if (other.key == field.one_of) f[std::string(other.key)] = FieldValue(in, c, other);
+        });
+      } else {
+        f[key] = FieldValue(in, c, field);
+      }
+    } else if (has_fix && key == "from_s") {
+      const auto [from_s, fixed_at_s] = WindowIn(in, c);
+      f[key] = from_s;
+      if (in.Chance(70)) {
+        f["fixed_at_s"] = fixed_at_s;
+        c.latest_fix_s = std::max(c.latest_fix_s.value_or(0), fixed_at_s);
+      }
+    } else if (Present(in, field.fuzz)) {
+      f[key] = FieldValue(in, c, field);
+    }
+  });
+  if (window != nullptr && Present(in, *window)) Window(in, c, f);
+}
+
+template <typename F>
+void TypeFields(Choices& in, GenContext& c, Json& f) {
+  if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
+    CrashFields(in, c, f);
+  } else {
+    TableFields<F>(in, c, f);
+  }
+}
+
+template <size_t... I>
+void FieldsOfType(config::FaultType type, Choices& in, GenContext& c, Json& f,
+                  std::index_sequence<I...>) {
+  using Writer = void (*)(Choices&, GenContext&, Json&);
+  static constexpr Writer kWriters[] = {
+      &TypeFields<std::variant_alternative_t<I, config::Fault>>...};
+  kWriters[static_cast<size_t>(type)](in, c, f);
+}
+
+// A fault of any type the scenario's sections allow, its fields from its table.
+Json Fault(Choices& in, GenContext& c) {
+  const auto descriptors = config::FaultDescriptors();
+  const config::FaultDescriptor* d = &descriptors[in.Below(descriptors.size())];
+  if (d->needs == config::FaultNeeds::kDatabase && !c.has_database) {
+    d = &config::DescriptorOf(config::kTypeOf<config::ErrorsFault>);
+  }
+  if (d->needs == config::FaultNeeds::kDownstream && !c.has_downstream) {
+    d = &config::DescriptorOf(config::kTypeOf<config::AckLossFault>);
+  }
+  Json f = {{"type", std::string(d->name)}};
+  FieldsOfType(d->type, in, c, f, std::make_index_sequence<std::variant_size_v<config::Fault>>());
+  // A window open for the whole run by default still is one.
+  if (d->shape == config::FaultShape::kWindow &&
+      d->type != config::kTypeOf<config::WorkerCrashFault>) {
+    c.has_fault_window = true;
   }
   return f;
 }
