@@ -172,6 +172,8 @@ FaultTiming TimingOf(const Fault& fault, Instant run_until) {
           timing.until = f.fixed_at.value_or(run_until);
         } else if constexpr (requires { f.from; }) {
           timing.from = f.from;
+        } else if constexpr (requires { Instant{f.at}; }) {
+          timing.from = f.at;  // an instant fault's strike: a new type needs no edit here
         }
       },
       fault);

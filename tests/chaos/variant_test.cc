@@ -140,9 +140,12 @@ TEST_CASE("variant: every fault lies in the safety phase", "[chaos][variant]") {
   CHECK(faults_seen > 1000);
 }
 
+// One count per fault type, however many there are.
+using TypeCountArray = std::array<int, std::variant_size_v<config::Fault>>;
+
 // Counts, over many seeds, how often each fault type is drawn.
-std::array<int, 12> TypeCounts(const SwarmPlan& plan, uint64_t seeds) {
-  std::array<int, 12> counts{};
+TypeCountArray TypeCounts(const SwarmPlan& plan, uint64_t seeds) {
+  TypeCountArray counts{};
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     std::set<FaultType> types;
     for (const config::Fault& fault : MakeVariant(plan, seed).faults) {
@@ -153,7 +156,7 @@ std::array<int, 12> TypeCounts(const SwarmPlan& plan, uint64_t seeds) {
   return counts;
 }
 
-int Count(const std::array<int, 12>& counts, FaultType type) {
+int Count(const TypeCountArray& counts, FaultType type) {
   return counts[static_cast<size_t>(type)];
 }
 
