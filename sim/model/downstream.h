@@ -39,12 +39,13 @@ class Downstream {
     std::optional<engine::Instant> ready_at;
     std::optional<engine::Duration> client_wait;
   };
-  // A call reaching the API at `now` takes a token; nullopt iff it is admitted.
-  std::optional<Refusal> Admit(engine::Instant now) {
-    if (!bucket_) return std::nullopt;  // invariant (1), the common case
-    if (bucket_->TryTake(now)) return std::nullopt;
-    return Refuse(now);
+  // A call reaching the API at `now` takes a token; true iff it is admitted. (A bool, not an
+  // optional Refusal: the call path is hot.)
+  bool Admit(engine::Instant now) {
+    return !bucket_ || bucket_->TryTake(now);  // invariant (1) first, the common case
   }
+  // The 429 of a call Admit refused at `now`. REQUIRES: Admit(now) was false.
+  Refusal Refuse(engine::Instant now) const;
 
   // A rate-limit fault window opens at `now`: `rate_per_s` and `burst` are in force until it
   // closes (tokens accrued so far are kept, capped at the new burst).
@@ -53,8 +54,6 @@ class Downstream {
   void EndRateLimit(engine::Instant now);
 
  private:
-  Refusal Refuse(engine::Instant now) const;
-
   // The configured limit (rate_limit_per_s unset: none), restored when a window closes.
   const std::optional<double> rate_limit_per_s_;
   const int64_t burst_;

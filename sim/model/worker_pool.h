@@ -122,11 +122,13 @@ class WorkerPool {
     ++workers_[w].unacked;
     workers_[w].buffer.push_back(delivery);
   }
+  bool has_buffered(uint32_t w) const { return !workers_[w].buffer.empty(); }
   // The oldest buffered delivery of w, taken off the buffer to start an attempt (it stays
-  // unacked: invariant (4)); nullopt iff the buffer is empty.
-  std::optional<Delivery> TakeBuffered(uint32_t w) {
+  // unacked: invariant (4)). REQUIRES: has_buffered(w). (A bool and a pop rather than an
+  // optional: StartAttempts' loop cost a third more with one, callgrind.)
+  Delivery PopBuffered(uint32_t w) {
     Worker& worker = workers_[w];
-    if (worker.buffer.empty()) return std::nullopt;
+    DRAINSIM_CHECK(!worker.buffer.empty());
     const Delivery d = worker.buffer.front();
     worker.buffer.pop_front();
     return d;

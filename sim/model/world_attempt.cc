@@ -33,10 +33,9 @@ void World::ScheduleStep(uint32_t slot, engine::Duration after) {
 
 void World::StartAttempts(uint32_t w) {
   // An open breaker stops consumption: prefetched messages wait in the buffer too.
-  while (pool_.HasFreeSlot(w) && breaker_.state() != CircuitBreaker::State::kOpen) {
-    const std::optional<Delivery> d = pool_.TakeBuffered(w);
-    if (!d) break;
-    StartAttempt(w, *d);
+  while (pool_.HasFreeSlot(w) && pool_.has_buffered(w) &&
+         breaker_.state() != CircuitBreaker::State::kOpen) {
+    StartAttempt(w, pool_.PopBuffered(w));
   }
 }
 
@@ -213,12 +212,13 @@ void World::CallDownstream(uint32_t slot) {
     ScheduleStep(slot, call);
     return;
   }
-  if (const std::optional<Downstream::Refusal> refusal = downstream_->Admit(now_)) {
+  if (!downstream_->Admit(now_)) {
     // 429 at once; the header says when the API will admit a call again.
     metrics_.DownstreamRateLimited();
-    if (refusal->ready_at) {
-      a.retry_after = refusal->client_wait;
-      m.retry_ready_at = *refusal->ready_at;
+    const Downstream::Refusal refusal = downstream_->Refuse(now_);
+    if (refusal.ready_at) {
+      a.retry_after = refusal.client_wait;
+      m.retry_ready_at = *refusal.ready_at;
     }
     Fail(slot, config::ErrorClass::kRateLimited, FailureCause::kRateLimited);
     return;

@@ -88,11 +88,11 @@ TEST_CASE("worker pool: the copies a worker holds and its unacked count", "[mode
   CHECK(pool.Holds(0, c));
   CHECK_FALSE(pool.Holds(0, d));
   // A buffered delivery starts an attempt and stays unacked until the attempt ends.
-  const auto taken = pool.TakeBuffered(0);
-  REQUIRE(taken.has_value());
-  CHECK(taken->message == a.message);
+  REQUIRE(pool.has_buffered(0));
+  const Delivery taken = pool.PopBuffered(0);
+  CHECK(taken.message == a.message);
   const uint32_t slot = pool.StartAttempt(0);
-  pool.attempt(slot).delivery = *taken;
+  pool.attempt(slot).delivery = taken;
   CHECK(pool.worker(0).unacked == 2);
   CHECK(pool.Holds(0, a));
   // Too early for the ETA, then due: it joins the buffer and counts.
