@@ -14,6 +14,7 @@
 // Thread-safety: one run's state; not shared.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "sim/config/system.h"
@@ -38,8 +39,19 @@ class LiveTraffic {
     engine::Duration service;   // the query's base service draw, before overload and faults
     engine::Instant next_at;    // the next live query's arrival; Never past the clock's range
   };
-  // The live query arriving at `now`, and when the next one arrives (invariant (1)).
-  Query Arrive(engine::Instant now);
+  // The live query arriving at `now`, and when the next one arrives (invariant (1)). Inline:
+  // out of line, returning the Query cost monthly-rehearsal 0.7% more instructions (callgrind).
+  Query Arrive(engine::Instant now) {
+    Query query;
+    query.owner = kOwnerBit | static_cast<uint64_t>(sequence_++);
+    query.service = query_.Sample(rng_);
+    query.next_at = engine::Instant::Never();
+    const double gap_us = std::nearbyint(-std::log(rng_.NextOpenDouble()) / rate_per_s_ * 1e6);
+    if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
+      query.next_at = now + engine::Duration::Micros(static_cast<int64_t>(gap_us));
+    }
+    return query;
+  }
 
  private:
   const double rate_per_s_;
