@@ -1,4 +1,4 @@
-// When the k-th publish of a paced stream happens: shared by the model (world_publish.cc) and
+// When the k-th publish of a paced stream happens: shared by the model (producers.cc) and
 // the chaos swarm, which clips paced fanouts to its safety phase (chaos/plan.cc) and must
 // count exactly the publishes the model makes before an instant.
 //

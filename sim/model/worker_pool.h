@@ -1,8 +1,10 @@
 // The workers and their attempts during one run (issue 15 step 3: a component of World): each
 // worker's record (alive, prefetch buffer, ETA holds, withheld lost acks), the ring of workers
 // able to take one more delivery, and the table of attempt slots with their generations. World
-// decides what happens to deliveries and messages; the pool keeps the slots, the ring and the
-// counts those decisions read, and nothing else: no events, no messages, no results.
+// decides what happens to deliveries and messages; the pool keeps the slots, the ring, the
+// copies each worker holds and the counts those decisions read, and nothing else: no events, no
+// messages, no results. World changes a worker only through the operations below, so the
+// counts cannot drift from the copies they count.
 //
 // Invariants:
 //  (1) worker(w).running is the number of live attempts whose worker is w; busy_slots() is the
@@ -10,6 +12,8 @@
 //  (2) A worker is listed in the ring at most once, and worker(w).in_ring iff it is listed.
 //  (3) A slot's generation changes when its attempt ends: an event or query completion naming
 //      (slot, generation) of an ended attempt is stale (IsLive is false).
+//  (4) worker(w).unacked == buffer + withheld + live attempts of w still on its channel (not
+//      off_channel); ETA-held copies do not count. TakeHeld checks it at every lost channel.
 //
 // Thread-safety: one run's state; not shared.
 #pragma once
@@ -17,6 +21,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/base/check.h"
@@ -51,10 +56,6 @@ struct Worker {
 
 enum class Step : uint8_t { kValidate, kInjectedFailure, kClaim, kDbOp, kCall, kCpu, kSleep };
 
-// Owner tokens for database queries: live traffic has the top bit set; an attempt's token is
-// (generation << 32) | slot.
-inline constexpr uint64_t kLiveQueryOwner = uint64_t{1} << 63;
-
 struct Attempt {
   uint32_t generation = 0;
   bool live = false;
@@ -81,9 +82,14 @@ class WorkerPool {
   WorkerPool(int64_t count, int64_t prefetch, int64_t concurrency);
 
   uint32_t size() const { return static_cast<uint32_t>(workers_.size()); }
-  Worker& worker(uint32_t w) { return workers_[w]; }
+  // Read only: World changes a worker through the operations below (invariant (4)).
   const Worker& worker(uint32_t w) const { return workers_[w]; }
+  bool alive(uint32_t w) const { return workers_[w].alive; }
+  uint32_t generation(uint32_t w) const { return workers_[w].generation; }
   int64_t alive_count() const;
+  // Each of the first `workers_max` workers as "unacked/withheld/in ring (y or n)", space
+  // separated: why nobody takes the ready messages, for a model error's detail.
+  std::string Describe(uint32_t workers_max) const;
   // Whether worker w may start one more attempt (a slot free: running < concurrency).
   bool HasFreeSlot(uint32_t w) const {
     return workers_[w].alive && workers_[w].running < concurrency_;
@@ -110,6 +116,76 @@ class WorkerPool {
   // Whether w can take one more delivery now: alive and below its prefetch.
   bool CanTake(uint32_t w) const { return workers_[w].alive && workers_[w].unacked < prefetch_; }
 
+  // ---- the copies a worker holds --------------------------------------------------------------
+  // A delivery joins w's prefetch buffer and counts as unacked.
+  void Buffer(uint32_t w, const Delivery& delivery) {
+    ++workers_[w].unacked;
+    workers_[w].buffer.push_back(delivery);
+  }
+  bool has_buffered(uint32_t w) const { return !workers_[w].buffer.empty(); }
+  // The oldest buffered delivery of w, taken off the buffer to start an attempt (it stays
+  // unacked: invariant (4)). REQUIRES: has_buffered(w). (A bool and a pop rather than an
+  // optional: StartAttempts' loop cost a third more with one, callgrind.)
+  Delivery PopBuffered(uint32_t w) {
+    Worker& worker = workers_[w];
+    DRAINSIM_CHECK(!worker.buffer.empty());
+    const Delivery d = worker.buffer.front();
+    worker.buffer.pop_front();
+    return d;
+  }
+  // eta_in_consumer: w holds `delivery` outside its prefetch (not unacked) until `eta`.
+  void HoldUntil(uint32_t w, const Delivery& delivery, engine::Instant eta) {
+    workers_[w].eta_held.push_back(EtaHold{delivery, eta});
+  }
+  // The ETA-held copies of w due at `now` join its buffer, in the order they were taken, and
+  // count as unacked from now on. False (and nothing moves) iff w crashed since `generation`.
+  bool ReleaseDue(uint32_t w, uint32_t generation, engine::Instant now);
+  // A lost ack under close_channel: the delivery stays unacked on w's channel (Worker::withheld).
+  void Withhold(uint32_t w, const Delivery& delivery) {
+    ++workers_[w].unacked;
+    workers_[w].withheld.push_back(delivery);
+  }
+  // Whether alive worker w holds `delivery` on its channel: buffered, ETA-held, withheld, or in
+  // one of its live attempts not yet off the channel. O(copies of w + slots).
+  bool Holds(uint32_t w, const Delivery& delivery) const;
+  // Every live attempt of w still on its channel goes off it (its delivery tag is gone with
+  // the channel, Attempt::off_channel) and stops counting as unacked; their deliveries are
+  // appended to `out` in slot order.
+  void TakeOffChannel(uint32_t w, std::vector<Delivery>& out);
+  // Where TakeHeld put each kind of copy in its `out`.
+  struct HeldRanges {
+    size_t withheld_from = 0;  // first withheld lost ack
+    size_t eta_from = 0;       // first ETA-held copy
+  };
+  // Every copy w holds outside its attempts leaves it, appended to `out` in the order its lost
+  // channel returns them: the prefetch buffer, the withheld lost acks, the ETA-held copies.
+  // REQUIRES: no live attempt of w on its channel (ended, or TakeOffChannel); then unacked is
+  // 0 afterwards (invariant (4)).
+  HeldRanges TakeHeld(uint32_t w, std::vector<Delivery>& out);
+
+  // ---- crashes and restarts ---------------------------------------------------------------------
+  // Worker w crashes: not alive, its generation moves on (stale restart and ETA events compare
+  // it). False (nothing changes) iff it was already down.
+  bool Crash(uint32_t w) {
+    Worker& worker = workers_[w];
+    if (!worker.alive) return false;
+    worker.alive = false;
+    ++worker.generation;
+    return true;
+  }
+  // Worker w restarts, listed in the ring again; false (nothing changes) iff it is alive or
+  // crashed again since `generation`.
+  bool Restart(uint32_t w, uint32_t generation);
+  // A crash fault's between_commit_and_ack point: w dies at its next commit.
+  void ArmCrashAfterCommit(uint32_t w) { ++workers_[w].crash_after_commit_armed; }
+  // Whether w was armed to die at this commit; takes the arming off iff so.
+  bool TakeCrashAfterCommit(uint32_t w) {
+    Worker& worker = workers_[w];
+    if (worker.crash_after_commit_armed == 0) return false;
+    --worker.crash_after_commit_armed;
+    return true;
+  }
+
   // ---- attempt slots -----------------------------------------------------------------------
   // A new live attempt of worker w in a free slot (the one freed last, else a new one), reset
   // but for its generation; the worker's running count and busy_slots() go up by one.
@@ -131,18 +207,18 @@ class WorkerPool {
     ++workers_[w].running;
     return slot;
   }
-  // The attempt in `slot` ends: its worker's running count and busy_slots() go down by one, the
-  // slot is free and its generation moves on (invariant (3)). REQUIRES: the attempt is live.
+  // The attempt in `slot` ends with its copy: its worker's running count and busy_slots() go
+  // down by one, the copy stops counting as unacked unless it was off the channel already
+  // (invariant (4)), the slot is free and its generation moves on (invariant (3)).
+  // REQUIRES: the attempt is live.
   void EndAttempt(uint32_t slot) {
-    Attempt& a = attempts_[slot];
-    DRAINSIM_CHECK(a.live);
-    Worker& worker = workers_[a.worker];
-    --worker.running;
-    DRAINSIM_CHECK(worker.running >= 0);
-    a.live = false;
-    ++a.generation;
-    free_attempts_.push_back(slot);
+    Worker& worker = workers_[attempts_[slot].worker];
+    if (!attempts_[slot].off_channel) --worker.unacked;
+    FreeSlot(slot);
   }
+  // The attempt in `slot` ends but its worker keeps the copy, unacked as before, for the next
+  // attempt of the same delivery (a retry slept in the consumer). REQUIRES: the attempt is live.
+  void EndAttemptKeepingCopy(uint32_t slot) { FreeSlot(slot); }
   Attempt& attempt(uint32_t slot) { return attempts_[slot]; }
   const Attempt& attempt(uint32_t slot) const { return attempts_[slot]; }
   // Whether `slot` holds the live attempt of `generation`: events and query completions of an
@@ -159,6 +235,17 @@ class WorkerPool {
   }
 
  private:
+  void FreeSlot(uint32_t slot) {
+    Attempt& a = attempts_[slot];
+    DRAINSIM_CHECK(a.live);
+    Worker& worker = workers_[a.worker];
+    --worker.running;
+    DRAINSIM_CHECK(worker.running >= 0);
+    a.live = false;
+    ++a.generation;
+    free_attempts_.push_back(slot);
+  }
+
   const int64_t prefetch_;
   const int64_t concurrency_;
   std::vector<Worker> workers_;

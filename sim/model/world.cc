@@ -8,7 +8,6 @@
 
 #include "sim/base/check.h"
 #include "sim/config/fault_types.h"
-#include "sim/model/keys.h"
 
 namespace drainsim::model {
 
@@ -33,18 +32,6 @@ uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
-}
-
-// One key template per source (producer or backlog entry), by the source's index.
-template <typename Source>
-std::vector<KeyTemplate> KeyTemplates(const config::Scenario& scenario,
-                                      const std::vector<Source>& sources) {
-  std::vector<KeyTemplate> keys;
-  keys.reserve(sources.size());
-  for (const Source& source : sources) {
-    keys.emplace_back(scenario.kinds.at(source.kind).key_pattern, source.kind, source.fields);
-  }
-  return keys;
 }
 
 // One word per event for the fingerprint: time, type and payload folded with odd multipliers
@@ -77,6 +64,15 @@ std::vector<int64_t> FaultKinds(const config::Scenario& scenario) {
   return kinds;
 }
 
+// Each producer's kind index: looked up once, not by name per message.
+std::vector<uint32_t> ProducerKinds(const config::Scenario& scenario) {
+  std::vector<uint32_t> kinds;
+  for (const config::Producer& producer : scenario.producers) {
+    kinds.push_back(static_cast<uint32_t>(KindIndex(scenario, producer.kind)));
+  }
+  return kinds;
+}
+
 // The kinds' names by kind index (the scenario's kinds are sorted by name).
 std::vector<std::string> KindNames(const config::Scenario& scenario) {
   std::vector<std::string> names;
@@ -96,6 +92,8 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
       observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
       until_(scenario.run.until),
+      keys_(scenario),
+      producers_(scenario.producers, ProducerKinds(scenario), seed),
       broker_(messages_),
       pool_(scenario.workers.count, scenario.workers.prefetch, scenario.workers.concurrency),
       faults_(scenario.faults, FaultKinds(scenario), seed),
@@ -115,21 +113,9 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
     const config::Database& db = *scenario.database;
     database_ =
         std::make_unique<Database>(*this, db.connections, db.timeout, db.overload_factor, db.cores);
-    if (db.live_traffic) {
-      live_query_ = DurationSampler::Millis(db.live_traffic->query_ms);
-      live_rng_ = engine::Rng::ForStream(seed, kStreamLive, 0);
-    }
+    if (db.live_traffic) live_.emplace(*db.live_traffic, seed);
   }
-  if (scenario.downstream) {
-    const config::Downstream& api = *scenario.downstream;
-    if (api.rate_limit_per_s) downstream_bucket_.emplace(*api.rate_limit_per_s, api.burst);
-    call_duration_ = DurationSampler::Millis(api.call_ms);
-  }
-  for (const config::Producer& producer : scenario.producers) {
-    producer_kind_.push_back(static_cast<uint32_t>(KindIndex(scenario, producer.kind)));
-  }
-  producer_keys_ = KeyTemplates(scenario, scenario.producers);
-  backlog_keys_ = KeyTemplates(scenario, scenario.backlog);
+  if (scenario.downstream) downstream_.emplace(*scenario.downstream);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
 }
 
@@ -157,11 +143,14 @@ void World::ScheduleRun() {
   ScheduleFaults();
   ScheduleDrains();
   PublishBacklog();
-  SchedulePublishers();
+  for (uint32_t p = 0; p < producers_.size(); ++p) {
+    const engine::Instant first = producers_.first_tick(p);
+    if (first < until_) At(first, Event{EventType::kProducerTick, p});
+  }
   Dispatch();  // the backlog's ready messages
   EnforceMaxLength(broker_.ready_count());
   At(engine::Instant::Zero(), Event{EventType::kSample});
-  if (live_query_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
+  if (live_) At(engine::Instant::Zero(), Event{EventType::kLiveQuery});
   At(until_, Event{EventType::kStop});
   if (options_.test_stall_at < until_) At(options_.test_stall_at, Event{EventType::kTestStall});
   ScheduleTestDefect();
@@ -256,11 +245,7 @@ void World::CheckQuietEnd() {
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.
   error.detail += std::string(broker_.down() ? "; broker down" : "") +
                   "; workers (unacked, withheld, in ring):";
-  for (uint32_t w = 0; w < pool_.size() && w < 8; ++w) {
-    const Worker& worker = pool_.worker(w);
-    error.detail += " " + std::to_string(worker.unacked) + "/" +
-                    std::to_string(worker.withheld.size()) + "/" + (worker.in_ring ? "y" : "n");
-  }
+  error.detail += pool_.Describe(8);
   results.model_error = std::move(error);
 }
 

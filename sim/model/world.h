@@ -4,7 +4,7 @@
 // components decide. Its handlers are split over files by topic:
 //   world.cc          the event loop, the fingerprint, the run's end
 //   world_audit.cc    the audit of the ledger, test defects
-//   world_publish.cc  producers, the backlog, fates decided at publish
+//   world_publish.cc  producers' ticks, the backlog, fates decided at publish
 //   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
 //   world_attempt.cc  handler steps, successes, commits
 //   world_retry.cc    failures and the retry policy's routing
@@ -20,11 +20,16 @@
 //                                   entries, whether the broker is down
 //   FaultSchedule (fault_schedule.h)  open fault windows, the fates they assign
 //   RetryBudget, CircuitBreaker (retry_guards.h)
-//   WorkerPool (worker_pool.h)  workers, their buffers and holds, the ring, attempt slots
+//   WorkerPool (worker_pool.h)  workers, the copies they hold (buffers, ETA holds, withheld
+//                               lost acks) and their counts, the ring, attempt slots, crashes
 //   DrainPlans (drain_plan.h)  starts, selections, lists, pace, the adaptive rate
 //   RunMetrics (run_metrics.h)  the Results being built, the series' rows and interval counts,
 //                               the DLQ inspector, time averages, human-needed tallies
-//   Database (database.h), TokenBucket (token_bucket.h)
+//   Database (database.h)  connections, the wait queue, statement timeouts
+//   LiveTraffic (live_traffic.h)  the database's other traffic: arrivals, service draws
+//   Downstream (downstream.h)  the API's call durations, rate limit (TokenBucket), Retry-After
+//   Producers (producers.h)  schedules, where each producer stands in its own, arrivals streams
+//   IdempotencyKeys (idempotency_keys.h)  key patterns by source, the state of shared keys
 // See simulation.h for the invariants.
 #pragma once
 
@@ -34,7 +39,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/config/config.h"
@@ -46,24 +50,25 @@
 #include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
+#include "sim/model/downstream.h"
 #include "sim/model/fault_schedule.h"
-#include "sim/model/keys.h"
+#include "sim/model/idempotency_keys.h"
+#include "sim/model/live_traffic.h"
 #include "sim/model/message.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 #include "sim/model/retry_guards.h"
 #include "sim/model/run_metrics.h"
+#include "sim/model/producers.h"
 #include "sim/model/simulation.h"
-#include "sim/model/token_bucket.h"
 #include "sim/model/worker_pool.h"
 
 namespace drainsim::model {
 
 // Stream names: every random decision draws from Rng::ForStream(seed, component, entity).
-inline constexpr uint64_t kStreamArrivals = engine::StreamId("arrivals");
-// kStreamFates ("fates"): fault_schedule.h.
+// kStreamArrivals ("arrivals"): producers.h. kStreamFates ("fates"): fault_schedule.h.
+// kStreamLive ("live"): live_traffic.h.
 inline constexpr uint64_t kStreamAttempt = engine::StreamId("attempt");
-inline constexpr uint64_t kStreamLive = engine::StreamId("live");
 inline constexpr uint64_t kStreamCrash = engine::StreamId("crash");
 inline constexpr uint64_t kStreamDlqDuplicate = engine::StreamId("dlq_duplicate");
 // kStreamDrainer ("drainer"): drain_plan.h.
@@ -78,7 +83,7 @@ struct KindModel {
 };
 
 // PipelineEntry, VisibilityTimer: broker_queues.h.
-// Worker, Attempt, Step, kLiveQueryOwner: worker_pool.h.
+// Worker, Attempt, Step: worker_pool.h.
 
 // Why a Transition happens, for the observer: the caller knows, the message record does not.
 struct TransitionNote {
@@ -122,15 +127,12 @@ class World final : public Scheduler {
   void CountAttemptInWindows(bool first);
 
   // world_publish.cc
-  void SchedulePublishers();
   void ProducerTick(uint32_t producer_index);
   void PublishBacklog();
   // `dlq_reason`: why a message published into the DLQ (a backlog entry there) is there.
   MessageRef Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
                      MessageState state, engine::Instant published_at,
                      config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts);
-  // `m`'s idempotency key as its source's key_pattern renders it.
-  std::string KeyText(const Message& m) const;
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
@@ -189,17 +191,12 @@ class World final : public Scheduler {
   void BreakerHalfOpen();
   void RecordOutcome(bool success);
   const KindModel& KindOf(const Message& message) const { return kinds_[message.kind_index]; }
-  // The state of the message's idempotency key: its own, or the one shared by its key.
-  KeyState& Key(Message& message) {
-    return message.key_hash == 0 ? message.own_key : shared_keys_[message.key_hash];
-  }
 
   // world_lease.cc: ETAs held in the consumer, lock renewal and stalled jobs, consumer
   // timeouts that close the channel.
   bool HoldUntilEta(uint32_t worker_index, const Delivery& delivery, const Message& message);
   void EtaDue(const Event& event);
   void RetryWithEta(MessageRef ref, Message& message, engine::Duration delay);
-  void DropEtaHolds(uint32_t worker_index, std::vector<Delivery>& held);
   bool AckVoid(const Attempt& attempt, const Message& message) const;
   void CpuStepStarted(uint32_t attempt_slot, engine::Duration cpu);
   void LockLapses(const Delivery& delivery, engine::Instant at);
@@ -216,7 +213,6 @@ class World final : public Scheduler {
   // deliveries resume.
   void ResumeBroker();
   void CloseChannel(uint32_t worker_index, ChannelClose why);
-  bool WorkerHolds(uint32_t worker_index, const Delivery& delivery) const;
 
   // world_faults.cc
   void ScheduleFaults();
@@ -297,35 +293,20 @@ class World final : public Scheduler {
   MessageRef test_defect_ref_;          // the record RunOptions::test_defect misstated
 
   MessageStore messages_;
-  // Keys shared between messages (patterns without {id}); looked up, never iterated.
-  std::unordered_map<uint64_t, KeyState> shared_keys_;
+  IdempotencyKeys keys_;
   Ledger ledger_;
   uint64_t next_message_id_ = 0;
   std::vector<KindModel> kinds_;
-  struct ProducerState {
-    engine::Rng rng = engine::Rng::Unseeded();  // Poisson gaps
-    int64_t firing = 0;                         // how many times a fanout or burst has fired
-    int64_t index = 0;          // messages published in this firing (or overall, for streams)
-    engine::Instant firing_at;  // start of the current firing (or of the stream)
-  };
-  std::vector<ProducerState> producers_;
+  Producers producers_;
 
   BrokerQueues broker_;
   WorkerPool pool_;
 
   std::unique_ptr<Database> database_;
-  std::optional<DurationSampler> live_query_;
-  engine::Rng live_rng_ = engine::Rng::Unseeded();
-  std::optional<TokenBucket> downstream_bucket_;
-  std::optional<DurationSampler> call_duration_;
-  int64_t live_sequence_ = 0;
+  std::optional<LiveTraffic> live_;      // with a database that has live_traffic
+  std::optional<Downstream> downstream_;  // with a downstream API
 
   FaultSchedule faults_;
-  // Each producer's kind index: looked up once, not by name per message.
-  std::vector<uint32_t> producer_kind_;
-  // The key patterns resolved once per source (keys.h), by producer and by backlog entry.
-  std::vector<KeyTemplate> producer_keys_;
-  std::vector<KeyTemplate> backlog_keys_;
   engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
   RetryBudget budget_;

@@ -1,7 +1,6 @@
 // Running a handler: validate -> claim -> database ops -> downstream calls -> CPU -> commit ->
 // ack; a failed step goes to Fail (world_retry.cc).
 #include "sim/config/enum_names.h"
-#include "sim/model/retry_after.h"
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -33,13 +32,10 @@ void World::ScheduleStep(uint32_t slot, engine::Duration after) {
 }
 
 void World::StartAttempts(uint32_t w) {
-  Worker& worker = pool_.worker(w);
   // An open breaker stops consumption: prefetched messages wait in the buffer too.
-  while (pool_.HasFreeSlot(w) && !worker.buffer.empty() &&
+  while (pool_.HasFreeSlot(w) && pool_.has_buffered(w) &&
          breaker_.state() != CircuitBreaker::State::kOpen) {
-    const Delivery d = worker.buffer.front();
-    worker.buffer.pop_front();
-    StartAttempt(w, d);
+    StartAttempt(w, pool_.PopBuffered(w));
   }
 }
 
@@ -140,7 +136,7 @@ void World::DatabaseEvent(const Event& event) {
   const std::optional<QueryCompletion> done = database_->HandleEvent(event);
   if (!done) return;
   drains_.RecordDbLatency(done->latency.micros());  // the adaptive drain's health signal
-  if (done->owner & kLiveQueryOwner) {
+  if (LiveTraffic::Owns(done->owner)) {
     metrics_.LiveAnswered(done->latency.micros(), done->outcome == QueryOutcome::kOk,
                           drains_.active(), drains_.first_start().has_value());
     return;
@@ -162,13 +158,13 @@ void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {
   }
   Message& m = messages_.Get(a.delivery.message);
   if (a.step == Step::kClaim) {
-    if (Key(m).committed || Key(m).claim_held) {
+    if (keys_.State(m).committed || keys_.State(m).claim_held) {
       // INSERT ... ON CONFLICT DO NOTHING found the row: an earlier delivery did the work.
       metrics_.DuplicateSuppressed(m.kind_index);
       Succeed(slot, /*suppressed=*/true);
       return;
     }
-    Key(m).claim_held = true;
+    keys_.State(m).claim_held = true;
     a.holds_claim = true;
     BeginDbOpsOrCalls(slot);
     return;
@@ -202,9 +198,8 @@ void World::BeginCallsOrCpu(uint32_t slot) {
 
 void World::CallDownstream(uint32_t slot) {
   Attempt& a = pool_.attempt(slot);
-  const config::Downstream& api = *scenario_.downstream;
   a.step = Step::kCall;
-  const engine::Duration call = call_duration_->Sample(a.rng);
+  const engine::Duration call = downstream_->SampleCall(a.rng);
   Message& m = messages_.Get(a.delivery.message);
   if (m.retry_ready_at != engine::Instant::Never()) {
     // Checked, not enforced: a client that trusts a skewed clock does come back early.
@@ -217,13 +212,13 @@ void World::CallDownstream(uint32_t slot) {
     ScheduleStep(slot, call);
     return;
   }
-  if (downstream_bucket_ && !downstream_bucket_->TryTake(now_)) {
-    // 429 at once; the header says when the bucket will have a token again.
+  if (!downstream_->Admit(now_)) {
+    // 429 at once; the header says when the API will admit a call again.
     metrics_.DownstreamRateLimited();
-    if (api.retry_after != config::RetryAfterFormat::kNone) {
-      const engine::Instant ready_at = downstream_bucket_->NextAvailable(now_);
-      a.retry_after = ClientWaitForRetryAfter(api.retry_after, now_, ready_at, api.clock_skew);
-      m.retry_ready_at = ready_at;
+    const Downstream::Refusal refusal = downstream_->Refuse(now_);
+    if (refusal.ready_at) {
+      a.retry_after = refusal.client_wait;
+      m.retry_ready_at = *refusal.ready_at;
     }
     Fail(slot, config::ErrorClass::kRateLimited, FailureCause::kRateLimited);
     return;
@@ -237,20 +232,18 @@ void World::Commit(uint32_t slot) {
   Message& m = messages_.Get(a.delivery.message);
   const KindModel& kind = KindOf(m);
   if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyCommit(slot, Key(m).committed, ToDuplicateCause(m.cause),
+    NotifyCommit(slot, keys_.State(m).committed, ToDuplicateCause(m.cause),
                  kind.spec->idempotency == config::Idempotency::kNone);
   }
-  if (Key(m).committed) {
+  if (keys_.State(m).committed) {
     // The work ran again for a key that had already committed.
     metrics_.DuplicateExecuted(m.kind_index, ToDuplicateCause(m.cause),
                                kind.spec->idempotency == config::Idempotency::kNone);
   }
-  Key(m).committed = true;
-  Key(m).claim_held = false;
+  keys_.State(m).committed = true;
+  keys_.State(m).claim_held = false;
   a.holds_claim = false;
-  Worker& worker = pool_.worker(a.worker);
-  if (worker.crash_after_commit_armed > 0) {
-    --worker.crash_after_commit_armed;
+  if (pool_.TakeCrashAfterCommit(a.worker)) {
     CrashWorker(a.worker, /*after_commit=*/true);
     return;
   }
@@ -290,16 +283,14 @@ void World::Succeed(uint32_t slot, bool suppressed) {
 
 void World::SleepEnded(uint32_t slot) {
   const Attempt a = pool_.attempt(slot);
-  pool_.EndAttempt(slot);
+  pool_.EndAttemptKeepingCopy(slot);
   StartAttempt(a.worker, a.delivery);
   pool_.attempt(slot).off_channel = a.off_channel;  // NewAttempt reused the slot just freed
 }
 
 void World::FinishCopy(uint32_t slot) {
   const Attempt a = pool_.attempt(slot);
-  pool_.EndAttempt(slot);
-  Worker& worker = pool_.worker(a.worker);
-  if (!a.off_channel) --worker.unacked;  // a closed channel already gave it up
+  pool_.EndAttempt(slot);  // gives back its prefetch slot, unless its channel closed before
   Message& m = messages_.Get(a.delivery.message);
   DRAINSIM_CHECK(m.copies_on_workers > 0);
   --m.copies_on_workers;

@@ -100,11 +100,9 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   ++m.delivery_generation;
   ++m.copies_on_workers;
   metrics_.results().queue_wait_us.Record((now_ - m.ready_at).micros());
-  Worker& worker = pool_.worker(w);
   m.holder = static_cast<int32_t>(w);
   if (!HoldUntilEta(w, Delivery{ref, m.delivery_generation}, m)) {
-    ++worker.unacked;
-    worker.buffer.push_back(Delivery{ref, m.delivery_generation});
+    pool_.Buffer(w, Delivery{ref, m.delivery_generation});
   }
   const engine::Instant expires_at = now_ + scenario_.broker.visibility_timeout;
   if (!scenario_.broker.lock_renewal &&  // a renewed lock runs out only in LockLapses
@@ -178,7 +176,7 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   // the same payload and idempotency key. Its key state is shared from now on.
   if (original.key_hash == 0) {
     const uint64_t hash = HashKey("dlq-duplicate:" + std::to_string(original.id));
-    shared_keys_[hash] = original.own_key;
+    keys_.Share(hash, original.own_key);
     messages_.Get(ref).key_hash = hash;
     original.key_hash = hash;
   }
@@ -197,7 +195,7 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   ScheduleExpiry(copy_ref, copy);
   if (message_observer_ != nullptr) [[unlikely]] {
     // The copy carries the original's payload, so its key: rendered from the original's id.
-    NotifyPublish(copy, observer_wants_keys_ ? KeyText(original) : std::string());
+    NotifyPublish(copy, observer_wants_keys_ ? keys_.Text(original) : std::string());
   }
 }
 
@@ -259,13 +257,10 @@ void World::ReleaseIfDone(MessageRef ref) {
 }
 
 void World::CrashWorker(uint32_t w, bool after_commit) {
-  Worker& worker = pool_.worker(w);
-  if (!worker.alive) return;
+  if (!pool_.Crash(w)) return;  // down already
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerCrash(w, after_commit, now_);
   }
-  worker.alive = false;
-  ++worker.generation;
   // Everything the worker held: running attempts first (their time is wasted), then the
   // prefetched buffer. Slot order keeps this deterministic.
   std::vector<Delivery> held;
@@ -278,27 +273,22 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                        FailureCause::kNone);
     }
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
-      Key(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
+      keys_.State(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
     }
     held.push_back(a.delivery);
     pool_.EndAttempt(slot);
   }
   const size_t running_count = held.size();
-  for (const Delivery& d : worker.buffer) held.push_back(d);
-  worker.buffer.clear();
-  const size_t withheld_from = held.size();  // lost acks: they come back as lost acks
-  for (const Delivery& d : worker.withheld) held.push_back(d);
-  worker.withheld.clear();
-  DropEtaHolds(w, held);
-  DRAINSIM_CHECK(worker.running == 0);  // EndAttempt took each running attempt off
-  worker.unacked = 0;
+  // Lost acks come back as lost acks; TakeHeld ends with nothing unacked on the dead worker.
+  const size_t withheld_from = pool_.TakeHeld(w, held).withheld_from;
+  DRAINSIM_CHECK(pool_.worker(w).running == 0);  // EndAttempt took each running attempt off
   for (size_t i = 0; i < held.size(); ++i) {
     const Delivery& d = held[i];
     Message& m = messages_.Get(d.message);
     --m.copies_on_workers;
     if (IsCurrent(d)) {
       const RedeliveryCause cause = i >= withheld_from ? RedeliveryCause::kLostAck
-                                    : after_commit && Key(m).committed
+                                    : after_commit && keys_.State(m).committed
                                         ? RedeliveryCause::kCrashAfterCommit
                                         : RedeliveryCause::kOther;
       const config::RequeueOnCrash mode = scenario_.broker.requeue_on_crash;
@@ -316,7 +306,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     }
     ReleaseIfDone(d.message);
   }
-  At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, worker.generation});
+  At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, pool_.generation(w)});
   // A probe that died with the worker recorded no outcome: without its permit back, a
   // half-open breaker whose probes all died would wait for ever (issue 20).
   bool permit_back = false;
@@ -325,13 +315,10 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
 }
 
 void World::RestartWorker(const Event& event) {
-  Worker& worker = pool_.worker(event.a);
-  if (worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;
-  worker.alive = true;
+  if (!pool_.Restart(event.a, static_cast<uint32_t>(event.b))) return;  // crashed again since
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerRestart(event.a, now_);
   }
-  pool_.AddToRing(event.a);
   Dispatch();
 }
 
@@ -347,7 +334,7 @@ void World::BrokerRestart(const Event& event) {
   // delivery limit as a closed connection's returns do (RabbitMQ 3.x: live-restart.json's
   // redeliveries carried x-delivery-count >= 1). Nothing is delivered until the broker is back.
   for (uint32_t w = 0; w < pool_.size(); ++w) {
-    if (pool_.worker(w).alive) CloseChannel(w, ChannelClose::kBrokerRestart);
+    if (pool_.alive(w)) CloseChannel(w, ChannelClose::kBrokerRestart);
   }
   // What no live consumer holds (a crashed worker's lease still running under
   // requeue_on_crash after_visibility_timeout) goes back too, uncounted: no channel returned it.

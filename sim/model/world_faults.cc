@@ -64,17 +64,10 @@ void World::FaultEdge(const Event& event) {
     if (db.connections != database_->capacity()) database_->SetCapacity(db.connections);
   }
   if (const auto* limit = std::get_if<config::DownstreamRateLimitFault>(&fault)) {
-    const config::Downstream& api = *scenario_.downstream;
     if (open) {
-      if (downstream_bucket_) {
-        downstream_bucket_->SetRate(now_, limit->rate_limit_per_s, limit->burst);
-      } else {
-        downstream_bucket_.emplace(limit->rate_limit_per_s, limit->burst);
-      }
-    } else if (api.rate_limit_per_s) {
-      downstream_bucket_->SetRate(now_, *api.rate_limit_per_s, api.burst);
+      downstream_->LimitRate(now_, limit->rate_limit_per_s, limit->burst);
     } else {
-      downstream_bucket_.reset();
+      downstream_->EndRateLimit(now_);
     }
   } else if (const auto* crash = std::get_if<config::WorkerCrashFault>(&fault)) {
     if (open && crash->rate_per_h) CrashEvent(Event{EventType::kWorkerCrash, f, 1});
@@ -107,7 +100,7 @@ void World::CrashEvent(const Event& event) {
       std::swap(candidates[i], candidates[j]);
       const uint32_t w = candidates[i];
       if (crash.point == config::CrashPoint::kBetweenCommitAndAck) {
-        ++pool_.worker(w).crash_after_commit_armed;  // dies at its next commit
+        pool_.ArmCrashAfterCommit(w);  // dies at its next commit
       } else {
         CrashWorker(w, /*after_commit=*/false);
       }

@@ -13,10 +13,6 @@ namespace drainsim::model {
 
 namespace {
 
-bool Same(const Delivery& x, const Delivery& y) {
-  return x.message == y.message && x.delivery_generation == y.delivery_generation;
-}
-
 uint64_t DeliveryWord(const Delivery& d) {
   return (static_cast<uint64_t>(d.message.generation) << 32) | d.delivery_generation;
 }
@@ -37,34 +33,15 @@ void World::RetryWithEta(MessageRef ref, Message& m, engine::Duration delay) {
 
 bool World::HoldUntilEta(uint32_t w, const Delivery& delivery, const Message& m) {
   if (m.eta == engine::Instant::Never() || m.eta <= now_) return false;
-  Worker& worker = pool_.worker(w);
-  worker.eta_held.push_back(EtaHold{delivery, m.eta});
-  At(m.eta, Event{EventType::kEtaDue, w, worker.generation});
+  pool_.HoldUntil(w, delivery, m.eta);
+  At(m.eta, Event{EventType::kEtaDue, w, pool_.generation(w)});
   return true;
 }
 
 void World::EtaDue(const Event& event) {
   const uint32_t w = event.a;
-  Worker& worker = pool_.worker(w);
-  if (!worker.alive || worker.generation != static_cast<uint32_t>(event.b)) return;  // crashed
-  // Due copies join the buffer in the order they were taken; now they count as unacked.
-  size_t kept = 0;
-  for (const EtaHold& hold : worker.eta_held) {
-    if (hold.eta <= now_) {
-      ++worker.unacked;
-      worker.buffer.push_back(hold.delivery);
-    } else {
-      worker.eta_held[kept++] = hold;
-    }
-  }
-  worker.eta_held.resize(kept);
+  if (!pool_.ReleaseDue(w, static_cast<uint32_t>(event.b), now_)) return;  // crashed since
   StartAttempts(w);
-}
-
-void World::DropEtaHolds(uint32_t w, std::vector<Delivery>& held) {
-  Worker& worker = pool_.worker(w);
-  for (const EtaHold& hold : worker.eta_held) held.push_back(hold.delivery);
-  worker.eta_held.clear();
 }
 
 // ---- acks that do not count ---------------------------------------------------------------
@@ -99,10 +76,8 @@ void World::WithholdLostAck(const Attempt& a, Message& m) {
   // other unacked delivery of the channel when the consumer timeout closes it, or at once when
   // the worker crashes. Measured against RabbitMQ 3.10 by drainsim live (README, "Crashes and
   // lost acks").
-  Worker& worker = pool_.worker(a.worker);
-  ++worker.unacked;
+  pool_.Withhold(a.worker, a.delivery);
   ++m.copies_on_workers;
-  worker.withheld.push_back(a.delivery);
 }
 
 // ---- lock renewal, stalled jobs -----------------------------------------------------------
@@ -166,7 +141,7 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
   // The consumer timeout closes the holder's channel whatever else the expiry does.
   const int32_t closes =
       broker.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel && m.holder >= 0 &&
-              WorkerHolds(static_cast<uint32_t>(m.holder), delivery)
+              pool_.Holds(static_cast<uint32_t>(m.holder), delivery)
           ? m.holder
           : -1;
   if (broker.stalled_count_max && m.stalled_count + 1 > *broker.stalled_count_max) {
@@ -191,44 +166,20 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
   return false;  // a plain redelivery (also when the holder crashed and the broker waited)
 }
 
-bool World::WorkerHolds(uint32_t w, const Delivery& delivery) const {
-  const Worker& worker = pool_.worker(w);
-  if (!worker.alive) return false;
-  for (const Delivery& d : worker.buffer) {
-    if (Same(d, delivery)) return true;
-  }
-  for (const EtaHold& hold : worker.eta_held) {
-    if (Same(hold.delivery, delivery)) return true;
-  }
-  for (const Delivery& d : worker.withheld) {
-    if (Same(d, delivery)) return true;
-  }
-  for (uint32_t slot = 0; slot < pool_.slot_count(); ++slot) {
-    const Attempt& a = pool_.attempt(slot);
-    if (a.live && a.worker == w && !a.off_channel && Same(a.delivery, delivery)) return true;
-  }
-  return false;
-}
-
 void World::CloseChannel(uint32_t w, ChannelClose why) {
-  Worker& worker = pool_.worker(w);
   // Everything the channel carried leaves it first: running attempts go on as stale copies
-  // (slot order), buffered and ETA-held copies are dropped (delivery order). Then the current
-  // deliveries are returned, and the consumer takes new ones on a new channel at once (after a
-  // broker restart: once the broker is back, World::Dispatch).
+  // (slot order), buffered, withheld and ETA-held copies are dropped (delivery order). Then the
+  // current deliveries are returned, and the consumer takes new ones on a new channel at once
+  // (after a broker restart: once the broker is back, World::Dispatch).
   std::vector<Delivery> returned;
+  pool_.TakeOffChannel(w, returned);
+  std::erase_if(returned, [this](const Delivery& d) { return !IsCurrent(d); });
+  std::vector<Delivery> held;
+  pool_.TakeHeld(w, held);
   std::vector<MessageRef> dropped;
-  for (uint32_t slot = 0; slot < pool_.slot_count(); ++slot) {
-    Attempt& a = pool_.attempt(slot);
-    if (!a.live || a.worker != w || a.off_channel) continue;
-    a.off_channel = true;
-    --worker.unacked;
-    if (IsCurrent(a.delivery)) returned.push_back(a.delivery);
-  }
   bool permit_back = false;
-  const auto drop = [&](const Delivery& d) {
+  for (const Delivery& d : held) {
     permit_back = breaker_.ProbeVanished(d) || permit_back;
-    --worker.unacked;
     Message& m = messages_.Get(d.message);
     DRAINSIM_CHECK(m.copies_on_workers > 0);
     --m.copies_on_workers;
@@ -237,17 +188,7 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
     } else {
       dropped.push_back(d.message);
     }
-  };
-  for (const Delivery& d : worker.buffer) drop(d);
-  worker.buffer.clear();
-  for (const Delivery& d : worker.withheld) drop(d);
-  worker.withheld.clear();
-  for (const EtaHold& hold : worker.eta_held) {
-    ++worker.unacked;  // held copies were not counted: drop() takes one off
-    drop(hold.delivery);
   }
-  worker.eta_held.clear();
-  DRAINSIM_CHECK(worker.unacked == 0);
   for (MessageRef ref : dropped) ReleaseIfDone(ref);
   pool_.AddToRing(w);
   for (const Delivery& d : returned) {

@@ -3,7 +3,6 @@
 // sample of the DLQ at the end, and the final Results.
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <string>
 
 #include "sim/config/enum_names.h"
@@ -26,7 +25,7 @@ void World::InspectDlqAtEnd(Results& r) {
       DlqSample sample;
       sample.id = m.id;
       sample.kind = kind.name;
-      sample.key = KeyText(m);
+      sample.key = keys_.Text(m);
       sample.reason = reason;
       sample.error = error;
       sample.attempts = m.attempts;
@@ -89,16 +88,10 @@ void World::TakeFinalSample() {
 }
 
 void World::LiveQuery() {
-  const config::LiveTraffic& live = *scenario_.database->live_traffic;
-  database_->Submit(kLiveQueryOwner | static_cast<uint64_t>(live_sequence_++),
-                    live_query_->Sample(live_rng_));
+  const LiveTraffic::Query query = live_->Arrive(now_);
+  database_->Submit(query.owner, query.service);
   metrics_.DbQueueSeen(database_->waiting());
-  const double gap_us =
-      std::nearbyint(-std::log(live_rng_.NextOpenDouble()) / live.rate_per_s * 1e6);
-  if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
-    const engine::Instant next = now_ + engine::Duration::Micros(static_cast<int64_t>(gap_us));
-    if (next < until_) At(next, Event{EventType::kLiveQuery});
-  }
+  if (query.next_at < until_) At(query.next_at, Event{EventType::kLiveQuery});
 }
 
 Results World::Collect() {
@@ -126,7 +119,7 @@ Results World::Collect() {
     r.db_utilisation = capacity > 0 ? database_->busy_connection_seconds() / capacity : 0;
     r.db_timeouts = database_->timeouts();
     r.db_refusals = database_->refusals();
-    r.has_live_traffic = scenario_.database->live_traffic.has_value();
+    r.has_live_traffic = live_.has_value();
   }
   if (r.first_attempts > 0) {
     r.retry_amplification = static_cast<double>(r.attempts) / static_cast<double>(r.first_attempts);

@@ -1,8 +1,5 @@
-// Producers, the initial backlog, and the fates decided when a message is published.
-#include <cmath>
-
+// Producers' ticks, the initial backlog, and the fates decided when a message is published.
 #include "sim/model/keys.h"
-#include "sim/model/publish_spacing.h"
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -21,84 +18,16 @@ uint32_t KindIndex(const config::Scenario& scenario, const std::string& name) {
 
 }  // namespace
 
-void World::SchedulePublishers() {
-  producers_.resize(scenario_.producers.size());
-  for (uint32_t p = 0; p < scenario_.producers.size(); ++p) {
-    const auto& schedule = scenario_.producers[p].schedule;
-    ProducerState& state = producers_[p];
-    state.rng = engine::Rng::ForStream(seed_, kStreamArrivals, p);
-    engine::Instant first;
-    if (const auto* fanout = std::get_if<config::FanoutSchedule>(&schedule)) {
-      first = fanout->at;
-    } else if (const auto* constant = std::get_if<config::ConstantSchedule>(&schedule)) {
-      first = constant->window.from;
-    } else if (const auto* poisson = std::get_if<config::PoissonSchedule>(&schedule)) {
-      const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson->rate_per_s;
-      first = poisson->window.from +
-              engine::Duration::Micros(static_cast<int64_t>(std::nearbyint(gap_s * 1e6)));
-    } else {
-      first = std::get<config::BurstSchedule>(schedule).at;
-    }
-    state.firing_at = first;
-    if (first < until_) At(first, Event{EventType::kProducerTick, p});
-  }
-}
-
 void World::ProducerTick(uint32_t p) {
-  const config::Producer& producer = scenario_.producers[p];
-  ProducerState& state = producers_[p];
-  const uint32_t kind = producer_kind_[p];
-  engine::Instant next = engine::Instant::Never();
-  int64_t published_in_tick = 0;
-
-  auto fire_batch = [&](int64_t count, const std::optional<engine::Duration>& every,
-                        engine::Instant at) {
-    for (int64_t i = 0; i < count; ++i) Publish(kind, p, false, MessageState::kReady, now_);
-    published_in_tick += count;
-    ++state.firing;
-    if (every) next = at + *every * state.firing;
-  };
-
-  if (const auto* fanout = std::get_if<config::FanoutSchedule>(&producer.schedule)) {
-    if (!fanout->publish_rate_per_s) {
-      fire_batch(fanout->count, fanout->every, fanout->at);
-    } else {
-      Publish(kind, p, false, MessageState::kReady, now_);
-      ++published_in_tick;
-      ++state.index;
-      if (state.index < fanout->count) {
-        next = Spaced(state.firing_at, state.index, *fanout->publish_rate_per_s);
-      } else {
-        state.index = 0;
-        ++state.firing;
-        if (fanout->every) {
-          state.firing_at = fanout->at + *fanout->every * state.firing;
-          next = state.firing_at;
-        }
-      }
-    }
-  } else if (const auto* burst = std::get_if<config::BurstSchedule>(&producer.schedule)) {
-    fire_batch(burst->count, burst->every, burst->at);
-  } else if (const auto* constant = std::get_if<config::ConstantSchedule>(&producer.schedule)) {
-    Publish(kind, p, false, MessageState::kReady, now_);
-    ++published_in_tick;
-    ++state.index;
-    next = Spaced(constant->window.from, state.index, constant->rate_per_s);
-    if (next >= constant->window.until) next = engine::Instant::Never();
-  } else {
-    const auto& poisson = std::get<config::PoissonSchedule>(producer.schedule);
-    Publish(kind, p, false, MessageState::kReady, now_);
-    ++published_in_tick;
-    const double gap_s = -std::log(state.rng.NextOpenDouble()) / poisson.rate_per_s;
-    const double gap_us = std::nearbyint(gap_s * 1e6);
-    if (gap_us < static_cast<double>(engine::kInputMicrosMax)) {
-      next = now_ + engine::Duration::Micros(static_cast<int64_t>(gap_us));
-      if (next >= poisson.window.until) next = engine::Instant::Never();
-    }
+  // The producer decides how many and when next (producers.h); the messages and the queue
+  // are World's.
+  const Producers::Tick tick = producers_.Fire(p, now_);
+  for (int64_t i = 0; i < tick.count; ++i) {
+    Publish(tick.kind_index, p, false, MessageState::kReady, now_);
   }
-  if (next < until_) At(next, Event{EventType::kProducerTick, p});
+  if (tick.next < until_) At(tick.next, Event{EventType::kProducerTick, p});
   Dispatch();
-  EnforceMaxLength(published_in_tick);
+  EnforceMaxLength(tick.count);
 }
 
 void World::EnforceMaxLength(int64_t published) {
@@ -155,11 +84,6 @@ void World::PublishBacklog() {
   }
 }
 
-std::string World::KeyText(const Message& m) const {
-  return (m.from_backlog ? backlog_keys_ : producer_keys_)[m.source_index].Render(m.id,
-                                                                                  m.published_at);
-}
-
 MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_backlog,
                           MessageState state, engine::Instant published_at,
                           config::DlqReason dlq_reason) {
@@ -178,7 +102,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   }
   std::string key;  // rendered only when keys are shared, or an observer wants to see them
   if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
-    key = KeyText(m);
+    key = keys_.Text(m);
     if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
   ledger_.Publish(state);

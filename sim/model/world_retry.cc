@@ -18,7 +18,7 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
   if (m.state != MessageState::kDeadLettered) m.last_error = error;
   if (m.first_failure_at == engine::Instant::Never()) m.first_failure_at = now_;
   results.wasted_worker_s += (now_ - a.started_at).seconds();
-  if (a.holds_claim) Key(m).claim_held = false;  // the transaction rolls back
+  if (a.holds_claim) keys_.State(m).claim_held = false;  // the transaction rolls back
   a.holds_claim = false;
   RecordOutcome(false);
   if (message_observer_ != nullptr) [[unlikely]] {

@@ -22,11 +22,13 @@ TEST_CASE("worker pool: the ring lists able workers once each, round robin", "[m
   CHECK(pool.PopRing() == 2);
   CHECK(pool.PopRing() == 0);
   CHECK(pool.ring_empty());
-  pool.worker(1).unacked = 2;  // its prefetch is full
+  pool.Buffer(1, Delivery{MessageRef{1, 0}, 1});
+  pool.Buffer(1, Delivery{MessageRef{2, 0}, 1});  // its prefetch is full
   pool.AddToRing(1);
   CHECK(pool.ring_empty());
   CHECK_FALSE(pool.CanTake(1));
-  pool.worker(2).alive = false;
+  CHECK(pool.Crash(2));
+  CHECK_FALSE(pool.Crash(2));  // down already
   pool.AddToRing(2);
   CHECK(pool.ring_empty());
   CHECK_FALSE(pool.CanTake(2));
@@ -71,6 +73,75 @@ TEST_CASE("worker pool: attempt slots, generations and the running counts", "[mo
   CHECK(pool.worker(0).running == 1);
   CHECK(pool.worker(1).running == 2);
   CHECK(pool.busy_slots() == 3);
+}
+
+TEST_CASE("worker pool: the copies a worker holds and its unacked count", "[model][pool]") {
+  WorkerPool pool(1, /*prefetch=*/8, /*concurrency=*/2);
+  const Delivery a{MessageRef{1, 0}, 1};
+  const Delivery b{MessageRef{2, 0}, 1};
+  const Delivery c{MessageRef{3, 0}, 1};
+  const Delivery d{MessageRef{4, 0}, 1};
+  pool.Buffer(0, a);
+  pool.Buffer(0, b);
+  pool.HoldUntil(0, c, engine::Instant::Micros(50));
+  CHECK(pool.worker(0).unacked == 2);  // ETA-held copies do not count (invariant (4))
+  CHECK(pool.Holds(0, c));
+  CHECK_FALSE(pool.Holds(0, d));
+  // A buffered delivery starts an attempt and stays unacked until the attempt ends.
+  REQUIRE(pool.has_buffered(0));
+  const Delivery taken = pool.PopBuffered(0);
+  CHECK(taken.message == a.message);
+  const uint32_t slot = pool.StartAttempt(0);
+  pool.attempt(slot).delivery = taken;
+  CHECK(pool.worker(0).unacked == 2);
+  CHECK(pool.Holds(0, a));
+  // Too early for the ETA, then due: it joins the buffer and counts.
+  CHECK(pool.ReleaseDue(0, pool.generation(0), engine::Instant::Micros(49)));
+  CHECK(pool.worker(0).unacked == 2);
+  CHECK_FALSE(pool.ReleaseDue(0, pool.generation(0) + 1, engine::Instant::Micros(50)));  // stale
+  CHECK(pool.ReleaseDue(0, pool.generation(0), engine::Instant::Micros(50)));
+  CHECK(pool.worker(0).unacked == 3);
+  pool.Withhold(0, d);
+  CHECK(pool.worker(0).unacked == 4);
+  // The channel closes: the attempt goes on off it, every held copy leaves in order.
+  std::vector<Delivery> running;
+  pool.TakeOffChannel(0, running);
+  REQUIRE(running.size() == 1);
+  CHECK(running[0].message == a.message);
+  CHECK_FALSE(pool.Holds(0, a));  // off the channel
+  std::vector<Delivery> held;
+  const WorkerPool::HeldRanges ranges = pool.TakeHeld(0, held);
+  REQUIRE(held.size() == 3);
+  CHECK(held[0].message == b.message);  // buffer, then withheld
+  CHECK(held[1].message == c.message);
+  CHECK(held[2].message == d.message);
+  CHECK(ranges.withheld_from == 2);
+  CHECK(ranges.eta_from == 3);
+  CHECK(pool.worker(0).unacked == 0);
+  pool.EndAttempt(slot);  // off the channel already: unacked stays 0
+  CHECK(pool.worker(0).unacked == 0);
+  CHECK(pool.worker(0).running == 0);
+}
+
+TEST_CASE("worker pool: crashes, restarts and crashes armed at commit", "[model][pool]") {
+  WorkerPool pool(2, /*prefetch=*/1, /*concurrency=*/1);
+  CHECK_FALSE(pool.TakeCrashAfterCommit(0));
+  pool.ArmCrashAfterCommit(0);
+  pool.ArmCrashAfterCommit(0);
+  CHECK(pool.TakeCrashAfterCommit(0));
+  CHECK(pool.TakeCrashAfterCommit(0));
+  CHECK_FALSE(pool.TakeCrashAfterCommit(0));
+  while (!pool.ring_empty()) pool.PopRing();
+  const uint32_t generation = pool.generation(1);
+  CHECK(pool.Crash(1));
+  CHECK_FALSE(pool.alive(1));
+  CHECK(pool.generation(1) == generation + 1);
+  CHECK_FALSE(pool.Restart(1, generation));  // a restart scheduled before this crash
+  CHECK(pool.Restart(1, generation + 1));
+  CHECK(pool.alive(1));
+  CHECK_FALSE(pool.Restart(1, generation + 1));  // alive already
+  CHECK(pool.PopRing() == 1);                    // listed again
+  CHECK(pool.alive_count() == 2);
 }
 
 }  // namespace
