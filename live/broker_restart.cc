@@ -116,12 +116,80 @@ std::string ReadFile(const std::string& path) {
 }
 
 // One restart: the CLI launched now, for the instant `r.at_s` of the run's clock.
+// Waits for the restart's CLI to finish, probing the broker every 50 ms from the planned end of
+// the downtime on. False (the run failed or stops) when it did not finish in time. *up_s: the
+// first probe that found the broker back after one that found it down, if any.
+bool WaitForRestartCli(RunState& state, Child& cli, const PlannedRestart& r, double run_now_s,
+                       std::optional<double>* up_s) {
+  // Bounded: the wait for the instant, the downtime, and a minute for the stop and the start.
+  const auto deadline =
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                         (std::max(0.0, r.at_s - run_now_s) + r.downtime_s + 60) * 1000));
+  // Up only after a probe found the broker down: a stop later than planned (the CLI's own start
+  // on a busy machine: 1.8-8.5 s late measured at load 11-14) is not the broker back. The
+  // listener opens before rabbit:start() returns, and clients connect from then on.
+  bool seen_down = false;
+  std::string error;
+  while (!cli.WaitExit(std::chrono::milliseconds(50))) {
+    if (StopRequested() || state.failed || Clock::now() >= deadline) {
+      cli.Stop(SIGKILL, std::chrono::milliseconds(0));
+      if (!StopRequested()) state.Fail("broker_restart: rabbitmqctl eval did not finish in time");
+      return false;
+    }
+    const double now_s = state.log->Now() - state.run_start_s;
+    if (!*up_s && now_s >= r.at_s + r.downtime_s) {
+      if (!AmqpConnection::Open(state.amqp_url, "drainsim live: restart probe", &error)) {
+        seen_down = true;
+      } else if (seen_down) {
+        *up_s = now_s;
+      }
+    }
+  }
+  return true;
+}
+
+// The node's own instants of the stop and the start, in run seconds, logged now (the log's
+// lines are in the order written). False (the run failed) when the CLI's output has none.
+bool RecordNodeTimes(RunState& state, const BrokerControl& control, int64_t unix_zero_us,
+                     RestartRecord* record) {
+  const std::string output = ReadFile(control.output_path);
+  const std::optional<RestartTimes> t = ParseRestartOutput(output);
+  if (!t) {
+    state.Fail("broker_restart: rabbitmqctl eval failed: " + output);
+    return false;
+  }
+  auto run_s = [&](int64_t unix_us) { return static_cast<double>(unix_us - unix_zero_us) / 1e6; };
+  record->stop_called_s = run_s(t->stop_called_us);
+  record->stop_returned_s = run_s(t->stop_returned_us);
+  record->start_called_s = run_s(t->start_called_us);
+  record->start_returned_s = run_s(t->start_returned_us);
+  char detail[200];
+  std::snprintf(detail, sizeof detail,
+                "stop_called_s=%.6f stop_returned_s=%.6f start_called_s=%.6f start_returned_s=%.6f",
+                record->stop_called_s, record->stop_returned_s, record->start_called_s,
+                record->start_returned_s);
+  state.log->Write("broker_restart", EventLog::kNoMessage, -1, -1, detail);
+  return true;
+}
+
+// Up: the first connection the broker accepts (as a client sees it), at most 50 ms late.
+std::optional<double> AwaitBrokerUp(RunState& state) {
+  std::string error;
+  auto probe = OpenWithRetry(
+      state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{}, {},
+      [&] { return StopRequested() || state.failed; }, &error);
+  if (!probe) {
+    if (!StopRequested()) state.Fail("broker_restart: the broker did not come back: " + error);
+    return std::nullopt;
+  }
+  return state.log->Now() - state.run_start_s;
+}
+
 bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRestart& r,
                  RestartRecord* record) {
   // The run's clock in the machine's: unix µs of run time 0 (both read now, a few µs apart).
   const double run_now_s = state.log->Now() - state.run_start_s;
   const int64_t unix_zero_us = UnixNowUs() - static_cast<int64_t>(run_now_s * 1e6);
-  auto run_s = [&](int64_t unix_us) { return static_cast<double>(unix_us - unix_zero_us) / 1e6; };
   ChildSpec spec = control.ctl;
   spec.argv.push_back("eval");
   spec.argv.push_back(RestartExpression(unix_zero_us + static_cast<int64_t>(r.at_s * 1e6),
@@ -135,62 +203,14 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
     state.Fail("broker_restart: " + error);
     return false;
   }
-  // Bounded: the wait for the instant, the downtime, and a minute for the stop and the start.
-  const auto deadline =
-      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(
-                         (std::max(0.0, r.at_s - run_now_s) + r.downtime_s + 60) * 1000));
-  // From the planned start on, a probe every 50 ms while the CLI runs: the listener opens
-  // before rabbit:start() returns, and clients connect from then on.
   std::optional<double> up_s;
-  // Up only after a probe found the broker down: a stop later than planned (the CLI's own start
-  // on a busy machine: 1.8-8.5 s late measured at load 11-14) is not the broker back.
-  bool seen_down = false;
-  while (!cli.WaitExit(std::chrono::milliseconds(50))) {
-    if (StopRequested() || state.failed || Clock::now() >= deadline) {
-      cli.Stop(SIGKILL, std::chrono::milliseconds(0));
-      if (!StopRequested()) state.Fail("broker_restart: rabbitmqctl eval did not finish in time");
-      return false;
-    }
-    const double now_s = state.log->Now() - state.run_start_s;
-    if (!up_s && now_s >= r.at_s + r.downtime_s) {
-      if (!AmqpConnection::Open(state.amqp_url, "drainsim live: restart probe", &error)) {
-        seen_down = true;
-      } else if (seen_down) {
-        up_s = now_s;
-      }
-    }
-  }
-  const std::string output = ReadFile(control.output_path);
-  const std::optional<RestartTimes> t = ParseRestartOutput(output);
-  if (!t) {
-    state.Fail("broker_restart: rabbitmqctl eval failed: " + output);
-    return false;
-  }
+  if (!WaitForRestartCli(state, cli, r, run_now_s, &up_s)) return false;
   record->planned_at_s = r.at_s;
   record->downtime_s = r.downtime_s;
   record->recovery_s = r.recovery_s;
-  record->stop_called_s = run_s(t->stop_called_us);
-  record->stop_returned_s = run_s(t->stop_returned_us);
-  record->start_called_s = run_s(t->start_called_us);
-  record->start_returned_s = run_s(t->start_returned_us);
-  // Logged now, with the node's instants (the log's lines are in the order written).
-  char detail[200];
-  std::snprintf(detail, sizeof detail,
-                "stop_called_s=%.6f stop_returned_s=%.6f start_called_s=%.6f start_returned_s=%.6f",
-                record->stop_called_s, record->stop_returned_s, record->start_called_s,
-                record->start_returned_s);
-  state.log->Write("broker_restart", EventLog::kNoMessage, -1, -1, detail);
-  // Up: the first connection the broker accepts (as a client sees it), at most 50 ms late.
-  if (!up_s) {
-    auto probe = OpenWithRetry(
-        state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{}, {},
-        [&] { return StopRequested() || state.failed; }, &error);
-    if (!probe) {
-      if (!StopRequested()) state.Fail("broker_restart: the broker did not come back: " + error);
-      return false;
-    }
-    up_s = state.log->Now() - state.run_start_s;
-  }
+  if (!RecordNodeTimes(state, control, unix_zero_us, record)) return false;
+  if (!up_s) up_s = AwaitBrokerUp(state);
+  if (!up_s) return false;
   record->up_s = up_s;
   state.log->Write("broker_up", EventLog::kNoMessage, -1, -1,
                    "real downtime " + std::to_string(record->real_downtime_s()) + " s");

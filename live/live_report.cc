@@ -87,11 +87,9 @@ nlohmann::json DrainJson(const LiveResult& r) {
 
 }  // namespace
 
-void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& r,
-                  const Plan& plan, const ServiceFigures& services,
-                  const std::vector<Check>& checks) {
-  std::fprintf(out, "live %s  seed %llu  run %s\n", scenario_name.c_str(),
-               static_cast<unsigned long long>(plan.seed), r.run_id.c_str());
+namespace {
+
+void PrintServices(std::FILE* out, const LiveResult& r, const ServiceFigures& services) {
   std::fprintf(
       out, "broker: %s %s (%s queue%s)%s\n", r.broker_product.c_str(), r.broker_version.c_str(),
       r.quorum ? "quorum" : "classic",
@@ -106,6 +104,9 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
     std::fprintf(out, "services ready in %.1f s (RabbitMQ %.1f s, PostgreSQL %.1f s)\n",
                  services.start_s, services.rabbitmq_ready_s, services.postgres_ready_s);
   }
+}
+
+void PrintCounts(std::FILE* out, const LiveResult& r) {
   std::fprintf(out,
                "messages: %lld planned, %lld published, %lld acked, %lld dead-lettered, %lld "
                "parked, %lld unfinished, %lld lost\n",
@@ -130,10 +131,9 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   std::fprintf(
       out, "duplicates: %lld keys committed twice (%lld extra executions), found in the database\n",
       static_cast<long long>(r.duplicate_keys), static_cast<long long>(r.duplicate_executions));
-  PrintFaultSummary(out, r, plan);       // crashes and lost acks, when the scenario has them
-  PrintDownstreamSummary(out, r, plan);  // the downstream API, when the scenario has one
-  PrintInjectedSummary(out, r, plan);    // errors and bug faults
-  PrintRestartSummary(out, r);           // broker restarts, when the scenario has them
+}
+
+void PrintOutcome(std::FILE* out, const LiveResult& r) {
   std::fprintf(out, "human needed: %lld", static_cast<long long>(r.dead_lettered + r.parked));
   for (const auto& [reason, n] : r.dlq_by_reason) {
     std::fprintf(out, "  dlq:%s=%lld", reason.c_str(), static_cast<long long>(n));
@@ -147,23 +147,24 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   } else {
     std::fprintf(out, "time to empty: never (the main queue did not empty in time)\n");
   }
-  PrintDrain(out, r, plan);
-  PrintLiveTraffic(out, r.live_traffic, plan.simulated);
-  if (!r.lost_ids.empty()) {
-    std::fprintf(out, "LOST:");
-    for (size_t i = 0; i < r.lost_ids.size() && i < 50; ++i) {
-      std::fprintf(out, " %llu", static_cast<unsigned long long>(r.lost_ids[i]));
-    }
-    std::fprintf(out, r.lost_ids.size() > 50 ? " ...\n" : "\n");
+}
+
+void PrintLostIds(std::FILE* out, const LiveResult& r) {
+  if (r.lost_ids.empty()) return;
+  std::fprintf(out, "LOST:");
+  for (size_t i = 0; i < r.lost_ids.size() && i < 50; ++i) {
+    std::fprintf(out, " %llu", static_cast<unsigned long long>(r.lost_ids[i]));
   }
+  std::fprintf(out, r.lost_ids.size() > 50 ? " ...\n" : "\n");
+}
+
+void PrintSimulated(std::FILE* out, const model::Results& sim, const std::vector<Check>& checks) {
   std::fprintf(out,
                "simulated (same seed, one run): %lld published, %lld acked, %lld in the DLQ, %lld "
                "parked, human needed %lld\n",
-               static_cast<long long>(plan.simulated.published),
-               static_cast<long long>(plan.simulated.acked),
-               static_cast<long long>(plan.simulated.dlq_end),
-               static_cast<long long>(plan.simulated.parked),
-               static_cast<long long>(plan.simulated.human_needed));
+               static_cast<long long>(sim.published), static_cast<long long>(sim.acked),
+               static_cast<long long>(sim.dlq_end), static_cast<long long>(sim.parked),
+               static_cast<long long>(sim.human_needed));
   for (const Check& c : checks) {
     std::fprintf(out, "  %s  %s: live %lld, simulated %lld\n", c.passed() ? "SAME" : "DIFF",
                  c.name.c_str(), static_cast<long long>(c.live),
@@ -171,28 +172,51 @@ void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveRe
   }
 }
 
-std::string LiveJson(const std::string& scenario_name, const std::string& scenario_path,
-                     const std::string& started_at_utc, const LiveResult& r, const Plan& plan,
-                     const ServiceFigures& services, const std::vector<Check>& checks) {
-  nlohmann::json j;
-  j["live_version"] = 1;
-  j["scenario"] = {{"name", scenario_name}, {"path", scenario_path}};
-  j["seed"] = base::Uint64Json(plan.seed);
-  j["run_id"] = r.run_id;
-  j["started_at_utc"] = started_at_utc;
-  j["services"] = {{"private_rabbitmq", services.private_rabbitmq},
-                   {"private_postgres", services.private_postgres},
-                   {"start_s", services.start_s},
-                   {"rabbitmq_ready_s", services.rabbitmq_ready_s},
-                   {"postgres_ready_s", services.postgres_ready_s},
-                   {"stop_s", services.stop_s}};
-  j["broker"] = {
+}  // namespace
+
+void PrintSummary(std::FILE* out, const std::string& scenario_name, const LiveResult& r,
+                  const Plan& plan, const ServiceFigures& services,
+                  const std::vector<Check>& checks) {
+  std::fprintf(out, "live %s  seed %llu  run %s\n", scenario_name.c_str(),
+               static_cast<unsigned long long>(plan.seed), r.run_id.c_str());
+  PrintServices(out, r, services);
+  PrintCounts(out, r);
+  PrintFaultSummary(out, r, plan);       // crashes and lost acks, when the scenario has them
+  PrintDownstreamSummary(out, r, plan);  // the downstream API, when the scenario has one
+  PrintInjectedSummary(out, r, plan);    // errors and bug faults
+  PrintRestartSummary(out, r);           // broker restarts, when the scenario has them
+  PrintOutcome(out, r);
+  PrintDrain(out, r, plan);
+  PrintLiveTraffic(out, r.live_traffic, plan.simulated);
+  PrintLostIds(out, r);
+  PrintSimulated(out, plan.simulated, checks);
+}
+
+namespace {
+
+nlohmann::json OptionalJson(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+nlohmann::json ServicesJson(const ServiceFigures& services) {
+  return {{"private_rabbitmq", services.private_rabbitmq},
+          {"private_postgres", services.private_postgres},
+          {"start_s", services.start_s},
+          {"rabbitmq_ready_s", services.rabbitmq_ready_s},
+          {"postgres_ready_s", services.postgres_ready_s},
+          {"stop_s", services.stop_s}};
+}
+
+nlohmann::json BrokerJson(const LiveResult& r) {
+  return {
       {"product", r.broker_product},
       {"version", r.broker_version},
       {"queue_type", r.quorum ? "quorum" : "classic"},
       {"delivery_limit", r.delivery_limit ? nlohmann::json(*r.delivery_limit) : nlohmann::json()}};
-  j["postgres_version"] = r.postgres_version;
-  j["db_work"] = DbWorkJson(r.db_work);
+}
+
+// The live run's counts, at the top level of live.json.
+void AddCounts(const LiveResult& r, nlohmann::json* j) {
   for (const auto& [k, v] : std::initializer_list<std::pair<const char*, int64_t>>{
            {"planned", r.planned},
            {"published", r.published},
@@ -211,41 +235,65 @@ std::string LiveJson(const std::string& scenario_name, const std::string& scenar
            {"duplicate_keys", r.duplicate_keys},
            {"duplicate_executions", r.duplicate_executions},
            {"executions", r.executions}}) {
-    j[k] = v;
+    (*j)[k] = v;
   }
-  j["delay_dead_letter"] =
-      r.delay_dead_letter.empty() ? nlohmann::json() : nlohmann::json(r.delay_dead_letter);
-  j["duplicate_copies"] = r.duplicate_copies;
-  j["lost_ids"] = r.lost_ids;
-  j["double_ids"] = r.double_ids;
-  j["dlq_by_reason"] = r.dlq_by_reason;
-  j["fated"] = {{"count", r.fated},
-                {"deliveries_min", r.fated_deliveries_min},
-                {"deliveries_max", r.fated_deliveries_max}};
-  j["time_to_empty_s"] = r.time_to_empty_s ? nlohmann::json(*r.time_to_empty_s) : nlohmann::json();
-  j["last_publish_s"] = r.last_publish_s;
-  j["throughput_per_s"] = r.throughput_per_s;
-  j["interrupted"] = r.interrupted;
-  j["error"] = r.error;
-  const model::Results& sim = plan.simulated;
-  j["simulated"] = {{"published", sim.published},
-                    {"acked", sim.acked},
-                    {"dlq_end", sim.dlq_end},
-                    {"parked", sim.parked},
-                    {"human_needed", sim.human_needed},
-                    {"lost", sim.lost},
-                    {"duplicate_executions", sim.duplicate_executions},
-                    {"replays", sim.replays},
-                    {"time_to_empty_s", sim.time_to_empty_s ? nlohmann::json(*sim.time_to_empty_s)
-                                                            : nlohmann::json()}};
-  if (r.drain_planned) j["drain"] = DrainJson(r);
-  if (r.live_traffic.present) j["live_traffic"] = LiveTrafficJson(r.live_traffic);
+  (*j)["duplicate_copies"] = r.duplicate_copies;
+  (*j)["fated"] = {{"count", r.fated},
+                   {"deliveries_min", r.fated_deliveries_min},
+                   {"deliveries_max", r.fated_deliveries_max}};
+}
+
+nlohmann::json SimulatedJson(const model::Results& sim) {
+  return {{"published", sim.published},
+          {"acked", sim.acked},
+          {"dlq_end", sim.dlq_end},
+          {"parked", sim.parked},
+          {"human_needed", sim.human_needed},
+          {"lost", sim.lost},
+          {"duplicate_executions", sim.duplicate_executions},
+          {"replays", sim.replays},
+          {"time_to_empty_s", OptionalJson(sim.time_to_empty_s)}};
+}
+
+nlohmann::json ChecksJson(const std::vector<Check>& checks) {
   nlohmann::json jc = nlohmann::json::array();
   for (const Check& c : checks) {
     jc.push_back(
         {{"name", c.name}, {"live", c.live}, {"simulated", c.simulated}, {"passed", c.passed()}});
   }
-  j["checks"] = jc;
+  return jc;
+}
+
+}  // namespace
+
+std::string LiveJson(const std::string& scenario_name, const std::string& scenario_path,
+                     const std::string& started_at_utc, const LiveResult& r, const Plan& plan,
+                     const ServiceFigures& services, const std::vector<Check>& checks) {
+  nlohmann::json j;  // an object: its keys are written sorted, whatever the order here
+  j["live_version"] = 1;
+  j["scenario"] = {{"name", scenario_name}, {"path", scenario_path}};
+  j["seed"] = base::Uint64Json(plan.seed);
+  j["run_id"] = r.run_id;
+  j["started_at_utc"] = started_at_utc;
+  j["services"] = ServicesJson(services);
+  j["broker"] = BrokerJson(r);
+  j["postgres_version"] = r.postgres_version;
+  j["db_work"] = DbWorkJson(r.db_work);
+  AddCounts(r, &j);
+  j["delay_dead_letter"] =
+      r.delay_dead_letter.empty() ? nlohmann::json() : nlohmann::json(r.delay_dead_letter);
+  j["lost_ids"] = r.lost_ids;
+  j["double_ids"] = r.double_ids;
+  j["dlq_by_reason"] = r.dlq_by_reason;
+  j["time_to_empty_s"] = OptionalJson(r.time_to_empty_s);
+  j["last_publish_s"] = r.last_publish_s;
+  j["throughput_per_s"] = r.throughput_per_s;
+  j["interrupted"] = r.interrupted;
+  j["error"] = r.error;
+  j["simulated"] = SimulatedJson(plan.simulated);
+  if (r.drain_planned) j["drain"] = DrainJson(r);
+  if (r.live_traffic.present) j["live_traffic"] = LiveTrafficJson(r.live_traffic);
+  j["checks"] = ChecksJson(checks);
   j["faults"] = FaultJson(r, plan);
   j["downstream"] = DownstreamJson(r, plan);
   j["injected"] = InjectedJson(r, plan);

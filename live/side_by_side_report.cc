@@ -133,6 +133,65 @@ std::string SideBySideMarkdown(const SideBySideRun& run) {
   return md;
 }
 
+namespace {
+
+json MethodJson(const SideBySideRun& run) {
+  return {{"interval", "prediction"},
+          {"level", run.options.level},
+          {"formula", kFormula},
+          {"exact", "a figure with the same value in every replication"},
+          {"time_tolerance_s", reports::Fixed(run.options.time_tolerance_s)},
+          {"latency_tolerance_ms", reports::Fixed(run.options.latency_tolerance_ms)}};
+}
+
+json WhereTimeWentJson(const WhereTimeWent& w) {
+  if (!w.ok) return nullptr;
+  json where = {{"last_publish_lag_s", reports::Fixed(w.last_publish_lag_s)},
+                {"publish_lag_max_s", reports::Fixed(w.publish_lag_max_s)},
+                {"first_delivery_p50_ms", reports::Fixed(w.first_delivery_p50_ms)},
+                {"first_delivery_p99_ms", reports::Fixed(w.first_delivery_p99_ms)},
+                {"first_delivery_max_ms", reports::Fixed(w.first_delivery_max_ms)},
+                {"delivered", w.delivered}};
+  if (w.simulated && w.simulated->replications > 0) {
+    where["simulated_queue_wait_p50_ms"] = reports::Fixed(w.simulated->p50_ms);
+    where["simulated_queue_wait_p99_ms"] = reports::Fixed(w.simulated->p99_ms);
+  }
+  return where;
+}
+
+json ComparisonJson(const Comparison& c) {
+  const bool any = c.simulated.count > 0;
+  return {{"metric", c.name},
+          {"unit", c.unit},
+          {"live", Real(c.live)},
+          {"simulated_mean", any ? Real(c.simulated.mean) : json(nullptr)},
+          {"simulated_sd", c.simulated.has_interval() ? Real(c.simulated.sd) : json(nullptr)},
+          {"simulated_min", any ? Real(c.simulated.min) : json(nullptr)},
+          {"simulated_max", any ? Real(c.simulated.max) : json(nullptr)},
+          {"interval_low", c.interval ? Real(c.interval->low) : json(nullptr)},
+          {"interval_high", c.interval ? Real(c.interval->high) : json(nullptr)},
+          {"tolerance", reports::Fixed(c.tolerance)},
+          {"exact", c.exact},
+          {"verdict", VerdictName(c.verdict)},
+          {"gap", Real(Gap(c))},
+          {"note", c.note}};
+}
+
+// Every replication's value of each figure, with their statistics.
+json SimulatedFiguresJson(const SimulatedSide& sim) {
+  json figures;
+  for (size_t f = 0; f < sim.names.size(); ++f) {
+    json entry = reports::StatisticsJson(experiments::Describe(sim.values[f], 0.95));
+    json values = json::array();
+    for (const std::optional<double>& v : sim.values[f]) values.push_back(Real(v));
+    entry["values"] = std::move(values);
+    figures[sim.names[f]] = std::move(entry);
+  }
+  return figures;
+}
+
+}  // namespace
+
 std::string SideBySideJson(const SideBySideRun& run) {
   DRAINSIM_CHECK(run.live && run.simulated);
   const SimulatedSide& sim = *run.simulated;
@@ -142,65 +201,23 @@ std::string SideBySideJson(const SideBySideRun& run) {
   j["scenario"] = {{"name", run.scenario_name}, {"path", run.scenario_path}};
   j["seed"] = base::Uint64Json(run.seed);
   j["run_id"] = run.live->run_id;
-  j["method"] = {{"interval", "prediction"},
-                 {"level", run.options.level},
-                 {"formula", kFormula},
-                 {"exact", "a figure with the same value in every replication"},
-                 {"time_tolerance_s", reports::Fixed(run.options.time_tolerance_s)},
-                 {"latency_tolerance_ms", reports::Fixed(run.options.latency_tolerance_ms)}};
+  j["method"] = MethodJson(run);
   json live = {{"broker_version", run.live->broker_version},
                {"postgres_version", run.live->postgres_version},
-               {"started_at_utc", run.started_at_utc}};
-  if (run.where.ok) {
-    const WhereTimeWent& w = run.where;
-    live["where_time_went"] = {{"last_publish_lag_s", reports::Fixed(w.last_publish_lag_s)},
-                               {"publish_lag_max_s", reports::Fixed(w.publish_lag_max_s)},
-                               {"first_delivery_p50_ms", reports::Fixed(w.first_delivery_p50_ms)},
-                               {"first_delivery_p99_ms", reports::Fixed(w.first_delivery_p99_ms)},
-                               {"first_delivery_max_ms", reports::Fixed(w.first_delivery_max_ms)},
-                               {"delivered", w.delivered}};
-    if (w.simulated && w.simulated->replications > 0) {
-      live["where_time_went"]["simulated_queue_wait_p50_ms"] = reports::Fixed(w.simulated->p50_ms);
-      live["where_time_went"]["simulated_queue_wait_p99_ms"] = reports::Fixed(w.simulated->p99_ms);
-    }
-  } else {
-    live["where_time_went"] = nullptr;
-  }
+               {"started_at_utc", run.started_at_utc},
+               {"where_time_went", WhereTimeWentJson(run.where)}};
   if (run.live->live_traffic.present)
     live["live_traffic"] = LiveTrafficJson(run.live->live_traffic);
-  json figures;
   json comparison = json::array();
   for (const Comparison& c : run.rows) {
     live[c.name] = Real(c.live);
-    const bool any = c.simulated.count > 0;
-    comparison.push_back(
-        {{"metric", c.name},
-         {"unit", c.unit},
-         {"live", Real(c.live)},
-         {"simulated_mean", any ? Real(c.simulated.mean) : json(nullptr)},
-         {"simulated_sd", c.simulated.has_interval() ? Real(c.simulated.sd) : json(nullptr)},
-         {"simulated_min", any ? Real(c.simulated.min) : json(nullptr)},
-         {"simulated_max", any ? Real(c.simulated.max) : json(nullptr)},
-         {"interval_low", c.interval ? Real(c.interval->low) : json(nullptr)},
-         {"interval_high", c.interval ? Real(c.interval->high) : json(nullptr)},
-         {"tolerance", reports::Fixed(c.tolerance)},
-         {"exact", c.exact},
-         {"verdict", VerdictName(c.verdict)},
-         {"gap", Real(Gap(c))},
-         {"note", c.note}});
-  }
-  for (size_t f = 0; f < sim.names.size(); ++f) {
-    json entry = reports::StatisticsJson(experiments::Describe(sim.values[f], 0.95));
-    json values = json::array();
-    for (const std::optional<double>& v : sim.values[f]) values.push_back(Real(v));
-    entry["values"] = std::move(values);
-    figures[sim.names[f]] = std::move(entry);
+    comparison.push_back(ComparisonJson(c));
   }
   j["live"] = std::move(live);
   j["simulated"] = {{"replications", sim.replications},
                     {"base_seed", base::Uint64Json(sim.base_seed)},
                     {"seeds", "replication i: ReplicationSeed(base_seed, i)"},
-                    {"figures", std::move(figures)}};
+                    {"figures", SimulatedFiguresJson(sim)}};
   j["comparison"] = std::move(comparison);
   j["verdict"] = run.exit_code == 0 ? "agree" : "disagree";
   j["exit_code"] = run.exit_code;

@@ -1,4 +1,5 @@
 #include "live/worker.h"
+#include "live/worker_impl.h"
 
 #include <thread>
 #include <utility>
@@ -13,54 +14,7 @@
 
 namespace drainsim::live {
 
-namespace {
-
-// How a connection's session ended.
-// kBrokerLost: the whole connection went away under a broker_restart (live/broker_restart.h).
-enum class SessionEnd { kStop, kCrash, kChannelClosed, kBrokerLost, kError };
-
-using worker_mailbox::Done;
-using worker_mailbox::Job;
-using worker_mailbox::Mailbox;
-
-class Worker {
- public:
-  Worker(RunState& state, int index) : state_(state), index_(index) {
-    for (const PlannedCrash& c : state.plan.crashes) {
-      if (!c.after_commit && c.worker == static_cast<uint32_t>(index)) timed_crashes_.push_back(c);
-    }
-  }
-  void Run();
-
- private:
-  bool Connect();
-  bool Lost() const { return state_.reconnect && conn_ && conn_->connection_lost(); }
-  SessionEnd Session();
-  void Abandon(SessionEnd end);
-  bool SleepRestart();
-  void RunSlot();
-  bool Settle(const Done& done, bool* crash);
-  bool Park(const Done& done);
-  bool PublishConfirmed(const std::string& queue, const Done& done, const AmqpHeaders& headers,
-                        std::optional<int64_t> expiration_ms);
-  bool Republish(const Done& done);
-  bool SleepBackoff(int64_t backoff_us);
-  void Receive(AmqpMessage message);
-  bool TimedCrashDue();
-
-  RunState& state_;
-  int index_;
-  std::unique_ptr<AmqpConnection> conn_;
-  std::unique_ptr<AmqpConnection> park_conn_;  // opened on the first park
-  Mailbox mailbox_;
-  std::atomic<bool> closing_{false};
-  std::atomic<int> running_{0};  // jobs taken by a slot and not yet handed back
-  int64_t withheld_ = 0;         // this connection's deliveries whose ack was withheld (lost)
-  bool crash_pending_ = false;   // a crash between commit and ack: its delivery is still held
-  int session_ = 0;              // bumped by every connection
-  std::vector<PlannedCrash> timed_crashes_;  // point anywhere, this worker's, in time order
-  size_t next_crash_ = 0;
-};
+namespace worker_impl {
 
 void Worker::Receive(AmqpMessage message) {
   Job job;
@@ -97,72 +51,20 @@ void Worker::Receive(AmqpMessage message) {
   mailbox_.PushJob(std::move(job));
 }
 
-// Publishes to `queue` on the worker's confirm connection (opened on first use) and waits for
-// the publisher confirm.
-bool Worker::PublishConfirmed(const std::string& queue, const Done& done,
-                              const AmqpHeaders& headers, std::optional<int64_t> expiration_ms) {
-  std::string error;
-  const std::string name = "drainsim live: worker " + std::to_string(index_) + " parking";
-  // Under a broker_restart, a connection the broker dropped is opened again and the copy sent
-  // again (at most twice more): a copy the broker took before it went away is then a duplicate.
-  for (int round = 0; round < 3; ++round) {
-    if (!park_conn_) {
-      park_conn_ = state_.reconnect
-                       ? OpenWithRetry(
-                             state_.amqp_url, name, ReconnectPolicy{},
-                             [](AmqpConnection& c) { return c.ConfirmSelect(); },
-                             [this] { return StopRequested() || state_.failed.load(); }, &error)
-                       : AmqpConnection::Open(state_.amqp_url, name, &error);
-      if (!park_conn_ || !park_conn_->ConfirmSelect()) {
-        state_.Fail("worker parking: " + (park_conn_ ? park_conn_->error() : error));
-        return false;
-      }
-      if (round > 0) ++state_.reconnects;
+// sleep_in_consumer: the slot sleeps the backoff holding the delivery (stoppable, and cut short
+// by a crash of this worker); false when it was cut short.
+bool Worker::SleepBackoff(int64_t backoff_us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(backoff_us);
+  while (std::chrono::steady_clock::now() < until) {
+    if (StopRequested() || state_.workers_done || state_.failed ||
+        state_.worker_down[static_cast<size_t>(index_)]) {
+      return false;
     }
-    if (round > 0) ++state_.publishes_resent;
-    if (park_conn_->Publish(queue, std::to_string(done.id), headers, "{}", expiration_ms) &&
-        park_conn_->WaitConfirms(std::chrono::seconds(10)) &&
-        park_conn_->confirmed() == park_conn_->published()) {
-      return true;
-    }
-    if (!state_.reconnect || !park_conn_->connection_lost()) break;
-    ++state_.connections_lost;
-    park_conn_.reset();
+    const auto left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
   }
-  state_.Fail("worker publishing to " + queue + ": " +
-              (park_conn_ ? park_conn_->error() : "the broker went away"));
-  return false;
-}
-
-bool Worker::Park(const Done& done) {
-  const PlannedMessage& m = state_.plan.messages.at(done.id);
-  AmqpHeaders headers = {{"x-drainsim-id", done.id},
-                         {"x-drainsim-kind", m.kind},
-                         {"x-drainsim-key", m.key},
-                         {"x-drainsim-parked", done.verdict.detail}};
-  if (!PublishConfirmed(state_.topology.parking_queue, done, headers, std::nullopt)) return false;
-  state_.log->Write("park", done.id, index_, done.attempt, done.verdict.detail);
-  return conn_->Ack(done.delivery_tag);
-}
-
-// retry.delivery republish (live/retry_plan.h): a copy with the next attempt's number into the
-// delay queue of its backoff's level, TTL = that level; confirmed, then the original is acked.
-bool Worker::Republish(const Done& done) {
-  const int64_t level_ms = DelayLevelMs(done.backoff_us);
-  const auto queue = state_.topology.delay_queues.find(level_ms);
-  if (queue == state_.topology.delay_queues.end()) {
-    state_.Fail("no delay queue for a backoff of " + std::to_string(level_ms) + " ms");
-    return false;
-  }
-  AmqpHeaders headers = done.headers;
-  headers.erase("x-delivery-count");  // the broker's count for the original, not the copy's
-  headers["x-drainsim-attempt"] = static_cast<int64_t>(done.attempt + 1);
-  // Logged as it is sent: the TTL counts from here, and the confirm can take a while on a busy
-  // machine (a delivery then seemed to come back before its TTL). A failed publish fails the run.
-  state_.log->Write("republish", done.id, index_, done.attempt,
-                    done.verdict.detail + "; delay_ms=" + std::to_string(level_ms));
-  if (!PublishConfirmed(queue->second, done, headers, level_ms)) return false;
-  return conn_->Ack(done.delivery_tag);
+  return true;
 }
 
 // The slot's side of a success: which of the message's successes it is, and the plan's fate
@@ -181,79 +83,6 @@ std::optional<SuccessFault> SuccessFaultOf(RunState& state, int64_t id, const Ve
     if (fate.success == success) return fate.what;
   }
   return std::nullopt;
-}
-
-bool Worker::Settle(const Done& done, bool* crash) {
-  if (done.session != session_) {
-    // A result from an earlier connection (a job a slot took just as it ended): its delivery
-    // tag died with that channel, and the broker has returned the message.
-    if (done.verdict.action != Action::kDrop) ++state_.settles_dropped;
-    state_.log->Write("settle_dropped", done.id, index_, done.attempt, done.verdict.detail);
-    --state_.in_flight;
-    state_.Touch();
-    return true;
-  }
-  bool ok = true;
-  switch (done.verdict.action) {
-    case Action::kAck:
-      if (done.fault == SuccessFault::kCrashAfterCommit) {
-        // The work committed; the worker dies before the ack (the caller drops the connection).
-        ++state_.crash_after_commit;
-        state_.log->Write("crash_after_commit", done.id, index_, done.attempt, done.verdict.detail);
-        *crash = true;
-        return true;  // counted out of in_flight by Abandon
-      }
-      if (done.fault == SuccessFault::kAckLost) {
-        // The ack is never sent: the delivery stays unacked until its channel is gone.
-        ++state_.acks_lost;
-        ++withheld_;
-        state_.log->Write("ack_lost", done.id, index_, done.attempt, done.verdict.detail);
-        state_.Touch();
-        return true;
-      }
-      ok = conn_->Ack(done.delivery_tag);
-      if (ok) state_.acked[done.id] = true;  // else the broker returns it: it runs again
-      state_.log->Write(ok ? "ack" : "ack_failed", done.id, index_, done.attempt,
-                        done.verdict.detail);
-      break;
-    case Action::kRequeue:
-    case Action::kDeadLetter: {
-      const bool requeue = done.verdict.action == Action::kRequeue;
-      const bool nack = state_.scenario.retry.requeue_with == config::RequeueWith::kNack;
-      ok = conn_->Reject(done.delivery_tag, requeue, nack);
-      state_.log->Write(requeue ? (nack ? "nack_requeue" : "reject_requeue")
-                                : (nack ? "nack_dead_letter" : "reject_dead_letter"),
-                        done.id, index_, done.attempt, done.verdict.detail);
-      break;
-    }
-    case Action::kPark:
-      ok = Park(done);
-      break;
-    case Action::kRetryLater:
-      ok = Republish(done);
-      break;
-    case Action::kDrop:
-      break;
-  }
-  --state_.in_flight;
-  state_.Touch();
-  return ok;
-}
-
-// sleep_in_consumer: the slot sleeps the backoff holding the delivery (stoppable, and cut short
-// by a crash of this worker); false when it was cut short.
-bool Worker::SleepBackoff(int64_t backoff_us) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(backoff_us);
-  while (std::chrono::steady_clock::now() < until) {
-    if (StopRequested() || state_.workers_done || state_.failed ||
-        state_.worker_down[static_cast<size_t>(index_)]) {
-      return false;
-    }
-    const auto left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-        std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
-  }
-  return true;
 }
 
 void Worker::RunSlot() {
@@ -469,8 +298,8 @@ void Worker::Run() {
   if (!conn_->Ok()) state_.Fail("worker " + std::to_string(index_) + ": " + conn_->error());
 }
 
-}  // namespace
+}  // namespace worker_impl
 
-void RunWorker(RunState& state, int index) { Worker(state, index).Run(); }
+void RunWorker(RunState& state, int index) { worker_impl::Worker(state, index).Run(); }
 
 }  // namespace drainsim::live

@@ -213,12 +213,11 @@ json Database(const model::Results& r) {
   return db;
 }
 
-}  // namespace
-
-std::string JsonReport(const ReportInput& input) {
+// Which report, of which run: version, scenario, seed, the run's extent.
+json HeaderJson(const ReportInput& input) {
   const model::Results& r = input.results;
   const ReportContext& context = input.context;
-  json report = {
+  return {
       {"report_version", kReportVersion},
       {"drainsim_version", context.drainsim_version},
       {"scenario",
@@ -232,6 +231,12 @@ std::string JsonReport(const ReportInput& input) {
         {"ended_at_s", Fixed(r.ended_at_s)},
         {"reached_until", r.reached_until},
         {"events_max_reached", r.events_max_reached}}},
+  };
+}
+
+// What became of the messages and the attempts (docs/METRICS.md).
+json CountsJson(const model::Results& r) {
+  return {
       {"published", r.published},
       {"acked", r.acked},
       {"parked", r.parked},
@@ -262,6 +267,12 @@ std::string JsonReport(const ReportInput& input) {
        {{"calls", r.downstream_calls},
         {"rate_limited_429", r.downstream_429s},
         {"calls_before_retry_after", r.calls_before_retry_after}}},
+  };
+}
+
+// Latencies, queue figures, alerts and the times to empty, quiet and recover.
+json TimesJson(const model::Results& r) {
+  return {
       {"message_latency_s", Distribution(r.message_latency_us, 1e6)},
       {"queue_wait_s", Distribution(r.queue_wait_us, 1e6)},
       {"ready_mean", Fixed(r.ready_mean)},
@@ -277,11 +288,20 @@ std::string JsonReport(const ReportInput& input) {
       {"recovery", RecoveryJson(RecoveryOf(r))},
       {"first_attempts", r.first_attempts},
       {"retry_amplification", Optional(r.retry_amplification)},
-      {"fault_windows", FaultWindows(r.fault_windows)},
-      {"series", Series(r.series)},
-      {"expectations", Expectations(input.verdicts)},
-      {"health_findings", Findings(HealthFindings(r, input.verdicts))},
   };
+}
+
+}  // namespace
+
+std::string JsonReport(const ReportInput& input) {
+  const model::Results& r = input.results;
+  json report = HeaderJson(input);  // an object: keys are written sorted, so parts merge freely
+  report.update(CountsJson(r));
+  report.update(TimesJson(r));
+  report["fault_windows"] = FaultWindows(r.fault_windows);
+  report["series"] = Series(r.series);
+  report["expectations"] = Expectations(input.verdicts);
+  report["health_findings"] = Findings(HealthFindings(r, input.verdicts));
   report["drains"] = Drains(r);
   report["inspector"] = Inspector(r);
   if (r.has_database) report["database"] = Database(r);

@@ -56,8 +56,43 @@ std::optional<Stat> LatencyStat(RunMetric metric) {
   }
 }
 
+// The run's plain counts; nullopt for a metric that is not one.
+std::optional<int64_t> RunCount(const model::Results& r, RunMetric metric) {
+  switch (metric) {
+    case RunMetric::kDuplicateExecutions:
+      return r.duplicate_executions;
+    case RunMetric::kDuplicatesSuppressed:
+      return r.duplicates_suppressed;
+    case RunMetric::kVisibleDuplicates:
+      return r.visible_duplicates;
+    case RunMetric::kHumanNeeded:
+      return r.human_needed;
+    case RunMetric::kParked:
+      return r.parked;
+    case RunMetric::kLost:
+      return r.lost;
+    case RunMetric::kExpired:
+      return r.expired;
+    case RunMetric::kRefilled:
+      return r.refilled;
+    case RunMetric::kPublished:
+      return r.published;
+    case RunMetric::kAcked:
+      return r.acked;
+    case RunMetric::kAttempts:
+      return r.attempts;
+    case RunMetric::kDlqInflow:
+      return r.dlq_inflow;
+    case RunMetric::kDlqOutflow:
+      return r.dlq_outflow;
+    default:
+      return std::nullopt;
+  }
+}
+
 // The whole run, all kinds: every RunMetric is a figure of Results.
 Measurement MeasureRun(const model::Results& r, RunMetric metric) {
+  if (const std::optional<int64_t> n = RunCount(r, metric)) return Count(*n);
   const std::optional<Stat> stat = LatencyStat(metric);
   switch (metric) {
     case RunMetric::kTimeToEmpty:
@@ -67,28 +102,6 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
     case RunMetric::kTimeToQuiet:
       return Maybe(r.time_to_quiet_s,
                    "never reached: the queues were not empty, or work was in flight, at the end");
-    case RunMetric::kDuplicateExecutions:
-      return Count(r.duplicate_executions);
-    case RunMetric::kDuplicatesSuppressed:
-      return Count(r.duplicates_suppressed);
-    case RunMetric::kVisibleDuplicates:
-      return Count(r.visible_duplicates);
-    case RunMetric::kHumanNeeded:
-      return Count(r.human_needed);
-    case RunMetric::kParked:
-      return Count(r.parked);
-    case RunMetric::kLost:
-      return Count(r.lost);
-    case RunMetric::kExpired:
-      return Count(r.expired);
-    case RunMetric::kRefilled:
-      return Count(r.refilled);
-    case RunMetric::kPublished:
-      return Count(r.published);
-    case RunMetric::kAcked:
-      return Count(r.acked);
-    case RunMetric::kAttempts:
-      return Count(r.attempts);
     case RunMetric::kAttemptsPerSuccess:
       return Maybe(AttemptsPerSuccess(r.attempts, r.acked), "no message was acked");
     case RunMetric::kWastedWorker:
@@ -104,10 +117,6 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
     case RunMetric::kQueueWaitP50:
     case RunMetric::kQueueWaitP99:
       return Maybe(HistogramStat(r.queue_wait_us, *stat, 1e6), "no message was delivered");
-    case RunMetric::kDlqInflow:
-      return Count(r.dlq_inflow);
-    case RunMetric::kDlqOutflow:
-      return Count(r.dlq_outflow);
     case RunMetric::kDbUtilisation:
     case RunMetric::kDbTimeouts:
     case RunMetric::kDbQueueMax:
@@ -138,6 +147,8 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
                                           "the last fault window"
                                         : recovery.why);
     }
+    default:  // the counts, measured above
+      break;
   }
   return NotMeasured("unknown metric");
 }

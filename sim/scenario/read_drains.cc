@@ -73,6 +73,73 @@ struct Fields {
   }
 };
 
+config::DripDrain ReadDrip(ObjectReader& o, Fields& f) {
+  config::DripDrain drip;
+  drip.rate_per_s = f.Rate("rate_per_s", true);
+  const Node burst = o.Optional("burst");
+  if (auto n = ReadInt(burst, Range::Closed(1, 1e9))) {
+    drip.burst = *n;
+  } else if (burst.present()) {
+    f.ok = false;
+  }
+  return drip;
+}
+
+config::BoundedDrain ReadBounded(ObjectReader& o, Fields& f, std::optional<int64_t> limit,
+                                 bool limit_ok) {
+  config::BoundedDrain bounded;
+  const Node rate = NullAsAbsent(o.Optional("rate_per_s"));
+  bounded.rate_per_s = ReadNumber(rate, kRateRange);
+  if (!bounded.rate_per_s && rate.present()) f.ok = false;
+  if (!limit && limit_ok) {
+    o.Optional("limit").Error("is required for strategy 'bounded'");
+    f.ok = false;
+  }
+  return bounded;
+}
+
+// The adaptive drain's rates: min <= max, and how fast it moves between them.
+void ReadAdaptiveRates(ObjectReader& o, Fields& f, config::AdaptiveDrain* a) {
+  a->rate_min_per_s = f.Rate("rate_min_per_s", true);
+  const Node max_node = o.Optional("rate_max_per_s");
+  a->rate_max_per_s = f.Rate("rate_max_per_s", true);
+  if (a->rate_min_per_s > 0 && a->rate_max_per_s > 0 && a->rate_max_per_s < a->rate_min_per_s) {
+    max_node.Error("must be >= rate_min_per_s = " + FormatNumber(a->rate_min_per_s) + " (got " +
+                   FormatNumber(a->rate_max_per_s) + ")");
+    f.ok = false;
+  }
+  a->increase_per_s = f.Rate("increase_per_s", true);
+  const Node decrease = o.Optional("decrease_factor");
+  if (auto v = ReadNumber(decrease, Range{0, 1, true, true})) {
+    a->decrease_factor = *v;
+  } else if (decrease.present()) {
+    f.ok = false;
+  }
+}
+
+config::AdaptiveDrain ReadAdaptive(ObjectReader& o, Fields& f, const Context& c,
+                                   const Node& strategy_node) {
+  config::AdaptiveDrain a;
+  if (!c.has_database) {
+    strategy_node.Error("'adaptive' needs a 'database' section: it adapts to its latency");
+    f.ok = false;
+  }
+  ReadAdaptiveRates(o, f, &a);
+  const Node target = o.Required("latency_target_ms");
+  if (auto d = ReadMillis(target, Range::AboveAtMost(0, kDaySeconds * 1000))) {
+    a.latency_target = *d;
+  } else {
+    f.ok = false;
+  }
+  const Node every = o.Optional("adjust_every_s");
+  if (auto d = ReadSeconds(every, Range::AboveAtMost(0, kDaySeconds))) {
+    a.adjust_every = *d;
+  } else if (every.present()) {
+    f.ok = false;
+  }
+  return a;
+}
+
 std::optional<config::Drain::Strategy> ReadStrategy(config::DrainStrategy kind, ObjectReader& o,
                                                     const Context& c, const Node& strategy_node,
                                                     std::optional<int64_t> limit, bool limit_ok) {
@@ -82,66 +149,15 @@ std::optional<config::Drain::Strategy> ReadStrategy(config::DrainStrategy kind, 
     case config::DrainStrategy::kBulk:
       out = config::BulkDrain{};
       break;
-    case config::DrainStrategy::kDrip: {
-      config::DripDrain drip;
-      drip.rate_per_s = f.Rate("rate_per_s", true);
-      const Node burst = o.Optional("burst");
-      if (auto n = ReadInt(burst, Range::Closed(1, 1e9))) {
-        drip.burst = *n;
-      } else if (burst.present()) {
-        f.ok = false;
-      }
-      out = drip;
+    case config::DrainStrategy::kDrip:
+      out = ReadDrip(o, f);
       break;
-    }
-    case config::DrainStrategy::kBounded: {
-      config::BoundedDrain bounded;
-      const Node rate = NullAsAbsent(o.Optional("rate_per_s"));
-      bounded.rate_per_s = ReadNumber(rate, kRateRange);
-      if (!bounded.rate_per_s && rate.present()) f.ok = false;
-      if (!limit && limit_ok) {
-        o.Optional("limit").Error("is required for strategy 'bounded'");
-        f.ok = false;
-      }
-      out = bounded;
+    case config::DrainStrategy::kBounded:
+      out = ReadBounded(o, f, limit, limit_ok);
       break;
-    }
-    case config::DrainStrategy::kAdaptive: {
-      config::AdaptiveDrain a;
-      if (!c.has_database) {
-        strategy_node.Error("'adaptive' needs a 'database' section: it adapts to its latency");
-        f.ok = false;
-      }
-      a.rate_min_per_s = f.Rate("rate_min_per_s", true);
-      const Node max_node = o.Optional("rate_max_per_s");
-      a.rate_max_per_s = f.Rate("rate_max_per_s", true);
-      if (a.rate_min_per_s > 0 && a.rate_max_per_s > 0 && a.rate_max_per_s < a.rate_min_per_s) {
-        max_node.Error("must be >= rate_min_per_s = " + FormatNumber(a.rate_min_per_s) + " (got " +
-                       FormatNumber(a.rate_max_per_s) + ")");
-        f.ok = false;
-      }
-      a.increase_per_s = f.Rate("increase_per_s", true);
-      const Node decrease = o.Optional("decrease_factor");
-      if (auto v = ReadNumber(decrease, Range{0, 1, true, true})) {
-        a.decrease_factor = *v;
-      } else if (decrease.present()) {
-        f.ok = false;
-      }
-      const Node target = o.Required("latency_target_ms");
-      if (auto d = ReadMillis(target, Range::AboveAtMost(0, kDaySeconds * 1000))) {
-        a.latency_target = *d;
-      } else {
-        f.ok = false;
-      }
-      const Node every = o.Optional("adjust_every_s");
-      if (auto d = ReadSeconds(every, Range::AboveAtMost(0, kDaySeconds))) {
-        a.adjust_every = *d;
-      } else if (every.present()) {
-        f.ok = false;
-      }
-      out = a;
+    case config::DrainStrategy::kAdaptive:
+      out = ReadAdaptive(o, f, c, strategy_node);
       break;
-    }
   }
   if (!f.ok) return std::nullopt;
   return out;

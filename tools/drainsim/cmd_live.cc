@@ -29,6 +29,7 @@
 #include "tools/drainsim/experiment_cli.h"
 #include "tools/drainsim/live_db_work.h"
 #include "tools/drainsim/live_serve.h"
+#include "tools/drainsim/live_services_cli.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
@@ -83,36 +84,6 @@ std::string UtcNow() {
   return buf;
 }
 
-// "3.10.8" -> true when the broker counts every return towards x-delivery-limit (before 4.3).
-bool CountsEveryReturn(const std::string& version) {
-  int major = 0, minor = 0;
-  std::sscanf(version.c_str(), "%d.%d", &major, &minor);
-  return major < 4 || (major == 4 && minor < 3);
-}
-
-int CheckServices(const live::ServiceOptions& options) {
-  std::string error;
-  auto services = live::Services::Start(options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
-    return kExitBadInput;
-  }
-  const live::PrivateRabbitMq* mq = services->rabbit();
-  const live::PrivatePostgres* pg = services->postgres();
-  std::printf("services ready in %.3f s (RabbitMQ %.3f s, PostgreSQL %.3f s)\n",
-              services->start_s(), services->rabbit_ready_s(), services->postgres_ready_s());
-  if (mq) {
-    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d node %s\n", mq->pid(),
-                mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
-                mq->node_name().c_str());
-  }
-  if (pg) std::printf("postgres: pid %d port %d\n", pg->pid(), pg->port());
-  std::printf("scratch: %s\n", services->scratch().c_str());
-  std::fflush(stdout);
-  std::printf("services stopped in %.3f s\n", services->Stop());
-  return live::StopRequested() ? kExitBadInput : kExitOk;
-}
-
 // Loads SCENARIO and checks that drainsim live can run it; every problem on stderr.
 std::optional<config::Scenario> LoadForLive(const std::string& path) {
   scenario::LoadResult loaded = scenario::LoadScenarioFile(path);
@@ -125,37 +96,6 @@ std::optional<config::Scenario> LoadForLive(const std::string& path) {
     std::fprintf(stderr, "note: the scenario's expectations are not judged by drainsim live yet\n");
   }
   return std::move(loaded.scenario);
-}
-
-// The pids and ports of the private services, as soon as they are up (the tests read them).
-void PrintServices(const live::Services& services) {
-  if (const live::PrivateRabbitMq* mq = services.rabbit()) {
-    std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d (ready in %.1f s)\n",
-                mq->pid(), mq->port(), mq->dist_port(), mq->epmd_pid(), mq->epmd_port(),
-                services.rabbit_ready_s());
-  }
-  if (const live::PrivatePostgres* pg = services.postgres()) {
-    std::printf("postgres: pid %d port %d (ready in %.1f s)\n", pg->pid(), pg->port(),
-                services.postgres_ready_s());
-  }
-  std::fflush(stdout);
-}
-
-// The scenario's delivery-limit counting must be the broker's (read from its server-properties):
-// success when it is, else the problem at /broker/version.
-base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& amqp_url) {
-  std::string error;
-  auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
-  if (!probe) return base::Failure{"cannot reach the broker: " + error};
-  const bool scenario_counts_all = std::all_of(
-      s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
-  const bool broker_counts_all = CountsEveryReturn(probe->server_version());
-  if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return {};
-  return base::Failure{
-      "/broker/version: the scenario's delivery limit counts " +
-      std::string(scenario_counts_all ? "every return" : "basic.reject only") +
-      ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
-      (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)")};
 }
 
 int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
@@ -282,46 +222,6 @@ std::optional<LiveSetup> PrepareLive(const po::variables_map& vm, live::DbWorkOp
   return setup;
 }
 
-// The services checked for this run: pinned as asked, a private database for an outage, the
-// broker's delivery-limit counting, and the output directory made. nullptr after saying why.
-std::unique_ptr<live::Services> StartServices(const LiveSetup& setup,
-                                              const live::ServiceOptions& service_options) {
-  std::string error;
-  auto services = live::Services::Start(service_options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
-    return nullptr;
-  }
-  PrintServices(*services);
-  if (services->postgres() != nullptr) {
-    if (const base::Status pinned =
-            CheckPinned(services->postgres()->pid(), service_options.postgres_cpus);
-        !pinned) {
-      std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());
-      return nullptr;
-    }
-  }
-  const config::Scenario& s = setup.scenario;
-  if (!live::DbOutageWindows(s).empty() && !services->private_postgres()) {
-    // An outage for real cuts the whole database off: only on the run's own server.
-    std::fprintf(stderr, "%s: db_outage is run only on the private PostgreSQL, not --postgres\n",
-                 setup.path.c_str());
-    return nullptr;
-  }
-  if (const base::Status version = CheckBrokerVersion(s, services->amqp_url()); !version) {
-    std::fprintf(stderr, "%s: %s\n", setup.path.c_str(), version.error().c_str());
-    return nullptr;
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(setup.out_dir, ec);
-  if (ec) {
-    std::fprintf(stderr, "drainsim live: cannot create %s: %s\n", setup.out_dir.c_str(),
-                 ec.message().c_str());
-    return nullptr;
-  }
-  return services;
-}
-
 live::LiveOptions LiveOptionsFor(const po::variables_map& vm, const LiveSetup& setup,
                                  const live::Services& services, const live::DbWorkOptions& db_work,
                                  const live::ServiceOptions& service_options) {
@@ -338,17 +238,6 @@ live::LiveOptions LiveOptionsFor(const po::variables_map& vm, const LiveSetup& s
         live::BrokerControl{mq->ControlSpec(), mq->control_output_path(), mq->node_log_path()};
   }
   return options;
-}
-
-live::ServiceFigures StopServices(live::Services& services) {
-  live::ServiceFigures figures;
-  figures.private_rabbitmq = services.private_rabbitmq();
-  figures.private_postgres = services.private_postgres();
-  figures.start_s = services.start_s();
-  figures.rabbitmq_ready_s = services.rabbit_ready_s();
-  figures.postgres_ready_s = services.postgres_ready_s();
-  figures.stop_s = services.Stop();
-  return figures;
 }
 
 // A finished run beside `replications` simulated ones: printed, and its three reports added to
@@ -392,7 +281,7 @@ int RunScenarioLive(const po::variables_map& vm, const LiveSetup& setup,
   service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
   service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
-  const std::unique_ptr<live::Services> services = StartServices(setup, service_options);
+  const std::unique_ptr<live::Services> services = StartServices(setup.scenario, setup.path, setup.out_dir, service_options);
   if (!services) return kExitBadInput;
   const live::LiveOptions options = LiveOptionsFor(vm, setup, *services, db_work, service_options);
   const live::LiveResult result = live::RunLive(s, plan, options);
