@@ -47,7 +47,7 @@ inline constexpr double kBytesPerPublishedMessage = kBytesPerPendingMessage + 17
 // leaves room for the rest of a run on a machine of 23 GiB. Why not the machine's own memory:
 // the same scenario and seed must stop at the same message on every machine.
 inline constexpr double kPendingBytesDefault = 16.0 * (1ull << 30);
-// The default of RunOptions::pending_messages_max: 16 GiB at 210 bytes a message, 81,808,895
+// The default of RunOptions::pending_messages_max: 16 GiB at 210 bytes a message, 81,808,900
 // messages (about 8.2e7).
 inline constexpr int64_t kPendingMessagesMaxDefault =
     static_cast<int64_t>(kPendingBytesDefault / kBytesPerPendingMessage);
