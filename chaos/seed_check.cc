@@ -116,16 +116,21 @@ SeedReport CheckSeed(const SwarmPlan& plan, uint64_t seed) {
 
   model::RunOptions audited;
   audited.audit_every_event = true;
-  const model::Results first = model::RunSimulation(variant, seed, audited);
-  report.Note("run: " + Headline(first));
-  CheckConservation(first, report);
+  try {
+    const model::Results first = model::RunSimulation(variant, seed, audited);
+    report.Note("run: " + Headline(first));
+    CheckConservation(first, report);
 
-  const model::Results second = model::RunSimulation(variant, seed);
-  if (Headline(second) != Headline(first)) {
-    report.Fail(Verdict::kCorrectness, "determinism: the second run differs: " + Headline(second));
+    const model::Results second = model::RunSimulation(variant, seed);
+    if (Headline(second) != Headline(first)) {
+      report.Fail(Verdict::kCorrectness,
+                  "determinism: the second run differs: " + Headline(second));
+    }
+    JudgeEnd(plan, first, drawn.liveness, report);
+  } catch (const model::PendingMessagesMaxExceeded& e) {
+    // Messages piled up without bound: the system never recovered, whatever the faults.
+    report.Fail(Verdict::kLiveness, std::string("liveness: ") + e.what());
   }
-
-  JudgeEnd(plan, first, drawn.liveness, report);
   return report;
 }
 

@@ -14,7 +14,9 @@
 //      with nothing left to happen while messages still waited, a stall of the model);
 //  (5) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or
 //      in flight when it ended (not_terminal_end == 0). Not judged after a model error, which
-//      already accounts for those messages.
+//      already accounts for those messages. A run that reaches RunOptions::pending_messages_max
+//      (the model's default cap; simulation.h (6)) is abandoned there: messages piled up without
+//      bound, so it fails (5) too, and nothing else of it is judged.
 // (2), (3) and (4) fail kCorrectness, (5) kLiveness.
 //
 // Thread-safety: reentrant; each call runs its own simulations.

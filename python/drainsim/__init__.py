@@ -20,13 +20,16 @@ import warnings
 from . import _core
 
 __all__ = ["load", "run", "replicate", "compare", "Scenario", "RunResult", "ScenarioError",
-           "ScenarioWarning", "ModelError", "__version__"]
+           "ScenarioWarning", "ModelError", "PendingMessagesMaxError", "__version__"]
 
 __version__ = _core.__version__
 
 # A run broke one of the model's invariants: a drainsim bug, never the scenario's (the CLI's
 # exit code 3). A RuntimeError.
 ModelError = _core.ModelError
+# A run would have held more messages pending at once than the default cap (about 8.2e7): it
+# was stopped there (the CLI's exit code 7). A MemoryError.
+PendingMessagesMaxError = _core.PendingMessagesMaxError
 
 # What load() calls a scenario given as a dict: report.json's scenario.path and its reproduce
 # line, and the messages, name it.

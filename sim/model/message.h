@@ -17,6 +17,8 @@
 //      bypasses World::Transition is caught at the message's next transition or its release
 //      (the audit's per-message check; a message that never moves again is caught by the
 //      audit's recount, World::Audit).
+//  (5) At most live_max records are live at once (memory_cost.h (1)): Create throws
+//      PendingMessagesMaxExceeded rather than make one more, and creates nothing then.
 //
 // Thread-safety: none; a run owns its store.
 #pragma once
@@ -29,6 +31,7 @@
 #include "sim/base/check.h"
 #include "sim/config/enums.h"
 #include "sim/engine/time.h"
+#include "sim/model/memory_cost.h"
 #include "sim/model/message_state.h"
 
 namespace drainsim::model {
@@ -131,8 +134,20 @@ inline RedeliveryCause ExpiryCause(const Message& m) {
 
 class MessageStore {
  public:
+  // REQUIRES: 1 <= live_max <= kPendingMessagesMaxLimit (memory_cost.h).
+  explicit MessageStore(int64_t live_max = kPendingMessagesMaxLimit)
+      : live_max_(static_cast<size_t>(live_max)) {
+    DRAINSIM_CHECK(live_max >= 1);
+    DRAINSIM_CHECK(live_max <= kPendingMessagesMaxLimit);
+  }
+
   // Creates a record in `state` and returns its reference. The caller fills the other fields.
+  // Throws PendingMessagesMaxExceeded iff live_max records are live already (5): the cap's one
+  // compare, on a counter the store keeps anyway.
   MessageRef Create(MessageState state = MessageState::kReady) {
+    if (live_count_ >= live_max_) [[unlikely]] {
+      ThrowPendingMessagesMaxExceeded(static_cast<int64_t>(live_max_));
+    }
     uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -217,9 +232,10 @@ class MessageStore {
     uint32_t generation = 0;
     bool live = false;
   };
-  // sim/scenario/memory_estimate.h's figures were measured with this size: re-measure them
-  // (the loader refuses scenarios by them) and update this line when a field is added.
-  static_assert(sizeof(Record) == 176, "re-measure sim/scenario/memory_estimate.h");
+  // sim/model/memory_cost.h's figures were measured with this size: re-measure them (the
+  // default cap and the loader's refusals follow from them) and update this line when a field
+  // is added.
+  static_assert(sizeof(Record) == 176, "re-measure sim/model/memory_cost.h");
   // Records live in chunks that never move. A doubling vector would copy its records into an
   // array twice as large, holding both at once: up to twice the records' memory at the peak
   // (a backlog of 2e7 messages peaked at 6.3 GB, issue 20). Chunks cost one record a message.
@@ -233,6 +249,7 @@ class MessageStore {
   size_t size_ = 0;  // slots handed out: records in use or on free_
   std::vector<uint32_t> free_;
   size_t live_count_ = 0;
+  size_t live_max_;  // (5)
   std::array<int64_t, kMessageStateCount> live_by_state_{};
 };
 

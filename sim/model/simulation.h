@@ -22,6 +22,12 @@
 //      message at rest: acked, parked, expired, rejected or in the DLQ. A message still ready,
 //      delayed or in flight then would never move again (a stall: issue 20); the run reports
 //      it as Results::model_error ("quiet_end") instead of passing for a finished run.
+//  (6) At most RunOptions::pending_messages_max messages are pending at once (live records:
+//      ready, delayed, in flight, in the DLQ, or terminal and still held by a worker). The
+//      message that would be one more is not created: RunSimulation throws
+//      PendingMessagesMaxExceeded (sim/model/memory_cost.h), naming the scenario, the seed and
+//      the simulated instant, and returns no Results. Where a run stops depends only on the
+//      scenario, the seed and the cap (deterministic), never on the machine.
 //
 // Thread-safety: a run (its World) is used by one thread; separate runs share nothing.
 #pragma once
@@ -31,6 +37,7 @@
 
 #include "sim/config/config.h"
 #include "sim/engine/time.h"
+#include "sim/model/memory_cost.h"
 #include "sim/model/observer.h"
 #include "sim/model/results.h"
 
@@ -61,6 +68,11 @@ struct RunOptions {
   // Not owned; it must outlive the run. Default null: no observer, and each hook costs one
   // well-predicted branch. An observer never changes the run's Results.
   RunObserver* observer = nullptr;
+  // The cap of (6): messages pending at once, 1..kPendingMessagesMaxLimit. The default, about
+  // 8.2e7, is 16 GiB at the measured 210 bytes a message (memory_cost.h); lower it to stop a
+  // run whose queue runs away early, raise it on a machine with the memory to spare. A healthy
+  // run never comes near it: the monthly rehearsal x1160 (1e8 messages) keeps a few thousand.
+  int64_t pending_messages_max = kPendingMessagesMaxDefault;
   // Tests only: from this instant the broker delivers nothing more and never will, a stall
   // made on purpose so that the tests can see invariant (5) reported through every command.
   // Default never. (`drainsim` sets it from the environment variable DRAINSIM_TEST_STALL_AT_S.)
@@ -73,6 +85,7 @@ struct RunOptions {
 
 // Runs `scenario` with `seed` to completion (run.until, or earlier when nothing can happen
 // any more). REQUIRES: `scenario` came from the loader (it satisfies the format's invariants).
+// Throws PendingMessagesMaxExceeded when the run would exceed options.pending_messages_max (6).
 Results RunSimulation(const config::Scenario& scenario, uint64_t seed,
                       const RunOptions& options = {});
 

@@ -92,6 +92,7 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
       observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
       until_(scenario.run.until),
+      messages_(options.pending_messages_max),
       keys_(scenario),
       producers_(scenario.producers, ProducerKinds(scenario), seed),
       broker_(messages_),
@@ -348,7 +349,13 @@ void World::HandleControl(const Event& event) {
 
 Results RunSimulation(const config::Scenario& scenario, uint64_t seed, const RunOptions& options) {
   World world(scenario, seed, options);
-  return world.Run();
+  try {
+    return world.Run();
+  } catch (const PendingMessagesMaxExceeded& e) {
+    // The run is abandoned (6): only the message survives it, with the run named.
+    throw PendingMessagesMaxExceeded(e.pending_messages_max(), scenario.name, seed,
+                                     world.Now().seconds());
+  }
 }
 
 }  // namespace drainsim::model

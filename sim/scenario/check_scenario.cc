@@ -5,23 +5,26 @@
 #include <cstdio>
 
 #include "sim/config/enum_names.h"
-#include "sim/scenario/memory_estimate.h"
+#include "sim/model/memory_cost.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
 
 namespace {
 
-// Limits on what one run may publish. What a pending message costs is measured
-// (memory_estimate.h); with everything pending at once (workers stuck all night), 16 GiB holds
-// about 8.2e7 backlog messages.
+// The limit on what one run may publish: at most 1e9 messages. What a run may hold pending at
+// once is capped as it runs (sim/model/memory_cost.h); the loader refuses only what is certain
+// to exceed that cap's default: messages published together before any worker could take one
+// (the backlog at t = 0, one unspaced fanout or burst firing).
 constexpr double kMessagesMax = 1e9;
-constexpr double kPendingBytesMax = 16.0 * (1ull << 30);
 
 struct Contribution {
   double messages = 0;
   std::string pointer;
-  double bytes_per_message = kBytesPerPublishedMessage;
+  double bytes_per_message = model::kBytesPerPublishedMessage;
+  // Messages published in one event, all pending together at that instant: the backlog's
+  // count, or one firing of a fanout without publish_rate_per_s or of a burst.
+  double at_once = 0;
 };
 
 double Seconds(engine::Duration d) { return d.seconds(); }
@@ -44,7 +47,9 @@ std::vector<Contribution> Contributions(const config::Scenario& s, const Context
       if (f->publish_rate_per_s) {
         per_firing = std::min(per_firing, *f->publish_rate_per_s * Seconds(until - f->at) + 1);
       }
-      out.push_back({per_firing * Firings(f->at, f->every, until), base + "/count"});
+      out.push_back({per_firing * Firings(f->at, f->every, until), base + "/count",
+                     model::kBytesPerPublishedMessage,
+                     f->publish_rate_per_s ? 0 : static_cast<double>(f->count)});
     } else if (const auto* f = std::get_if<config::ConstantSchedule>(&p.schedule)) {
       out.push_back(
           {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
@@ -52,15 +57,17 @@ std::vector<Contribution> Contributions(const config::Scenario& s, const Context
       out.push_back(
           {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
     } else if (const auto* f = std::get_if<config::BurstSchedule>(&p.schedule)) {
-      out.push_back(
-          {static_cast<double>(f->count) * Firings(f->at, f->every, until), base + "/count"});
+      out.push_back({static_cast<double>(f->count) * Firings(f->at, f->every, until),
+                     base + "/count", model::kBytesPerPublishedMessage,
+                     static_cast<double>(f->count)});
     }
   }
   for (size_t i = 0; i < s.backlog.size(); ++i) {
     const bool delayed = s.backlog[i].where == config::BacklogWhere::kDelayed;
-    out.push_back({static_cast<double>(s.backlog[i].count),
-                   "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count",
-                   kBytesPerPendingMessage + (delayed ? kBytesPerPendingEvent : 0)});
+    const double count = static_cast<double>(s.backlog[i].count);
+    out.push_back({count, "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count",
+                   model::kBytesPerPendingMessage + (delayed ? model::kBytesPerPendingEvent : 0),
+                   count});
   }
   return out;
 }
@@ -89,6 +96,45 @@ std::string Bytes(double bytes) {
   return text;
 }
 
+// The backlog as a whole (all of it is created at t = 0, before the first event), with the
+// pointer of its largest entry; empty when there is none.
+Contribution BacklogAtOnce(const std::vector<Contribution>& parts) {
+  Contribution backlog;
+  double largest = 0;
+  double bytes = 0;
+  for (const Contribution& part : parts) {
+    if (part.pointer.rfind("/backlog/", 0) != 0) continue;
+    backlog.at_once += part.at_once;
+    bytes += part.at_once * part.bytes_per_message;
+    if (part.at_once > largest) {
+      largest = part.at_once;
+      backlog.pointer = part.pointer;
+    }
+  }
+  if (backlog.at_once > 0) backlog.bytes_per_message = bytes / backlog.at_once;
+  return backlog;
+}
+
+// Refuses what is certain to exceed the default cap on pending messages: the backlog, or one
+// unspaced firing, published in one event (memory_cost.h (3)).
+void CheckAtOnce(const std::vector<Contribution>& parts, Context& c) {
+  const Contribution backlog = BacklogAtOnce(parts);
+  const Contribution* worst = &backlog;
+  for (const Contribution& part : parts) {
+    if (part.at_once > worst->at_once) worst = &part;
+  }
+  const double cap = static_cast<double>(model::kPendingMessagesMaxDefault);
+  if (worst->at_once <= cap) return;
+  const std::string what = worst == &backlog ? "the backlog puts about "
+                                             : "one firing publishes about ";
+  c.problems.Add(worst->pointer,
+                 what + Scientific(worst->at_once) + " messages in the queue at once (~" +
+                     Bytes(worst->at_once * worst->bytes_per_message) + "); at most " +
+                     Scientific(cap) +
+                     " may be pending at once (the default cap on pending messages: 16 GiB at " +
+                     Bytes(model::kBytesPerPendingMessage) + " a message)");
+}
+
 void CheckEstimate(const config::Scenario& s, Context& c) {
   if (!c.run_until) return;
   const std::vector<Contribution> parts = Contributions(s, c);
@@ -101,15 +147,13 @@ void CheckEstimate(const config::Scenario& s, Context& c) {
     if (biggest == nullptr || part.messages > biggest->messages) biggest = &part;
   }
   if (biggest == nullptr) return;
-  const std::string estimate = "scenario would publish about " + Scientific(total) +
-                               " messages (~" + Bytes(bytes) + " if all pending at once)";
   if (total > kMessagesMax) {
-    c.problems.Add(biggest->pointer, estimate + "; at most 1e9 are supported");
-  } else if (bytes > kPendingBytesMax) {
-    c.problems.Add(biggest->pointer, estimate + "; at most 16 GiB of pending messages (about " +
-                                         Scientific(kPendingBytesMax / (bytes / total)) +
-                                         " of these) is supported");
+    c.problems.Add(biggest->pointer, "scenario would publish about " + Scientific(total) +
+                                         " messages (~" + Bytes(bytes) +
+                                         " if all pending at once); at most 1e9 are supported");
+    return;
   }
+  CheckAtOnce(parts, c);
 }
 
 // Placeholders of `kind`'s key pattern that `fields` leaves unset.

@@ -5,7 +5,10 @@
 //      expectations failed; kExitBadInput (2) bad input or bad usage. Nothing else is returned
 //      on an operating error; a crash is a bug. kExitModelError (3): a run broke a model
 //      invariant (Results::model_error, a drainsim bug): `run` and every experiment command.
-//      `swarm` adds 3, 4, 5 and 6 (below) for what its seeds found.
+//      `swarm` adds 3, 4, 5 and 6 (below) for what its seeds found. kExitPendingMessagesMax (7):
+//      a run would have held more messages pending at once than --pending-messages-max
+//      (sim/model/memory_cost.h): it was stopped and nothing was written; every command that
+//      simulates (`run`, the experiments, `explain`, `live`).
 //  (2) Every subcommand answers --help on stdout with exit 0.
 //  (3) Bad input is reported on stderr, one line per problem, "FILE: /pointer: message".
 #pragma once
@@ -21,6 +24,10 @@ inline constexpr int kExitBadInput = 2;
 // A run broke a model invariant: a drainsim bug, reported with the command that reproduces it.
 // The same code as the swarm's correctness failure, which it is.
 inline constexpr int kExitModelError = 3;
+// A run reached the cap on messages pending at once (RunOptions::pending_messages_max): a
+// queue that runs away, or a machine's memory limit, not a bug. Its own code, distinct from
+// every other command's, so that a script can tell it from bad input (2) and from the swarm's.
+inline constexpr int kExitPendingMessagesMax = 7;
 // `drainsim swarm` (docs/SWARM.md) exits with the worst its seeds found: crash > correctness >
 // liveness > timeout.
 inline constexpr int kExitSwarmCorrectness = 3;  // conservation, determinism, invalid variant

@@ -166,6 +166,7 @@ int RunCompare(const Args& args) {
       "stdout: text (the tables) or markdown (comment.md: the pull-request comment)");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
+  AddPendingMessagesMaxOption(line.options);
   AddQuietOption(line.options);
   line.positional.add("a", 1).add("b", 1);
   po::variables_map vm;

@@ -46,7 +46,8 @@ std::string Description() {
       "happen while messages were still waiting), which is a drainsim bug, never the\n"
       "scenario's; what is stuck and the command that reproduces it go to stderr and no file is\n"
       "written. With --replications, and in compare, sweep and tune, a model error in any run\n"
-      "stops the experiment the same way.\n"
+      "stops the experiment the same way. 7 when the run would hold more messages pending at\n"
+      "once than --pending-messages-max: it is stopped there and nothing is written.\n"
       "The files are one set: all replaced, or none (a Ctrl-C takes effect after the set).\n\n"
       "formats (--format, comma-separated; each writes one file into DIR):";
   for (const reports::Format& format : reports::Formats()) {
@@ -81,6 +82,7 @@ void AddRunOptions(CommandLine& line) {
       "every event, every message recounted every max(4096, records) events (for debugging)")(
       "quiet", po::bool_switch(),
       "no progress line on stderr (drawn only when stderr is a terminal and the run is long)");
+  AddPendingMessagesMaxOption(line.options);
   AddReplicationOptions(line.options);  // --replications, --jobs, --shard, ...
   line.positional.add("scenario", 1);
 }
@@ -122,6 +124,7 @@ int RunOnce(const po::variables_map& vm, const std::vector<const reports::Format
   model::RunOptions options;
   options.audit_every_event = vm["audit"].as<bool>();
   options.test_stall_at = TestStallAt();
+  options.pending_messages_max = PendingMessagesMax(vm);
   const bool record = std::any_of(formats.begin(), formats.end(),
                                   [](const reports::Format* f) { return f->needs_trace_log; });
   RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,

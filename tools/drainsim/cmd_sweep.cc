@@ -41,6 +41,7 @@ void AddSweepOptions(CommandLine& line) {
       "and write DIR/part-i-of-N.json for drainsim merge");
   AddMetricOptions(line.options);
   AddJobsOption(line.options);
+  AddPendingMessagesMaxOption(line.options);
   AddQuietOption(line.options);
   line.positional.add("scenario", 1);
 }

@@ -128,6 +128,7 @@ int RunTune(const Args& args) {
       "1:500)")("seed", po::value<uint64_t>(), "base seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME-tune)");
   AddJobsOption(line.options);
+  AddPendingMessagesMaxOption(line.options);
   AddQuietOption(line.options);
   line.positional.add("scenario", 1);
   po::variables_map vm;

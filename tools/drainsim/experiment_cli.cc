@@ -8,6 +8,7 @@
 
 #include "experiments/experiment_setup.h"
 #include "experiments/parallel.h"
+#include "sim/model/memory_cost.h"
 #include "tools/drainsim/out_dir.h"
 #include "tools/drainsim/output_set.h"
 #include "tools/drainsim/scenario_input.h"
@@ -37,6 +38,26 @@ void AddMetricOptions(po::options_description& options) {
 void AddJobsOption(po::options_description& options) {
   options.add_options()("jobs,j", po::value<int>()->default_value(1),
                         "runs at once, one thread each (results are identical for every value)");
+}
+
+void AddPendingMessagesMaxOption(po::options_description& options) {
+  const auto in_range = [](int64_t n) {
+    if (n < 1 || n > model::kPendingMessagesMaxLimit) {
+      throw po::error("--pending-messages-max must be in 1.." +
+                      std::to_string(model::kPendingMessagesMaxLimit) + " (got " +
+                      std::to_string(n) + ")");
+    }
+  };
+  options.add_options()(
+      "pending-messages-max",
+      po::value<int64_t>()->default_value(model::kPendingMessagesMaxDefault)->notifier(in_range),
+      "stop a run (exit 7, nothing written) that would hold more messages pending at once; "
+      "the default is 16 GiB at the measured 210 bytes a message");
+}
+
+int64_t PendingMessagesMax(const po::variables_map& vm) {
+  if (!vm.count("pending-messages-max")) return model::kPendingMessagesMaxDefault;
+  return vm["pending-messages-max"].as<int64_t>();
 }
 
 std::optional<std::vector<experiments::MetricSpec>> MetricsFromOptions(
@@ -130,6 +151,7 @@ experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jo
   options.jobs = jobs;
   options.run.test_stall_at = TestStallAt();
   if (vm.count("audit")) options.run.audit_every_event = vm["audit"].as<bool>();
+  options.run.pending_messages_max = PendingMessagesMax(vm);
   if (progress != nullptr && progress->active()) {
     // Called under the runner's lock, one call at a time, as ProgressLine requires.
     options.on_done = [progress](size_t done, size_t total) {

@@ -60,7 +60,14 @@ bool ProgressWanted(const po::variables_map& vm);
 // for the tests of exit code 3 only; unset or not a number >= 0: never. Not a user option.
 engine::Instant TestStallAt();
 
-// Runner options for --jobs (and --audit when the command has it). With `progress`, every
+// --pending-messages-max N (RunOptions::pending_messages_max, 1..kPendingMessagesMaxLimit,
+// default kPendingMessagesMaxDefault; sim/model/memory_cost.h): every command that simulates.
+// A value out of range is a usage error (exit 2).
+void AddPendingMessagesMaxOption(po::options_description& options);
+// The option's value, or the model's default when the command has no such option.
+int64_t PendingMessagesMax(const po::variables_map& vm);
+
+// Runner options for --jobs (and --audit and --pending-messages-max when the command has them). With `progress`, every
 // finished run updates it: "37%  run 37 of 100" (tools/drainsim/progress.h: drawn only on a
 // terminal, never part of a result).
 experiments::RunnerOptions RunnerOptionsFrom(const po::variables_map& vm, int jobs,

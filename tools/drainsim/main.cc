@@ -9,6 +9,7 @@
 #include <string>
 
 #include "experiments/runner.h"
+#include "sim/model/memory_cost.h"
 #include "tools/drainsim/cli.h"
 
 namespace {
@@ -25,6 +26,13 @@ long PeakResidentKb() {
   text[n] = '\0';
   const char* line = std::strstr(text, "VmHWM:");
   return line == nullptr ? -1 : std::strtol(line + 6, nullptr, 10);
+}
+
+// The command line that replays a run (runs are deterministic).
+std::string Command(const drainsim::cli::Args& args) {
+  std::string command = "drainsim";
+  for (const std::string& arg : args) command += " " + drainsim::cli::ShellQuoted(arg);
+  return command;
 }
 
 }  // namespace
@@ -53,10 +61,18 @@ int main(int argc, char** argv) {
   } catch (const drainsim::experiments::ModelErrorInRun& e) {
     // An experiment met a run that broke a model invariant (experiments/runner.h): nothing was
     // written, and the same command line replays it (runs are deterministic).
-    std::string command = "drainsim";
-    for (const std::string& arg : args) command += " " + drainsim::cli::ShellQuoted(arg);
-    std::fprintf(stderr, "drainsim: %s\nreproduce: %s\n", e.what(), command.c_str());
+    std::fprintf(stderr, "drainsim: %s\nreproduce: %s\n", e.what(), Command(args).c_str());
     return drainsim::cli::kExitModelError;
+  } catch (const drainsim::model::PendingMessagesMaxExceeded& e) {
+    // A run reached its cap on pending messages (sim/model/memory_cost.h): stopped before it
+    // wrote anything, at a point that depends only on the scenario, the seed and the cap.
+    std::fprintf(stderr,
+                 "drainsim: error: %s; the run was stopped and nothing was written. Messages "
+                 "pile up faster than the workers take them (or the backlog is that large): "
+                 "check the producers' rates, the workers and the faults; if the machine has the "
+                 "memory, raise --pending-messages-max\nreproduce: %s\n",
+                 e.what(), Command(args).c_str());
+    return drainsim::cli::kExitPendingMessagesMax;
   } catch (const std::exception& e) {
     // Operating errors are handled where they arise; reaching here is an input the code did
     // not anticipate. Report it as bad input rather than crash, and make it findable.
