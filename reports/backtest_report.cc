@@ -37,6 +37,7 @@ Json SeriesJson(const SeriesComparison& s) {
           {"points_compared", static_cast<int64_t>(s.points.size())},
           {"points_beyond_run", s.points_beyond_run},
           {"share_in_band", Number(s.share_in_band)},
+          {"share_floor", Number(s.share_floor)},
           {"mean_abs_error", Number(s.mean_abs_error)},
           {"max_abs_error", Number(s.max_abs_error)},
           {"passed", s.passed}};
@@ -84,11 +85,12 @@ std::string BacktestMarkdown(const BacktestResult& r) {
   md += "Scenario `" + r.scenario_path + "` (hash " + r.scenario_hash + "), " +
         std::to_string(r.replications) + " replications from seed " + std::to_string(r.base_seed) +
         "; drainsim " + r.version + ".\n\n";
-  md += "## Series\n\n| figure | points | inside the 95% band | mean abs error | max abs error | "
-        "beyond the run | verdict |\n|---|---:|---:|---:|---:|---:|---|\n";
+  md += "## Series\n\n| figure | points | inside the 95% band | required | mean abs error | "
+        "max abs error | beyond the run | verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const SeriesComparison& s : r.series) {
     md += "| " + s.name + " | " + std::to_string(s.points.size()) + " | " +
-          Percent(s.share_in_band) + " | " + Text(s.mean_abs_error) + " | " +
+          Percent(s.share_in_band) + " | " + Percent(s.share_floor) + " | " +
+          Text(s.mean_abs_error) + " | " +
           Text(s.max_abs_error) + " | " + std::to_string(s.points_beyond_run) + " | " +
           Verdict(s.passed) + " |\n";
   }
@@ -111,7 +113,8 @@ std::string BacktestSummary(const BacktestResult& r) {
                      std::to_string(r.replications) + " replications\n";
   for (const SeriesComparison& s : r.series) {
     text += "  " + s.name + ": " + Percent(s.share_in_band) + " of " +
-            std::to_string(s.points.size()) + " points inside the 95% band, mean abs error " +
+            std::to_string(s.points.size()) + " points inside the 95% band (required " +
+            Percent(s.share_floor) + "), mean abs error " +
             Text(s.mean_abs_error) + "  " + Verdict(s.passed) + "\n";
   }
   for (const ScalarComparison& s : r.scalars) {

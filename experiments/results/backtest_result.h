@@ -16,7 +16,8 @@ namespace drainsim::experiments {
 
 // When the model counts as missing (docs/TELEMETRY.md, "Tolerances"; `--tolerance`).
 struct BacktestTolerances {
-  // A series figure passes iff at least this share of its observed points lies in the band.
+  // A series figure passes iff at least this share of its observed points lies in the band (or
+  // the share that 97.5% of the replications reach themselves, when lower: SeriesComparison).
   double share_in_band_min = 0.8;
   // A single figure (time to empty, peak DLQ depth) passes iff the observed value lies in the
   // band widened by this fraction: low * (1 - r) <= observed <= high * (1 + r).
@@ -39,6 +40,9 @@ struct SeriesComparison {
   std::vector<BandPoint> points;   // the observed points inside every replication's run
   int64_t points_beyond_run = 0;   // observed points after some replication's run had ended
   double share_in_band = 0;        // of `points`
+  // The share it must reach: BacktestTolerances::share_in_band_min, or the 2.5% quantile of the
+  // replications' own shares in the band when lower (docs/TELEMETRY.md, "Tolerances").
+  double share_floor = 0;
   double mean_abs_error = 0;       // mean |observed - median| over `points`, in the figure's unit
   double max_abs_error = 0;
   bool passed = false;
