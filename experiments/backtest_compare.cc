@@ -47,8 +47,9 @@ void CountRunsInside(const std::vector<std::vector<double>>& runs, size_t k,
 FigureRuns Compared(const FigureRuns& figure, int64_t* beyond) {
   FigureRuns out{figure.name, {}, {}, std::vector<std::vector<double>>(figure.runs.size())};
   for (size_t k = 0; k < figure.times_s.size(); ++k) {
-    const bool all = std::all_of(figure.runs.begin(), figure.runs.end(),
-                                 [k](const std::vector<double>& run) { return !std::isnan(run[k]); });
+    const bool all =
+        std::all_of(figure.runs.begin(), figure.runs.end(),
+                    [k](const std::vector<double>& run) { return !std::isnan(run[k]); });
     if (!all) {
       ++*beyond;
       continue;
@@ -72,9 +73,12 @@ SeriesComparison CompareSeries(const FigureRuns& figure, int64_t beyond,
   for (size_t k = 0; k < figure.times_s.size(); ++k) {
     for (size_t r = 0; r < figure.runs.size(); ++r) values[r] = figure.runs[r][k];
     std::sort(values.begin(), values.end());
-    BandPoint point{figure.times_s[k],           figure.observed[k],
-                    QuantileSorted(values, 0.025), QuantileSorted(values, 0.5),
-                    QuantileSorted(values, 0.975), false};
+    BandPoint point{figure.times_s[k],
+                    figure.observed[k],
+                    QuantileSorted(values, 0.025),
+                    QuantileSorted(values, 0.5),
+                    QuantileSorted(values, 0.975),
+                    false};
     point.inside = point.low <= point.observed && point.observed <= point.high;
     CountRunsInside(figure.runs, k, &run_inside);
     inside += point.inside ? 1 : 0;
@@ -113,8 +117,8 @@ ScalarComparison CompareScalar(const std::string& name, const std::string& rule,
   out.low = QuantileSorted(simulated, 0.025);
   out.median = QuantileSorted(simulated, 0.5);
   out.high = QuantileSorted(simulated, 0.975);
-  const auto never = std::count_if(simulated.begin(), simulated.end(),
-                                   [](double v) { return std::isinf(v); });
+  const auto never =
+      std::count_if(simulated.begin(), simulated.end(), [](double v) { return std::isinf(v); });
   out.never_share = static_cast<double>(never) / static_cast<double>(simulated.size());
   out.inside = out.low <= observed && observed <= out.high;
   const double r = tolerances.relative;
@@ -142,11 +146,12 @@ void CompareScalars(const std::vector<FigureRuns>& compared, const BacktestToler
   }
   if (const FigureRuns* dlq = find("dlq_depth")) {
     std::vector<double> simulated;
-    for (const auto& run : dlq->runs) simulated.push_back(*std::max_element(run.begin(), run.end()));
-    result->scalars.push_back(CompareScalar(
-        "peak_dlq_depth", "largest dlq_depth at the observed instants",
-        *std::max_element(dlq->observed.begin(), dlq->observed.end()), std::move(simulated),
-        tolerances));
+    for (const auto& run : dlq->runs)
+      simulated.push_back(*std::max_element(run.begin(), run.end()));
+    result->scalars.push_back(
+        CompareScalar("peak_dlq_depth", "largest dlq_depth at the observed instants",
+                      *std::max_element(dlq->observed.begin(), dlq->observed.end()),
+                      std::move(simulated), tolerances));
   }
 }
 
@@ -180,8 +185,9 @@ base::Status CompareAll(const std::vector<FigureRuns>& figures,
     any = any || !compared.back().times_s.empty();
   }
   if (!any) {
-    return base::Failure{"no observed point lies inside the simulated runs (every one is after "
-                         "run.until_s): is the series' origin the scenario's?"};
+    return base::Failure{
+        "no observed point lies inside the simulated runs (every one is after "
+        "run.until_s): is the series' origin the scenario's?"};
   }
   CompareScalars(compared, tolerances, result);
   result->passed = true;

@@ -46,10 +46,16 @@ Json SeriesJson(const SeriesComparison& s) {
 Json ScalarJson(const ScalarComparison& s) {
   Json error = nullptr;
   if (std::isfinite(s.observed) && std::isfinite(s.median)) error = Number(s.observed - s.median);
-  return {{"name", s.name},         {"rule", s.rule},     {"observed", Number(s.observed)},
-          {"low", Number(s.low)},   {"median", Number(s.median)}, {"high", Number(s.high)},
-          {"error", error},         {"never_share", Number(s.never_share)},
-          {"inside", s.inside},     {"passed", s.passed}};
+  return {{"name", s.name},
+          {"rule", s.rule},
+          {"observed", Number(s.observed)},
+          {"low", Number(s.low)},
+          {"median", Number(s.median)},
+          {"high", Number(s.high)},
+          {"error", error},
+          {"never_share", Number(s.never_share)},
+          {"inside", s.inside},
+          {"passed", s.passed}};
 }
 
 }  // namespace
@@ -60,7 +66,8 @@ std::string BacktestJson(const BacktestResult& r) {
   Json scalars = Json::array();
   for (const ScalarComparison& s : r.scalars) scalars.push_back(ScalarJson(s));
   const Json document = {
-      {"scenario", {{"name", r.scenario_name}, {"path", r.scenario_path}, {"hash", r.scenario_hash}}},
+      {"scenario",
+       {{"name", r.scenario_name}, {"path", r.scenario_path}, {"hash", r.scenario_hash}}},
       {"drainsim_version", r.version},
       {"observed", r.observed_file},
       {"base_seed", r.base_seed},
@@ -78,29 +85,32 @@ std::string BacktestJson(const BacktestResult& r) {
 
 std::string BacktestMarkdown(const BacktestResult& r) {
   std::string md = "# Backtest: " + r.scenario_name + " against " + r.observed_file + "\n\n";
-  md += std::string("**") + (r.passed ? "The model reproduces the observation" : "The model misses") +
+  md += std::string("**") +
+        (r.passed ? "The model reproduces the observation" : "The model misses") +
         "** within the tolerances (series: at least " + Percent(r.tolerances.share_in_band_min) +
         " of the observed points inside the simulated 95% band; figures: inside the band widened "
-        "by " + Percent(r.tolerances.relative) + ").\n\n";
+        "by " +
+        Percent(r.tolerances.relative) + ").\n\n";
   md += "Scenario `" + r.scenario_path + "` (hash " + r.scenario_hash + "), " +
         std::to_string(r.replications) + " replications from seed " + std::to_string(r.base_seed) +
         "; drainsim " + r.version + ".\n\n";
-  md += "## Series\n\n| figure | points | inside the 95% band | required | mean abs error | "
-        "max abs error | beyond the run | verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
+  md +=
+      "## Series\n\n| figure | points | inside the 95% band | required | mean abs error | "
+      "max abs error | beyond the run | verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const SeriesComparison& s : r.series) {
     md += "| " + s.name + " | " + std::to_string(s.points.size()) + " | " +
           Percent(s.share_in_band) + " | " + Percent(s.share_floor) + " | " +
-          Text(s.mean_abs_error) + " | " +
-          Text(s.max_abs_error) + " | " + std::to_string(s.points_beyond_run) + " | " +
-          Verdict(s.passed) + " |\n";
+          Text(s.mean_abs_error) + " | " + Text(s.max_abs_error) + " | " +
+          std::to_string(s.points_beyond_run) + " | " + Verdict(s.passed) + " |\n";
   }
-  md += "\n## Figures\n\n| figure | observed | simulated 2.5% | median | 97.5% | error | verdict |"
-        "\n|---|---:|---:|---:|---:|---:|---|\n";
+  md +=
+      "\n## Figures\n\n| figure | observed | simulated 2.5% | median | 97.5% | error | verdict |"
+      "\n|---|---:|---:|---:|---:|---:|---|\n";
   for (const ScalarComparison& s : r.scalars) {
     const bool finite = std::isfinite(s.observed) && std::isfinite(s.median);
-    md += "| " + s.name + " | " + Text(s.observed) + " | " + Text(s.low) + " | " +
-          Text(s.median) + " | " + Text(s.high) + " | " +
-          (finite ? Decimal(s.observed - s.median, 3) : "-") + " | " + Verdict(s.passed) + " |\n";
+    md += "| " + s.name + " | " + Text(s.observed) + " | " + Text(s.low) + " | " + Text(s.median) +
+          " | " + Text(s.high) + " | " + (finite ? Decimal(s.observed - s.median, 3) : "-") +
+          " | " + Verdict(s.passed) + " |\n";
   }
   md += "\n";
   for (const ScalarComparison& s : r.scalars) md += "- " + s.name + ": " + s.rule + ".\n";
@@ -114,13 +124,12 @@ std::string BacktestSummary(const BacktestResult& r) {
   for (const SeriesComparison& s : r.series) {
     text += "  " + s.name + ": " + Percent(s.share_in_band) + " of " +
             std::to_string(s.points.size()) + " points inside the 95% band (required " +
-            Percent(s.share_floor) + "), mean abs error " +
-            Text(s.mean_abs_error) + "  " + Verdict(s.passed) + "\n";
+            Percent(s.share_floor) + "), mean abs error " + Text(s.mean_abs_error) + "  " +
+            Verdict(s.passed) + "\n";
   }
   for (const ScalarComparison& s : r.scalars) {
     text += "  " + s.name + ": observed " + Text(s.observed) + ", simulated " + Text(s.low) +
-            " .. " + Text(s.high) + " (median " + Text(s.median) + ")  " + Verdict(s.passed) +
-            "\n";
+            " .. " + Text(s.high) + " (median " + Text(s.median) + ")  " + Verdict(s.passed) + "\n";
   }
   text += r.passed ? "backtest: pass\n" : "backtest: the model misses beyond the tolerances\n";
   return text;

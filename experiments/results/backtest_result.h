@@ -28,22 +28,22 @@ struct BacktestTolerances {
 struct BandPoint {
   double t_s = 0;
   double observed = 0;
-  double low = 0;     // 2.5%
-  double median = 0;  // 50%
-  double high = 0;    // 97.5%
+  double low = 0;       // 2.5%
+  double median = 0;    // 50%
+  double high = 0;      // 97.5%
   bool inside = false;  // low <= observed <= high
 };
 
 // A series figure: depth, dlq_depth, oldest_age_s.
 struct SeriesComparison {
   std::string name;
-  std::vector<BandPoint> points;   // the observed points inside every replication's run
-  int64_t points_beyond_run = 0;   // observed points after some replication's run had ended
-  double share_in_band = 0;        // of `points`
+  std::vector<BandPoint> points;  // the observed points inside every replication's run
+  int64_t points_beyond_run = 0;  // observed points after some replication's run had ended
+  double share_in_band = 0;       // of `points`
   // The share it must reach: BacktestTolerances::share_in_band_min, or the 2.5% quantile of the
   // replications' own shares in the band when lower (docs/TELEMETRY.md, "Tolerances").
   double share_floor = 0;
-  double mean_abs_error = 0;       // mean |observed - median| over `points`, in the figure's unit
+  double mean_abs_error = 0;  // mean |observed - median| over `points`, in the figure's unit
   double max_abs_error = 0;
   bool passed = false;
 };

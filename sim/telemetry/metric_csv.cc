@@ -60,8 +60,7 @@ base::Expected<Header> ReadHeader(const std::vector<std::string>& names,
     if (name == "t_s") {
       time = c;
     } else if (name == "t" || name == "time" || name == "timestamp" || name == "t_ms") {
-      return Failure{"units missing: the time column is t_s (seconds from the start), not " +
-                     name};
+      return Failure{"units missing: the time column is t_s (seconds from the start), not " + name};
     } else if (IsFigureName(name)) {
       header.figure.back() = name;
     } else if (std::find(options.ignored_columns.begin(), options.ignored_columns.end(), name) ==

@@ -63,10 +63,11 @@ base::Status Reader::Read(const Json& root) {
   const auto status = root.find("status");
   if (status == root.end() || *status != "success") {
     const auto error = root.find("error");
-    return Problem("/status", std::string("must be \"success\"") +
-                                  (error != root.end() && error->is_string()
-                                       ? " (the response's error: " + error->get<std::string>() + ")"
-                                       : ""));
+    return Problem("/status",
+                   std::string("must be \"success\"") +
+                       (error != root.end() && error->is_string()
+                            ? " (the response's error: " + error->get<std::string>() + ")"
+                            : ""));
   }
   const auto data = root.find("data");
   if (data == root.end() || !data->is_object()) return Problem("/data", "must be an object");
@@ -176,7 +177,8 @@ base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text, const
     root = Json::parse(text);
   } catch (const Json::parse_error& e) {
     const size_t offset = std::min(text.size(), e.byte == 0 ? size_t{0} : e.byte - 1);
-    const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+    const size_t line =
+        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
     return Failure{file + ": line " + std::to_string(line) + ": not JSON: " + e.what()};
   } catch (const Json::exception& e) {
     return Failure{file + ": not JSON: " + e.what()};

@@ -31,15 +31,17 @@ base::Status CheckFigureName(std::string_view name) {
   if (IsFigureName(name)) return {};
   for (const FigureBase& figure : kBases) {
     const bool bare = name == figure.base;
-    const bool other_unit = name.size() > figure.base.size() + 1 &&
-                            name.substr(0, figure.base.size() + 1) == std::string(figure.base) + "_";
+    const bool other_unit =
+        name.size() > figure.base.size() + 1 &&
+        name.substr(0, figure.base.size() + 1) == std::string(figure.base) + "_";
     if (!bare && !other_unit) continue;
     const std::string what = std::string(figure.base) + " is in " + std::string(figure.unit_text) +
                              ": name it " + std::string(figure.name);
     return base::Failure{(bare ? "units missing: " : "unknown unit: ") + what};
   }
   std::string names;
-  for (std::string_view figure : kFigureNames) names += (names.empty() ? "" : ", ") + std::string(figure);
+  for (std::string_view figure : kFigureNames)
+    names += (names.empty() ? "" : ", ") + std::string(figure);
   return base::Failure{"unknown figure " + std::string(name) + " (figures: " + names + ")"};
 }
 

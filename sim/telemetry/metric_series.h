@@ -50,7 +50,7 @@ struct SeriesPoint {
 };
 
 struct ObservedSeries {
-  std::string file;                                           // where it was read from
+  std::string file;                                         // where it was read from
   std::map<std::string, std::vector<SeriesPoint>> figures;  // by figure name
 };
 
@@ -69,8 +69,7 @@ base::Expected<ObservedSeries> ReadSeriesCsv(std::string_view text, const std::s
                                              const SeriesReadOptions& options);
 
 // Reads a Prometheus query_range response's text. `file` names it in problems.
-base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text,
-                                                    const std::string& file,
+base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text, const std::string& file,
                                                     const SeriesReadOptions& options);
 
 // Either reader, chosen by the text: Prometheus when its first non-blank byte is '{'.

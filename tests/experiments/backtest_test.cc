@@ -30,7 +30,8 @@ std::string Backlogged(int workers) {
   return R"({"format_version": 1, "name": "busy", "seed": 5, "run": {"until_s": 600},
     "kinds": {"job": {"handler": {"cpu_ms": {"exponential": {"mean": 40}}}}},
     "producers": [{"kind": "job", "poisson": {"rate_per_s": 40}}],
-    "workers": {"count": )" + std::to_string(workers) + "}}";
+    "workers": {"count": )" +
+         std::to_string(workers) + "}}";
 }
 
 telemetry::ObservedSeries ObservedOf(const model::Results& results) {
@@ -75,7 +76,7 @@ TEST_CASE("backtest: a run's series read at other instants", "[backtest]") {
   CHECK(v[0] == 10);
   CHECK(v[1] == 12.5);
   CHECK(v[2] == 20);
-  CHECK(std::isnan(v[3]));  // after until_s: unknown
+  CHECK(std::isnan(v[3]));        // after until_s: unknown
   results.reached_until = false;  // ended at rest: the end state holds
   CHECK(ResampleRun(results, "depth", {11})[0] == 20);
 }

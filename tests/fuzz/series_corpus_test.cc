@@ -35,8 +35,7 @@ int Replay(const fs::path& folder) {
   return replayed;
 }
 
-TEST_CASE("the metric-series fuzz corpus replays without a property violation",
-          "[fuzz][series]") {
+TEST_CASE("the metric-series fuzz corpus replays without a property violation", "[fuzz][series]") {
   CHECK(Replay(fs::path(DRAINSIM_SOURCE_DIR) / "tests/fuzz/series_corpus") >= 10);
   CHECK(Replay(fs::path(DRAINSIM_SOURCE_DIR) / "scenarios/telemetry") >= 3);
 }

@@ -73,8 +73,9 @@ std::string AsPrometheus(const std::string& csv) {
 
 json Backtest(const fs::path& scenario, const fs::path& observed, const fs::path& out,
               int expected_exit, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"backtest", scenario.string(), "--observed", observed.string(),
-                                   "--replications", "20", "--out", out.string(), "--quiet"};
+  std::vector<std::string> args = {"backtest",        scenario.string(), "--observed",
+                                   observed.string(), "--replications",  "20",
+                                   "--out",           out.string(),      "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult r = RunDrainsim(args);
   INFO(r.stdout_text << r.stderr_text);
@@ -98,9 +99,10 @@ TEST_CASE("backtest cli: the scenario against its own series passes, half the wo
   CHECK(fs::exists(dir / "own" / "backtest.html"));
 
   WriteFile(dir / "own.prom.json", AsPrometheus(ReadFile(csv.string())));
-  const json prom = Backtest(kScenario, dir / "own.prom.json", dir / "prom", 0,
-                             {"--map", "drainsim_depth=depth", "--map", "drainsim_dlq_depth=dlq_depth",
-                              "--map", "drainsim_oldest_age_s=oldest_age_s"});
+  const json prom =
+      Backtest(kScenario, dir / "own.prom.json", dir / "prom", 0,
+               {"--map", "drainsim_depth=depth", "--map", "drainsim_dlq_depth=dlq_depth", "--map",
+                "drainsim_oldest_age_s=oldest_age_s"});
   CHECK(prom["series"] == own["series"]);  // the same points, read from either format
   CHECK(prom["figures"] == own["figures"]);
 
@@ -127,23 +129,23 @@ TEST_CASE("backtest cli: bad input is exit 2 with the place and reason, nothing 
           "[backtest][cli]") {
   const fs::path dir = FreshDir("bad");
   WriteFile(dir / "back.csv", "t_s,depth\n0,1\n10,2\n5,3\n");
-  const ProcessResult r = RunDrainsim({"backtest", kScenario, "--observed",
-                                       (dir / "back.csv").string(), "--out",
-                                       (dir / "out").string()});
+  const ProcessResult r =
+      RunDrainsim({"backtest", kScenario, "--observed", (dir / "back.csv").string(), "--out",
+                   (dir / "out").string()});
   CHECK(r.exit_code == 2);
   CHECK(r.stderr_text.find("back.csv: line 4: t_s 5 is not after") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out" / "backtest.json"));
 
   WriteFile(dir / "nameless.json", R"({"status": "success", "data": {"resultType": "matrix",
       "result": [{"metric": {}, "values": [[1, "2"]]}]}})");
-  const ProcessResult p = RunDrainsim({"backtest", kScenario, "--observed",
-                                       (dir / "nameless.json").string(), "--out",
-                                       (dir / "out").string()});
+  const ProcessResult p =
+      RunDrainsim({"backtest", kScenario, "--observed", (dir / "nameless.json").string(), "--out",
+                   (dir / "out").string()});
   CHECK(p.exit_code == 2);
   CHECK(p.stderr_text.find("nameless.json: /data/result/0/metric: no __name__") !=
         std::string::npos);
-  const ProcessResult t = RunDrainsim({"backtest", kScenario, "--observed",
-                                       (dir / "back.csv").string(), "--tolerance", "share=2"});
+  const ProcessResult t = RunDrainsim(
+      {"backtest", kScenario, "--observed", (dir / "back.csv").string(), "--tolerance", "share=2"});
   CHECK(t.exit_code == 2);
   CHECK(t.stderr_text.find("--tolerance share=2") != std::string::npos);
   fs::remove_all(dir);

@@ -26,9 +26,9 @@ std::string PromError(const std::string& text, const SeriesReadOptions& options 
 }
 
 TEST_CASE("series csv: figures by column, empty fields skipped, CRLF and quotes", "[telemetry]") {
-  const auto read = ReadSeriesCsv(
-      "t_s,\"depth\",dlq_depth,oldest_age_s\r\n0,5,0,1.5\r\n10,7,,2\r\n20,0,3,0\r\n", "obs.csv",
-      kNoOptions);
+  const auto read =
+      ReadSeriesCsv("t_s,\"depth\",dlq_depth,oldest_age_s\r\n0,5,0,1.5\r\n10,7,,2\r\n20,0,3,0\r\n",
+                    "obs.csv", kNoOptions);
   REQUIRE(read.ok());
   REQUIRE(read->figures.size() == 3);
   const auto& depth = read->figures.at("depth");
@@ -46,19 +46,24 @@ TEST_CASE("series csv: drainsim's other columns are skipped when named", "[telem
   const auto read = ReadSeriesCsv("t_s,depth,parked,in_flight\n0,1,2,3\n", "s.csv", options);
   REQUIRE(read.ok());
   CHECK(read->figures.size() == 1);
-  CHECK_THAT(CsvError("t_s,depth,parked\n0,1,2\n"), Contains("line 1: column parked: unknown figure"));
+  CHECK_THAT(CsvError("t_s,depth,parked\n0,1,2\n"),
+             Contains("line 1: column parked: unknown figure"));
 }
 
 TEST_CASE("series csv: every bad-input reason names the line", "[telemetry]") {
   CHECK_THAT(CsvError(""), Equals("obs.csv: line 1: no header row (t_s and figure columns)"));
-  CHECK_THAT(CsvError("depth,dlq_depth\n1,2\n"), Equals("obs.csv: line 1: no t_s column (no timestamps)"));
-  CHECK_THAT(CsvError("time,depth\n1,2\n"), Contains("line 1: units missing: the time column is t_s"));
+  CHECK_THAT(CsvError("depth,dlq_depth\n1,2\n"),
+             Equals("obs.csv: line 1: no t_s column (no timestamps)"));
+  CHECK_THAT(CsvError("time,depth\n1,2\n"),
+             Contains("line 1: units missing: the time column is t_s"));
   CHECK_THAT(CsvError("t_s,depth\n"), Equals("obs.csv: line 2: no rows (no timestamps)"));
   CHECK_THAT(CsvError("t_s,oldest_age\n0,1\n"),
              Contains("line 1: column oldest_age: units missing: oldest_age is in seconds: name it "
                       "oldest_age_s"));
-  CHECK_THAT(CsvError("t_s,oldest_age_ms\n0,1\n"), Contains("unknown unit: oldest_age is in seconds"));
-  CHECK_THAT(CsvError("t_s,queue_size\n0,1\n"), Contains("line 1: column queue_size: unknown figure"));
+  CHECK_THAT(CsvError("t_s,oldest_age_ms\n0,1\n"),
+             Contains("unknown unit: oldest_age is in seconds"));
+  CHECK_THAT(CsvError("t_s,queue_size\n0,1\n"),
+             Contains("line 1: column queue_size: unknown figure"));
   CHECK_THAT(CsvError("t_s,depth,depth\n0,1,1\n"), Contains("line 1: column depth appears twice"));
   CHECK_THAT(CsvError("t_s,parked\n0,1\n", {{}, {"parked"}}), Contains("line 1: no figure column"));
   CHECK_THAT(CsvError("t_s,depth\n0,1\n10,2\n10,3\n"),
@@ -91,8 +96,9 @@ TEST_CASE("series prometheus: mapped by __name__, times from the earliest sample
   CHECK(read->figures.at("depth")[1].t_s == 25.5);
   CHECK(read->figures.at("depth")[1].value == 6);
   CHECK(read->figures.at("dlq_depth")[0].t_s == 0);
-  CHECK(ReadSeries("  " + Prom(R"([{"metric": {"__name__": "depth"}, "values": [[1, "2"]]}])"),
-                   "x", kNoOptions).ok());
+  CHECK(ReadSeries("  " + Prom(R"([{"metric": {"__name__": "depth"}, "values": [[1, "2"]]}])"), "x",
+                   kNoOptions)
+            .ok());
 }
 
 TEST_CASE("series prometheus: every bad-input reason names the pointer", "[telemetry]") {
@@ -118,8 +124,9 @@ TEST_CASE("series prometheus: every bad-input reason names the pointer", "[telem
              Contains("/data/result/0/values: no samples (no timestamps)"));
   CHECK_THAT(PromError(Prom(R"([{"metric": {"__name__": "depth"}, "values": [["a", "2"]]}])")),
              Contains("/data/result/0/values/0/0: no timestamp"));
-  CHECK_THAT(PromError(Prom(R"([{"metric": {"__name__": "depth"}, "values": [[2, "1"], [2, "1"]]}])")),
-             Contains("/data/result/0/values/1/0: not after the previous sample's time"));
+  CHECK_THAT(
+      PromError(Prom(R"([{"metric": {"__name__": "depth"}, "values": [[2, "1"], [2, "1"]]}])")),
+      Contains("/data/result/0/values/1/0: not after the previous sample's time"));
   CHECK_THAT(PromError(Prom(R"([{"metric": {"__name__": "depth"}, "values": [[1, 2]]}])")),
              Contains("/data/result/0/values/0/1: must be the value as a string"));
   CHECK_THAT(PromError(Prom(R"([{"metric": {"__name__": "depth"}, "values": [[1, "NaN"]]}])")),

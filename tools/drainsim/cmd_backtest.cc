@@ -139,9 +139,9 @@ int RunBacktest(const Args& args) {
 
   ProgressLine progress(ProgressWanted(vm));
   const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : loaded->scenario.seed;
-  base::Expected<experiments::BacktestResult> result = experiments::RunBacktest(
-      loaded->scenario, *observed, seed, replications, *tolerances,
-      RunnerOptionsFrom(vm, *jobs, &progress));
+  base::Expected<experiments::BacktestResult> result =
+      experiments::RunBacktest(loaded->scenario, *observed, seed, replications, *tolerances,
+                               RunnerOptionsFrom(vm, *jobs, &progress));
   progress.Finish();
   if (!result) return Fail(result.error());
   result->scenario_path = loaded->path;
