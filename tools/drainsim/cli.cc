@@ -25,6 +25,8 @@ const std::vector<Subcommand>& Subcommands() {
        RunExplain},
       {"fit", "fit a scenario's numbers to OpenTelemetry traces (OTLP/JSON): a fragment",
        RunFit},
+      {"backtest", "a scenario's replications against a recorded incident's metric series",
+       RunBacktest},
       {"live", "run the scenario for real on loopback RabbitMQ and PostgreSQL (README)", RunLive},
   };
   return kSubcommands;

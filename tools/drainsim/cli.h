@@ -55,6 +55,7 @@ std::string ShellQuoted(const std::string& arg);
 int Main(const Args& args);
 
 // Subcommands (one file each).
+int RunBacktest(const Args& args);
 int RunCheck(const Args& args);
 int RunCompare(const Args& args);
 int RunDump(const Args& args);
