@@ -6,21 +6,15 @@ const char* OtlpSax::MemberName(Role role) {
   return role == Role::kResources ? "resourceSpans" : role == Role::kScopes ? "scopeSpans" : "spans";
 }
 
-bool OtlpSax::Scalar(Json value) {
-  if (done_) return true;
-  if (!span_open_.empty()) {
-    SpanValue(std::move(value), false, false);
-    return true;
-  }
-  Place(false, false);  // only for its problem: a scalar where structure was expected
-  return true;
-}
-
 bool OtlpSax::Open(bool object) {
   if (++depth_ > depth_max_) return false;  // the source's scan names the place (contract (2))
   if (done_) return true;
   if (!span_open_.empty()) {
-    SpanValue(object ? Json::object() : Json::array(), object, !object);
+    if (KeepsNext()) {
+      Keep(object ? Json::object() : Json::array(), true);
+    } else {
+      ++span_skip_;  // a member of the span no reader needs (name, links, ...), or inside one
+    }
     return true;
   }
   const std::optional<Role> role = Place(object, !object);
@@ -104,17 +98,8 @@ std::optional<OtlpSax::Role> OtlpSax::Place(bool is_object, bool is_array) {
   }
 }
 
-void OtlpSax::SpanValue(Json value, bool container_object, bool container_array) {
-  const bool container = container_object || container_array;
-  if (span_skip_ > 0) {
-    if (container) ++span_skip_;
-    return;
-  }
+void OtlpSax::Keep(Json value, bool container) {
   Json* open = span_open_.back();
-  if (span_open_.size() == 1 && !SpanReader::IsRead(span_key_)) {
-    if (container) span_skip_ = 1;  // a member of the span no reader needs (name, links, ...)
-    return;
-  }
   Json* slot = nullptr;
   if (open->is_array()) {
     open->push_back(std::move(value));

@@ -45,13 +45,19 @@ class OtlpSax {
   const std::optional<SyntaxError>& syntax_error() const { return syntax_error_; }
 
   // nlohmann::json's SAX interface.
-  bool null() { return Scalar(Json(nullptr)); }
-  bool boolean(bool value) { return Scalar(Json(value)); }
-  bool number_integer(Json::number_integer_t value) { return Scalar(Json(value)); }
-  bool number_unsigned(Json::number_unsigned_t value) { return Scalar(Json(value)); }
-  bool number_float(Json::number_float_t value, const std::string&) { return Scalar(Json(value)); }
-  bool string(std::string& value) { return Scalar(Json(std::move(value))); }
-  bool binary(Json::binary_t&) { return Scalar(Json(nullptr)); }  // never in JSON text
+  bool null() { return Scalar([] { return Json(nullptr); }); }
+  bool boolean(bool value) { return Scalar([value] { return Json(value); }); }
+  bool number_integer(Json::number_integer_t value) {
+    return Scalar([value] { return Json(value); });
+  }
+  bool number_unsigned(Json::number_unsigned_t value) {
+    return Scalar([value] { return Json(value); });
+  }
+  bool number_float(Json::number_float_t value, const std::string&) {
+    return Scalar([value] { return Json(value); });
+  }
+  bool string(std::string& value) { return Scalar([&value] { return Json(std::move(value)); }); }
+  bool binary(Json::binary_t&) { return Scalar([] { return Json(nullptr); }); }  // not in JSON
   bool start_object(size_t) { return Open(true); }
   bool start_array(size_t) { return Open(false); }
   bool end_object() { return Close(); }
@@ -73,13 +79,28 @@ class OtlpSax {
 
   // "resourceSpans", "scopeSpans" or "spans": the member whose value has `role` (an array's).
   static const char* MemberName(Role role);
-  bool Scalar(Json value);
+  // A value that is no container; `make` builds it, called only if the value is kept (most
+  // of a file's strings are not: ids, names, links).
+  template <typename Make>
+  bool Scalar(const Make& make) {
+    if (done_) return true;
+    if (span_open_.empty()) {
+      Place(false, false);  // only for its problem: a scalar where structure was expected
+    } else if (KeepsNext()) {
+      Keep(make(), false);
+    }
+    return true;
+  }
+  // Whether the span keeps the next value; Keep stores it (and opens it if a container).
+  bool KeepsNext() const {
+    return span_skip_ == 0 && (span_open_.size() > 1 || SpanReader::IsRead(span_key_));
+  }
+  void Keep(Json value, bool container);
   bool Open(bool object);
   bool Close();
   // The role a value starting at the top of the stack takes, or nullopt after a problem (a value
   // of the wrong type where structure was expected). Counts array elements.
   std::optional<Role> Place(bool is_object, bool is_array);
-  void SpanValue(Json value, bool container_object, bool container_array);
   void SpanClose();
   std::string Pointer() const;  // of the innermost element begun
   void Fail(const std::string& pointer, const std::string& reason);
