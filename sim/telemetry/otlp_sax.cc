@@ -3,7 +3,9 @@
 namespace drainsim::telemetry {
 
 const char* OtlpSax::MemberName(Role role) {
-  return role == Role::kResources ? "resourceSpans" : role == Role::kScopes ? "scopeSpans" : "spans";
+  return role == Role::kResources ? "resourceSpans"
+         : role == Role::kScopes  ? "scopeSpans"
+                                  : "spans";
 }
 
 bool OtlpSax::Open(bool object) {
@@ -129,8 +131,8 @@ void OtlpSax::SpanClose() {
 std::string OtlpSax::Pointer() const {
   std::string pointer;
   for (const Frame& frame : frames_) {
-    const bool is_array = frame.role == Role::kResources || frame.role == Role::kScopes ||
-                          frame.role == Role::kSpans;
+    const bool is_array =
+        frame.role == Role::kResources || frame.role == Role::kScopes || frame.role == Role::kSpans;
     if (!is_array) continue;
     pointer += '/';
     pointer += MemberName(frame.role);

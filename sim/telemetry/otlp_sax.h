@@ -45,8 +45,12 @@ class OtlpSax {
   const std::optional<SyntaxError>& syntax_error() const { return syntax_error_; }
 
   // nlohmann::json's SAX interface.
-  bool null() { return Scalar([] { return Json(nullptr); }); }
-  bool boolean(bool value) { return Scalar([value] { return Json(value); }); }
+  bool null() {
+    return Scalar([] { return Json(nullptr); });
+  }
+  bool boolean(bool value) {
+    return Scalar([value] { return Json(value); });
+  }
   bool number_integer(Json::number_integer_t value) {
     return Scalar([value] { return Json(value); });
   }
@@ -56,8 +60,12 @@ class OtlpSax {
   bool number_float(Json::number_float_t value, const std::string&) {
     return Scalar([value] { return Json(value); });
   }
-  bool string(std::string& value) { return Scalar([&value] { return Json(std::move(value)); }); }
-  bool binary(Json::binary_t&) { return Scalar([] { return Json(nullptr); }); }  // not in JSON
+  bool string(std::string& value) {
+    return Scalar([&value] { return Json(std::move(value)); });
+  }
+  bool binary(Json::binary_t&) {
+    return Scalar([] { return Json(nullptr); });
+  }  // not in JSON
   bool start_object(size_t) { return Open(true); }
   bool start_array(size_t) { return Open(false); }
   bool end_object() { return Close(); }
@@ -72,9 +80,9 @@ class OtlpSax {
   enum class Role : uint8_t { kTop, kResources, kResource, kScopes, kScope, kSpans, kSpan, kSkip };
   struct Frame {
     Role role;
-    size_t index = 0;          // arrays: the elements begun
-    bool found = false;        // objects: their structural key seen
-    Role next = Role::kSkip;   // objects: the role of the value after the last key
+    size_t index = 0;         // arrays: the elements begun
+    bool found = false;       // objects: their structural key seen
+    Role next = Role::kSkip;  // objects: the role of the value after the last key
   };
 
   // "resourceSpans", "scopeSpans" or "spans": the member whose value has `role` (an array's).

@@ -70,14 +70,14 @@ bool SpanReader::IsRead(const std::string& key) {
 }
 
 uint32_t SpanReader::Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
-                        const std::string& name) {
+                            const std::string& name) {
   const auto [it, added] = index.emplace(name, static_cast<uint32_t>(names.size()));
   if (added) names.push_back(name);
   return it->second;
 }
 
-std::optional<int64_t> SpanReader::Nanos(const Json& span, const std::string& pointer, const char* key,
-                                     base::Status* status) const {
+std::optional<int64_t> SpanReader::Nanos(const Json& span, const std::string& pointer,
+                                         const char* key, base::Status* status) const {
   const std::string at = pointer + "/" + key;
   const auto it = span.find(key);
   if (it == span.end()) {

@@ -20,7 +20,8 @@ std::string Scenario(const std::string& kind_member) {
     "producers": [{"kind": "job", "constant": {"rate_per_s": 1}},
                   {"kind": "mail", "constant": {"rate_per_s": 1}}],
     "workers": {"count": 2},
-    "faults": [{"type": "errors", )" + kind_member + R"("probability": 0.2, "error": "transient",
+    "faults": [{"type": "errors", )" +
+         kind_member + R"("probability": 0.2, "error": "transient",
                 "from_s": 10, "until_s": 50},
                {"type": "worker_crash", "at_s": 20}]})";
 }

@@ -2,6 +2,8 @@
 // parsed the whole text into a DOM (otlp_read_dom.h): the same spans, or the same problem word
 // for word, on valid files and on thousands of mutated ones; the file reader (1 MiB chunks)
 // agrees with the text reader across chunk boundaries.
+#include "sim/telemetry/otlp_read.h"
+
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "sim/telemetry/json_source.h"
-#include "sim/telemetry/otlp_read.h"
 #include "tests/telemetry/otlp_read_dom.h"
 
 namespace drainsim::telemetry {
@@ -38,9 +39,11 @@ std::string Span(int message, bool failed, const std::string& kind) {
   const std::string start = std::to_string(1'000'000'000LL + message * 1'000'000LL);
   const std::string end = std::to_string(1'000'000'000LL + message * 1'000'000LL + 5'000'000);
   std::string span = R"({"traceId": "01", "name": "process", "links": [{"spanId": "x"}],
-    "startTimeUnixNano": ")" + start + R"(", "endTimeUnixNano": ")" + end + R"(",
+    "startTimeUnixNano": ")" +
+                     start + R"(", "endTimeUnixNano": ")" + end + R"(",
     "attributes": [{"key": "messaging.operation.type", "value": {"stringValue": "process"}},
-                   {"key": "drainsim.kind", "value": {"stringValue": ")" + kind + R"("}},
+                   {"key": "drainsim.kind", "value": {"stringValue": ")" +
+                     kind + R"("}},
                    {"key": "messaging.message.id", "value": {"intValue": ")" +
                      std::to_string(message % 7) + R"("}}])";
   if (failed) {
@@ -85,8 +88,9 @@ TEST_CASE("otlp reader: streaming reads what the DOM reader read", "[fit][otlp]"
   CHECK(set.spans_skipped == 1);
   CHECK(set.kinds == std::vector<std::string>{"job", "mail"});
   for (const std::string& text :
-       {std::string("[]"), std::string("{}"), std::string("5"), std::string("{\"resourceSpans\": 5}"),
-        std::string("{\"resourceSpans\": [5]}"), std::string("{\"resourceSpans\": [{\"scopeSpans\": {}}]}"),
+       {std::string("[]"), std::string("{}"), std::string("5"),
+        std::string("{\"resourceSpans\": 5}"), std::string("{\"resourceSpans\": [5]}"),
+        std::string("{\"resourceSpans\": [{\"scopeSpans\": {}}]}"),
         std::string("{\"resourceSpans\": [{\"scopeSpans\": [[]]}]}"),
         std::string("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [1]}]}]}"),
         std::string("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": \"no\"}]}]}"),
@@ -102,16 +106,27 @@ TEST_CASE("otlp reader: a structural key given twice is a problem, not the last"
   const base::Status s = ReadOtlpTraces(
       R"({"resourceSpans": [{"scopeSpans": [], "scopeSpans": []}]})", "t.json", &set);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.error() == "t.json: /resourceSpans/0: has \"scopeSpans\" twice (a streaming reader "
-                     "cannot take the last only)");
+  CHECK(s.error() ==
+        "t.json: /resourceSpans/0: has \"scopeSpans\" twice (a streaming reader "
+        "cannot take the last only)");
 }
 
 // Mutations as fit_test.cc's fuzz case makes them, here compared with the DOM reader.
 TEST_CASE("otlp reader: the same result as the DOM reader on mutated input", "[fit][otlp][fuzz]") {
   const std::string valid = Traces(2);
-  const std::string inserts[] = {"[",    "]",      "{",        "}",  "\"", ",", "-1",
-                                 "1e400", "null", "\\u0000", "\"99999999999999999999\"",
-                                 "\"scopeSpans\": [", "\n"};
+  const std::string inserts[] = {"[",
+                                 "]",
+                                 "{",
+                                 "}",
+                                 "\"",
+                                 ",",
+                                 "-1",
+                                 "1e400",
+                                 "null",
+                                 "\\u0000",
+                                 "\"99999999999999999999\"",
+                                 "\"scopeSpans\": [",
+                                 "\n"};
   uint64_t state = 4242;
   const auto next = [&state] {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -123,10 +138,18 @@ TEST_CASE("otlp reader: the same result as the DOM reader on mutated input", "[f
     for (int edits = 1 + static_cast<int>(next() % 3); edits > 0; --edits) {
       const size_t at = next() % text.size();
       switch (next() % 4) {
-        case 0: text[at] = static_cast<char>(next() % 256); break;
-        case 1: text.erase(at, 1 + next() % 20); break;
-        case 2: text.insert(at, inserts[next() % std::size(inserts)]); break;
-        default: text.resize(at); break;
+        case 0:
+          text[at] = static_cast<char>(next() % 256);
+          break;
+        case 1:
+          text.erase(at, 1 + next() % 20);
+          break;
+        case 2:
+          text.insert(at, inserts[next() % std::size(inserts)]);
+          break;
+        default:
+          text.resize(at);
+          break;
       }
       if (text.empty()) text = "{";
     }
@@ -159,15 +182,17 @@ TEST_CASE("otlp reader: the file reader streams in chunks and agrees with the te
   std::string bad = text;
   bad.replace(late, 20, "\"endTimeUnixNano\": \"x");
   CHECK(both(bad).error() ==
-        path + ": /resourceSpans/1/scopeSpans/1/spans/3999/endTimeUnixNano: must be unix "
-               "nanoseconds: a string of decimal digits below 2^63");
+        path +
+            ": /resourceSpans/1/scopeSpans/1/spans/3999/endTimeUnixNano: must be unix "
+            "nanoseconds: a string of decimal digits below 2^63");
   bad = text;
   bad.insert(late, "}");
   const std::string error = both(bad).error();
   CHECK(error.rfind(path + ": line ", 0) == 0);
   CHECK(error.find("not JSON") != std::string::npos);
-  CHECK(both(text.substr(0, text.size() - 1) + std::string(80, '[')).error().find(
-            "nested deeper than 64 levels") != std::string::npos);
+  CHECK(both(text.substr(0, text.size() - 1) + std::string(80, '['))
+            .error()
+            .find("nested deeper than 64 levels") != std::string::npos);
   std::filesystem::remove(path);
   TelemetrySet set;
   CHECK(ReadOtlpTracesFile(path, &set).error().rfind(path + ": cannot read: ", 0) == 0);
