@@ -24,6 +24,29 @@ void Replace(Json& array, const std::set<std::string>& kinds, const Json& add,
   array = std::move(kept);
 }
 
+// An `errors` fault whose kind is null (or absent: every kind) also strikes the fitted kinds,
+// whose errors the fit already counts: it becomes one copy per kind that was not fitted, where
+// it stood, and goes when every kind was fitted.
+void SplitEveryKindErrors(Json& faults, const Json& scenario_kinds,
+                          const std::set<std::string>& fitted) {
+  Json out = Json::array();
+  for (const Json& fault : faults) {
+    const auto kind = fault.find("kind");
+    const bool every_kind = kind == fault.end() || kind->is_null();
+    if (fault.value("type", Json()) != "errors" || !every_kind) {
+      out.push_back(fault);
+      continue;
+    }
+    for (const auto& [name, unused] : scenario_kinds.items()) {
+      if (fitted.count(name)) continue;
+      Json copy = fault;
+      copy["kind"] = name;
+      out.push_back(std::move(copy));
+    }
+  }
+  faults = std::move(out);
+}
+
 }  // namespace
 
 base::Expected<std::string> MergeFitInto(std::string_view scenario_text,
@@ -45,6 +68,7 @@ base::Expected<std::string> MergeFitInto(std::string_view scenario_text,
   }
   if (!merged.contains("faults")) merged["faults"] = Json::array();
   if (!merged.contains("producers")) merged["producers"] = Json::array();
+  SplitEveryKindErrors(merged["faults"], merged["kinds"], kinds);
   Replace(merged["faults"], kinds, fragment.at("faults"),
           [](const Json& fault) { return fault.value("type", Json()) == "errors"; });
   std::set<std::string> arriving;

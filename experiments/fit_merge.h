@@ -2,7 +2,9 @@
 //
 // For every kind the fragment fits: its handler fields replace the scenario's (the whole handler
 // time as one step: db_ops and downstream_calls 0, db_op_ms null), a kind the scenario lacks is
-// added; the scenario's `errors` faults of that kind are replaced by the fragment's; its
+// added; the scenario's `errors` faults of that kind are replaced by the fragment's (an `errors`
+// fault for every kind, `kind` null or absent, becomes one per kind not fitted, in its place, so
+// that it does not add to a fitted kind's errors); its
 // producers of that kind are replaced by the fragment's Poisson producers. Everything else stays
 // as written.
 //

@@ -13,11 +13,17 @@
 // whose drainsim.outcome is "unfinished" was cut by the run's end: kept, marked censored.
 //
 // Contract:
-//  (1) Never throws and never recurses deeper than kDepthMax: the nesting is checked on the raw
-//      bytes before the parser sees them. Input over kTextBytesMax is refused.
+//  (1) Never throws and never recurses deeper than kDepthMax: the bytes are scanned for nesting
+//      as the parser takes them (json_source.h), and the parse is a SAX parse (otlp_sax.h) that
+//      keeps no more than one span's value at a time. Input over kTextBytesMax is refused.
 //  (2) Either every span of the text is read, or the result is the first problem:
-//      "FILE: /json/pointer: reason" (syntax errors: "FILE: line L, column C: reason").
+//      "FILE: /json/pointer: reason" (syntax errors: "FILE: line L, column C: reason"). Nesting
+//      too deep anywhere comes first, then a syntax error, then problems in document order (the
+//      same a walk of the parsed text would find first; a structural key given twice in one
+//      object is a problem, see otlp_sax.h).
 //  (3) Deterministic: spans in the file's order; kinds and classes numbered by first sight.
+//  (4) Memory: the set's records and one span's value; a file read by ReadOtlpTracesFile is
+//      never in memory whole (1 MiB chunks).
 //
 // Thread-safety: reentrant.
 #pragma once
@@ -57,5 +63,7 @@ struct TelemetrySet {
 // Reads one file's text into `set` (appending; kinds, classes and messages are shared between
 // files). `file` names it in problems. REQUIRES: set != nullptr
 base::Status ReadOtlpTraces(std::string_view text, const std::string& file, TelemetrySet* set);
+// The same, streaming the file at `path` (which names it in problems). REQUIRES: set != nullptr
+base::Status ReadOtlpTracesFile(const std::string& path, TelemetrySet* set);
 
 }  // namespace drainsim::telemetry

@@ -1,5 +1,5 @@
-// Shared by the experiment command tests: fresh directories, small scenarios written to files,
-// and the output files of a command read back.
+// Shared by the command tests (tests/experiments/, tests/telemetry/): fresh directories, small
+// scenarios written to files, the output files of a command read back, and a substring check.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +19,10 @@ inline std::filesystem::path FreshDir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+inline bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
 }
 
 inline std::string WriteFile(const std::filesystem::path& path, const std::string& text) {

@@ -2,8 +2,6 @@
 // fitted, every fitted parameter required within its reported 95% interval of the truth; the
 // fragment merged into a scenario that loads and dumps with its provenance; bad input is exit 2
 // with the file, pointer and reason, and nothing written.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -11,24 +9,13 @@
 #include <string>
 
 #include "tests/cli/process.h"
+#include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("drainsim-fit-cli-test-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 // The truth: handler time lognormal(mu 2.3, sigma 0.6) ms; Poisson arrivals at 20/s for 1000 s;
 // transient errors with probability 0.08, then (of the attempts that passed it) permanent ones
@@ -61,7 +48,7 @@ void RequireWithin(const std::string& what, double truth, const json& interval) 
 
 TEST_CASE("fit round trip: every fitted parameter within its 95% interval of the truth",
           "[cli][fit]") {
-  const fs::path dir = FreshDir("round-trip");
+  const fs::path dir = FreshDir("fit-round-trip");
   const std::string truth = (dir / "truth.json").string();
   std::ofstream(truth) << TruthScenario();
   const ProcessResult run =
@@ -122,7 +109,7 @@ TEST_CASE("fit round trip: every fitted parameter within its 95% interval of the
 
 TEST_CASE("fit: kinds apart, the empirical table when the lognormal is rejected, windows",
           "[cli][fit]") {
-  const fs::path dir = FreshDir("kinds");
+  const fs::path dir = FreshDir("fit-kinds");
   const std::string scenario = (dir / "two.json").string();
   // mail's handler takes exactly 3 ms: no lognormal has that, the table does.
   std::ofstream(scenario) << R"({"format_version": 1, "name": "two-kinds", "seed": 4,
@@ -167,7 +154,7 @@ TEST_CASE("fit: kinds apart, the empirical table when the lognormal is rejected,
 
 TEST_CASE("fit: bad input is exit 2 with the file, pointer and reason, and nothing written",
           "[cli][fit]") {
-  const fs::path dir = FreshDir("bad");
+  const fs::path dir = FreshDir("fit-bad");
   const std::string out = (dir / "fitted.json").string();
   const auto fit = [&](const std::string& text) {
     const std::string path = (dir / "t.json").string();

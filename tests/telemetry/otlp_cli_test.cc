@@ -1,7 +1,5 @@
 // `drainsim run --format otlp` as a user runs it: both files written and listed, parsed as
 // OTLP/JSON, naming the run report.json names, byte-identical on a second run; --help lists it.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -9,24 +7,13 @@
 #include <string>
 
 #include "tests/cli/process.h"
+#include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("drainsim-otlp-cli-test-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 std::string ResourceString(const json& resource, const std::string& key) {
   for (const json& kv : resource.at("attributes")) {
@@ -37,7 +24,7 @@ std::string ResourceString(const json& resource, const std::string& key) {
 }
 
 TEST_CASE("drainsim run --format otlp: two OTLP/JSON files, deterministic", "[cli][otlp]") {
-  const fs::path dir = FreshDir("run");
+  const fs::path dir = FreshDir("otlp-run");
   const std::string scenario = (dir / "s.json").string();
   std::ofstream(scenario) << R"({"format_version": 1, "name": "otlp-cli", "seed": 3,
     "run": {"until_s": 120},

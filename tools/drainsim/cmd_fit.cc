@@ -43,9 +43,7 @@ base::Status ReadFileText(const std::string& path, std::string* text) {
 
 base::Status ReadTelemetry(const std::vector<std::string>& paths, telemetry::TelemetrySet* set) {
   for (const std::string& path : paths) {
-    std::string text;
-    if (base::Status s = ReadFileText(path, &text); !s) return s;
-    if (base::Status s = telemetry::ReadOtlpTraces(text, path, set); !s) return s;
+    if (base::Status s = telemetry::ReadOtlpTracesFile(path, set); !s) return s;
   }
   if (set->spans.empty()) {
     std::string files;

@@ -1,0 +1,143 @@
+#include "sim/telemetry/otlp_span.h"
+
+#include <charconv>
+
+namespace drainsim::telemetry {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Attribute values as text: stringValue, intValue (a string or a number), else "".
+std::map<std::string, std::string> AttributeText(const Json& list) {
+  std::map<std::string, std::string> out;
+  if (!list.is_array()) return out;
+  for (const Json& kv : list) {
+    const auto key = kv.is_object() ? kv.find("key") : kv.end();
+    if (!kv.is_object() || key == kv.end() || !key->is_string()) continue;
+    const auto value = kv.find("value");
+    if (value == kv.end() || !value->is_object()) continue;
+    for (const char* type : {"stringValue", "intValue"}) {
+      const auto v = value->find(type);
+      if (v == value->end()) continue;
+      if (v->is_string()) out[key->get<std::string>()] = v->get<std::string>();
+      if (v->is_number_integer()) out[key->get<std::string>()] = std::to_string(v->get<int64_t>());
+    }
+  }
+  return out;
+}
+
+bool IsError(const Json& span) {
+  const auto status = span.find("status");
+  if (status == span.end() || !status->is_object()) return false;
+  const auto code = status->find("code");
+  if (code == status->end()) return false;
+  return (code->is_number_integer() && code->get<int64_t>() == 2) ||
+         (code->is_string() && code->get<std::string>() == "STATUS_CODE_ERROR");
+}
+
+// exception.type of the span's first "exception" event, else error.type, else "unknown".
+std::string ErrorClass(const Json& span, const std::map<std::string, std::string>& attributes) {
+  const auto events = span.find("events");
+  if (events != span.end() && events->is_array()) {
+    for (const Json& event : *events) {
+      if (!event.is_object() || event.value("name", Json()) != "exception") continue;
+      const auto a = AttributeText(event.value("attributes", Json::array()));
+      if (const auto it = a.find("exception.type"); it != a.end() && !it->second.empty()) {
+        return it->second;
+      }
+    }
+  }
+  if (const auto it = attributes.find("error.type"); it != attributes.end()) return it->second;
+  return "unknown";
+}
+
+}  // namespace
+
+SpanReader::SpanReader(const std::string& file, TelemetrySet& set) : file_(file), set_(set) {
+  for (uint32_t i = 0; i < set.kinds.size(); ++i) kind_index_[set.kinds[i]] = i;
+  for (uint32_t i = 0; i < set.classes.size(); ++i) class_index_[set.classes[i]] = i;
+  for (uint32_t i = 0; i < set.messages.size(); ++i) message_index_[set.messages[i]] = i;
+}
+
+base::Status SpanReader::Problem(const std::string& pointer, const std::string& reason) const {
+  return base::Failure{file_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + reason};
+}
+
+bool SpanReader::IsRead(const std::string& key) {
+  return key == "attributes" || key == "startTimeUnixNano" || key == "endTimeUnixNano" ||
+         key == "status" || key == "events";
+}
+
+uint32_t SpanReader::Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
+                            const std::string& name) {
+  const auto [it, added] = index.emplace(name, static_cast<uint32_t>(names.size()));
+  if (added) names.push_back(name);
+  return it->second;
+}
+
+std::optional<int64_t> SpanReader::Nanos(const Json& span, const std::string& pointer,
+                                         const char* key, base::Status* status) const {
+  const std::string at = pointer + "/" + key;
+  const auto it = span.find(key);
+  if (it == span.end()) {
+    *status = Problem(pointer, std::string("has no \"") + key + "\"");
+    return std::nullopt;
+  }
+  int64_t value = -1;
+  if (it->is_number_unsigned() && it->get<uint64_t>() <= INT64_MAX) {
+    value = static_cast<int64_t>(it->get<uint64_t>());
+  } else if (it->is_string()) {
+    const std::string& text = it->get_ref<const std::string&>();
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty()) value = -1;
+  }
+  if (value < 0) {
+    *status = Problem(at, "must be unix nanoseconds: a string of decimal digits below 2^63");
+    return std::nullopt;
+  }
+  return value;
+}
+
+base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) {
+  if (!span.is_object()) return Problem(pointer, "must be an object (a span)");
+  const auto attributes = AttributeText(span.value("attributes", Json::array()));
+  const auto find = [&](const char* key) -> const std::string* {
+    const auto it = attributes.find(key);
+    return it == attributes.end() ? nullptr : &it->second;
+  };
+  const std::string* operation = find("messaging.operation.type");
+  if (operation == nullptr) operation = find("messaging.operation");
+  if (operation == nullptr || *operation != "process") {
+    ++set_.spans_skipped;
+    return {};
+  }
+  const std::string* kind = find("drainsim.kind");
+  if (kind == nullptr) kind = find("messaging.destination.name");
+  if (kind == nullptr || kind->empty()) {
+    return Problem(pointer + "/attributes",
+                   "a process span without messaging.destination.name (or drainsim.kind)");
+  }
+  base::Status status;
+  const auto start = Nanos(span, pointer, "startTimeUnixNano", &status);
+  if (!start) return status;
+  const auto end = Nanos(span, pointer, "endTimeUnixNano", &status);
+  if (!end) return status;
+  if (*end < *start) return Problem(pointer + "/endTimeUnixNano", "before startTimeUnixNano");
+  ProcessSpan out;
+  out.kind = Intern(set_.kinds, kind_index_, *kind);
+  if (const std::string* id = find("messaging.message.id")) {
+    out.message = Intern(set_.messages, message_index_, *kind + "/" + *id);
+  }
+  out.start_ns = *start;
+  out.end_ns = *end;
+  out.failed = IsError(span);
+  if (out.failed)
+    out.error_class = Intern(set_.classes, class_index_, ErrorClass(span, attributes));
+  const std::string* outcome = find("drainsim.outcome");
+  out.censored = outcome != nullptr && *outcome == "unfinished";
+  set_.spans.push_back(out);
+  return {};
+}
+
+}  // namespace drainsim::telemetry
