@@ -9,6 +9,7 @@
 #include <string>
 
 #include "live/harness.h"
+#include "live/live_report.h"
 #include "live/services.h"
 #include "sim/config/config.h"
 
