@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "sim/config/enum_names.h"
-#include "sim/model/memory_cost.h"
+#include "sim/config/memory_cost.h"
 #include "sim/scenario/read_sections.h"
 
 namespace drainsim::scenario::internal {
@@ -13,7 +13,7 @@ namespace drainsim::scenario::internal {
 namespace {
 
 // The limit on what one run may publish: at most 1e9 messages. What a run may hold pending at
-// once is capped as it runs (sim/model/memory_cost.h); the loader refuses only what is certain
+// once is capped as it runs (sim/config/memory_cost.h); the loader refuses only what is certain
 // to exceed that cap's default: messages published together before any worker could take one
 // (the backlog at t = 0, one unspaced fanout or burst firing).
 constexpr double kMessagesMax = 1e9;
@@ -21,7 +21,7 @@ constexpr double kMessagesMax = 1e9;
 struct Contribution {
   double messages = 0;
   std::string pointer;
-  double bytes_per_message = model::kBytesPerPublishedMessage;
+  double bytes_per_message = config::kBytesPerPublishedMessage;
   // Messages published in one event, all pending together at that instant: the backlog's
   // count, or one firing of a fanout without publish_rate_per_s or of a burst.
   double at_once = 0;
@@ -48,7 +48,7 @@ std::vector<Contribution> Contributions(const config::Scenario& s, const Context
         per_firing = std::min(per_firing, *f->publish_rate_per_s * Seconds(until - f->at) + 1);
       }
       out.push_back({per_firing * Firings(f->at, f->every, until), base + "/count",
-                     model::kBytesPerPublishedMessage,
+                     config::kBytesPerPublishedMessage,
                      f->publish_rate_per_s ? 0 : static_cast<double>(f->count)});
     } else if (const auto* f = std::get_if<config::ConstantSchedule>(&p.schedule)) {
       out.push_back(
@@ -58,7 +58,7 @@ std::vector<Contribution> Contributions(const config::Scenario& s, const Context
           {f->rate_per_s * Seconds(f->window.until - f->window.from) + 1, base + "/rate_per_s"});
     } else if (const auto* f = std::get_if<config::BurstSchedule>(&p.schedule)) {
       out.push_back({static_cast<double>(f->count) * Firings(f->at, f->every, until),
-                     base + "/count", model::kBytesPerPublishedMessage,
+                     base + "/count", config::kBytesPerPublishedMessage,
                      static_cast<double>(f->count)});
     }
   }
@@ -66,7 +66,7 @@ std::vector<Contribution> Contributions(const config::Scenario& s, const Context
     const bool delayed = s.backlog[i].where == config::BacklogWhere::kDelayed;
     const double count = static_cast<double>(s.backlog[i].count);
     out.push_back({count, "/backlog/" + std::to_string(c.backlog_origins[i].index) + "/count",
-                   model::kBytesPerPendingMessage + (delayed ? model::kBytesPerPendingEvent : 0),
+                   config::kBytesPerPendingMessage + (delayed ? config::kBytesPerPendingEvent : 0),
                    count});
   }
   return out;
@@ -123,7 +123,7 @@ void CheckAtOnce(const std::vector<Contribution>& parts, Context& c) {
   for (const Contribution& part : parts) {
     if (part.at_once > worst->at_once) worst = &part;
   }
-  const double cap = static_cast<double>(model::kPendingMessagesMaxDefault);
+  const double cap = static_cast<double>(config::kPendingMessagesMaxDefault);
   if (worst->at_once <= cap) return;
   const std::string what = worst == &backlog ? "the backlog puts about "
                                              : "one firing publishes about ";
@@ -132,7 +132,7 @@ void CheckAtOnce(const std::vector<Contribution>& parts, Context& c) {
                      Bytes(worst->at_once * worst->bytes_per_message) + "); at most " +
                      Scientific(cap) +
                      " may be pending at once (the default cap on pending messages: 16 GiB at " +
-                     Bytes(model::kBytesPerPendingMessage) + " a message)");
+                     Bytes(config::kBytesPerPendingMessage) + " a message)");
 }
 
 void CheckEstimate(const config::Scenario& s, Context& c) {

@@ -41,7 +41,7 @@ void CheckStopped(const ProcessResult& r, const std::string& reproduce) {
   CHECK(r.stderr_text.find("reproduce: " + reproduce + "\n") != std::string::npos);
 }
 
-TEST_CASE("run: over --pending-messages-max exits 7 and writes nothing; under it, runs",
+TEST_CASE("run: over --pending-messages-max exits 7 and writes nothing, under it runs",
           "[cli][run][cap]") {
   std::string scenario;
   const fs::path dir = Setup("run", &scenario);
@@ -70,7 +70,7 @@ TEST_CASE("run: over --pending-messages-max exits 7 and writes nothing; under it
   fs::remove_all(dir);
 }
 
-TEST_CASE("--pending-messages-max out of range is a usage error", "[cli][cap]") {
+TEST_CASE("run: a --pending-messages-max out of range is a usage error", "[cli][cap]") {
   std::string scenario;
   const fs::path dir = Setup("usage", &scenario);
   for (const char* value : {"0", "-5", "4294967295", "many"}) {

@@ -271,7 +271,7 @@ TEST_CASE("absurd sizes are refused with the estimate", "[rules][size]") {
 // be pending at once (that refused the monthly rehearsal at 1e8 messages, which keeps a few
 // thousand pending); the cap on pending messages is checked as the run goes
 // (sim/model/memory_cost.h). It still refuses what is certain to exceed that cap's default.
-TEST_CASE("many messages over time load; many pending at once from the start do not",
+TEST_CASE("many messages over time load, many pending at once from the start do not",
           "[rules][size]") {
   // 3.6e8 published over the hour (was refused: "~139 GB if all pending at once").
   CHECK_LOADS(Load(With(BaseScenario(), "/producers/0/poisson/rate_per_s", 100000)));
