@@ -148,7 +148,7 @@ DRAINSIM_ENUM_TABLE(DrainStrategy, {DrainStrategy::kBulk, "bulk"}, {DrainStrateg
 
 #undef DRAINSIM_ENUM_TABLE
 
-// Fault types are named by their descriptors (sim/config/fault_types.cc), in the variant's order.
+// Fault types are named by their kInfo (sim/config/faults.h), gathered in the variant's order.
 template <>
 std::span<const EnumName<FaultType>> EnumNames<FaultType>();
 

@@ -262,7 +262,7 @@ enum class DistributionKind : uint8_t {
 enum class ProducerShape : uint8_t { kFanout, kConstant, kPoisson, kBurst };
 // A fault type: the index of its struct in the variant config::Fault (faults.h), whose order
 // is the one of the allowed values; config::kTypeOf<F> names one, and its JSON word is its
-// descriptor's name (fault_types.cc), so adding a type needs no enumerator here.
+// struct's kInfo.name (faults.h), so adding a type needs no enumerator here.
 enum class FaultType : uint8_t {};
 enum class DrainStrategy : uint8_t { kBulk, kDrip, kBounded, kAdaptive };
 

@@ -12,55 +12,56 @@ namespace drainsim::config {
 
 namespace {
 
-using base::Decimal;
-using T = FaultTarget;
-using S = FaultShape;
-using N = FaultNeeds;
+// Every fault type has a field table (fault_field.h); tests/scenario/fault_types_test.cc checks
+// each against the loader.
+template <typename... Ts>
+constexpr bool AllHaveFieldTables(const std::variant<Ts...>*) {
+  return (kHasFieldTable<Ts> && ...);
+}
+static_assert(AllHaveFieldTables(static_cast<Fault*>(nullptr)),
+              "every fault type needs a field table (kFieldsOf, fault_field.h)");
 
+// Invariant (2) of fault_field.h: the swarm's ladders lie inside the loader's limits.
+template <typename F>
+constexpr bool LaddersInside() {
+  bool inside = true;
+  ForEachField<F>([&](const auto& field) {
+    for (double value : field.ladder) inside = inside && Inside(field.limit, value);
+  });
+  return inside;
+}
+template <typename... Ts>
+constexpr bool AllLaddersInside(const std::variant<Ts...>*) {
+  return (LaddersInside<Ts>() && ...);
+}
+static_assert(AllLaddersInside(static_cast<Fault*>(nullptr)),
+              "a swarm ladder leaves its field's limit");
+
+// A type without a kInfo would fail below with a less helpful message.
+template <typename... Ts>
+constexpr bool AllHaveInfo(const std::variant<Ts...>*) {
+  return (requires { Ts::kInfo; } && ...);
+}
+static_assert(AllHaveInfo(static_cast<Fault*>(nullptr)),
+              "every fault type needs its kInfo (sim/config/faults.h)");
+
+// A type's descriptor, from its struct's kInfo (faults.h); whether it has a `kind` follows from
+// the struct.
+template <typename F>
+constexpr FaultDescriptor DescriptorFor() {
+  const FaultInfo& info = F::kInfo;
+  return FaultDescriptor{kTypeOf<F>, info.name, info.what, info.target, info.shape, info.needs,
+                         requires(const F& f){f.kind;
+}
+, info.swarm_draws
+};  // namespace
+}  // namespace drainsim::config
+template <typename... Ts>
+constexpr auto MakeDescriptors(const std::variant<Ts...>*) {
+  return std::array{DescriptorFor<Ts>()...};
+}
 // In FaultType's order (invariant (1)).
-constexpr std::array kDescriptors = {
-    FaultDescriptor{kTypeOf<ErrorsFault>, "errors",
-                    "each attempt fails with a probability: a flaky dependency", T::kAttempts,
-                    S::kWindow, N::kNothing, true, true},
-    FaultDescriptor{kTypeOf<SyntheticFailuresFault>, "synthetic_failures",
-                    "the first `count` messages of a kind fail until dead-lettered; replays "
-                    "succeed: the monthly rehearsal",
-                    T::kMessages, S::kOnset, N::kNothing, true, false},
-    FaultDescriptor{kTypeOf<PoisonFault>, "poison",
-                    "messages of a kind that fail on every attempt, replays included", T::kMessages,
-                    S::kOnset, N::kNothing, true, true},
-    FaultDescriptor{kTypeOf<BugFault>, "bug",
-                    "a fraction of a kind's messages fail until a fix is deployed", T::kMessages,
-                    S::kOnset, N::kNothing, true, false},
-    FaultDescriptor{kTypeOf<DbSlowdownFault>, "db_slowdown",
-                    "database service times multiplied by a factor", T::kDatabase, S::kWindow,
-                    N::kDatabase, false, true},
-    FaultDescriptor{kTypeOf<DbOutageFault>, "db_outage",
-                    "every query fails at once with a transient error", T::kDatabase, S::kWindow,
-                    N::kDatabase, false, true},
-    FaultDescriptor{kTypeOf<DbConnectionsFault>, "db_connections",
-                    "the connection pool shrinks or grows", T::kDatabase, S::kWindow, N::kDatabase,
-                    false, true},
-    FaultDescriptor{kTypeOf<DownstreamOutageFault>, "downstream_outage",
-                    "every downstream call answers 503 (transient)", T::kDownstream, S::kWindow,
-                    N::kDownstream, false, true},
-    FaultDescriptor{kTypeOf<DownstreamRateLimitFault>, "downstream_rate_limit",
-                    "the downstream API's token bucket changes", T::kDownstream, S::kWindow,
-                    N::kDownstream, false, true},
-    FaultDescriptor{kTypeOf<WorkerCrashFault>, "worker_crash",
-                    "consumers die, at a rate over a window or some at one instant, and come "
-                    "back after workers.restart_s",
-                    T::kWorkers, S::kWindow, N::kNothing, false, true},
-    FaultDescriptor{kTypeOf<AckLossFault>, "ack_loss",
-                    "each ack is lost with a probability; the message is delivered again", T::kAcks,
-                    S::kWindow, N::kNothing, false, true},
-    FaultDescriptor{kTypeOf<BrokerRestartFault>, "broker_restart",
-                    "the broker restarts: unacked deliveries are requeued and nothing is "
-                    "delivered or acked for the downtime and recovery",
-                    T::kBroker, S::kInstant, N::kNothing, false, true},
-};
-static_assert(kDescriptors.size() == std::variant_size_v<Fault>,
-              "every fault type needs a descriptor");
+constexpr auto kDescriptors = MakeDescriptors(static_cast<Fault*>(nullptr));
 
 constexpr bool InOrder() {
   for (size_t i = 0; i < kDescriptors.size(); ++i) {
@@ -79,43 +80,6 @@ constexpr auto MakeTypeNames() {
   return names;
 }
 constexpr auto kTypeNames = MakeTypeNames();
-
-std::string KindText(const std::optional<std::string>& kind) { return kind ? *kind : "every kind"; }
-std::string ErrorText(ErrorClass error) { return std::string(NameOf(error)); }
-
-// Appends rather than operator+ on a short literal: GCC 12 at -O3 warns falsely (-Wrestrict).
-std::string Prefixed(std::string_view prefix, const std::string& text) {
-  std::string out;
-  out.reserve(prefix.size() + text.size());
-  out.append(prefix);
-  out.append(text);
-  return out;
-}
-
-std::string InjectedDetail(const SyntheticFailuresFault& f) {
-  return std::to_string(f.count) + " " + f.kind + ", " + ErrorText(f.error);
-}
-std::string InjectedDetail(const PoisonFault& f) {
-  return (f.count ? std::to_string(*f.count) : "fraction " + Decimal(*f.fraction)) + " " + f.kind +
-         ", " + ErrorText(f.error);
-}
-std::string InjectedDetail(const BugFault& f) {
-  return f.kind + ", fraction " + Decimal(f.fraction) + ", " + ErrorText(f.error) +
-         (f.fixed_at ? "" : ", never fixed");
-}
-
-std::string RestartDetail(const BrokerRestartFault& f) {
-  if (f.downtime.micros() == 0 && f.recovery.micros() == 0) return "";
-  std::string detail = Decimal(f.downtime.seconds()) + " s down";
-  if (f.recovery.micros() > 0) detail += " + " + Decimal(f.recovery.seconds()) + " s recovery";
-  return detail;
-}
-
-std::string CrashDetail(const WorkerCrashFault& f) {
-  std::string detail(NameOf(f.point));
-  if (f.at) return detail + ", " + std::to_string(f.count) + " at once";
-  return detail + ", " + Decimal(*f.rate_per_h) + "/h";
-}
 
 }  // namespace
 
@@ -198,24 +162,8 @@ const std::string* KindOf(const Fault& fault) {
 std::string DetailOf(const Fault& fault) {
   return std::visit(
       [](const auto& f) -> std::string {
-        using F = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<F, ErrorsFault>) {
-          return KindText(f.kind) + ", p=" + Decimal(f.probability) + ", " + ErrorText(f.error);
-        } else if constexpr (std::is_same_v<F, SyntheticFailuresFault> ||
-                             std::is_same_v<F, PoisonFault> || std::is_same_v<F, BugFault>) {
-          return InjectedDetail(f);
-        } else if constexpr (std::is_same_v<F, DbSlowdownFault>) {
-          return Prefixed("x", Decimal(f.factor));
-        } else if constexpr (std::is_same_v<F, DbConnectionsFault>) {
-          return std::to_string(f.connections) + " connections";
-        } else if constexpr (std::is_same_v<F, DownstreamRateLimitFault>) {
-          return Decimal(f.rate_limit_per_s) + "/s, burst " + std::to_string(f.burst);
-        } else if constexpr (std::is_same_v<F, WorkerCrashFault>) {
-          return CrashDetail(f);
-        } else if constexpr (std::is_same_v<F, AckLossFault>) {
-          return Prefixed("p=", Decimal(f.probability));
-        } else if constexpr (std::is_same_v<F, BrokerRestartFault>) {
-          return RestartDetail(f);
+        if constexpr (requires { f.Detail(); }) {
+          return f.Detail();
         } else {
           return "";  // db_outage, downstream_outage: the type says it all
         }

@@ -1,15 +1,15 @@
 // One descriptor per fault type (issue 15 step 2): what the fault is, what it acts on, when it
-// acts, how charts and traces draw it, whether the chaos swarm draws it, and its limits. The
-// model, the loader, the swarm and the reports read these instead of each deciding by itself
-// which types have a window, a kind or a needed section.
-//
-// Beside it, per type: the fields and their table (faults.h, fault_field.h), which the loader,
-// the dump, the swarm and the fuzz generator walk; the behaviour (sim/model/). docs/MODEL.md
-// ("One descriptor per fault type") lists what adding a type touches.
+// acts, how charts and traces draw it, whether the chaos swarm draws it, and its limits,
+// gathered from what each type says of itself beside its struct (kInfo, Detail(), the field
+// table: faults.h). The model, the loader, the swarm and the reports read these instead of
+// each deciding by itself which types have a window, a kind or a needed section. The field
+// tables are walked by the loader, the dump, the swarm and the fuzz generator; the behaviour is
+// in sim/model/. docs/MODEL.md ("One descriptor per fault type") lists what adding a type
+// touches.
 //
 // Invariants:
 //  (1) Every FaultType has exactly one descriptor, and DescriptorOf(t).type == t (a static_assert
-//      in fault_types.cc and tests/config/fault_types_test.cc keep the table complete).
+//      in fault_types.cc and tests/scenario/fault_types_test.cc keep the table complete).
 //  (2) DescriptorOf(t).name == NameOf(t): the JSON `type` (EnumNames<FaultType> is made from the
 //      descriptors).
 //  (3) TimingOf(fault).shape == DescriptorOf(TypeOf(fault)).shape, except a worker_crash, whose
@@ -28,30 +28,10 @@
 #include <string_view>
 
 #include "sim/config/enums.h"
+#include "sim/config/fault_info.h"
 #include "sim/config/faults.h"
 
 namespace drainsim::config {
-
-// What a fault acts on.
-enum class FaultTarget : uint8_t {
-  kAttempts,    // fails attempts as they run (errors)
-  kMessages,    // fates chosen messages to fail on every attempt (synthetic, poison, bug)
-  kDatabase,    // the database's speed, availability or pool
-  kDownstream,  // the downstream API's availability or rate limit
-  kWorkers,     // kills consumers
-  kAcks,        // loses acks
-  kBroker,      // the broker itself (a restart)
-};
-
-// How a fault is placed in time: what charts shade or mark and traces name.
-enum class FaultShape : uint8_t {
-  kWindow,   // active over [from, until): shaded; the trace names it opening and closing
-  kOnset,    // applies to messages from `from` on (until a fix, if any): a mark at each edge
-  kInstant,  // strikes at `from` (a broker restart may then be down until `until`): a line
-};
-
-// The scenario section a fault needs; the loader refuses it without one.
-enum class FaultNeeds : uint8_t { kNothing, kDatabase, kDownstream };
 
 struct FaultDescriptor {
   FaultType type;

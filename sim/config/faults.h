@@ -14,21 +14,27 @@
 //  (4) PoisonFault: exactly one of count, fraction. WorkerCrashFault: exactly one of
 //      rate_per_h (with `window`) and at (with `count`).
 //
-// Each struct is followed by its field table (fault_field.h): keys, kinds, the loader's limits,
-// and how the swarm and the fuzz generator draw it. A type's `type` word is its descriptor's
-// name (fault_types.cc) and its FaultType its index in the variant Fault: adding a type is its
-// struct and table here, its descriptor, its behaviour in the model, the schema and its tests
-// (docs/MODEL.md, "One descriptor per fault type").
+// Each type is one place: its struct opens with its kInfo (fault_info.h: its `type` word, what
+// it is and acts on, its shape in time, the section it needs, whether the swarm draws it) and
+// may have a Detail() (its chart legend); its field table (fault_field.h: keys, kinds, the
+// loader's limits, how the swarm and the fuzz generator draw it) follows it. Its FaultType is
+// its index in the variant Fault. Adding a type is its struct and table here, its behaviour in
+// the model, the schema and its tests (docs/MODEL.md, "One descriptor per fault type").
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <variant>
 
+#include "sim/base/decimal.h"
+#include "sim/config/enum_names.h"
 #include "sim/config/enums.h"
 #include "sim/config/fault_field.h"
+#include "sim/config/fault_info.h"
+#include "sim/config/fault_limits.h"
 #include "sim/config/workload.h"
 #include "sim/engine/time.h"
 
@@ -37,58 +43,34 @@ namespace drainsim::config {
 using engine::Duration;
 using engine::Instant;
 
-// The loader's limits on fault fields that the tables share (the swarm respects them too).
-struct FaultLimits {
-  static constexpr size_t kFaultsMax = 1000;          // faults per scenario
-  static constexpr double kFailAfterMsMax = 86400e3;  // fail_after_ms: one day
-  static constexpr double kDowntimeSMax = 86400;      // downtime_s, recovery_s: one day
-  static constexpr double kCountMax = 1e9;            // synthetic and poison counts
-  static constexpr double kSlowdownFactorMin = 1;     // db_slowdown factor
-  static constexpr double kSlowdownFactorMax = 1000;
-  static constexpr int64_t kConnectionsMax = 100'000;  // db_connections connections
-  static constexpr double kCrashRatePerHMax = 1e6;     // worker_crash rate_per_h
-  static constexpr double kBurstMax = 1e9;             // downstream_rate_limit burst
-  // A token bucket's rates (model::TokenBucket): a token every 31.7 years up to a thousand per
-  // microsecond; the downstream_rate_limit fault uses all of it.
-  static constexpr double kTokenRatePerSMin = 1e-9;
-  static constexpr double kTokenRatePerSMax = 1e9;
-};
-
-// The swarm's ladders (chaos/fault_draw.cc): 1-2-5 steps, log-uniform enough to reach both the
-// barely noticeable and the brutal, and exact in decimal so a dumped variant reads as drawn.
-inline constexpr double kSwarmProbabilities[] = {0.001, 0.002, 0.005, 0.01, 0.02,
-                                                 0.05,  0.1,   0.2,   0.5,  1.0};
-inline constexpr double kSwarmPoisonFractions[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1};
-inline constexpr double kSwarmCrashRatesPerH[] = {1, 2, 5, 10, 20, 50, 100, 200};
-inline constexpr double kSwarmSlowdownFactors[] = {1.5, 2, 5, 10, 25, 50, 100};
-inline constexpr double kSwarmRateLimitsPerS[] = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50};
-// Up to the seed's 30 s "failing slowly": long enough to outlast a visibility timeout.
-inline constexpr double kSwarmFailAfterMs[] = {0, 10, 100, 1000, 5000, 30000};
-inline constexpr double kSwarmDowntimeS[] = {0, 1, 5, 30, 60, 120};
-
-namespace fields {
-using K = FieldKind;
-using S = SwarmDraw;
-using L = FaultLimits;
-// The fields every injected failure shares: the error class the handler sees (the struct gives
-// the type's default) and how long the failing attempt runs first.
-template <typename F>
-constexpr auto InjectedFields() {
-  return std::tuple{
-      Optional("error", &F::error, K::kEnum).Swarm(S::kDraw).Fuzz(50),
-      Nullable("fail_after_ms", &F::fail_after, K::kMillis, Closed(0, L::kFailAfterMsMax))
-          .Swarm(S::kCoin, kSwarmFailAfterMs)
-          .Fuzz(30, 0, 100, 30000)};
+// A legend's prefix and its number ("x25"). Appends rather than operator+ on a short literal:
+// GCC 12 at -O3 warns falsely there (-Wrestrict).
+inline std::string Prefixed(std::string_view prefix, const std::string& text) {
+  std::string out;
+  out.reserve(prefix.size() + text.size());
+  out.append(prefix);
+  out.append(text);
+  return out;
 }
-}  // namespace fields
 
 // "errors": each attempt fails with `probability` (a flaky dependency).
 struct ErrorsFault {
+  static constexpr FaultInfo kInfo{"errors",
+                                   "each attempt fails with a probability: a flaky dependency",
+                                   FaultTarget::kAttempts,
+                                   FaultShape::kWindow,
+                                   FaultNeeds::kNothing,
+                                   /*swarm_draws=*/true};
   std::optional<std::string> kind;            // Default null: every kind.
   double probability = 0;                     // [0, 1]. Required.
   ErrorClass error = ErrorClass::kTransient;  // Default "transient".
   std::optional<Duration> fail_after;         // JSON `fail_after_ms`, >= 0. Default null.
   Window window;                              // Default: the whole run.
+  // The chart legend (DetailOf): "every kind, p=0.01, transient".
+  std::string Detail() const {
+    return kind.value_or("every kind") + ", p=" + base::Decimal(probability) + ", " +
+           std::string(NameOf(error));
+  }
   bool operator==(const ErrorsFault&) const = default;
 };
 
@@ -107,11 +89,22 @@ inline constexpr auto kFieldsOf<ErrorsFault> = std::tuple_cat(
 // "synthetic_failures": the monthly rehearsal. The first `count` messages of `kind` attempted
 // at or after `from` fail on every attempt until they are dead-lettered; replays succeed.
 struct SyntheticFailuresFault {
+  static constexpr FaultInfo kInfo{
+      "synthetic_failures",
+      "the first `count` messages of a kind fail until dead-lettered; replays "
+      "succeed: the monthly rehearsal",
+      FaultTarget::kMessages,
+      FaultShape::kOnset,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/false};
   std::string kind;                           // Required.
   int64_t count = 0;                          // Required, >= 1.
   ErrorClass error = ErrorClass::kTransient;  // Default "transient".
   std::optional<Duration> fail_after;         // JSON `fail_after_ms`. Default null.
   Instant from;                               // JSON `from_s`. Default 0.
+  std::string Detail() const {                // "500 purge, transient"
+    return std::to_string(count) + " " + kind + ", " + std::string(NameOf(error));
+  }
   bool operator==(const SyntheticFailuresFault&) const = default;
 };
 
@@ -127,12 +120,23 @@ inline constexpr auto kFieldsOf<SyntheticFailuresFault> = std::tuple_cat(
 // "poison": messages of `kind` published at or after `from` that fail on every attempt,
 // replays included: the first `count` of them, or each with probability `fraction`.
 struct PoisonFault {
+  static constexpr FaultInfo kInfo{
+      "poison",
+      "messages of a kind that fail on every attempt, replays included",
+      FaultTarget::kMessages,
+      FaultShape::kOnset,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/true};
   std::string kind;                           // Required.
   std::optional<int64_t> count;               // >= 1. Exactly one of count, fraction.
   std::optional<double> fraction;             // (0, 1].
   ErrorClass error = ErrorClass::kPermanent;  // Default "permanent".
   std::optional<Duration> fail_after;         // JSON `fail_after_ms`. Default null.
   Instant from;                               // JSON `from_s`. Default 0.
+  std::string Detail() const {                // "3 job, permanent", "fraction 0.01 job, permanent"
+    return (count ? std::to_string(*count) : "fraction " + base::Decimal(*fraction)) + " " + kind +
+           ", " + std::string(NameOf(error));
+  }
   bool operator==(const PoisonFault&) const = default;
 };
 
@@ -156,12 +160,22 @@ inline constexpr auto kFieldsOf<PoisonFault> = std::tuple_cat(
 // `kind` (chosen per message, so the same ones fail every time) fail. Drains may start a
 // while after the fix (Drain::start_after_fix).
 struct BugFault {
+  static constexpr FaultInfo kInfo{"bug",
+                                   "a fraction of a kind's messages fail until a fix is deployed",
+                                   FaultTarget::kMessages,
+                                   FaultShape::kOnset,
+                                   FaultNeeds::kNothing,
+                                   /*swarm_draws=*/false};
   std::string kind;                           // Required.
   double fraction = 0;                        // (0, 1]. Required.
   ErrorClass error = ErrorClass::kPermanent;  // Default "permanent".
   std::optional<Duration> fail_after;         // JSON `fail_after_ms`. Default null.
   Instant from;                               // JSON `from_s`. Default 0.
   std::optional<Instant> fixed_at;            // JSON `fixed_at_s`, > from. Default null: never.
+  std::string Detail() const {                // "job, fraction 0.1, permanent"
+    return kind + ", fraction " + base::Decimal(fraction) + ", " + std::string(NameOf(error)) +
+           (fixed_at ? "" : ", never fixed");
+  }
   bool operator==(const BugFault&) const = default;
 };
 
@@ -178,8 +192,13 @@ inline constexpr auto kFieldsOf<BugFault> = std::tuple_cat(
 
 // "db_slowdown": database service times multiplied by `factor`.
 struct DbSlowdownFault {
+  static constexpr FaultInfo kInfo{
+      "db_slowdown",          "database service times multiplied by a factor",
+      FaultTarget::kDatabase, FaultShape::kWindow,
+      FaultNeeds::kDatabase,  /*swarm_draws=*/true};
   Window window;      // Required (both ends).
   double factor = 1;  // [1, 1000]. Required.
+  std::string Detail() const { return Prefixed("x", base::Decimal(factor)); }  // "x25"
   bool operator==(const DbSlowdownFault&) const = default;
 };
 
@@ -193,6 +212,12 @@ inline constexpr auto kFieldsOf<DbSlowdownFault> = std::tuple{
 
 // "db_outage": every query fails at once with a transient error.
 struct DbOutageFault {
+  static constexpr FaultInfo kInfo{"db_outage",
+                                   "every query fails at once with a transient error",
+                                   FaultTarget::kDatabase,
+                                   FaultShape::kWindow,
+                                   FaultNeeds::kDatabase,
+                                   /*swarm_draws=*/true};
   Window window;  // Required (both ends).
   bool operator==(const DbOutageFault&) const = default;
 };
@@ -203,8 +228,12 @@ inline constexpr auto kFieldsOf<DbOutageFault> = std::tuple{
 
 // "db_connections": the pool shrinks (or grows) to `connections` during the window.
 struct DbConnectionsFault {
+  static constexpr FaultInfo kInfo{"db_connections",       "the connection pool shrinks or grows",
+                                   FaultTarget::kDatabase, FaultShape::kWindow,
+                                   FaultNeeds::kDatabase,  /*swarm_draws=*/true};
   Window window;            // Required (both ends).
   int64_t connections = 1;  // 1..100000. Required.
+  std::string Detail() const { return std::to_string(connections) + " connections"; }
   bool operator==(const DbConnectionsFault&) const = default;
 };
 
@@ -218,6 +247,10 @@ inline constexpr auto kFieldsOf<DbConnectionsFault> = std::tuple{
 
 // "downstream_outage": every call answers 503 (transient).
 struct DownstreamOutageFault {
+  static constexpr FaultInfo kInfo{
+      "downstream_outage",      "every downstream call answers 503 (transient)",
+      FaultTarget::kDownstream, FaultShape::kWindow,
+      FaultNeeds::kDownstream,  /*swarm_draws=*/true};
   Window window;  // Required (both ends).
   bool operator==(const DownstreamOutageFault&) const = default;
 };
@@ -228,9 +261,16 @@ inline constexpr auto kFieldsOf<DownstreamOutageFault> = std::tuple{
 
 // "downstream_rate_limit": the API's token bucket changes during the window.
 struct DownstreamRateLimitFault {
+  static constexpr FaultInfo kInfo{
+      "downstream_rate_limit",  "the downstream API's token bucket changes",
+      FaultTarget::kDownstream, FaultShape::kWindow,
+      FaultNeeds::kDownstream,  /*swarm_draws=*/true};
   Window window;                // Required (both ends).
   double rate_limit_per_s = 0;  // [1e-9, 1e9], the token bucket's range. Required.
   int64_t burst = 1;            // 1..1e9. Default: rate_limit_per_s rounded up.
+  std::string Detail() const {  // "2/s, burst 2"
+    return base::Decimal(rate_limit_per_s) + "/s, burst " + std::to_string(burst);
+  }
   bool operator==(const DownstreamRateLimitFault&) const = default;
 };
 
@@ -251,11 +291,24 @@ inline constexpr auto kFieldsOf<DownstreamRateLimitFault> = std::tuple{
 // at `rate_per_h` crashes per hour across the fleet during `window`, or `count` of them at
 // instant `at`.
 struct WorkerCrashFault {
+  static constexpr FaultInfo kInfo{
+      "worker_crash",
+      "consumers die, at a rate over a window or some at one instant, and come "
+      "back after workers.restart_s",
+      FaultTarget::kWorkers,
+      FaultShape::kWindow,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/true};
   std::optional<double> rate_per_h;          // > 0.
   std::optional<Instant> at;                 // JSON `at_s`.
   int64_t count = 1;                         // With `at` only: 1..workers.count. Default 1.
   CrashPoint point = CrashPoint::kAnywhere;  // Default "anywhere".
   Window window;                             // With rate_per_h only. Default: the whole run.
+  std::string Detail() const {               // "anywhere, 2 at once", "anywhere, 10/h"
+    const std::string point_name(NameOf(point));
+    if (at) return point_name + ", " + std::to_string(count) + " at once";
+    return point_name + ", " + base::Decimal(*rate_per_h) + "/h";
+  }
   bool operator==(const WorkerCrashFault&) const = default;
 };
 
@@ -274,8 +327,13 @@ inline constexpr auto kFieldsOf<WorkerCrashFault> =
 
 // "ack_loss": each ack is lost with `probability`; the message is delivered again.
 struct AckLossFault {
+  static constexpr FaultInfo kInfo{
+      "ack_loss",           "each ack is lost with a probability; the message is delivered again",
+      FaultTarget::kAcks,   FaultShape::kWindow,
+      FaultNeeds::kNothing, /*swarm_draws=*/true};
   double probability = 0;  // [0, 1]. Required.
   Window window;           // Default: the whole run.
+  std::string Detail() const { return Prefixed("p=", base::Decimal(probability)); }  // "p=0.01"
   bool operator==(const AckLossFault&) const = default;
 };
 
@@ -290,11 +348,25 @@ inline constexpr auto kFieldsOf<AckLossFault> = std::tuple{
 // `downtime` then `recovery` nothing is delivered or acked (docs/MODEL.md: the recovery is the
 // broker's start and the clients' reconnection, the same unavailability as the downtime).
 struct BrokerRestartFault {
+  static constexpr FaultInfo kInfo{
+      "broker_restart",
+      "the broker restarts: unacked deliveries are requeued and nothing is "
+      "delivered or acked for the downtime and recovery",
+      FaultTarget::kBroker,
+      FaultShape::kInstant,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/true};
   Instant at;         // JSON `at_s`. Required.
   Duration downtime;  // JSON `downtime_s`, >= 0. Default 0.
   Duration recovery;  // JSON `recovery_s`, >= 0. Default 0.
   // The instant delivery resumes: at + downtime + recovery.
   Instant back() const { return at + downtime + recovery; }
+  std::string Detail() const {  // "5 s down + 2 s recovery"; "" for a bare restart
+    if (downtime.micros() == 0 && recovery.micros() == 0) return "";
+    std::string detail = base::Decimal(downtime.seconds()) + " s down";
+    if (recovery.micros() > 0) detail += " + " + base::Decimal(recovery.seconds()) + " s recovery";
+    return detail;
+  }
   bool operator==(const BrokerRestartFault&) const = default;
 };
 
@@ -332,29 +404,6 @@ inline constexpr FaultType kTypeOf =
 
 inline FaultType TypeOf(const Fault& fault) { return static_cast<FaultType>(fault.index()); }
 
-// Every fault type has a field table (fault_field.h); tests/scenario/fault_types_test.cc checks
-// each against the loader.
-template <typename... Ts>
-constexpr bool AllHaveFieldTables(const std::variant<Ts...>*) {
-  return (kHasFieldTable<Ts> && ...);
-}
-static_assert(AllHaveFieldTables(static_cast<Fault*>(nullptr)),
-              "every fault type needs a field table (kFieldsOf, fault_field.h)");
-
-// Invariant (2) of fault_field.h: the swarm's ladders lie inside the loader's limits.
-template <typename F>
-constexpr bool LaddersInside() {
-  bool inside = true;
-  ForEachField<F>([&](const auto& field) {
-    for (double value : field.ladder) inside = inside && Inside(field.limit, value);
-  });
-  return inside;
-}
-template <typename... Ts>
-constexpr bool AllLaddersInside(const std::variant<Ts...>*) {
-  return (LaddersInside<Ts>() && ...);
-}
-static_assert(AllLaddersInside(static_cast<Fault*>(nullptr)),
-              "a swarm ladder leaves its field's limit");
+// Compile-time checks of every type (its kInfo, its field table, its ladders): fault_types.cc.
 
 }  // namespace drainsim::config
