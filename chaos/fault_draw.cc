@@ -80,8 +80,10 @@ std::string PickKind(Draw& draw, const config::Scenario& s) {
   return it->first;
 }
 
+// A struct, not a variable template: clang warns of an unused const variable in an unnamed
+// namespace when only a discarded branch names it.
 template <typename>
-inline constexpr bool kUndrawable = false;
+struct Undrawable : std::false_type {};
 
 // One value of a field, by its kind (fault_field.h's SwarmDraw::kDraw).
 template <typename V, typename F, typename M>
@@ -103,7 +105,7 @@ V DrawValue(Draw& draw, const config::Scenario& s, const config::Field<F, M>& fi
   } else if constexpr (std::is_same_v<V, config::Window>) {
     return draw.Window();
   } else {
-    static_assert(kUndrawable<V>, "no swarm draw for this member type");
+    static_assert(Undrawable<V>::value, "no swarm draw for this member type");
   }
 }
 

@@ -35,8 +35,10 @@ Json BoundsInto(const config::Bounds& b, Json out) {
   return out;
 }
 
+// A struct, not a variable template: clang warns of an unused const variable in an unnamed
+// namespace when only a discarded branch names it.
 template <typename>
-inline constexpr bool kUnwritable = false;
+struct Unwritable : std::false_type {};
 
 // One value as the loader reads it back (json_reader.h's kinds and units).
 template <typename V>
@@ -52,7 +54,7 @@ Json ValueJson(const V& value, config::FieldKind kind) {
   } else if constexpr (std::is_same_v<V, engine::Instant>) {
     return Instants(value);
   } else {
-    static_assert(kUnwritable<V>, "no writer for this member type");
+    static_assert(Unwritable<V>::value, "no writer for this member type");
   }
 }
 

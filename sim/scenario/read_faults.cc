@@ -89,8 +89,10 @@ std::optional<engine::Instant> ReadFix(FaultReader& r, const Node& node, const R
   return fix;
 }
 
+// A struct, not a variable template: clang warns of an unused const variable in an unnamed
+// namespace when only a discarded branch names it.
 template <typename>
-inline constexpr bool kUnreadable = false;
+struct Unreadable : std::false_type {};
 
 // One value of a field's kind at `node` (absent: nullopt, silently).
 template <typename V, typename F>
@@ -113,7 +115,7 @@ std::optional<V> ReadValue(FaultReader& r, config::FieldKind kind, const Range& 
     DRAINSIM_CHECK(false && "kFixAt needs a from_s field");
     return std::nullopt;
   } else {
-    static_assert(kUnreadable<V>, "no reader for this member type");
+    static_assert(Unreadable<V>::value, "no reader for this member type");
   }
 }
 
