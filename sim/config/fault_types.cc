@@ -45,31 +45,25 @@ constexpr bool AllHaveInfo(const std::variant<Ts...>*) {
 static_assert(AllHaveInfo(static_cast<Fault*>(nullptr)),
               "every fault type needs its kInfo (sim/config/faults.h)");
 
-// A type's descriptor, from its struct's kInfo (faults.h); whether it has a `kind` follows from
-// the struct.
+// Whether a fault type is limited to a kind (has a `kind` member, required or optional).
+template <typename F>
+concept HasKind = requires(const F& f) {
+  f.kind;
+};
+
+// A type's descriptor, from its struct's kInfo (faults.h).
 template <typename F>
 constexpr FaultDescriptor DescriptorFor() {
   const FaultInfo& info = F::kInfo;
-  return FaultDescriptor{kTypeOf<F>, info.name, info.what, info.target, info.shape, info.needs,
-                         requires(const F& f){f.kind;
+  return FaultDescriptor{kTypeOf<F>, info.name,  info.what,  info.target,
+                         info.shape, info.needs, HasKind<F>, info.swarm_draws};
 }
-, info.swarm_draws
-};  // namespace
-}  // namespace drainsim::config
+// In FaultType's order (invariant (1)): kTypeOf<F> is F's index in the variant.
 template <typename... Ts>
 constexpr auto MakeDescriptors(const std::variant<Ts...>*) {
   return std::array{DescriptorFor<Ts>()...};
 }
-// In FaultType's order (invariant (1)).
 constexpr auto kDescriptors = MakeDescriptors(static_cast<Fault*>(nullptr));
-
-constexpr bool InOrder() {
-  for (size_t i = 0; i < kDescriptors.size(); ++i) {
-    if (static_cast<size_t>(kDescriptors[i].type) != i) return false;
-  }
-  return true;
-}
-static_assert(InOrder(), "descriptors are in FaultType's order");
 
 // The `type` words, from the descriptors: the one place that names a fault type.
 constexpr auto MakeTypeNames() {

@@ -8,8 +8,9 @@
 // touches.
 //
 // Invariants:
-//  (1) Every FaultType has exactly one descriptor, and DescriptorOf(t).type == t (a static_assert
-//      in fault_types.cc and tests/scenario/fault_types_test.cc keep the table complete).
+//  (1) Every FaultType has exactly one descriptor, and DescriptorOf(t).type == t: the table is
+//      made from the variant's types in order, and a type without a kInfo does not compile
+//      (tests/scenario/fault_types_test.cc checks it too).
 //  (2) DescriptorOf(t).name == NameOf(t): the JSON `type` (EnumNames<FaultType> is made from the
 //      descriptors).
 //  (3) TimingOf(fault).shape == DescriptorOf(TypeOf(fault)).shape, except a worker_crash, whose

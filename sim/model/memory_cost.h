@@ -10,10 +10,8 @@
 
 namespace drainsim::model {
 
+// The figures the model and its callers use, under the model's name.
 using config::kBytesPerPendingMessage;
-using config::kBytesPerPendingEvent;
-using config::kBytesPerPublishedMessage;
-using config::kPendingBytesDefault;
 using config::kPendingMessagesMaxDefault;
 using config::kPendingMessagesMaxLimit;
 
