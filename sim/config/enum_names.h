@@ -62,7 +62,10 @@ DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
                     {RequeueOnCrash::kAfterVisibilityTimeout, "after_visibility_timeout"},
                     {RequeueOnCrash::kFail, "fail"})
 DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "redeliver"},
-                    {OnVisibilityTimeout::kCloseChannel, "close_channel"})
+                    {OnVisibilityTimeout::kCloseChannel, "close_channel"},
+                    {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})
+DRAINSIM_ENUM_TABLE(RequeuePosition, {RequeuePosition::kTail, "tail"},
+                    {RequeuePosition::kHead, "head"})
 DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kReject, "reject"},
                     {ReturnKind::kCrash, "crash"},
                     {ReturnKind::kConsumerTimeout, "consumer_timeout"})

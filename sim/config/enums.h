@@ -75,7 +75,19 @@ enum class RequeueOnCrash : uint8_t {
 enum class OnVisibilityTimeout : uint8_t {
   kRedeliver,     // "redeliver": that one message becomes deliverable again (SQS, Pub/Sub, ASB).
   kCloseChannel,  // "close_channel": RabbitMQ's consumer timeout closes the consumer's channel:
-                  // every unacked delivery of that consumer is returned at once.
+                  // every unacked delivery of that consumer is returned at once (up to 4.2).
+  // "cancel_consumer": RabbitMQ 4.3 quorum queues cancel the consumer and return only the
+  // deliveries that timed out (return kind consumer_timeout); the consumer subscribes again at
+  // once.
+  kCancelConsumer,
+};
+
+// Where a message a consumer returned (nack, reject, crash, consumer timeout) waits again.
+enum class RequeuePosition : uint8_t {
+  kTail,  // "tail": behind every ready message (classic queues; quorum queues of 3.x without a
+          // delivery limit).
+  kHead,  // "head": before every message never delivered, in the order returned (quorum queues'
+          // returns queue, RabbitMQ 4.x and 3.x with a delivery limit).
 };
 
 // The kinds of return a broker can count towards delivery_limit.
@@ -83,7 +95,8 @@ enum class ReturnKind : uint8_t {
   kNack,             // "nack": basic.nack with requeue.
   kReject,           // "reject": basic.reject with requeue.
   kCrash,            // "crash": the consumer's channel or connection closed (a crash).
-  kConsumerTimeout,  // "consumer_timeout": returned by on_visibility_timeout close_channel.
+  kConsumerTimeout,  // "consumer_timeout": returned by on_visibility_timeout close_channel or
+                     // cancel_consumer.
 };
 inline constexpr int kReturnKindCount = 4;
 
@@ -122,7 +135,7 @@ enum class RetryDelivery : uint8_t {
   kEtaInConsumer,
 };
 
-// Which AMQP method a "requeue" retry uses (RabbitMQ 4.3 counts reject only).
+// Which AMQP method a "requeue" retry uses (RabbitMQ 4.3 counts reject, not nack).
 enum class RequeueWith : uint8_t {
   kReject,  // "reject"
   kNack,    // "nack"

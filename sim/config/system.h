@@ -28,16 +28,17 @@ struct Broker {
   // broker's documented defaults into every field the scenario leaves out (the loader does it;
   // `drainsim dump` shows the result) and adds its hard limits to the checks.
   std::optional<BrokerPreset> preset;
-  // rabbitmq-quorum only: the RabbitMQ version, "MAJOR.MINOR" (>= 4.0). Default "4.3". Before
-  // 4.3 every return counts towards delivery_limit; from 4.3 only reject does.
+  // rabbitmq-quorum only: the RabbitMQ version, "MAJOR.MINOR" (>= 3.10). Default "4.3". Before
+  // 4.3 every return counts towards delivery_limit; from 4.3 only reject and crash do.
   std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
   // (including database timeouts) or expect duplicates. It is SQS's visibility timeout, Pub/Sub's
   // ack deadline, Service Bus's and BullMQ's lock duration, RabbitMQ's consumer timeout.
   Duration visibility_timeout = Duration::Seconds(30);
-  // Default "redeliver". "close_channel": RabbitMQ's consumer timeout closes the channel, so
-  // every unacked delivery of that consumer is returned, and the work it still runs is stale.
+  // Default "redeliver". "close_channel": RabbitMQ's consumer timeout (up to 4.2) closes the
+  // channel, so every unacked delivery of that consumer is returned, and the work it still runs
+  // is stale. "cancel_consumer" (4.3 quorum queues): only the timed-out delivery is returned.
   OnVisibilityTimeout on_visibility_timeout = OnVisibilityTimeout::kRedeliver;
   // Default "honored": the ack of a copy whose visibility timeout ran out still deletes the
   // message (SQS). "refused": its lock is lost and the ack fails (Service Bus); the redelivered
@@ -66,8 +67,11 @@ struct Broker {
   // (see delivery_counted) exceed it is dead-lettered (reason delivery_limit) when returned.
   std::optional<int64_t> delivery_limit;
   // The returns that count towards delivery_limit, as a set. Default: all of them (RabbitMQ
-  // 4.0-4.2); the rabbitmq-quorum preset at 4.3+ counts reject only.
+  // 4.0-4.2); the rabbitmq-quorum preset at 4.3+ counts reject and crash only.
   std::array<bool, kReturnKindCount> delivery_counted{true, true, true, true};
+  // Where a returned message waits again. Default "tail". "head": quorum queues serve returned
+  // messages first, in the order returned (RabbitMQ 4.x).
+  RequeuePosition requeue_position = RequeuePosition::kTail;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

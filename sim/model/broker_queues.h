@@ -47,24 +47,36 @@ class BrokerQueues {
   explicit BrokerQueues(const MessageStore& messages) : messages_(messages) {}
 
   // ---- the main queue ----------------------------------------------------------------------
+  // Ready messages wait in two lines: returned ones (broker.requeue_position head: a quorum
+  // queue's returns queue), delivered first in the order returned, then all others in the
+  // order they became ready.
   void PushReady(MessageRef ref) { main_.push_back(ref); }
+  void PushReturned(MessageRef ref) { returns_.push_back(ref); }
   // REQUIRES: !ready_empty(). The next to deliver, taken off.
   MessageRef PopOldestReady() {
-    DRAINSIM_CHECK(!main_.empty());
-    const MessageRef ref = main_.front();
-    main_.pop_front();
+    std::deque<MessageRef>& line = returns_.empty() ? main_ : returns_;
+    DRAINSIM_CHECK(!line.empty());
+    const MessageRef ref = line.front();
+    line.pop_front();
     return ref;
   }
-  // REQUIRES: !ready_empty(). The last one queued, taken off (a refused publish).
+  // REQUIRES: the last one queued is a publish (PushReady). It is taken off (a refused publish).
   MessageRef PopNewestReady() {
     DRAINSIM_CHECK(!main_.empty());
     const MessageRef ref = main_.back();
     main_.pop_back();
     return ref;
   }
-  bool ready_empty() const { return main_.empty(); }
-  int64_t ready_count() const { return static_cast<int64_t>(main_.size()); }
-  const std::deque<MessageRef>& ready() const { return main_; }  // delivery order
+  bool ready_empty() const { return main_.empty() && returns_.empty(); }
+  int64_t ready_count() const { return static_cast<int64_t>(main_.size() + returns_.size()); }
+  // REQUIRES: !ready_empty(). The next to deliver, not taken off.
+  MessageRef NextReady() const { return returns_.empty() ? main_.front() : returns_.front(); }
+  // Calls visit(ref) for every ready message, in delivery order.
+  template <typename Visit>
+  void ForEachReady(Visit&& visit) const {
+    for (const MessageRef ref : returns_) visit(ref);
+    for (const MessageRef ref : main_) visit(ref);
+  }
 
   // ---- the DLQ -----------------------------------------------------------------------------
   void AddDeadLetter(MessageRef ref, int32_t dead_letters) {
@@ -124,6 +136,7 @@ class BrokerQueues {
 
   const MessageStore& messages_;
   std::deque<MessageRef> main_;
+  std::deque<MessageRef> returns_;  // broker.requeue_position head only
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
   std::deque<DlqEntry> dlq_;            // dead-letter order
   std::deque<PipelineEntry> pipeline_;  // entry order; lazily compacted

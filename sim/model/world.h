@@ -136,7 +136,10 @@ class World final : public Scheduler {
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
-  void MakeReady(MessageRef ref, Message& message, const TransitionNote& note);
+  // `returned`: a consumer gave it back (nack, reject, crash, consumer timeout): it waits where
+  // broker.requeue_position says.
+  void MakeReady(MessageRef ref, Message& message, const TransitionNote& note,
+                 bool returned = false);
   void Dispatch();
   void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
   void VisibilityWake();
@@ -146,9 +149,10 @@ class World final : public Scheduler {
   void Park(MessageRef ref, Message& message, const TransitionNote& note);
   void DlqExpire(const Event& event);
   void ScheduleExpiry(MessageRef ref, const Message& message);
-  void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why);
+  void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why,
+               bool returned = false);
   // A return of an in-flight message to the queue by `kind`: counts towards delivery_limit and
-  // dead-letters (reason delivery_limit) past it; otherwise Requeue.
+  // dead-letters (reason delivery_limit) past it; otherwise Requeue as returned.
   void ReturnToQueue(MessageRef ref, Message& message, config::ReturnKind kind,
                      RedeliveryCause cause, TransitionCause why);
   // Counts a return of `kind`; true if it took the message past delivery_limit (then it has

@@ -37,10 +37,10 @@ void World::Audit() {
                    messages_.live_count(static_cast<MessageState>(s)));
   }
   int64_t queued = 0;
-  for (const MessageRef ref : broker_.ready()) {
+  broker_.ForEachReady([&](MessageRef ref) {
     DRAINSIM_CHECK(messages_.IsLive(ref) && messages_.Get(ref).state == MessageState::kReady);
     ++queued;
-  }
+  });
   DRAINSIM_CHECK(queued == recounted[static_cast<size_t>(MessageState::kReady)]);
   AuditCounts();
   next_recount_at_events_ =
@@ -89,7 +89,7 @@ void World::MakeTestDefect(const Event& event) {
       break;
     case TestDefect::kMisstate:
       DRAINSIM_CHECK(!broker_.ready_empty());  // the test's scenario has a queue then
-      messages_.Get(broker_.ready().front()).state = MessageState::kDelayed;
+      messages_.Get(broker_.NextReady()).state = MessageState::kDelayed;
       break;
     case TestDefect::kLoseReady:
       DRAINSIM_CHECK(!broker_.ready_empty());

@@ -34,16 +34,21 @@ bool World::IsCurrent(const Delivery& delivery) const {
          m.delivery_generation == delivery.delivery_generation;
 }
 
-void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note) {
+void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, bool returned) {
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
-  broker_.PushReady(ref);
+  if (returned && scenario_.broker.requeue_position == config::RequeuePosition::kHead) {
+    broker_.PushReturned(ref);
+  } else {
+    broker_.PushReady(ref);
+  }
   Dispatch();
 }
 
-void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, TransitionCause why) {
+void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, TransitionCause why,
+                    bool returned) {
   m.cause = cause;
-  MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause});
+  MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause}, returned);
 }
 
 bool World::CountReturn(MessageRef ref, Message& m, config::ReturnKind kind) {
@@ -60,7 +65,7 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
                           RedeliveryCause cause, TransitionCause why) {
   m.cause = cause;
   if (CountReturn(ref, m, kind)) return;
-  Requeue(ref, m, cause, why);
+  Requeue(ref, m, cause, why, /*returned=*/true);
 }
 
 void World::Dispatch() {
@@ -273,7 +278,8 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
                        FailureCause::kNone);
     }
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
-      keys_.State(messages_.Get(a.delivery.message)).claim_held = false;  // the transaction rolls back
+      keys_.State(messages_.Get(a.delivery.message)).claim_held =
+          false;  // the transaction rolls back
     }
     held.push_back(a.delivery);
     pool_.EndAttempt(slot);

@@ -4,9 +4,10 @@
 //  - broker.lock_renewal and the stalled-job check (BullMQ): a lock runs out only during a CPU
 //    step longer than it, after a crash or after a lost ack; the expiry is acted on at the next
 //    stalled check; broker.stalled_count_max dead-letters (reason stalled).
-//  - broker.on_visibility_timeout close_channel (RabbitMQ's consumer timeout): every current
-//    delivery of the consumer is returned at once; a lost ack's delivery stays on the channel
-//    until then (Worker::withheld).
+//  - broker.on_visibility_timeout close_channel (RabbitMQ's consumer timeout up to 4.2): every
+//    current delivery of the consumer is returned at once; a lost ack's delivery stays on the
+//    channel until then (Worker::withheld). cancel_consumer (4.3): only the timed-out delivery
+//    is returned, counted as a consumer_timeout return.
 #include "sim/model/world.h"
 
 namespace drainsim::model {
@@ -161,6 +162,15 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
   if (broker.stalled_count_max) ++m.stalled_count;
   if (closes >= 0) {
     CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
+    return true;
+  }
+  if (broker.on_visibility_timeout == config::OnVisibilityTimeout::kCancelConsumer &&
+      m.holder >= 0 && pool_.Holds(static_cast<uint32_t>(m.holder), delivery)) {
+    // RabbitMQ 4.3 quorum queues: the queue returns just this delivery (rabbit_fifo's timeout
+    // check) and cancels the consumer, which subscribes again at once; the work still running
+    // on it is stale, and its other deliveries stay with it.
+    ReturnToQueue(delivery.message, m, config::ReturnKind::kConsumerTimeout, ExpiryCause(m),
+                  TransitionCause::kVisibilityTimeout);
     return true;
   }
   return false;  // a plain redelivery (also when the holder crashed and the broker waited)

@@ -105,7 +105,7 @@ void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
   if (CountReturn(ref, m, kind)) return;
   const auto& backoff = scenario_.broker.redelivery_backoff;
   if (!backoff) {
-    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned);
+    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned, /*returned=*/true);
     return;
   }
   // The broker's own redelivery backoff (Pub/Sub's retry policy), by deliveries so far.

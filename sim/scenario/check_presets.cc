@@ -145,7 +145,8 @@ void CheckRabbitmqQuorum(const Limits& l) {
   if (major < 3 || (major == 3 && minor < 10)) {
     l.Add("/broker/version", Quote(version), "is older than", "the RabbitMQ model",
           "drainsim models quorum queues of RabbitMQ 3.10 and later (3.10-3.13: every return "
-          "counts, no default delivery limit; 4.0: a default limit of 20; 4.3: reject only)");
+          "counts, no default delivery limit; 4.0: a default limit of 20; 4.3: reject and crash "
+          "only)");
   } else if (major == 3 && minor > 13) {
     l.c.problems.Add("/broker/version", Quote(version) +
                                             " is not a RabbitMQ release: the 3.x series ended "

@@ -110,6 +110,7 @@ Json BrokerJson(const config::Broker& b) {
           {"receive_count_max", OrNull(b.receive_count_max, integer)},
           {"delivery_limit", OrNull(b.delivery_limit, integer)},
           {"delivery_counted", counted},
+          {"requeue_position", EnumJson(b.requeue_position)},
           {"max_length", OrNull(b.max_length, integer)},
           {"overflow", EnumJson(b.overflow)},
           {"retention_s", OrNull(b.retention, seconds)},

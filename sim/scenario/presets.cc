@@ -12,17 +12,18 @@ namespace drainsim::scenario {
 namespace {
 
 // The same route for every class: the broker (or the framework) does the counting.
-#define DRAINSIM_CLASSES_ALL(value, source)                     \
-  {"/retry/classes/rate_limited", value, source},               \
-      {"/retry/classes/transient", value, source},              \
-      {"/retry/classes/permanent", value, source},              \
-      {"/retry/classes/unknown", value, source}
+#define DRAINSIM_CLASSES_ALL(value, source)                                                    \
+  {"/retry/classes/rate_limited", value, source}, {"/retry/classes/transient", value, source}, \
+      {"/retry/classes/permanent", value, source}, {                                           \
+    "/retry/classes/unknown", value, source                                                    \
+  }
 
 constexpr PresetDefault kSqs[] = {
     {"/broker/visibility_timeout_s", "30", "SQS CreateQueue VisibilityTimeout default 30 s"},
     {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
      "SQS: an unacked message reappears when its visibility timeout ends"},
-    {"/broker/receive_count_max", "10", "SQS console's redrive policy maxReceiveCount default 10"},
+    {"/broker/receive_count_max", "10",
+     "SQS redrive policy maxReceiveCount (1..1000) has no default: 10 is drainsim's choice"},
     {"/broker/retention_s", "345600", "SQS MessageRetentionPeriod default 4 days"},
     {"/broker/dlq_retention_s", "345600", "SQS MessageRetentionPeriod default 4 days (the DLQ)"},
     {"/broker/dlq_retention_from", "\"enqueued\"",
@@ -36,40 +37,67 @@ constexpr PresetDefault kSqs[] = {
                          "SQS: maxReceiveCount decides, not the application"),
 };
 
-// RabbitMQ quorum queues; only /broker/delivery_limit and /broker/delivery_counted differ
-// between the versions.
-#define DRAINSIM_RABBITMQ_QUORUM(delivery_limit, limit_source, delivery_counted, counted_source) \
-  {"/broker/version", "\"4.3\"", "drainsim models RabbitMQ 4.3 unless told otherwise"},         \
-      {"/broker/visibility_timeout_s", "1800",                                                  \
-       "RabbitMQ consumer_timeout default 30 minutes"},                                         \
-      {"/broker/on_visibility_timeout", "\"close_channel\"",                                    \
-       "RabbitMQ: a consumer timeout closes the channel with PRECONDITION_FAILED"},             \
-      {"/broker/requeue_on_crash", "\"immediate\"",                                             \
-       "AMQP: a closed channel's unacked deliveries are requeued at once"},                     \
-      {"/broker/delivery_limit", delivery_limit, limit_source},                                 \
-      {"/broker/delivery_counted", delivery_counted, counted_source},                           \
+// RabbitMQ quorum queues: the rules every version shares; each version's table adds its own
+// (docs/PRESETS-AUDIT.md, section 1, has the sources at named versions).
+#define DRAINSIM_RABBITMQ_QUORUM_COMMON                                                           \
+  {"/broker/version", "\"4.3\"", "drainsim models RabbitMQ 4.3 unless told otherwise"},           \
+      {"/broker/visibility_timeout_s", "1800", "RabbitMQ consumer_timeout default 30 minutes"},   \
+      {"/broker/requeue_on_crash", "\"immediate\"",                                               \
+       "AMQP: a closed channel's unacked deliveries are requeued at once"},                       \
       {"/broker/dlq_retention_s", "null", "RabbitMQ: a dead-letter queue has no TTL by default"}, \
-      {"/retry/delivery", "\"requeue\"", "AMQP: basic.reject / basic.nack with requeue=true"},  \
-      {"/retry/requeue_with", "\"reject\"", "AMQP clients commonly basic.reject a failure"},     \
-      DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",                      \
+      {"/retry/delivery", "\"requeue\"", "AMQP: basic.reject / basic.nack with requeue=true"},    \
+      {"/retry/requeue_with", "\"reject\"", "AMQP clients commonly basic.reject a failure"},      \
+      DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",                        \
                            "RabbitMQ: the delivery limit decides, not the application")
 
 constexpr const char* kEveryReturn = "[\"nack\",\"reject\",\"crash\",\"consumer_timeout\"]";
 constexpr const char* kLimit20 =
     "RabbitMQ 4.0 release notes: quorum queues now have a default redelivery limit (20)";
+constexpr PresetDefault kCloseChannel = {
+    "/broker/on_visibility_timeout", "\"close_channel\"",
+    "RabbitMQ up to 4.2 (Consumers guide, delivery acknowledgement timeout): a consumer timeout "
+    "closes the channel with PRECONDITION_FAILED and requeues all its deliveries"};
+constexpr PresetDefault kReturnsFirst = {
+    "/broker/requeue_position", "\"head\"",
+    "RabbitMQ quorum queues with a delivery limit (always from 4.0): returned messages wait in "
+    "a returns queue served before new ones (rabbit_fifo take_next_msg, v4.3.5)"};
 
-constexpr PresetDefault kRabbitmqQuorum3x[] = {DRAINSIM_RABBITMQ_QUORUM(
-    "null",
-    "RabbitMQ 3.10-3.13: no default delivery limit (Quorum Queues guide 3.13, poison message "
-    "handling: set by the delivery-limit policy or x-delivery-limit)",
-    kEveryReturn, "RabbitMQ 3.10-3.13: every return increments the delivery count")};
+constexpr PresetDefault kRabbitmqQuorum3x[] = {
+    DRAINSIM_RABBITMQ_QUORUM_COMMON,
+    kCloseChannel,
+    {"/broker/delivery_limit", "null",
+     "RabbitMQ 3.10-3.13: no default delivery limit (Quorum Queues guide 3.13, poison message "
+     "handling: set by the delivery-limit policy or x-delivery-limit)"},
+    {"/broker/delivery_counted", kEveryReturn,
+     "RabbitMQ 3.10-3.13: every return increments the delivery count"},
+    {"/broker/requeue_position", "\"tail\"",
+     "RabbitMQ 3.13 Quorum Queues guide: without a delivery limit a returned message goes to "
+     "the back of the queue (with one, near the head: set requeue_position head)"},
+};
 
-constexpr PresetDefault kRabbitmqQuorum40[] = {DRAINSIM_RABBITMQ_QUORUM(
-    "20", kLimit20, kEveryReturn, "RabbitMQ 4.0-4.2: every return increments x-delivery-count")};
+constexpr PresetDefault kRabbitmqQuorum40[] = {
+    DRAINSIM_RABBITMQ_QUORUM_COMMON,
+    kCloseChannel,
+    kReturnsFirst,
+    {"/broker/delivery_limit", "20", kLimit20},
+    {"/broker/delivery_counted", kEveryReturn,
+     "RabbitMQ 4.0-4.2: every return increments the acquired count the limit is checked on"},
+};
 
-constexpr PresetDefault kRabbitmqQuorum43[] = {DRAINSIM_RABBITMQ_QUORUM(
-    "20", kLimit20, "[\"reject\"]",
-    "RabbitMQ 4.3: only basic.reject with requeue counts towards the limit")};
+constexpr PresetDefault kRabbitmqQuorum43[] = {
+    DRAINSIM_RABBITMQ_QUORUM_COMMON,
+    kReturnsFirst,
+    {"/broker/delivery_limit", "20", kLimit20},
+    {"/broker/delivery_counted", "[\"reject\",\"crash\"]",
+     "RabbitMQ 4.3 Quorum Queues guide (when is the delivery count incremented): basic.reject and "
+     "a client crash or connection loss count, basic.nack and the consumer timeout do not"},
+    {"/broker/on_visibility_timeout", "\"cancel_consumer\"",
+     "RabbitMQ 4.3 Quorum Queues guide, consumer timeout: the consumer is cancelled and only "
+     "the timed-out deliveries are returned"},
+    {"/broker/stale_ack", "\"refused\"",
+     "RabbitMQ 4.3: the channel ignores a late ack for a delivery the queue took back at the "
+     "consumer timeout (rabbitmq-server discussion #18207)"},
+};
 
 constexpr PresetDefault kSidekiq[] = {
     {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},
@@ -79,7 +107,8 @@ constexpr PresetDefault kSidekiq[] = {
                          "Sidekiq: retry: 25 by default (26 attempts in all)"),
     {"/broker/dlq_max_length", "10000", "Sidekiq dead_max_jobs default 10,000"},
     {"/broker/dlq_retention_s", "15552000", "Sidekiq dead_timeout_in_seconds default 6 months"},
-    {"/broker/dlq_retention_from", "\"dead_lettered\"", "Sidekiq: the dead set keeps the death time"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"",
+     "Sidekiq: the dead set keeps the death time"},
     {"/broker/redrive_attempts", "\"keep\"",
      "Sidekiq: a manual retry from the dead set keeps retry_count"},
     {"/broker/visibility_timeout_s", "8640000",

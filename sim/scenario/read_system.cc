@@ -96,6 +96,9 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   broker->delivery_limit =
       ReadInt(NullAsAbsent(o.Optional("delivery_limit")), Range::Closed(0, 1000));
   ReadDeliveryCounted(o.Optional("delivery_counted"), broker);
+  if (auto v = ReadEnum<config::RequeuePosition>(o.Optional("requeue_position"))) {
+    broker->requeue_position = *v;
+  }
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;

@@ -33,7 +33,7 @@ TEST_CASE("broker queues: the main queue delivers oldest first, refuses newest f
   CHECK(queues.ready_count() == 3);
   CHECK(queues.PopNewestReady() == c);
   CHECK(queues.PopOldestReady() == a);
-  CHECK(queues.ready().front() == b);
+  CHECK(queues.NextReady() == b);
   CHECK(queues.ready_count() == 1);
 }
 

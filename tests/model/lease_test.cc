@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/model/observer.h"
+#include "tests/model/recorder.h"
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
@@ -15,66 +15,9 @@ namespace {
 
 using testing::CheckConserved;
 using testing::LoadOrFail;
-
-// What happened to which message when, in seconds.
-class Recorder final : public RunObserver {
- public:
-  struct Move {
-    double at_s;
-    uint64_t id;
-    MessageState to;
-    TransitionCause cause;
-    config::DlqReason dlq_reason;
-  };
-  struct Start {
-    double at_s;
-    uint64_t id;
-    uint32_t worker;
-  };
-  struct End {
-    double at_s;
-    uint64_t id;
-    AttemptOutcome outcome;
-    AckFate ack;
-  };
-  void OnTransition(const TransitionInfo& i) override {
-    moves.push_back({i.at.seconds(), i.message_id, i.to, i.cause, i.dlq_reason});
-  }
-  void OnAttemptStart(const AttemptInfo& i) override {
-    starts.push_back({i.at.seconds(), i.message_id, i.worker});
-  }
-  void OnAttemptEnd(const AttemptEndInfo& i) override {
-    ends.push_back({i.at.seconds(), i.message_id, i.outcome, i.ack});
-  }
-  // Times at which message `id` moved to `to`.
-  std::vector<double> TimesTo(uint64_t id, MessageState to) const {
-    std::vector<double> out;
-    for (const Move& m : moves) {
-      if (m.id == id && m.to == to) out.push_back(m.at_s);
-    }
-    return out;
-  }
-  std::vector<double> StartTimes(uint64_t id) const {
-    std::vector<double> out;
-    for (const Start& s : starts) {
-      if (s.id == id) out.push_back(s.at_s);
-    }
-    return out;
-  }
-  std::vector<Move> moves;
-  std::vector<Start> starts;
-  std::vector<End> ends;
-};
-
-// RunAudited with an observer attached (observers never change a run).
-Results RunRecorded(const config::Scenario& scenario, Recorder& recorder) {
-  RunOptions options;
-  options.audit_every_event = true;
-  options.observer = &recorder;
-  return RunSimulation(scenario, 1, options);
-}
-
-using Times = std::vector<double>;
+using testing::Recorder;
+using testing::RunRecorded;
+using testing::Times;
 
 // ---- eta_in_consumer ----------------------------------------------------------------------
 
@@ -347,7 +290,8 @@ TEST_CASE("close_channel without a channel to close returns the one message",
 // Every fault kind at once on a small system with every component (as simulation_chaos_test.cc),
 // under each of this file's behaviours: the per-event audit and conservation must hold.
 config::Scenario Chaos() {
-  return LoadOrFail(testing::ChaosSystem(testing::kAllFaults, R"({"exponential": {"mean": 400}})", 60));
+  return LoadOrFail(
+      testing::ChaosSystem(testing::kAllFaults, R"({"exponential": {"mean": 400}})", 60));
 }
 
 TEST_CASE("every message is accounted for with ETAs, leases and closed channels under chaos",

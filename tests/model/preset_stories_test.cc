@@ -189,26 +189,6 @@ TEST_CASE("rabbitmq-quorum 4.0-4.2: every return counts, a nack loop too",
   }
 }
 
-TEST_CASE("rabbitmq-quorum: the 30 min consumer timeout closes the channel, and the return counts "
-          "before 4.3 only",
-          "[model][preset][rabbitmq]") {
-  // A 40 min job: every 30 min its channel closes and it is returned (its stale run goes on).
-  const std::string body = R"(
-    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 2400000}}}},
-    "backlog": [{"where": "main", "kind": "job", "count": 1}],
-    "workers": {"count": 1})";
-  const Results old = RunAudited(Under("rabbitmq-quorum", 40000, body, R"(, "version": "4.2")"));
-  CheckConserved(old);
-  CHECK(OnlyDlqSample(old).reason == "delivery_limit");
-  CHECK(OnlyDlqSample(old).dead_lettered_at_s == Approx(21 * 1800).margin(1e-6));
-  const Results now = RunAudited(Under("rabbitmq-quorum", 40000, body));
-  CheckConserved(now);
-  CHECK(now.dlq_end == 0);
-  CHECK(now.acked == 0);  // every delivery waits behind a stale run and times out first
-  // 22 returns by 40,000 s, none counted; the worker runs copies back to back, 2,400 s each.
-  CHECK(now.attempts == 17);
-}
-
 TEST_CASE("rabbitmq-quorum: a crashed consumer's unacked messages are requeued at once",
           "[model][preset][rabbitmq]") {
   const Results r = RunAudited(Under("rabbitmq-quorum", 1000, R"(

@@ -115,10 +115,12 @@ TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by v
   const config::Broker& b = s.broker;
   CHECK(b.version == "4.3");
   CHECK(b.visibility_timeout == engine::Duration::Seconds(1800));
-  CHECK(b.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel);
+  CHECK(b.on_visibility_timeout == config::OnVisibilityTimeout::kCancelConsumer);
+  CHECK(b.stale_ack == config::StaleAck::kRefused);
+  CHECK(b.requeue_position == config::RequeuePosition::kHead);
   CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
   CHECK(b.delivery_limit == 20);
-  CHECK(b.delivery_counted == Counted({config::ReturnKind::kReject}));
+  CHECK(b.delivery_counted == Counted({config::ReturnKind::kReject, config::ReturnKind::kCrash}));
   CHECK_FALSE(b.dlq_retention.has_value());
   CHECK(s.retry.delivery == config::RetryDelivery::kRequeue);
   CHECK(s.retry.requeue_with == config::RequeueWith::kReject);
@@ -127,6 +129,9 @@ TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by v
 
   const config::Scenario old = MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.2"));
   CHECK(old.broker.version == "4.2");
+  CHECK(old.broker.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel);
+  CHECK(old.broker.stale_ack == config::StaleAck::kHonored);
+  CHECK(old.broker.requeue_position == config::RequeuePosition::kHead);
   CHECK(old.broker.delivery_counted ==
         Counted({config::ReturnKind::kNack, config::ReturnKind::kReject, config::ReturnKind::kCrash,
                  config::ReturnKind::kConsumerTimeout}));
@@ -141,11 +146,14 @@ TEST_CASE("preset rabbitmq-quorum: defaults in the struct, delivery_counted by v
         MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version));
     CHECK(three.broker.delivery_counted == old.broker.delivery_counted);
     CHECK_FALSE(three.broker.delivery_limit.has_value());
+    CHECK(three.broker.requeue_position == config::RequeuePosition::kTail);
+    CHECK(three.broker.on_visibility_timeout == config::OnVisibilityTimeout::kCloseChannel);
     CheckRoundTrip(three);
   }
   for (const char* version : {"4.3", "4.10", "5.0"}) {
     CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", version))
-              .broker.delivery_counted == Counted({config::ReturnKind::kReject}));
+              .broker.delivery_counted ==
+          Counted({config::ReturnKind::kReject, config::ReturnKind::kCrash}));
   }
   // An explicit delivery_counted wins over the version's default, even an empty one.
   const config::Scenario none =

@@ -48,9 +48,9 @@ base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& am
   if (!s.broker.delivery_limit || scenario_counts_all == broker_counts_all) return {};
   return base::Failure{
       "/broker/version: the scenario's delivery limit counts " +
-      std::string(scenario_counts_all ? "every return" : "basic.reject only") +
+      std::string(scenario_counts_all ? "every return" : "only some returns") +
       ", but the broker is RabbitMQ " + probe->server_version() + ", which counts " +
-      (broker_counts_all ? "every return (before 4.3)" : "basic.reject only (4.3+)")};
+      (broker_counts_all ? "every return (before 4.3)" : "basic.reject and crashes only (4.3+)")};
 }
 
 }  // namespace

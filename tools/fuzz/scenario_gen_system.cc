@@ -75,7 +75,7 @@ Json Backoff(Choices& in, bool for_pubsub) {
 namespace {
 
 void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
-  static const char* const kOnTimeout[] = {"redeliver", "close_channel"};
+  static const char* const kOnTimeout[] = {"redeliver", "close_channel", "cancel_consumer"};
   static const char* const kOnCrash[] = {"immediate", "after_visibility_timeout", "fail"};
   // 10..300 s satisfies every preset (SQS <= 43200, Pub/Sub 10..600, Service Bus 5..300); a
   // short one makes handlers with slow faults overrun it.
@@ -106,6 +106,7 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
     }
     b["delivery_counted"] = counted;
   }
+  if (in.Chance(20)) b["requeue_position"] = in.Chance(50) ? "tail" : "head";
   if (in.Chance(20)) b["max_length"] = in.IntIn(0, 30);
   if (in.Chance(20)) b["overflow"] = in.Chance(50) ? "drop_head" : "reject_publish";
   // SQS keeps messages 60 s..14 days; 60..3600 s fits every preset.
