@@ -22,14 +22,14 @@ constexpr double kLivenessFloorS = 600;
 // included: the model's own ceiling (sim/model/backoff.h) at Sidekiq's largest random term,
 // spread by the largest jitter factor.
 double DelayCeilingS(const config::Backoff& backoff, int64_t n) {
-  constexpr int64_t kSidekiqRandMax = 9;
+  const int64_t sidekiq_rand_max = model::SidekiqRandCount(backoff.curve, n) - 1;
   if (backoff.jitter.kind == config::JitterKind::kDecorrelated) {
     // Decorrelated jitter ignores the curve and grows up to the exponential's cap.
     if (const auto* e = std::get_if<config::ExponentialBackoff>(&backoff.curve)) {
       return e->cap.seconds();
     }
   }
-  double delay_s = model::BackoffCeiling(backoff.curve, n, kSidekiqRandMax).seconds();
+  double delay_s = model::BackoffCeiling(backoff.curve, n, sidekiq_rand_max).seconds();
   if (backoff.jitter.kind == config::JitterKind::kProportional) {
     delay_s *= std::max(1.0, backoff.jitter.high);
   }

@@ -75,6 +75,8 @@ DRAINSIM_ENUM_TABLE(RedriveAttempts, {RedriveAttempts::kReset, "reset"},
                     {RedriveAttempts::kKeep, "keep"})
 DRAINSIM_ENUM_TABLE(RetentionFrom, {RetentionFrom::kDeadLettered, "dead_lettered"},
                     {RetentionFrom::kEnqueued, "enqueued"})
+DRAINSIM_ENUM_TABLE(DlqTrim, {DlqTrim::kContinuous, "continuous"},
+                    {DlqTrim::kOnDeadLetter, "on_dead_letter"})
 DRAINSIM_ENUM_TABLE(RetryAfterFormat, {RetryAfterFormat::kSeconds, "seconds"},
                     {RetryAfterFormat::kHttpDate, "http_date"}, {RetryAfterFormat::kNone, "none"})
 DRAINSIM_ENUM_TABLE(RetryDelivery, {RetryDelivery::kRepublish, "republish"},
@@ -85,6 +87,8 @@ DRAINSIM_ENUM_TABLE(RetryDelivery, {RetryDelivery::kRepublish, "republish"},
 DRAINSIM_ENUM_TABLE(BackoffKind, {BackoffKind::kConstant, "constant"},
                     {BackoffKind::kLinear, "linear"}, {BackoffKind::kExponential, "exponential"},
                     {BackoffKind::kSidekiq, "sidekiq"})
+DRAINSIM_ENUM_TABLE(SidekiqRandomTerm, {SidekiqRandomTerm::kStepped, "stepped"},
+                    {SidekiqRandomTerm::kFullRange, "full_range"})
 DRAINSIM_ENUM_TABLE(JitterKind, {JitterKind::kNone, "none"}, {JitterKind::kFull, "full"},
                     {JitterKind::kEqual, "equal"}, {JitterKind::kDecorrelated, "decorrelated"},
                     {JitterKind::kProportional, "proportional"},

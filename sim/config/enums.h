@@ -112,6 +112,17 @@ enum class RetentionFrom : uint8_t {
   kEnqueued,      // "enqueued": from its first publish (SQS standard queues do this).
 };
 
+// When the DLQ's retention and length cap remove entries.
+enum class DlqTrim : uint8_t {
+  // "continuous": each entry expires at its own retention deadline; after a dead-letter the
+  // oldest go until at most dlq_max_length are left.
+  kContinuous,
+  // "on_dead_letter": only a dead-letter trims, in one step after adding its entry: every entry
+  // past retention goes, then the oldest go until at most dlq_max_length - 1 are left (Sidekiq's
+  // send_to_morgue: ZADD, ZREMRANGEBYSCORE, ZREMRANGEBYRANK 0 -dead_max_jobs).
+  kOnDeadLetter,
+};
+
 // How the downstream API states Retry-After on a 429.
 enum class RetryAfterFormat : uint8_t {
   kSeconds,   // "seconds": "Retry-After: 7".
@@ -157,7 +168,13 @@ enum class BackoffKind : uint8_t {
   kConstant,     // "constant": delay_s every time.
   kLinear,       // "linear": base_s + step_s * (attempt - 1), capped at cap_s.
   kExponential,  // "exponential": base_s * factor^(attempt - 1), capped at cap_s.
-  kSidekiq,      // "sidekiq": attempt^4 + 15 + random(0..9) * (attempt + 1) seconds.
+  kSidekiq,      // "sidekiq": count^4 + 15 + a random term (SidekiqRandomTerm) seconds.
+};
+
+// The random term of Sidekiq's retry delay, count = retries so far (0 at the first failure).
+enum class SidekiqRandomTerm : uint8_t {
+  kStepped,    // "stepped": rand(10) * (count + 1), Sidekiq up to 7.x.
+  kFullRange,  // "full_range": rand(10 * (count + 1)), Sidekiq 8.0 and later (commit e887ac6b).
 };
 
 enum class JitterKind : uint8_t {

@@ -15,8 +15,8 @@
 #include <optional>
 #include <variant>
 
-#include "sim/engine/time.h"
 #include "sim/config/enums.h"
+#include "sim/engine/time.h"
 
 namespace drainsim::config {
 
@@ -46,9 +46,14 @@ struct ExponentialBackoff {
   Duration cap;       // JSON `cap_s`, >= base_s. Required. Keeps late retries reasonable.
   bool operator==(const ExponentialBackoff&) const = default;
 };
-// Sidekiq's polynomial: attempt^4 + 15 + random(0..9) * (attempt + 1) seconds; no parameters. Its
-// random(0..9) term is its jitter, so its default jitter is "none" (see Backoff::jitter).
+// Sidekiq's polynomial: count^4 + 15 + a random term seconds, count = attempts - 1. The random
+// term is its jitter, so its default jitter is "none" (see Backoff::jitter).
 struct SidekiqBackoff {
+  // JSON `random_term`. Default "stepped", rand(10) * (count + 1) (Sidekiq up to 7.x), so that a
+  // hand-written {"kind": "sidekiq"} keeps the formula it always had; "full_range",
+  // rand(10 * (count + 1)), is Sidekiq 8.0 and later. The sidekiq preset sets it from
+  // broker.version.
+  SidekiqRandomTerm random_term = SidekiqRandomTerm::kStepped;
   bool operator==(const SidekiqBackoff&) const = default;
 };
 
@@ -57,7 +62,7 @@ struct Backoff {
   // JSON: `kind` plus the curve's fields, flat in one object.
   Curve curve = ExponentialBackoff{Duration::Seconds(1), 2, Duration::Seconds(300)};
   // Default {"kind": "full"}; for kind "sidekiq" the default is {"kind": "none"}, because
-  // Sidekiq's formula already spreads retries with its random(0..9) term. A `jitter` given in the
+  // Sidekiq's formula already spreads retries with its random term. A `jitter` given in the
   // input wins either way.
   Jitter jitter;
   BackoffKind kind() const { return static_cast<BackoffKind>(curve.index()); }

@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 
-#include "sim/engine/time.h"
 #include "sim/config/distribution.h"
 #include "sim/config/enums.h"
 #include "sim/config/retry.h"
+#include "sim/engine/time.h"
 
 namespace drainsim::config {
 
@@ -28,8 +28,10 @@ struct Broker {
   // broker's documented defaults into every field the scenario leaves out (the loader does it;
   // `drainsim dump` shows the result) and adds its hard limits to the checks.
   std::optional<BrokerPreset> preset;
-  // rabbitmq-quorum only: the RabbitMQ version, "MAJOR.MINOR" (>= 3.10). Default "4.3". Before
-  // 4.3 every return counts towards delivery_limit; from 4.3 only reject and crash do.
+  // rabbitmq-quorum and sidekiq only: the broker's version, "MAJOR.MINOR", which picks the
+  // preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default "4.3"): before 4.3 every
+  // return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and later;
+  // default "8.1"): the backoff's random_term, "stepped" before 8.0, "full_range" from 8.0.
   std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
@@ -95,8 +97,14 @@ struct Broker {
   // standard queues do: messages that took long to fail expire soon after dead-lettering.
   RetentionFrom dlq_retention_from = RetentionFrom::kDeadLettered;
   // Most messages the DLQ keeps, 1..1e9. Default null: unbounded. Past it the oldest expire
-  // (Sidekiq trims its dead set to 10,000 jobs).
+  // when a message is dead-lettered (Sidekiq's dead_max_jobs, 10,000); see dlq_trim for how
+  // many are left.
   std::optional<int64_t> dlq_max_length;
+  // Default "continuous": retention expires each entry at its own deadline, and a dead-letter
+  // trims the oldest until dlq_max_length are left. "on_dead_letter": only a dead-letter trims
+  // (entries past retention, then the oldest until dlq_max_length - 1 are left), as Sidekiq's
+  // dead set does: an entry past retention stays until the next death.
+  DlqTrim dlq_trim = DlqTrim::kContinuous;
   // Probability, in [0, 1], that dead-lettering delivers the message to the DLQ twice (Pub/Sub's
   // forwarding is best effort). Default 0. The second copy is a new message with the same
   // idempotency key: replaying both runs the work twice.

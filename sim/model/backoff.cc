@@ -13,7 +13,11 @@ using engine::Duration;
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1'000'000;
-constexpr int64_t kSidekiqRandCount = 10;
+// Sidekiq's rand(10) (and the factor of full_range's rand(10 * (count + 1))).
+constexpr int64_t kSidekiqRandTen = 10;
+// Beyond this retry count Sidekiq's fourth power exceeds kBackoffDelayMax; the bound keeps the
+// arithmetic within int64.
+constexpr int64_t kSidekiqCountLimit = 10'000;
 
 // Rounds a non-negative number of microseconds to the nearest one and clamps it into
 // [0, kBackoffDelayMax]. Every ceiling is below 2^53, so the doubles here hold it exactly.
@@ -23,12 +27,18 @@ Duration RoundedDelay(double micros) {
   return Duration::Micros(static_cast<int64_t>(clamped));
 }
 
-// Sidekiq's random 0..9 from one 64-bit output: the high word of bits * 10 (Lemire's multiply,
-// without the rejection step, so that it always takes exactly one output). Each value's
-// probability is within 2^-64 of 1/10.
-int64_t SidekiqRand(uint64_t bits) {
-  const unsigned __int128 product = static_cast<unsigned __int128>(bits) * kSidekiqRandCount;
+// Sidekiq's r in 0..count-1 from one 64-bit output: the high word of bits * count (Lemire's
+// multiply, without the rejection step, so that it always takes exactly one output). Each
+// value's probability is within count / 2^64 of 1 / count.
+int64_t SidekiqRand(uint64_t bits, int64_t count) {
+  const unsigned __int128 product =
+      static_cast<unsigned __int128>(bits) * static_cast<uint64_t>(count);
   return static_cast<int64_t>(product >> 64);
+}
+
+// Sidekiq's count (retries so far) before retry `attempts_made`, clamped at kSidekiqCountLimit.
+int64_t SidekiqCount(int64_t attempts_made) {
+  return std::min(attempts_made - 1, kSidekiqCountLimit);
 }
 
 void CheckCurve(const config::ConstantBackoff& curve) {
@@ -85,22 +95,33 @@ Duration Ceiling(const config::ExponentialBackoff& curve, int64_t attempts_made,
   return std::min(RoundedDelay(base * power), capped);
 }
 
-Duration Ceiling(const config::SidekiqBackoff&, int64_t attempts_made, int64_t sidekiq_rand) {
-  // Beyond this the fourth power exceeds kBackoffDelayMax; the bound keeps it within int64.
-  constexpr int64_t kCountLimit = 10'000;
-  const int64_t count = std::min(attempts_made - 1, kCountLimit);
-  const int64_t seconds = count * count * count * count + 15 + sidekiq_rand * (count + 1);
+Duration Ceiling(const config::SidekiqBackoff& curve, int64_t attempts_made, int64_t sidekiq_rand) {
+  const int64_t count = SidekiqCount(attempts_made);
+  // job_retry.rb: rand(10) * (count + 1) up to 7.x; rand(10 * (count + 1)) from 8.0.
+  const int64_t random_s = curve.random_term == config::SidekiqRandomTerm::kFullRange
+                               ? sidekiq_rand
+                               : sidekiq_rand * (count + 1);
+  const int64_t seconds = count * count * count * count + 15 + random_s;
   const int64_t seconds_max = kBackoffDelayMax.micros() / kMicrosPerSecond;
   return Duration::Seconds(std::min(seconds, seconds_max));
 }
 
 }  // namespace
 
+int64_t SidekiqRandCount(const config::Backoff::Curve& curve, int64_t attempts_made) {
+  DRAINSIM_CHECK(attempts_made >= 1);
+  const auto* sidekiq = std::get_if<config::SidekiqBackoff>(&curve);
+  if (sidekiq == nullptr || sidekiq->random_term == config::SidekiqRandomTerm::kStepped) {
+    return kSidekiqRandTen;
+  }
+  return kSidekiqRandTen * (SidekiqCount(attempts_made) + 1);
+}
+
 Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_made,
                         int64_t sidekiq_rand) {
   DRAINSIM_CHECK(attempts_made >= 1);
   DRAINSIM_CHECK(sidekiq_rand >= 0);
-  DRAINSIM_CHECK(sidekiq_rand < kSidekiqRandCount);
+  DRAINSIM_CHECK(sidekiq_rand < SidekiqRandCount(curve, attempts_made));
   return std::visit(
       [&](const auto& alternative) {
         CheckCurve(alternative);
@@ -112,7 +133,8 @@ Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_ma
 Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made, BackoffState& state,
                       engine::Rng& rng) {
   // Invariant (1): both draws happen first, unconditionally and in this order.
-  const int64_t sidekiq_rand = SidekiqRand(rng.NextU64());
+  const int64_t sidekiq_rand =
+      SidekiqRand(rng.NextU64(), SidekiqRandCount(policy.curve, attempts_made));
   const double u = rng.NextDouble();
 
   const config::Jitter& jitter = policy.jitter;
@@ -138,7 +160,8 @@ Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made, Back
     case config::JitterKind::kFullWholeSeconds: {
       // Celery: random.randrange(int(countdown) + 1), a whole second in 0..floor(ceiling).
       const int64_t whole_s = static_cast<int64_t>(ceiling) / kMicrosPerSecond;
-      const auto pick = std::min(static_cast<int64_t>(u * static_cast<double>(whole_s + 1)), whole_s);
+      const auto pick =
+          std::min(static_cast<int64_t>(u * static_cast<double>(whole_s + 1)), whole_s);
       delay = Duration::Seconds(pick);
       break;
     }

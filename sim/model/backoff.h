@@ -4,8 +4,11 @@
 //   constant     delay
 //   linear       min(cap, base + step * (n - 1))
 //   exponential  min(cap, base * factor^(n - 1)), capped early, so any n is safe
-//   sidekiq      c^4 + 15 + r * (c + 1) seconds with c = n - 1 (Sidekiq counts retries from 0)
-//                and r uniform in {0, ..., 9}: Sidekiq's own randomness.
+//   sidekiq      c^4 + 15 + a random term seconds, with c = n - 1 (Sidekiq counts retries from
+//                0); the term is Sidekiq's own randomness, r uniform in {0, ..., count - 1}
+//                with count = SidekiqRandCount:
+//                  stepped     r * (c + 1), count 10          (rand(10) * (c + 1), Sidekiq <= 7.x)
+//                  full_range  r, count 10 * (c + 1)          (rand(10 * (c + 1)), Sidekiq >= 8.0)
 // Every ceiling and delay is clamped at kBackoffDelayMax (100 years).
 // Jitter of a ceiling d, with u uniform on [0, 1):
 //   none          d
@@ -26,8 +29,10 @@
 //      the curve, the jitter, the attempt and the state: first one NextU64 (Sidekiq's r), then
 //      one NextDouble (the jitter's u). Both are drawn even when unused, so two policies
 //      compared with common random numbers consume their streams in step. r is the high word
-//      of NextU64() * 10 (Lemire's method without its rare rejection step, which would cost an
-//      extra draw): each value's probability is within 2^-64 of 1/10.
+//      of NextU64() * count (Lemire's method without its rare rejection step, which would cost
+//      an extra draw): each value's probability is within count / 2^64 of 1 / count (count is
+//      at most 100,010, so within 2^-47). Both random terms take r from the same output: the
+//      stepped one's r is the one drainsim always drew.
 //  (2) 0 <= delay <= kBackoffDelayMax.
 //  (3) With decorrelated jitter, base <= delay <= cap.
 //  (4) The result depends only on the arguments and the generator's state: the arithmetic is
@@ -62,9 +67,15 @@ struct BackoffState {
   engine::Duration previous = engine::Duration::Zero();
 };
 
-// The curve's delay before jitter, clamped at kBackoffDelayMax. `sidekiq_rand` is Sidekiq's
-// random 0..9 and is ignored by the other curves.
-// REQUIRES: attempts_made >= 1; 0 <= sidekiq_rand <= 9
+// How many values Sidekiq's r is drawn from before retry `attempts_made` (see the table above):
+// 10 * (c + 1) for a full_range sidekiq curve (c clamped at 10,000 as the ceiling clamps it),
+// else 10 (the other curves draw r too, and ignore it).
+// REQUIRES: attempts_made >= 1
+int64_t SidekiqRandCount(const config::Backoff::Curve& curve, int64_t attempts_made);
+
+// The curve's delay before jitter, clamped at kBackoffDelayMax. `sidekiq_rand` is Sidekiq's r
+// and is ignored by the other curves.
+// REQUIRES: attempts_made >= 1; 0 <= sidekiq_rand < SidekiqRandCount(curve, attempts_made)
 // REQUIRES: the curve satisfies config/retry.h's invariant (1); constant delay >= 0; linear
 //           step >= 0
 engine::Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_made,

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <queue>
 #include <utility>
 
 #include "sim/base/check.h"
@@ -97,6 +98,21 @@ class BrokerQueues {
   }
   // Every entry, current and stale, oldest first.
   const std::deque<DlqEntry>& dlq() const { return dlq_; }
+
+  // ---- DLQ retention deadlines, for a broker that expires only when a message dies --------
+  // (broker.dlq_trim on_dead_letter). Entries stay here, current or stale, until taken.
+  void AddRetentionDeadline(engine::Instant deadline, const DlqEntry& entry) {
+    deadlines_.push(RetentionDeadline{deadline, next_deadline_sequence_++, entry});
+  }
+  // Takes the entry with the earliest deadline if that deadline is before `now` (strictly:
+  // Sidekiq's ZREMRANGEBYSCORE -inf (now - timeout) keeps an entry exactly at it), into
+  // `entry`; false if there is none. Equal deadlines come out in the order they were added.
+  bool TakeRetentionDeadlineBefore(engine::Instant now, DlqEntry* entry) {
+    if (deadlines_.empty() || !(deadlines_.top().at < now)) return false;
+    *entry = deadlines_.top().entry;
+    deadlines_.pop();
+    return true;
+  }
   // Keeps, in order, the current entries for which keep(entry) is true; stale entries go.
   // `keep` may move messages (it is asked about each entry once, oldest first, and may make a
   // later entry stale) but must not add to the DLQ.
@@ -134,11 +150,24 @@ class BrokerQueues {
   // the run, even between samples.
   void CompactPipeline();
 
+  struct RetentionDeadline {
+    engine::Instant at;
+    uint64_t sequence;  // ties in the order they were added
+    DlqEntry entry;
+    // For a min-heap: std::priority_queue puts the greatest first.
+    bool operator<(const RetentionDeadline& other) const {
+      if (at != other.at) return other.at < at;
+      return other.sequence < sequence;
+    }
+  };
+
   const MessageStore& messages_;
   std::deque<MessageRef> main_;
   std::deque<MessageRef> returns_;  // broker.requeue_position head only
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
-  std::deque<DlqEntry> dlq_;            // dead-letter order
+  std::deque<DlqEntry> dlq_;                          // dead-letter order
+  std::priority_queue<RetentionDeadline> deadlines_;  // earliest deadline on top
+  uint64_t next_deadline_sequence_ = 0;
   std::deque<PipelineEntry> pipeline_;  // entry order; lazily compacted
   bool down_ = false;
 };

@@ -47,19 +47,19 @@
 #include "sim/model/backoff.h"
 #include "sim/model/broker_queues.h"
 #include "sim/model/database.h"
+#include "sim/model/downstream.h"
 #include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
-#include "sim/model/downstream.h"
 #include "sim/model/fault_schedule.h"
 #include "sim/model/idempotency_keys.h"
 #include "sim/model/live_traffic.h"
 #include "sim/model/message.h"
 #include "sim/model/observer.h"
+#include "sim/model/producers.h"
 #include "sim/model/results.h"
 #include "sim/model/retry_guards.h"
 #include "sim/model/run_metrics.h"
-#include "sim/model/producers.h"
 #include "sim/model/simulation.h"
 #include "sim/model/worker_pool.h"
 
@@ -159,7 +159,11 @@ class World final : public Scheduler {
   // been dead-lettered).
   bool CountReturn(MessageRef ref, Message& message, config::ReturnKind kind);
   void MaybeDuplicateDeadLetter(MessageRef ref);
+  // After a dead-letter: broker.dlq_max_length, and with dlq_trim on_dead_letter retention too.
   void TrimDlq();
+  // A current DLQ entry leaves by retention or (trimmed) by the DLQ's length cap: counted in
+  // results.expired, and in dlq_trimmed if trimmed.
+  void ExpireDeadLetter(MessageRef ref, bool trimmed);
   void ReleaseIfDone(MessageRef ref);
   void CrashWorker(uint32_t worker_index, bool after_commit);
   void RestartWorker(const Event& event);
@@ -307,7 +311,7 @@ class World final : public Scheduler {
   WorkerPool pool_;
 
   std::unique_ptr<Database> database_;
-  std::optional<LiveTraffic> live_;      // with a database that has live_traffic
+  std::optional<LiveTraffic> live_;       // with a database that has live_traffic
   std::optional<Downstream> downstream_;  // with a downstream API
 
   FaultSchedule faults_;

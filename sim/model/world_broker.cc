@@ -1,5 +1,7 @@
 // The broker's side of a run: delivery to workers, visibility timeouts, the delay queue, the
 // DLQ, the parking lot, and what crashes and restarts do to unacked deliveries.
+#include <algorithm>
+
 #include "sim/config/enum_names.h"
 #include "sim/model/keys.h"
 #include "sim/model/world.h"
@@ -205,18 +207,34 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
 }
 
 void World::TrimDlq() {
+  const bool on_dead_letter = scenario_.broker.dlq_trim == config::DlqTrim::kOnDeadLetter;
+  if (on_dead_letter) {
+    // Sidekiq's ZREMRANGEBYSCORE dead -inf (now - dead_timeout), run only when a job dies.
+    DlqEntry entry;
+    while (broker_.TakeRetentionDeadlineBefore(now_, &entry)) {
+      if (broker_.IsCurrent(entry)) ExpireDeadLetter(entry.ref, /*trimmed=*/false);
+    }
+  }
   const auto& cap = scenario_.broker.dlq_max_length;
   if (!cap) return;
-  // Sidekiq trims its dead set to the newest max_jobs: the oldest entries are gone for good.
-  while (ledger_.count(MessageState::kDeadLettered) > *cap && !broker_.dlq_empty()) {
+  // "continuous" keeps the newest `cap`. "on_dead_letter" keeps cap - 1, as Sidekiq's
+  // ZREMRANGEBYRANK dead 0 -dead_max_jobs does: with N >= cap members it removes ranks
+  // 0 .. N - cap, leaving cap - 1 (docs/PRESETS-AUDIT.md section 2). The oldest go for good.
+  const int64_t keep = on_dead_letter ? *cap - 1 : *cap;
+  while (ledger_.count(MessageState::kDeadLettered) > keep && !broker_.dlq_empty()) {
     const DlqEntry entry = broker_.PopOldestDeadLetter();
     if (!broker_.IsCurrent(entry)) continue;
-    Message& m = messages_.Get(entry.ref);
-    Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-    ++metrics_.results().expired;
-    ++metrics_.results().dlq_trimmed;
-    ReleaseIfDone(entry.ref);
+    ExpireDeadLetter(entry.ref, /*trimmed=*/true);
   }
+}
+
+void World::ExpireDeadLetter(MessageRef ref, bool trimmed) {
+  Message& m = messages_.Get(ref);
+  DRAINSIM_CHECK(m.state == MessageState::kDeadLettered);
+  Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
+  ++metrics_.results().expired;
+  if (trimmed) ++metrics_.results().dlq_trimmed;
+  ReleaseIfDone(ref);
 }
 
 void World::ScheduleExpiry(MessageRef ref, const Message& m) {
@@ -224,8 +242,14 @@ void World::ScheduleExpiry(MessageRef ref, const Message& m) {
   const engine::Instant base =
       scenario_.broker.dlq_retention_from == config::RetentionFrom::kEnqueued ? m.published_at
                                                                               : m.dead_lettered_at;
-  engine::Instant at = base + *scenario_.broker.dlq_retention;
-  if (at < now_) at = now_;
+  const engine::Instant deadline = base + *scenario_.broker.dlq_retention;
+  if (scenario_.broker.dlq_trim == config::DlqTrim::kOnDeadLetter) {
+    // No timer: the next dead-letter after the deadline removes it (TrimDlq). One that could
+    // only pass it after the run is not kept.
+    if (deadline < until_) broker_.AddRetentionDeadline(deadline, DlqEntry{ref, m.dead_letters});
+    return;
+  }
+  const engine::Instant at = std::max(deadline, now_);
   if (at >= until_) return;
   At(at,
      Event{EventType::kDlqExpire, ref.slot,
@@ -235,14 +259,12 @@ void World::ScheduleExpiry(MessageRef ref, const Message& m) {
 void World::DlqExpire(const Event& event) {
   const MessageRef ref{event.a, static_cast<uint32_t>(event.b >> 32)};
   if (!messages_.IsLive(ref)) return;
-  Message& m = messages_.Get(ref);
+  const Message& m = messages_.Get(ref);
   if (m.state != MessageState::kDeadLettered ||
       static_cast<uint32_t>(m.dead_letters) != static_cast<uint32_t>(event.b)) {
     return;
   }
-  Transition(m, MessageState::kExpired, TransitionNote{.cause = TransitionCause::kExpired});
-  ++metrics_.results().expired;
-  ReleaseIfDone(ref);
+  ExpireDeadLetter(ref, /*trimmed=*/false);
 }
 
 void World::Park(MessageRef ref, Message& m, const TransitionNote& note) {

@@ -155,6 +155,19 @@ void CheckRabbitmqQuorum(const Limits& l) {
   }
 }
 
+void CheckSidekiq(const Limits& l) {
+  int major = 0;
+  int minor = 0;
+  const std::string version = l.s.broker.version.value_or(std::string(kSidekiqDefaultVersion));
+  if (!ParseBrokerVersion(version, &major, &minor)) return;
+  if (major < 6 || (major == 6 && minor < 5)) {
+    l.Add("/broker/version", Quote(version), "is older than", "the Sidekiq model",
+          "drainsim models Sidekiq 6.5 and later, the releases whose retry formula "
+          "docs/PRESETS-AUDIT.md checked (up to 7.x: rand(10) * (count + 1); 8.0 and later: "
+          "rand(10 * (count + 1)))");
+  }
+}
+
 // Brokers that learn of a dead consumer only when its lease runs out: nothing hands its
 // messages back at once (requeue_on_crash immediate) or fails them (fail), as a closed AMQP
 // channel or Celery's worker does. `rule` names what the broker does instead and its source
@@ -206,6 +219,8 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
                          "stalled-job check moves it back to wait (lockDuration)");
       break;
     case config::BrokerPreset::kSidekiq:
+      CheckSidekiq(limits);
+      break;
     case config::BrokerPreset::kCelery:
       break;
   }

@@ -99,30 +99,37 @@ Json BrokerJson(const config::Broker& b) {
   for (const auto& entry : config::EnumNames<config::ReturnKind>()) {
     if (b.delivery_counted[static_cast<size_t>(entry.value)]) counted.push_back(entry.name);
   }
-  return {{"preset", OrNull(b.preset, EnumJson<config::BrokerPreset>)},
-          {"version", OrNull(b.version, [](const std::string& v) { return Json(v); })},
-          {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
-          {"on_visibility_timeout", EnumJson(b.on_visibility_timeout)},
-          {"lock_renewal", b.lock_renewal},
-          {"stalled_check_s", OrNull(b.stalled_check, seconds)},
-          {"stalled_count_max", OrNull(b.stalled_count_max, integer)},
-          {"requeue_on_crash", EnumJson(b.requeue_on_crash)},
-          {"receive_count_max", OrNull(b.receive_count_max, integer)},
-          {"delivery_limit", OrNull(b.delivery_limit, integer)},
-          {"delivery_counted", counted},
-          {"requeue_position", EnumJson(b.requeue_position)},
-          {"max_length", OrNull(b.max_length, integer)},
-          {"overflow", EnumJson(b.overflow)},
-          {"retention_s", OrNull(b.retention, seconds)},
-          {"redelivery_backoff", OrNull(b.redelivery_backoff, BackoffJson)},
-          {"dead_letter_queue", b.dead_letter_queue},
-          {"dlq_retention_s", OrNull(b.dlq_retention, seconds)},
-          {"dlq_retention_from", EnumJson(b.dlq_retention_from)},
-          {"dlq_max_length", OrNull(b.dlq_max_length, integer)},
-          {"dead_letter_duplicate_probability", NumberJson(b.dead_letter_duplicate_probability)},
-          {"redrive_rate_max_per_s", OrNull(b.redrive_rate_max_per_s, NumberJson)},
-          {"redrive_attempts", EnumJson(b.redrive_attempts)},
-          {"stale_ack", EnumJson(b.stale_ack)}};
+  Json out = {
+      {"preset", OrNull(b.preset, EnumJson<config::BrokerPreset>)},
+      {"version", OrNull(b.version, [](const std::string& v) { return Json(v); })},
+      {"visibility_timeout_s", SecondsJson(b.visibility_timeout)},
+      {"on_visibility_timeout", EnumJson(b.on_visibility_timeout)},
+      {"lock_renewal", b.lock_renewal},
+      {"stalled_check_s", OrNull(b.stalled_check, seconds)},
+      {"stalled_count_max", OrNull(b.stalled_count_max, integer)},
+      {"requeue_on_crash", EnumJson(b.requeue_on_crash)},
+      {"receive_count_max", OrNull(b.receive_count_max, integer)},
+      {"delivery_limit", OrNull(b.delivery_limit, integer)},
+      {"delivery_counted", counted},
+      {"max_length", OrNull(b.max_length, integer)},
+      {"overflow", EnumJson(b.overflow)},
+      {"retention_s", OrNull(b.retention, seconds)},
+      {"redelivery_backoff", OrNull(b.redelivery_backoff, BackoffJson)},
+      {"dead_letter_queue", b.dead_letter_queue},
+      {"dlq_retention_s", OrNull(b.dlq_retention, seconds)},
+      {"dlq_retention_from", EnumJson(b.dlq_retention_from)},
+      {"dlq_max_length", OrNull(b.dlq_max_length, integer)},
+      {"dead_letter_duplicate_probability", NumberJson(b.dead_letter_duplicate_probability)},
+      {"redrive_rate_max_per_s", OrNull(b.redrive_rate_max_per_s, NumberJson)},
+      {"redrive_attempts", EnumJson(b.redrive_attempts)},
+      {"stale_ack", EnumJson(b.stale_ack)}};
+  // Written only when it is not the default, so that a scenario that does not use it keeps the
+  // hash it had before the field existed (the hash is of this dump).
+  if (b.dlq_trim != config::DlqTrim::kContinuous) out["dlq_trim"] = EnumJson(b.dlq_trim);
+  if (b.requeue_position != config::RequeuePosition::kTail) {
+    out["requeue_position"] = EnumJson(b.requeue_position);
+  }
+  return out;
 }
 
 Json DatabaseJson(const config::Database& db) {

@@ -99,23 +99,40 @@ constexpr PresetDefault kRabbitmqQuorum43[] = {
      "consumer timeout (rabbitmq-server discussion #18207)"},
 };
 
-constexpr PresetDefault kSidekiq[] = {
-    {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},
-    {"/retry/backoff", "{\"kind\":\"sidekiq\"}",
-     "Sidekiq: count^4 + 15 + (a random 0..9) * (count + 1) seconds"},
-    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":26}",
-                         "Sidekiq: retry: 25 by default (26 attempts in all)"),
-    {"/broker/dlq_max_length", "10000", "Sidekiq dead_max_jobs default 10,000"},
-    {"/broker/dlq_retention_s", "15552000", "Sidekiq dead_timeout_in_seconds default 6 months"},
-    {"/broker/dlq_retention_from", "\"dead_lettered\"",
-     "Sidekiq: the dead set keeps the death time"},
-    {"/broker/redrive_attempts", "\"keep\"",
-     "Sidekiq: a manual retry from the dead set keeps retry_count"},
-    {"/broker/visibility_timeout_s", "8640000",
-     "Sidekiq (OSS): a running job is never redelivered while its process lives"},
-    {"/broker/requeue_on_crash", "\"immediate\"",
-     "Sidekiq: a job lost at shutdown is pushed back (super_fetch in Pro)"},
-};
+// Sidekiq; only the backoff's random term differs between the versions (job_retry.rb, commit
+// e887ac6b, first released in 8.0.0).
+#define DRAINSIM_SIDEKIQ(random_term, random_source)                                               \
+  {"/broker/version", "\"8.1\"",                                                                   \
+   "drainsim models Sidekiq 8.1 (the current major, v8.1.7) unless told otherwise"},               \
+      {"/retry/delivery", "\"republish\"", "Sidekiq: a failed job goes to the retry set"},         \
+      {"/retry/backoff", "{\"kind\":\"sidekiq\",\"random_term\":\"" random_term "\"}",             \
+       random_source},                                                                             \
+      DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":26}",                           \
+                           "Sidekiq: retry: 25 by default (26 attempts in all)"),                  \
+      {"/broker/dlq_max_length", "10000", "Sidekiq dead_max_jobs default 10,000"},                 \
+      {"/broker/dlq_retention_s", "15552000", "Sidekiq dead_timeout_in_seconds default 6 months"}, \
+      {"/broker/dlq_retention_from", "\"dead_lettered\"",                                          \
+       "Sidekiq: the dead set keeps the death time"},                                              \
+      {"/broker/dlq_trim", "\"on_dead_letter\"",                                                   \
+       "Sidekiq send_to_morgue (job_retry.rb@v8.1.7 l.283-294): ZADD, then ZREMRANGEBYSCORE "      \
+       "(older than dead_timeout) and ZREMRANGEBYRANK 0 -dead_max_jobs, only when a job dies"},    \
+      {"/broker/redrive_attempts", "\"keep\"",                                                     \
+       "Sidekiq: a manual retry from the dead set keeps retry_count"},                             \
+      {"/broker/visibility_timeout_s", "8640000",                                                  \
+       "Sidekiq (OSS): a running job is never redelivered while its process lives"},               \
+  {                                                                                                \
+    "/broker/requeue_on_crash", "\"immediate\"",                                                   \
+        "Sidekiq: a job lost at shutdown is pushed back (super_fetch in Pro)"                      \
+  }
+
+constexpr PresetDefault kSidekiq7[] = {DRAINSIM_SIDEKIQ(
+    "stepped",
+    "Sidekiq up to 7.x (job_retry.rb@v7.3.10 l.192): count^4 + 15 + rand(10) * (count + 1) s")};
+
+constexpr PresetDefault kSidekiq8[] = {DRAINSIM_SIDEKIQ(
+    "full_range",
+    "Sidekiq 8.0 and later (job_retry.rb@v8.1.7 l.202, commit e887ac6b): count^4 + 15 + "
+    "rand(10 * (count + 1)) s")};
 
 constexpr PresetDefault kCelery[] = {
     {"/broker/visibility_timeout_s", "3600",
@@ -189,7 +206,8 @@ constexpr PresetDefault kAzureServiceBus[] = {
 };
 
 #undef DRAINSIM_CLASSES_ALL
-#undef DRAINSIM_RABBITMQ_QUORUM
+#undef DRAINSIM_RABBITMQ_QUORUM_COMMON
+#undef DRAINSIM_SIDEKIQ
 
 // RFC 6901 reference tokens of `pointer` (the tables use no '~').
 std::vector<std::string> Tokens(std::string_view pointer) {
@@ -202,6 +220,32 @@ std::vector<std::string> Tokens(std::string_view pointer) {
     start = end + 1;
   }
   return out;
+}
+
+// Contract (2)'s exception: with preset sidekiq, a sidekiq backoff the scenario wrote without a
+// random_term gets the version's, read from the table's own /retry/backoff (one source).
+void FillSidekiqRandomTerm(internal::Json& document, std::span<const PresetDefault> defaults) {
+  internal::Json term;
+  for (const PresetDefault& entry : defaults) {
+    if (entry.pointer == "/retry/backoff")
+      term = internal::Json::parse(entry.value).at("random_term");
+  }
+  if (term.is_null()) return;
+  auto fill = [&](internal::Json& parent) {
+    const auto backoff = parent.find("backoff");
+    if (backoff == parent.end() || !backoff->is_object()) return;
+    const auto kind = backoff->find("kind");
+    if (kind == backoff->end() || *kind != "sidekiq" || backoff->contains("random_term")) return;
+    (*backoff)["random_term"] = term;
+  };
+  const auto retry = document.find("retry");
+  if (retry == document.end() || !retry->is_object()) return;
+  fill(*retry);
+  const auto classes = retry->find("classes");
+  if (classes == retry->end() || !classes->is_object()) return;
+  for (auto& item : classes->items()) {
+    if (item.value().is_object()) fill(item.value());
+  }
 }
 
 }  // namespace
@@ -222,21 +266,40 @@ bool ParseBrokerVersion(std::string_view text, int* major, int* minor) {
   return number(text.substr(0, dot), major) && number(text.substr(dot + 1), minor);
 }
 
+std::string_view DefaultBrokerVersion(config::BrokerPreset preset) {
+  switch (preset) {
+    case config::BrokerPreset::kRabbitmqQuorum:
+      return kRabbitmqDefaultVersion;
+    case config::BrokerPreset::kSidekiq:
+      return kSidekiqDefaultVersion;
+    case config::BrokerPreset::kSqs:
+    case config::BrokerPreset::kCelery:
+    case config::BrokerPreset::kBullmq:
+    case config::BrokerPreset::kPubsub:
+    case config::BrokerPreset::kAzureServiceBus:
+      break;
+  }
+  return {};
+}
+
 std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
                                               std::string_view version) {
+  int major = 0;
+  int minor = 0;
+  if (!ParseBrokerVersion(version, &major, &minor) &&
+      !ParseBrokerVersion(DefaultBrokerVersion(preset), &major, &minor)) {
+    major = 0;  // a preset without versions: its one table
+  }
   switch (preset) {
     case config::BrokerPreset::kSqs:
       return kSqs;
-    case config::BrokerPreset::kRabbitmqQuorum: {
-      int major = 0;
-      int minor = 0;
-      if (!ParseBrokerVersion(version, &major, &minor)) return kRabbitmqQuorum43;
+    case config::BrokerPreset::kRabbitmqQuorum:
       if (major < 4) return kRabbitmqQuorum3x;
       return major == 4 && minor < 3 ? std::span<const PresetDefault>(kRabbitmqQuorum40)
                                      : std::span<const PresetDefault>(kRabbitmqQuorum43);
-    }
     case config::BrokerPreset::kSidekiq:
-      return kSidekiq;
+      return major < 8 ? std::span<const PresetDefault>(kSidekiq7)
+                       : std::span<const PresetDefault>(kSidekiq8);
     case config::BrokerPreset::kCelery:
       return kCelery;
     case config::BrokerPreset::kBullmq:
@@ -259,12 +322,13 @@ void ApplyPresetDefaults(Json& document) {
   if (name == broker->end() || !name->is_string()) return;
   const auto preset = config::FromName<config::BrokerPreset>(name->get_ref<const std::string&>());
   if (!preset) return;
-  std::string version(kRabbitmqDefaultVersion);
+  std::string version(DefaultBrokerVersion(*preset));
   const auto given_version = broker->find("version");
   if (given_version != broker->end() && given_version->is_string()) {
     version = given_version->get<std::string>();
   }
-  for (const PresetDefault& entry : PresetDefaults(*preset, version)) {
+  const std::span<const PresetDefault> defaults = PresetDefaults(*preset, version);
+  for (const PresetDefault& entry : defaults) {
     const std::vector<std::string> tokens = Tokens(entry.pointer);
     Json* parent = &document;
     bool usable = true;
@@ -281,6 +345,7 @@ void ApplyPresetDefaults(Json& document) {
     if (!usable || parent->contains(tokens.back())) continue;
     (*parent)[tokens.back()] = Json::parse(entry.value);
   }
+  if (*preset == config::BrokerPreset::kSidekiq) FillSidekiqRandomTerm(document, defaults);
 }
 
 }  // namespace internal

@@ -2,14 +2,18 @@
 //
 // Contract:
 //  (1) PresetDefaults(p, version) lists the defaults of preset p, one per pointer, each with its
-//      value as JSON text and a one-line source. Only rabbitmq-quorum depends on `version`
-//      ("MAJOR.MINOR"; an unreadable one counts as the default, kRabbitmqDefaultVersion).
+//      value as JSON text and a one-line source. Only rabbitmq-quorum and sidekiq depend on
+//      `version` ("MAJOR.MINOR"; an empty or unreadable one counts as the preset's default,
+//      DefaultBrokerVersion(p)).
 //  (2) ApplyPresetDefaults inserts, into a parsed scenario whose /broker/preset names a preset,
 //      every default whose pointer the document does not give (an explicit null counts as
 //      given), creating the parent objects /broker, /retry, /retry/classes as needed. It never
 //      overwrites a value and never touches a parent that is present but not an object (the
 //      readers report that). Variant-shaped objects (/retry/backoff, /broker/redelivery_backoff,
 //      /retry/classes/<class>) are single entries, so they are inserted whole or not at all.
+//      One exception, so that a version's formula reaches a backoff the scenario wrote itself:
+//      with preset sidekiq, a sidekiq backoff at /retry/backoff or /retry/classes/<class>/backoff
+//      that gives no random_term gets the version's.
 //  (3) Every default, inserted into a minimal scenario, loads and satisfies the preset's hard
 //      limits (presets_test.cc).
 //
@@ -31,9 +35,15 @@ struct PresetDefault {
 };
 
 inline constexpr std::string_view kRabbitmqDefaultVersion = "4.3";
+// Sidekiq 8.1 is the current major's release line (v8.1.7, docs/PRESETS-AUDIT.md section 2).
+inline constexpr std::string_view kSidekiqDefaultVersion = "8.1";
+
+// The version a preset assumes when broker.version is not given; empty for a preset whose
+// defaults do not depend on a version (broker.version is then refused).
+std::string_view DefaultBrokerVersion(config::BrokerPreset preset);
 
 std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
-                                              std::string_view version = kRabbitmqDefaultVersion);
+                                              std::string_view version = {});
 
 // "MAJOR.MINOR" with 1..4 digits each (no sign, no leading '+'); false otherwise.
 bool ParseBrokerVersion(std::string_view text, int* major, int* minor);

@@ -62,7 +62,9 @@ void ReadBackoff(const Node& node, config::Backoff* backoff) {
   ReadJitter(jitter_node, &backoff->jitter);
   if (!kind) {
     // Accept every curve's keys: only the unreadable kind is reported.
-    for (auto key : {"delay_s", "base_s", "step_s", "factor", "cap_s"}) o.Optional(key);
+    for (auto key : {"delay_s", "base_s", "step_s", "factor", "cap_s", "random_term"}) {
+      o.Optional(key);
+    }
     o.Finish();
     return;
   }
@@ -91,12 +93,17 @@ void ReadBackoff(const Node& node, config::Backoff* backoff) {
       }
       break;
     }
-    case config::BackoffKind::kSidekiq:
-      backoff->curve = config::SidekiqBackoff{};
-      // Sidekiq's formula has its own randomness (a random 0..9); adding "full" jitter on top
+    case config::BackoffKind::kSidekiq: {
+      config::SidekiqBackoff curve;
+      if (auto term = ReadEnum<config::SidekiqRandomTerm>(o.Optional("random_term"))) {
+        curve.random_term = *term;
+      }
+      backoff->curve = curve;
+      // Sidekiq's formula has its own randomness (its random term); adding "full" jitter on top
       // would make it something Sidekiq never does. An explicit jitter is still honoured.
       if (!jitter_node.present()) backoff->jitter = config::Jitter{config::JitterKind::kNone, 0, 0};
       break;
+    }
   }
   if (backoff->jitter.kind == config::JitterKind::kDecorrelated &&
       *kind != config::BackoffKind::kExponential) {

@@ -24,23 +24,26 @@ int64_t DefaultBurst(std::optional<double> rate_per_s) {
 
 namespace {
 
-// broker.version: only with preset rabbitmq-quorum, canonical "MAJOR.MINOR".
+// broker.version: only with a preset that has versions (DefaultBrokerVersion), canonical
+// "MAJOR.MINOR".
 void ReadBrokerVersion(const Node& version, const Node& preset_node, config::Broker* broker) {
   if (!version.present()) return;
   int major = 0;
   int minor = 0;
+  constexpr std::string_view kWhich = "applies only with preset 'rabbitmq-quorum' or 'sidekiq'";
   if (!preset_node.present()) {
-    version.Error("applies only with preset 'rabbitmq-quorum' (the scenario has no preset)");
-  } else if (broker->preset && broker->preset != config::BrokerPreset::kRabbitmqQuorum) {
-    version.Error("applies only with preset 'rabbitmq-quorum' (preset is '" +
+    version.Error(std::string(kWhich) + " (the scenario has no preset)");
+  } else if (broker->preset && DefaultBrokerVersion(*broker->preset).empty()) {
+    version.Error(std::string(kWhich) + " (preset is '" +
                   std::string(config::NameOf(*broker->preset)) + "')");
   } else if (auto text = ReadString(version, 9, false)) {
     if (!ParseBrokerVersion(*text, &major, &minor)) {
-      version.Error("must be a version \"MAJOR.MINOR\" such as \"4.3\" (got " +
-                    Describe(version.json()) + ")");
+      version.Error("must be a version \"MAJOR.MINOR\" such as \"" +
+                    std::string(broker->preset ? DefaultBrokerVersion(*broker->preset) : "4.3") +
+                    "\" (got " + Describe(version.json()) + ")");
     } else {
-      // Canonical: "4.03" reads as "4.3". The bounds (3.10..3.13, 4.0 and later) are the
-      // preset's hard limits (check_presets.cc).
+      // Canonical: "4.03" reads as "4.3". The bounds (RabbitMQ 3.10..3.13, 4.0 and later;
+      // Sidekiq 6.5 and later) are the presets' hard limits (check_presets.cc).
       broker->version = std::to_string(major) + "." + std::to_string(minor);
     }
   }
@@ -121,6 +124,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   }
   broker->dlq_max_length =
       ReadInt(NullAsAbsent(o.Optional("dlq_max_length")), Range::Closed(1, 1'000'000'000));
+  if (auto v = ReadEnum<config::DlqTrim>(o.Optional("dlq_trim"))) broker->dlq_trim = *v;
   if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
     broker->dead_letter_duplicate_probability = *v;
   }

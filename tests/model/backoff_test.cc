@@ -116,6 +116,89 @@ TEST_CASE("sidekiq's 25 retries take at least 1,763,395 s", "[model][backoff]") 
   }
 }
 
+const config::SidekiqBackoff kSidekiq8{config::SidekiqRandomTerm::kFullRange};
+
+TEST_CASE("sidekiq 8.x: count^4 + 15 + rand(10 * (count + 1)), every second of the range",
+          "[model][backoff]") {
+  const auto stepped = Policy(config::SidekiqBackoff{}, JitterKind::kNone);
+  const auto full = Policy(kSidekiq8, JitterKind::kNone);
+  for (int64_t count : {0, 1, 4, 12, 24}) {
+    INFO("count " << count);
+    const int64_t n = count + 1;
+    const int64_t low_s = count * count * count * count + 15;
+    CHECK(SidekiqRandCount(stepped.curve, n) == 10);
+    CHECK(SidekiqRandCount(full.curve, n) == 10 * (count + 1));
+    // Minimum and maximum of both formulas.
+    CHECK(BackoffCeiling(stepped.curve, n, 0) == Duration::Seconds(low_s));
+    CHECK(BackoffCeiling(stepped.curve, n, 9) == Duration::Seconds(low_s + 9 * (count + 1)));
+    CHECK(BackoffCeiling(full.curve, n, 0) == Duration::Seconds(low_s));
+    CHECK(BackoffCeiling(full.curve, n, 10 * (count + 1) - 1) ==
+          Duration::Seconds(low_s + 10 * (count + 1) - 1));
+    // 8.x reaches values 7.x never does (not multiples of count + 1).
+    if (count > 0) CHECK(BackoffCeiling(full.curve, n, 1) == Duration::Seconds(low_s + 1));
+    // Through BackoffDelay: in range, whole seconds, and (count 0..4) every value seen.
+    auto rng = Rng::FromSeed(7 + static_cast<uint64_t>(count));
+    std::vector<int64_t> seen(static_cast<size_t>(10 * (count + 1)), 0);
+    constexpr int kDraws = 20000;
+    double sum_s = 0;
+    for (int i = 0; i < kDraws; ++i) {
+      BackoffState state;
+      const int64_t extra_us =
+          (BackoffDelay(full, n, state, rng) - Duration::Seconds(low_s)).micros();
+      REQUIRE(extra_us >= 0);
+      REQUIRE(extra_us <= (10 * (count + 1) - 1) * 1'000'000);
+      REQUIRE(extra_us % 1'000'000 == 0);
+      ++seen[static_cast<size_t>(extra_us / 1'000'000)];
+      sum_s += static_cast<double>(extra_us) / 1e6;
+    }
+    if (count <= 4) {
+      for (int64_t k : seen) CHECK(k > 0);
+    }
+    // Mean 5 (count + 1) - 0.5; the term is uniform on m = 10 (count + 1) values, variance
+    // (m^2 - 1) / 12: allow 5 standard errors.
+    const double m = 10.0 * static_cast<double>(count + 1);
+    const double tolerance = 5 * std::sqrt((m * m - 1) / 12 / kDraws);
+    CHECK(sum_s / kDraws == Approx(5.0 * static_cast<double>(count + 1) - 0.5).margin(tolerance));
+  }
+}
+
+TEST_CASE("the two sidekiq random terms take r from the same single output", "[model][backoff]") {
+  // Same generator state: the stepped term is r7 * (count + 1), the full-range one r8, with r7 =
+  // floor(bits * 10 / 2^64) and r8 = floor(bits * 10 (count + 1) / 2^64), so r7 (count + 1) <=
+  // r8 < (r7 + 1)(count + 1); both leave the generator at the same state (two draws).
+  const auto stepped = Policy(config::SidekiqBackoff{}, JitterKind::kNone);
+  const auto full = Policy(kSidekiq8, JitterKind::kNone);
+  auto a = Rng::FromSeed(11);
+  auto b = Rng::FromSeed(11);
+  for (int i = 0; i < 1000; ++i) {
+    const int64_t n = 1 + i % 25;
+    const int64_t c = n - 1;
+    const int64_t base_s = c * c * c * c + 15;
+    BackoffState sa, sb;
+    const int64_t t7 = BackoffDelay(stepped, n, sa, a).micros() / 1'000'000 - base_s;
+    const int64_t t8 = BackoffDelay(full, n, sb, b).micros() / 1'000'000 - base_s;
+    REQUIRE(t7 % (c + 1) == 0);
+    CHECK(t7 <= t8);
+    CHECK(t8 < t7 + (c + 1));
+    REQUIRE(a.NextU64() == b.NextU64());
+  }
+}
+
+TEST_CASE("sidekiq 8.x's 25 retries: at most 3,225 s of random terms, 1,612.5 s on average",
+          "[model][backoff]") {
+  const auto full = Policy(kSidekiq8, JitterKind::kNone);
+  Duration lowest, highest;
+  double mean_s = 0;
+  for (int64_t n = 1; n <= 25; ++n) {
+    lowest += BackoffCeiling(full.curve, n, 0);
+    highest += BackoffCeiling(full.curve, n, SidekiqRandCount(full.curve, n) - 1);
+    mean_s += (static_cast<double>(SidekiqRandCount(full.curve, n)) - 1) / 2;
+  }
+  CHECK(lowest == Duration::Seconds(1'763'395));
+  CHECK(highest == Duration::Seconds(1'763'395 + 3'225));
+  CHECK(mean_s == 1612.5);  // expected time to death 1,765,007.5 s (7.x: 4.5 x 325 = 1,462.5)
+}
+
 // Draws kDraws delays at a fixed attempt and checks the documented range and the analytic mean.
 struct JitterCase {
   JitterKind kind;

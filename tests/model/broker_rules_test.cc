@@ -22,7 +22,8 @@ config::Scenario Poison(int count, int workers, double until_s, const std::strin
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
     "backlog": [{"where": "main", "kind": "job", "count": )" +
                     std::to_string(count) + R"(}],
-    "workers": {"count": )" + std::to_string(workers) + R"(},
+    "workers": {"count": )" +
+                    std::to_string(workers) + R"(},
     "faults": [{"type": "poison", "kind": "job", "fraction": 1, "error": "transient",
                 "fail_after_ms": 1000}])" +
                     extra + "}");
@@ -35,9 +36,10 @@ void AllClassesRetry(config::Scenario& s, int64_t attempts_max) {
   }
 }
 
-TEST_CASE("visibility_timeout retries: a failed message reappears when its timeout ends and "
-          "dead-letters past receive_count_max",
-          "[model][broker_rules][sqs]") {
+TEST_CASE(
+    "visibility_timeout retries: a failed message reappears when its timeout ends and "
+    "dead-letters past receive_count_max",
+    "[model][broker_rules][sqs]") {
   config::Scenario s = Poison(1, 2, 10000);
   AllClassesRetry(s, 1000);
   s.retry.delivery = config::RetryDelivery::kVisibilityTimeout;
@@ -65,7 +67,7 @@ TEST_CASE("requeue with a delivery limit: counted returns past the limit dead-le
     return RunAudited(s);
   };
   constexpr std::array<bool, 4> kRejectOnly{false, true, false, false};  // 4.3+
-  constexpr std::array<bool, 4> kAll{true, true, true, true};           // 4.0-4.2
+  constexpr std::array<bool, 4> kAll{true, true, true, true};            // 4.0-4.2
   SECTION("4.3, reject: the 21st return exceeds 20") {
     const Results r = run(config::RequeueWith::kReject, kRejectOnly);
     CheckConserved(r);
@@ -129,9 +131,10 @@ TEST_CASE("redelivery_backoff delays each requeue by the broker's exponential ba
   CHECK(r.dlq_sample[0].dead_lettered_at_s == Approx(315).margin(1e-9));
 }
 
-TEST_CASE("best-effort dead-lettering puts a second copy in the DLQ, and replaying both runs "
-          "the work twice",
-          "[model][broker_rules][pubsub]") {
+TEST_CASE(
+    "best-effort dead-lettering puts a second copy in the DLQ, and replaying both runs "
+    "the work twice",
+    "[model][broker_rules][pubsub]") {
   // A bug fails every message until 100 s; a bulk drain at 200 s replays the DLQ.
   auto run = [](double probability) {
     config::Scenario s =
@@ -178,6 +181,72 @@ TEST_CASE("a capped DLQ expires its oldest entries", "[model][broker_rules][side
   for (const DlqSample& d : r.dlq_sample) CHECK(d.id >= 20);
 }
 
+TEST_CASE(
+    "dlq_trim on_dead_letter: 10,000 deaths into a cap of 10,000 leave 9,999, the oldest "
+    "trimmed",
+    "[model][broker_rules][sidekiq]") {
+  // Sidekiq's ZREMRANGEBYRANK dead 0 -dead_max_jobs after each ZADD (docs/PRESETS-AUDIT.md 2).
+  auto run = [](const char* trim) {
+    config::Scenario s = Poison(
+        10000, 1, 20000,
+        std::string(R"(, "broker": {"dlq_max_length": 10000, "dlq_trim": ")") + trim + "\"}");
+    AllClassesRetry(s, 1);
+    return RunAudited(s);
+  };
+  const Results sidekiq = run("on_dead_letter");
+  CheckConserved(sidekiq);
+  CHECK(sidekiq.dlq_inflow == 10000);
+  CHECK(sidekiq.dlq_end == 9999);
+  CHECK(sidekiq.expired == 1);
+  CHECK(sidekiq.dlq_trimmed == 1);
+  REQUIRE_FALSE(sidekiq.dlq_sample.empty());
+  CHECK(sidekiq.dlq_sample[0].id == 1);  // message 0 died first and went
+  const Results exact = run("continuous");
+  CheckConserved(exact);
+  CHECK(exact.dlq_end == 10000);
+  CHECK(exact.dlq_trimmed == 0);
+  REQUIRE_FALSE(exact.dlq_sample.empty());
+  CHECK(exact.dlq_sample[0].id == 0);
+}
+
+TEST_CASE("dlq_trim on_dead_letter: an entry past retention stays until the next death",
+          "[model][broker_rules][sidekiq]") {
+  // A dead-set entry 200 s old at the start, retention 100 s; one job that dies at 1 s.
+  auto run = [](const char* trim, double until_s) {
+    config::Scenario s =
+        LoadOrFail(R"({"format_version": 1, "name": "past-retention", "run": {"until_s": )" +
+                   std::to_string(until_s) + R"(},
+      "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1000}}}},
+      "backlog": [{"where": "dlq", "kind": "job", "count": 1, "age_s": 200},
+                  {"where": "main", "kind": "job", "count": 1}],
+      "workers": {"count": 1},
+      "broker": {"dlq_retention_s": 100, "dlq_trim": ")" +
+                   trim + R"("},
+      "faults": [{"type": "poison", "kind": "job", "fraction": 1, "error": "transient",
+                  "fail_after_ms": 1000}]})");
+    AllClassesRetry(s, 1);
+    return RunAudited(s);
+  };
+  // Before the death: Sidekiq still holds the old entry; the exact timer expired it at 0.
+  const Results before = run("on_dead_letter", 0.5);
+  CheckConserved(before);
+  CHECK(before.expired == 0);
+  CHECK(before.dlq_end == 1);
+  const Results exact = run("continuous", 0.5);
+  CheckConserved(exact);
+  CHECK(exact.expired == 1);
+  CHECK(exact.dlq_end == 0);
+  // The death at 1 s removes it (as expired, not trimmed); the new entry stays.
+  const Results after = run("on_dead_letter", 10);
+  CheckConserved(after);
+  CHECK(after.dlq_inflow == 1);
+  CHECK(after.expired == 1);
+  CHECK(after.dlq_trimmed == 0);
+  CHECK(after.dlq_end == 1);
+  REQUIRE(after.dlq_sample.size() == 1);
+  CHECK(after.dlq_sample[0].dead_lettered_at_s == Approx(1).margin(1e-9));
+}
+
 TEST_CASE("a broker without a DLQ fails messages for a human instead",
           "[model][broker_rules][celery]") {
   config::Scenario s = Poison(3, 1, 10000);
@@ -192,9 +261,10 @@ TEST_CASE("a broker without a DLQ fails messages for a human instead",
   CHECK(r.human_needed_by_reason.at("failed:max_attempts") == 3);
 }
 
-TEST_CASE("requeue_on_crash fail: the running attempt fails with worker_lost, buffered ones "
-          "return",
-          "[model][broker_rules][celery]") {
+TEST_CASE(
+    "requeue_on_crash fail: the running attempt fails with worker_lost, buffered ones "
+    "return",
+    "[model][broker_rules][celery]") {
   config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "lost", "run": {"until_s": 100},
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
     "backlog": [{"where": "main", "kind": "job", "count": 3}],
@@ -210,9 +280,10 @@ TEST_CASE("requeue_on_crash fail: the running attempt fails with worker_lost, bu
   CHECK(r.acked == 2);
 }
 
-TEST_CASE("redrive_attempts keep: Sidekiq's manual retry is not counted, so a job that still "
-          "fails dies at once",
-          "[model][broker_rules][sidekiq]") {
+TEST_CASE(
+    "redrive_attempts keep: Sidekiq's manual retry is not counted, so a job that still "
+    "fails dies at once",
+    "[model][broker_rules][sidekiq]") {
   for (auto mode : {config::RedriveAttempts::kKeep, config::RedriveAttempts::kReset}) {
     config::Scenario s =
         LoadOrFail(R"({"format_version": 1, "name": "keep", "run": {"until_s": 10000},
@@ -275,7 +346,6 @@ TEST_CASE("main-queue retention deletes messages older than it instead of delive
     CHECK(r.acked == (age_s == 345600 ? 0 : 1));
   }
 }
-
 
 TEST_CASE("every message is accounted for under the broker rules and every fault at once",
           "[model][broker_rules][conservation]") {

@@ -12,9 +12,9 @@ namespace drainsim::scenario {
 namespace {
 
 using engine::Duration;
+using testing::CheckRoundTrip;
 using testing::Json;
 using testing::Load;
-using testing::CheckRoundTrip;
 using testing::MustLoad;
 using testing::With;
 
@@ -179,6 +179,63 @@ TEST_CASE("preset sidekiq: defaults in the struct", "[presets]") {
   CHECK(b.redrive_attempts == config::RedriveAttempts::kKeep);
   CHECK(b.visibility_timeout == engine::Duration::Seconds(8640000));
   CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
+  CHECK(b.version == "8.1");
+  CHECK(b.dlq_trim == config::DlqTrim::kOnDeadLetter);
+}
+
+config::SidekiqRandomTerm RandomTerm(const config::Backoff& backoff) {
+  REQUIRE(backoff.kind() == config::BackoffKind::kSidekiq);
+  return std::get<config::SidekiqBackoff>(backoff.curve).random_term;
+}
+
+TEST_CASE("preset sidekiq: broker.version picks the random term (8.0: rand(10 * (count + 1)))",
+          "[presets]") {
+  using config::SidekiqRandomTerm;
+  CHECK(RandomTerm(MustLoad(Minimal("sidekiq")).retry.backoff) == SidekiqRandomTerm::kFullRange);
+  for (const char* version : {"8.0", "8.1", "9.0"}) {
+    INFO(version);
+    CHECK(
+        RandomTerm(MustLoad(With(Minimal("sidekiq"), "/broker/version", version)).retry.backoff) ==
+        SidekiqRandomTerm::kFullRange);
+  }
+  for (const char* version : {"6.5", "7.0", "7.3"}) {
+    INFO(version);
+    CHECK(
+        RandomTerm(MustLoad(With(Minimal("sidekiq"), "/broker/version", version)).retry.backoff) ==
+        SidekiqRandomTerm::kStepped);
+  }
+  // A sidekiq backoff the scenario writes itself gets the version's term unless it gives one.
+  const Json own = With(Minimal("sidekiq"), "/retry/backoff", Json{{"kind", "sidekiq"}});
+  CHECK(RandomTerm(MustLoad(own).retry.backoff) == SidekiqRandomTerm::kFullRange);
+  CHECK(RandomTerm(MustLoad(With(own, "/broker/version", "7.3")).retry.backoff) ==
+        SidekiqRandomTerm::kStepped);
+  const Json given = With(own, "/retry/backoff/random_term", "stepped");
+  CHECK(RandomTerm(MustLoad(given).retry.backoff) == SidekiqRandomTerm::kStepped);
+  const Json per_class = With(Minimal("sidekiq"), "/retry/classes/transient",
+                              Json{{"action", "retry"}, {"backoff", {{"kind", "sidekiq"}}}});
+  REQUIRE(MustLoad(per_class).retry.classes.transient.backoff.has_value());
+  CHECK(RandomTerm(*MustLoad(per_class).retry.classes.transient.backoff) ==
+        SidekiqRandomTerm::kFullRange);
+  // Without the preset, a hand-written sidekiq backoff keeps the formula it always had.
+  Json plain = Minimal("sidekiq");
+  plain.erase("broker");
+  plain["retry"] = {{"backoff", {{"kind", "sidekiq"}}}};
+  const config::Scenario no_preset = MustLoad(plain);
+  CHECK(RandomTerm(no_preset.retry.backoff) == SidekiqRandomTerm::kStepped);
+  CHECK(no_preset.broker.dlq_trim == config::DlqTrim::kContinuous);
+  CheckRoundTrip(MustLoad(With(Minimal("sidekiq"), "/broker/version", "7.3")));
+  CheckRoundTrip(MustLoad(Minimal("sidekiq")));
+}
+
+TEST_CASE("preset sidekiq: broker.version MAJOR.MINOR, 6.5 and later", "[presets]") {
+  CHECK_PROBLEM(Load(With(Minimal("sidekiq"), "/broker/version", "8")), "/broker/version",
+                "must be a version \"MAJOR.MINOR\" such as \"8.1\"");
+  CHECK_PROBLEM(Load(With(Minimal("sidekiq"), "/broker/version", "8.x")), "/broker/version",
+                "must be a version \"MAJOR.MINOR\"");
+  CHECK_PROBLEM(Load(With(Minimal("sidekiq"), "/broker/version", "6.4")), "/broker/version",
+                "\"6.4\" is older than the Sidekiq model allows");
+  CHECK(Load(With(Minimal("sidekiq"), "/broker/version", "6.5")).ok());
+  CHECK(MustLoad(With(Minimal("sidekiq"), "/broker/version", "8.01")).broker.version == "8.1");
 }
 
 TEST_CASE("preset celery: defaults in the struct", "[presets]") {
@@ -300,10 +357,12 @@ TEST_CASE("no preset, an unknown preset: nothing is filled in", "[presets]") {
   CHECK(unknown.problems.size() == 1);
 }
 
-TEST_CASE("broker.version: rabbitmq-quorum only, MAJOR.MINOR, 3.10-3.13 or 4.0 and later",
-          "[presets]") {
+TEST_CASE(
+    "broker.version: rabbitmq-quorum and sidekiq only, MAJOR.MINOR, 3.10-3.13 or 4.0 and "
+    "later",
+    "[presets]") {
   CHECK_PROBLEM(Load(With(Minimal("sqs"), "/broker/version", "4.3")), "/broker/version",
-                "applies only with preset 'rabbitmq-quorum' (preset is 'sqs')");
+                "applies only with preset 'rabbitmq-quorum' or 'sidekiq' (preset is 'sqs')");
   Json none = Minimal("sqs");
   none["broker"] = {{"version", "4.3"}};
   CHECK_PROBLEM(Load(none), "/broker/version", "the scenario has no preset");
@@ -311,8 +370,8 @@ TEST_CASE("broker.version: rabbitmq-quorum only, MAJOR.MINOR, 3.10-3.13 or 4.0 a
                 "must be a version \"MAJOR.MINOR\"");
   CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", 4.3)), "/broker/version",
                 "must be a string");
-  CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.9")),
-                "/broker/version", "\"3.9\" is older than the RabbitMQ model allows");
+  CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.9")), "/broker/version",
+                "\"3.9\" is older than the RabbitMQ model allows");
   CHECK_PROBLEM(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.14")),
                 "/broker/version", "\"3.14\" is not a RabbitMQ release");
   CHECK(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.10")).ok());
@@ -353,7 +412,8 @@ TEST_CASE("hard limits: overrides beyond the broker's limits are problems", "[pr
                 "/broker/receive_count_max", "4 is less than Pub/Sub allows");
   CHECK(Load(With(Minimal("pubsub"), "/broker/receive_count_max", nullptr)).ok());
   CHECK_PROBLEM(Load(With(Minimal("pubsub"), "/broker/visibility_timeout_s", 601)),
-                "/broker/visibility_timeout_s", "an ack deadline is 10..600 s (ackDeadlineSeconds)");
+                "/broker/visibility_timeout_s",
+                "an ack deadline is 10..600 s (ackDeadlineSeconds)");
   CHECK_PROBLEM(Load(With(Minimal("pubsub"), "/broker/redelivery_backoff",
                           Json::parse(R"({"kind": "exponential", "base_s": 10, "cap_s": 900})"))),
                 "/broker/redelivery_backoff/cap_s", "900 s is longer than Pub/Sub allows");
@@ -371,9 +431,10 @@ TEST_CASE("hard limits: overrides beyond the broker's limits are problems", "[pr
   CHECK(Load(With(Minimal("azure-service-bus"), "/broker/visibility_timeout_s", 300)).ok());
 }
 
-TEST_CASE("drains faster than broker.redrive_rate_max_per_s are problems, with or without a "
-          "preset",
-          "[presets]") {
+TEST_CASE(
+    "drains faster than broker.redrive_rate_max_per_s are problems, with or without a "
+    "preset",
+    "[presets]") {
   Json plain = Minimal("sqs");
   plain["broker"] = {{"redrive_rate_max_per_s", 50}};
   plain["database"] = {{"connections", 4}};
