@@ -62,17 +62,30 @@ constexpr PresetDefault kReturnsFirst = {
     "RabbitMQ quorum queues with a delivery limit (always from 4.0): returned messages wait in "
     "a returns queue served before new ones (rabbit_fifo take_next_msg, v4.3.5)"};
 
-constexpr PresetDefault kRabbitmqQuorum3x[] = {
-    DRAINSIM_RABBITMQ_QUORUM_COMMON,
-    kCloseChannel,
-    {"/broker/delivery_limit", "null",
-     "RabbitMQ 3.10-3.13: no default delivery limit (Quorum Queues guide 3.13, poison message "
-     "handling: set by the delivery-limit policy or x-delivery-limit)"},
-    {"/broker/delivery_counted", kEveryReturn,
-     "RabbitMQ 3.10-3.13: every return increments the delivery count"},
+// 3.10-3.13 differ only in where a return waits.
+#define DRAINSIM_RABBITMQ_QUORUM_3X                                                               \
+  DRAINSIM_RABBITMQ_QUORUM_COMMON, kCloseChannel,                                                 \
+      {"/broker/delivery_limit", "null",                                                          \
+       "RabbitMQ 3.10-3.13: no default delivery limit (Quorum Queues guide 3.13, poison message " \
+       "handling: set by the delivery-limit policy or x-delivery-limit)"},                        \
+  {                                                                                               \
+    "/broker/delivery_counted", kEveryReturn,                                                     \
+        "RabbitMQ 3.10-3.13: every return increments the delivery count"                          \
+  }
+
+constexpr PresetDefault kRabbitmqQuorum310[] = {
+    DRAINSIM_RABBITMQ_QUORUM_3X,
+    {"/broker/requeue_position", "\"head\"",
+     "RabbitMQ before 3.13 returns a message near the head of the queue (Quorum Queues guide "
+     "3.13, repeated requeues: 3.13 keeps this 'original behaviour' only with a delivery limit)"},
+};
+
+constexpr PresetDefault kRabbitmqQuorum313[] = {
+    DRAINSIM_RABBITMQ_QUORUM_3X,
     {"/broker/requeue_position", "\"tail\"",
-     "RabbitMQ 3.13 Quorum Queues guide: without a delivery limit a returned message goes to "
-     "the back of the queue (with one, near the head: set requeue_position head)"},
+     "RabbitMQ 3.13 Quorum Queues guide, repeated requeues: without a delivery limit a returned "
+     "message goes to the back of the queue (with one, near the head: set requeue_position "
+     "head)"},
 };
 
 constexpr PresetDefault kRabbitmqQuorum40[] = {
@@ -207,6 +220,7 @@ constexpr PresetDefault kAzureServiceBus[] = {
 
 #undef DRAINSIM_CLASSES_ALL
 #undef DRAINSIM_RABBITMQ_QUORUM_COMMON
+#undef DRAINSIM_RABBITMQ_QUORUM_3X
 #undef DRAINSIM_SIDEKIQ
 
 // RFC 6901 reference tokens of `pointer` (the tables use no '~').
@@ -294,7 +308,10 @@ std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
     case config::BrokerPreset::kSqs:
       return kSqs;
     case config::BrokerPreset::kRabbitmqQuorum:
-      if (major < 4) return kRabbitmqQuorum3x;
+      if (major < 4) {
+        return minor < 13 ? std::span<const PresetDefault>(kRabbitmqQuorum310)
+                          : std::span<const PresetDefault>(kRabbitmqQuorum313);
+      }
       return major == 4 && minor < 3 ? std::span<const PresetDefault>(kRabbitmqQuorum40)
                                      : std::span<const PresetDefault>(kRabbitmqQuorum43);
     case config::BrokerPreset::kSidekiq:

@@ -97,7 +97,7 @@ TEST_CASE("requeue_position head: a returned message is delivered before those n
     CHECK(rec.StartTimes(1) == Times{2});
     CHECK(rec.StartTimes(3) == Times{4});
   }
-  SECTION("3.x without a limit's head rule: the tail") {
+  SECTION("3.13 (the back of the queue without a limit; the preset cannot tell): the tail") {
     Recorder rec;
     const Results r = RunRecorded(
         With(R"("preset": "rabbitmq-quorum", "version": "3.13", "delivery_limit": 1)", 100, body),
