@@ -19,28 +19,13 @@
 
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
-#include <vector>
+
+#include "live/amqp_fields.h"
 
 namespace drainsim::live {
-
-using AmqpValue = std::variant<std::string, int64_t>;
-using AmqpHeaders = std::map<std::string, AmqpValue>;
-
-struct AmqpMessage {
-  uint64_t delivery_tag = 0;
-  bool redelivered = false;
-  std::string message_id;
-  AmqpHeaders headers;  // strings and integers only; others are left out
-  // From x-death (dead-lettered messages): the first entry's reason and count, and its time.
-  std::string death_reason;
-  int64_t death_count = 0;
-  int64_t death_time_s = 0;  // Unix seconds, as the broker stamps it
-};
 
 class AmqpConnection {
  public:
@@ -111,10 +96,5 @@ class AmqpConnection {
   bool confirming_ = false;
   bool connection_lost_ = false;
 };
-
-// The string value of a header, or "".
-std::string HeaderString(const AmqpHeaders& headers, const std::string& name);
-// The integer value of a header (an integer, or a string of digits), or `fallback`.
-int64_t HeaderInt(const AmqpHeaders& headers, const std::string& name, int64_t fallback);
 
 }  // namespace drainsim::live
