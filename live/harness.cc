@@ -145,8 +145,8 @@ bool OpenServices(RunState& state, const LiveOptions& options, Services* s, Live
     const int64_t slots = scenario.workers.count * scenario.workers.concurrency;
     s->downstream =
         std::make_unique<DownstreamServer>(scenario, state.plan.seed, static_cast<int>(slots) + 8);
-    if (!s->downstream->Start(&error)) {
-      r->error = error;
+    if (base::Status started = s->downstream->Start(); !started) {
+      r->error = started.error();
       undo();
       return false;
     }
