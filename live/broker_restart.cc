@@ -196,15 +196,14 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
                                         static_cast<int64_t>(r.downtime_s * 1e6)));
   spec.log_path = control.output_path;
   std::remove(control.output_path.c_str());
-  std::string error;
   state.broker_restarting = true;
-  Child cli = Child::Spawn(spec, &error);
-  if (cli.pid() < 0) {
-    state.Fail("broker_restart: " + error);
+  base::Expected<Child> cli = Child::Spawn(spec);
+  if (!cli) {
+    state.Fail("broker_restart: " + cli.error());
     return false;
   }
   std::optional<double> up_s;
-  if (!WaitForRestartCli(state, cli, r, run_now_s, &up_s)) return false;
+  if (!WaitForRestartCli(state, *cli, r, run_now_s, &up_s)) return false;
   record->planned_at_s = r.at_s;
   record->downtime_s = r.downtime_s;
   record->recovery_s = r.recovery_s;

@@ -99,8 +99,9 @@ TEST_CASE("live: stopping a child ends its whole process group, grandchildren in
   // A shell that ignores SIGTERM and leaves a grandchild behind: only a group kill ends both.
   spec.argv = {"/bin/sh", "-c", "trap '' TERM; sleep 300 & echo $! > " + pid_file + "; wait"};
   spec.env = {"PATH=/usr/bin:/bin"};
-  std::string error;
-  Child child = Child::Spawn(spec, &error);
+  drainsim::base::Expected<Child> spawned = Child::Spawn(spec);
+  REQUIRE(spawned.ok());
+  Child child = std::move(*spawned);
   REQUIRE(child.pid() > 0);
   pid_t grandchild = 0;
   for (int i = 0; i < 100 && grandchild == 0; ++i) {

@@ -98,12 +98,12 @@ int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, d
   services.amqp_url = "-";  // no broker
   services.max_connections = 16;
   services.postgres_cpus = DbCpus(work);
-  std::string error;
-  auto started = live::Services::Start(services, &error);
-  if (!started) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started_or = live::Services::Start(services);
+  if (!started_or) {
+    std::fprintf(stderr, "drainsim live: %s\n", started_or.error().c_str());
     return kExitBadInput;
   }
+  const std::unique_ptr<live::Services>& started = *started_or;
   if (const base::Status pinned = CheckPinned(started->postgres()->pid(), services.postgres_cpus);
       !pinned) {
     std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());

@@ -56,12 +56,12 @@ base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& am
 }  // namespace
 
 int CheckServices(const live::ServiceOptions& options) {
-  std::string error;
-  auto services = live::Services::Start(options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(options);
+  if (!started) {
+    std::fprintf(stderr, "drainsim live: %s\n", started.error().c_str());
     return kExitBadInput;
   }
+  const std::unique_ptr<live::Services>& services = *started;
   const live::PrivateRabbitMq* mq = services->rabbit();
   const live::PrivatePostgres* pg = services->postgres();
   std::printf("services ready in %.3f s (RabbitMQ %.3f s, PostgreSQL %.3f s)\n",
@@ -84,12 +84,12 @@ std::unique_ptr<live::Services> StartServices(const config::Scenario& s,
                                               const std::string& scenario_path,
                                               const std::string& out_dir,
                                               const live::ServiceOptions& service_options) {
-  std::string error;
-  auto services = live::Services::Start(service_options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(service_options);
+  if (!started) {
+    std::fprintf(stderr, "drainsim live: %s\n", started.error().c_str());
     return nullptr;
   }
+  std::unique_ptr<live::Services> services = std::move(*started);
   PrintServices(*services);
   if (services->postgres() != nullptr) {
     if (const base::Status pinned =
