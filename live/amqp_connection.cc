@@ -33,29 +33,24 @@ bool SocketGone(int status) {
 
 }  // namespace
 
-std::unique_ptr<AmqpConnection> AmqpConnection::Open(const std::string& url,
-                                                     const std::string& name, std::string* error) {
+base::Expected<std::unique_ptr<AmqpConnection>> AmqpConnection::Open(const std::string& url,
+                                                                     const std::string& name) {
   std::vector<char> url_copy(url.begin(), url.end());
   url_copy.push_back('\0');
   amqp_connection_info info{};
   amqp_default_connection_info(&info);
   if (amqp_parse_url(url_copy.data(), &info) != AMQP_STATUS_OK) {
-    *error = "not an AMQP URL: " + url;
-    return nullptr;
+    return base::Failure{"not an AMQP URL: " + url};
   }
   std::unique_ptr<AmqpConnection> c(new AmqpConnection());
   c->conn_ = amqp_new_connection();
   amqp_socket_t* socket = amqp_tcp_socket_new(c->conn_);
-  if (socket == nullptr) {
-    *error = "cannot create a socket";
-    return nullptr;
-  }
+  if (socket == nullptr) return base::Failure{"cannot create a socket"};
   timeval connect_timeout = ToTimeval(std::chrono::seconds(5));
   int status = amqp_socket_open_noblock(socket, info.host, info.port, &connect_timeout);
   if (status != AMQP_STATUS_OK) {
-    *error = std::string("cannot connect to ") + info.host + ":" + std::to_string(info.port) +
-             ": " + amqp_error_string2(status);
-    return nullptr;
+    return base::Failure{std::string("cannot connect to ") + info.host + ":" +
+                         std::to_string(info.port) + ": " + amqp_error_string2(status)};
   }
   timeval rpc_timeout = ToTimeval(std::chrono::seconds(30));
   amqp_set_rpc_timeout(c->conn_, &rpc_timeout);
@@ -69,8 +64,7 @@ std::unique_ptr<AmqpConnection> AmqpConnection::Open(const std::string& url,
                 "login") ||
       (amqp_channel_open(c->conn_, kChannel),
        !c->Check(amqp_get_rpc_reply(c->conn_), "channel.open"))) {
-    *error = c->error_;
-    return nullptr;
+    return base::Failure{c->error_};
   }
   c->product_ = ServerProperty(c->conn_, "product");
   c->version_ = ServerProperty(c->conn_, "version");

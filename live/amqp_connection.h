@@ -3,9 +3,11 @@
 // basic.qos, ack/reject/nack, basic.get for inspecting a queue at the end.
 //
 // Contract:
-//  (1) Errors are values: every operation returns false (or nullopt) and sets error() to what
-//      the broker or the library said; the connection is then unusable (Ok() false) except for
-//      destruction. Nothing throws.
+//  (1) Errors are values: Open() returns the connection or why there is none; every later
+//      operation returns false (or nullopt) and sets error() to what the broker or the library
+//      said; the connection is then unusable (Ok() false) except for destruction. Nothing
+//      throws. (An operation's failure stays in the connection, not in an Expected: the
+//      connection is dead afterwards, and its callers ask connection_lost() as well as error().)
 //  (2) Channel 1 is opened by Open(); everything happens on it.
 //  (3) Publish() assigns publish sequence numbers 1, 2, ... once ConfirmSelect() is on;
 //      WaitConfirms() reads basic.ack/basic.nack until every number so far is confirmed (or the
@@ -24,14 +26,15 @@
 #include <string>
 
 #include "live/amqp_fields.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
 class AmqpConnection {
  public:
   // Parses `url` (amqp://user:pass@host:port/vhost), connects, logs in, opens channel 1.
-  static std::unique_ptr<AmqpConnection> Open(const std::string& url, const std::string& name,
-                                              std::string* error);
+  static base::Expected<std::unique_ptr<AmqpConnection>> Open(const std::string& url,
+                                                              const std::string& name);
   ~AmqpConnection();
   AmqpConnection(const AmqpConnection&) = delete;
   AmqpConnection& operator=(const AmqpConnection&) = delete;

@@ -131,12 +131,13 @@ std::unique_ptr<PgPool> OpenPool(const config::Scenario& scenario, const Topolog
 // r->error when one of them fails, after deleting what was declared and created.
 bool OpenServices(RunState& state, const LiveOptions& options, Services* s, LiveResult* r) {
   const config::Scenario& scenario = state.scenario;
-  std::string error;
-  s->inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
-  if (!s->inspector) {
-    r->error = error;
+  base::Expected<std::unique_ptr<AmqpConnection>> inspector =
+      AmqpConnection::Open(options.amqp_url, "drainsim live: inspector");
+  if (!inspector) {
+    r->error = inspector.error();
     return false;
   }
+  s->inspector = std::move(*inspector);
   r->broker_product = s->inspector->server_product();
   r->broker_version = s->inspector->server_version();
   if (!options.postgres_url.empty()) {

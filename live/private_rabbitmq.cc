@@ -159,8 +159,7 @@ base::Status PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout) {
   // The port opens before the node accepts AMQP: ready is a connection that opens.
   auto ready = [&] {
     if (!LoopbackPortOpen(port_, std::chrono::milliseconds(200))) return false;
-    std::string probe_error;
-    return AmqpConnection::Open(url_, "drainsim live: readiness probe", &probe_error) != nullptr;
+    return AmqpConnection::Open(url_, "drainsim live: readiness probe").ok();
   };
   return WaitUntilReady(server_, "RabbitMQ", log_path_, timeout, std::chrono::milliseconds(100),
                         ready);

@@ -39,9 +39,10 @@ void PrintServices(const live::Services& services) {
 // The scenario's delivery-limit counting must be the broker's (read from its server-properties):
 // success when it is, else the problem at /broker/version.
 base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& amqp_url) {
-  std::string error;
-  auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
-  if (!probe) return base::Failure{"cannot reach the broker: " + error};
+  base::Expected<std::unique_ptr<live::AmqpConnection>> opened =
+      live::AmqpConnection::Open(amqp_url, "drainsim live: version");
+  if (!opened) return base::Failure{"cannot reach the broker: " + opened.error()};
+  const std::unique_ptr<live::AmqpConnection>& probe = *opened;
   const bool scenario_counts_all = std::all_of(
       s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
   const bool broker_counts_all = CountsEveryReturn(probe->server_version());
