@@ -3,9 +3,11 @@
 // basic.qos, ack/reject/nack, basic.get for inspecting a queue at the end.
 //
 // Contract:
-//  (1) Errors are values: every operation returns false (or nullopt) and sets error() to what
-//      the broker or the library said; the connection is then unusable (Ok() false) except for
-//      destruction. Nothing throws.
+//  (1) Errors are values: Open() returns the connection or why there is none; every later
+//      operation returns false (or nullopt) and sets error() to what the broker or the library
+//      said; the connection is then unusable (Ok() false) except for destruction. Nothing
+//      throws. (An operation's failure stays in the connection, not in an Expected: the
+//      connection is dead afterwards, and its callers ask connection_lost() as well as error().)
 //  (2) Channel 1 is opened by Open(); everything happens on it.
 //  (3) Publish() assigns publish sequence numbers 1, 2, ... once ConfirmSelect() is on;
 //      WaitConfirms() reads basic.ack/basic.nack until every number so far is confirmed (or the
@@ -19,34 +21,20 @@
 
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
-#include <vector>
+
+#include "live/amqp_fields.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
-
-using AmqpValue = std::variant<std::string, int64_t>;
-using AmqpHeaders = std::map<std::string, AmqpValue>;
-
-struct AmqpMessage {
-  uint64_t delivery_tag = 0;
-  bool redelivered = false;
-  std::string message_id;
-  AmqpHeaders headers;  // strings and integers only; others are left out
-  // From x-death (dead-lettered messages): the first entry's reason and count, and its time.
-  std::string death_reason;
-  int64_t death_count = 0;
-  int64_t death_time_s = 0;  // Unix seconds, as the broker stamps it
-};
 
 class AmqpConnection {
  public:
   // Parses `url` (amqp://user:pass@host:port/vhost), connects, logs in, opens channel 1.
-  static std::unique_ptr<AmqpConnection> Open(const std::string& url, const std::string& name,
-                                              std::string* error);
+  static base::Expected<std::unique_ptr<AmqpConnection>> Open(const std::string& url,
+                                                              const std::string& name);
   ~AmqpConnection();
   AmqpConnection(const AmqpConnection&) = delete;
   AmqpConnection& operator=(const AmqpConnection&) = delete;
@@ -111,10 +99,5 @@ class AmqpConnection {
   bool confirming_ = false;
   bool connection_lost_ = false;
 };
-
-// The string value of a header, or "".
-std::string HeaderString(const AmqpHeaders& headers, const std::string& name);
-// The integer value of a header (an integer, or a string of digits), or `fallback`.
-int64_t HeaderInt(const AmqpHeaders& headers, const std::string& name, int64_t fallback);
 
 }  // namespace drainsim::live

@@ -129,7 +129,6 @@ bool WaitForRestartCli(RunState& state, Child& cli, const PlannedRestart& r, dou
   // on a busy machine: 1.8-8.5 s late measured at load 11-14) is not the broker back. The
   // listener opens before rabbit:start() returns, and clients connect from then on.
   bool seen_down = false;
-  std::string error;
   while (!cli.WaitExit(std::chrono::milliseconds(50))) {
     if (StopRequested() || state.failed || Clock::now() >= deadline) {
       cli.Stop(SIGKILL, std::chrono::milliseconds(0));
@@ -138,7 +137,7 @@ bool WaitForRestartCli(RunState& state, Child& cli, const PlannedRestart& r, dou
     }
     const double now_s = state.log->Now() - state.run_start_s;
     if (!*up_s && now_s >= r.at_s + r.downtime_s) {
-      if (!AmqpConnection::Open(state.amqp_url, "drainsim live: restart probe", &error)) {
+      if (!AmqpConnection::Open(state.amqp_url, "drainsim live: restart probe")) {
         seen_down = true;
       } else if (seen_down) {
         *up_s = now_s;
@@ -174,12 +173,13 @@ bool RecordNodeTimes(RunState& state, const BrokerControl& control, int64_t unix
 
 // Up: the first connection the broker accepts (as a client sees it), at most 50 ms late.
 std::optional<double> AwaitBrokerUp(RunState& state) {
-  std::string error;
-  auto probe = OpenWithRetry(
-      state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{}, {},
-      [&] { return StopRequested() || state.failed; }, &error);
+  const base::Expected<std::unique_ptr<AmqpConnection>> probe =
+      OpenWithRetry(state.amqp_url, "drainsim live: restart probe", ReconnectPolicy{}, {},
+                    [&] { return StopRequested() || state.failed; });
   if (!probe) {
-    if (!StopRequested()) state.Fail("broker_restart: the broker did not come back: " + error);
+    if (!StopRequested()) {
+      state.Fail("broker_restart: the broker did not come back: " + probe.error());
+    }
     return std::nullopt;
   }
   return state.log->Now() - state.run_start_s;
@@ -196,15 +196,14 @@ bool RestartOnce(RunState& state, const BrokerControl& control, const PlannedRes
                                         static_cast<int64_t>(r.downtime_s * 1e6)));
   spec.log_path = control.output_path;
   std::remove(control.output_path.c_str());
-  std::string error;
   state.broker_restarting = true;
-  Child cli = Child::Spawn(spec, &error);
-  if (cli.pid() < 0) {
-    state.Fail("broker_restart: " + error);
+  base::Expected<Child> cli = Child::Spawn(spec);
+  if (!cli) {
+    state.Fail("broker_restart: " + cli.error());
     return false;
   }
   std::optional<double> up_s;
-  if (!WaitForRestartCli(state, cli, r, run_now_s, &up_s)) return false;
+  if (!WaitForRestartCli(state, *cli, r, run_now_s, &up_s)) return false;
   record->planned_at_s = r.at_s;
   record->downtime_s = r.downtime_s;
   record->recovery_s = r.recovery_s;

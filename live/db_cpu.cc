@@ -19,17 +19,14 @@ namespace {
 constexpr int64_t kWarmupIterations = 200'000;
 constexpr double kCalibrationRunMs = 50;
 
-// SELECT RUN_spin(n) on `conn`: the server's elapsed ms, or nullopt and *error.
-std::optional<double> Spin(PGconn* conn, const std::string& run_id, int64_t n, std::string* error) {
+// SELECT RUN_spin(n) on `conn`: the server's elapsed ms.
+base::Expected<double> Spin(PGconn* conn, const std::string& run_id, int64_t n) {
   const std::string sql = "SELECT " + run_id + "_spin(" + std::to_string(n) + ")";
   PGresult* res = PQexec(conn, sql.c_str());
-  std::optional<double> ms;
-  if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
-    ms = std::atof(PQgetvalue(res, 0, 0));
-  } else {
-    *error = std::string("calibrating the CPU work: ") + PQerrorMessage(conn);
-  }
+  const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  const double ms = ok ? std::atof(PQgetvalue(res, 0, 0)) : 0;
   PQclear(res);
+  if (!ok) return base::Failure{std::string("calibrating the CPU work: ") + PQerrorMessage(conn)};
   return ms;
 }
 
@@ -46,24 +43,45 @@ int BackendPid(PGconn* conn) {
 // The calibration's runs on one connection: a warm-up (the plan cache, the CPU's clock), then
 // kCalibrationRuns runs sized from it to about kCalibrationRunMs each, each with the backend's
 // CPU time when it can be read.
-bool Calibrate(PGconn* conn, const std::string& run_id, CpuCalibration* out, std::string* error) {
+base::Expected<CpuCalibration> Calibrate(PGconn* conn, const std::string& run_id) {
   const int pid = BackendPid(conn);
-  const std::optional<double> warm = Spin(conn, run_id, kWarmupIterations, error);
-  if (!warm) return false;
+  const base::Expected<double> warm = Spin(conn, run_id, kWarmupIterations);
+  if (!warm) return base::Failure{warm.error()};
   const double warm_ipm = static_cast<double>(kWarmupIterations) / std::max(*warm, 0.001);
   const int64_t n =
       std::clamp<int64_t>(std::llround(warm_ipm * kCalibrationRunMs), 1000, kSpinIterationsMax);
+  CpuCalibration calibration;
   for (int i = 0; i < kCalibrationRuns; ++i) {
     const std::optional<double> cpu_before = ProcessCpuMs(pid);
-    const std::optional<double> ms = Spin(conn, run_id, n, error);
-    if (!ms) return false;
+    const base::Expected<double> ms = Spin(conn, run_id, n);
+    if (!ms) return base::Failure{ms.error()};
     const std::optional<double> cpu_after = ProcessCpuMs(pid);
     // The CPU time includes the statement's parse and the protocol: microseconds against 50 ms.
     const double cpu_ms = cpu_before && cpu_after ? *cpu_after - *cpu_before : 0;
-    out->runs.push_back({n, *ms, cpu_ms});
+    calibration.runs.push_back({n, *ms, cpu_ms});
   }
-  out->iterations_per_ms = MedianIterationsPerMs(out->runs);
-  return true;
+  calibration.iterations_per_ms = MedianIterationsPerMs(calibration.runs);
+  return calibration;
+}
+
+// The calibration's statements on `conn` (checked out): no statement timeout, RUN_spin, the
+// runs, RUN_cpu. A failure leaves the timeout off and maybe RUN_spin: the caller cleans up.
+base::Expected<CpuCalibration> CalibrateOn(PGconn* conn, const std::string& run_id,
+                                           const std::string& slowdown_table) {
+  for (const std::string& sql :
+       {std::string("SET statement_timeout = 0"), SpinFunctionSql(run_id)}) {
+    if (const base::Expected<int64_t> done = PgExec(conn, sql); !done) {
+      return base::Failure{done.error()};
+    }
+  }
+  base::Expected<CpuCalibration> calibration = Calibrate(conn, run_id);
+  if (!calibration) return calibration;
+  if (const base::Expected<int64_t> created =
+          PgExec(conn, CpuFunctionSql(run_id, calibration->iterations_per_ms, slowdown_table));
+      !created) {
+    return base::Failure{created.error()};
+  }
+  return calibration;
 }
 
 }  // namespace
@@ -202,25 +220,20 @@ std::string DropCpuFunctionsSql(const std::string& run_id) {
          run_id + "_spin(bigint)";
 }
 
-bool CalibrateCpuWork(PgPool& pool, const std::string& run_id, CpuCalibration* out,
-                      std::string* error) {
+base::Expected<CpuCalibration> CalibrateCpuWork(PgPool& pool, const std::string& run_id) {
   PGconn* conn = pool.Acquire(std::chrono::seconds(30));
   if (conn == nullptr) {
-    *error = "no database connection free in 30 s to calibrate the CPU work";
-    return false;
+    return base::Failure{"no database connection free in 30 s to calibrate the CPU work"};
   }
-  std::string ignored;
   // The runs are longer than a short statement_timeout may allow: none while calibrating, then
-  // the connection's own again (RESET: the value its startup options set, pg_pool.cc).
-  const bool ok =
-      PgExec(conn, "SET statement_timeout = 0", error) &&
-      PgExec(conn, SpinFunctionSql(run_id), error) && Calibrate(conn, run_id, out, error) &&
-      PgExec(conn, CpuFunctionSql(run_id, out->iterations_per_ms, pool.slowdown_table()), error);
-  if (!ok) PgExec(conn, DropCpuFunctionsSql(run_id), &ignored);
-  PgExec(conn, "RESET statement_timeout", &ignored);
+  // the connection's own again (RESET: the value its startup options set, pg_pool.cc). The
+  // clean-up is best effort: its failure would not change what the run reports.
+  base::Expected<CpuCalibration> calibration = CalibrateOn(conn, run_id, pool.slowdown_table());
+  if (!calibration) (void)PgExec(conn, DropCpuFunctionsSql(run_id));
+  (void)PgExec(conn, "RESET statement_timeout");
   pool.Release(conn);
-  if (ok) pool.UseWorkFunction(run_id + "_cpu", DropCpuFunctionsSql(run_id));
-  return ok;
+  if (calibration) pool.UseWorkFunction(run_id + "_cpu", DropCpuFunctionsSql(run_id));
+  return calibration;
 }
 
 }  // namespace drainsim::live

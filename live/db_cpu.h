@@ -37,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/expected.h"
+
 namespace drainsim::live {
 
 class PgPool;
@@ -99,7 +101,6 @@ std::string DropCpuFunctionsSql(const std::string& run_id);
 // one connection, nothing else of the run started), creates RUN_cpu and makes the pool call it.
 // With a db_slowdown (the pool's slowdown table), RUN_cpu multiplies by its factor.
 // REQUIRES: nothing else uses the pool yet; CreateSlowdown() before, if at all.
-bool CalibrateCpuWork(PgPool& pool, const std::string& run_id, CpuCalibration* out,
-                      std::string* error);
+base::Expected<CpuCalibration> CalibrateCpuWork(PgPool& pool, const std::string& run_id);
 
 }  // namespace drainsim::live

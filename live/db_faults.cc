@@ -109,11 +109,12 @@ bool DbFaultController::Apply(const DbFaultStep& step) {
   if (step.factor != factor_) {
     // A db_outage may have ended this backend (live/db_outage.h): reconnect and retry, until
     // the database takes it or the run stops. Without an outage a failure is an error.
-    std::string error;
     const bool outages = !DbOutageWindows(state_.scenario).empty();
-    while (!PgExec(conn_, state_.pool->SetFactorSql(step.factor), &error)) {
+    for (;;) {
+      const base::Expected<int64_t> set = PgExec(conn_, state_.pool->SetFactorSql(step.factor));
+      if (set) break;
       if (!outages) {
-        state_.Fail("db_slowdown: " + error);
+        state_.Fail("db_slowdown: " + set.error());
         return false;
       }
       if (StopRequested() || state_.workers_done || state_.failed) return false;

@@ -48,7 +48,6 @@ void RunDbOutages(RunState& state, const std::string& conninfo) {
   if (windows.empty()) return;
   // The run's database name, then a connection to template1: PostgreSQL refuses to disallow
   // connections to the database a session is connected to.
-  std::string error;
   std::string db;
   if (PGconn* probe = PQconnectdb(conninfo.c_str()); probe != nullptr) {
     if (PQstatus(probe) == CONNECTION_OK) db = PQdb(probe);
@@ -65,20 +64,26 @@ void RunDbOutages(RunState& state, const std::string& conninfo) {
   const std::string name = "\"" + db + "\"";
   for (const auto& [from_s, until_s] : windows) {
     if (!WaitUntil(state, from_s)) break;
-    int64_t ended = 0;
-    if (!PgExec(admin, "ALTER DATABASE " + name + " WITH ALLOW_CONNECTIONS false", &error) ||
-        !PgExec(
-            admin,
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db + "'",
-            &error, &ended)) {
-      state.Fail("db_outage: " + error);
+    if (const base::Expected<int64_t> closed =
+            PgExec(admin, "ALTER DATABASE " + name + " WITH ALLOW_CONNECTIONS false");
+        !closed) {
+      state.Fail("db_outage: " + closed.error());
+      break;
+    }
+    const base::Expected<int64_t> ended =
+        PgExec(admin, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" +
+                          db + "'");
+    if (!ended) {
+      state.Fail("db_outage: " + ended.error());
       break;
     }
     state.log->Write("db_outage_start", EventLog::kNoMessage, -1, -1,
-                     "backends ended " + std::to_string(ended));
+                     "backends ended " + std::to_string(*ended));
     const bool went_on = WaitUntil(state, until_s);
-    if (!PgExec(admin, "ALTER DATABASE " + name + " WITH ALLOW_CONNECTIONS true", &error)) {
-      state.Fail("db_outage: " + error);
+    if (const base::Expected<int64_t> opened =
+            PgExec(admin, "ALTER DATABASE " + name + " WITH ALLOW_CONNECTIONS true");
+        !opened) {
+      state.Fail("db_outage: " + opened.error());
       break;
     }
     state.log->Write("db_outage_end", EventLog::kNoMessage);

@@ -34,21 +34,21 @@ std::string Trim(const std::string& text) {
 
 }  // namespace
 
-bool DownstreamClient::Connect(std::string* error) {
+base::Status DownstreamClient::Connect() {
   fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = htons(static_cast<uint16_t>(port_));
   if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    *error = std::string("downstream connect: ") + std::strerror(errno);
+    const std::string why = std::string("downstream connect: ") + std::strerror(errno);
     Close();
-    return false;
+    return base::Failure{why};
   }
   const int one = 1;  // one small request per round trip: no Nagle delay
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   ++connects_;
-  return true;
+  return {};
 }
 
 void DownstreamClient::Close() {
@@ -112,7 +112,12 @@ HttpAnswer DownstreamClient::Call(const std::string& request, std::chrono::milli
   HttpAnswer answer;
   for (int round = 0; round < 2; ++round) {
     const bool reused = fd_ >= 0;
-    if (!reused && !Connect(&answer.error)) return answer;
+    if (!reused) {
+      if (base::Status connected = Connect(); !connected) {
+        answer.error = connected.error();
+        return answer;
+      }
+    }
     bool retry = false;
     answer = Try(request, deadline, &retry);
     if (answer.status != 0) return answer;

@@ -21,6 +21,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/base/expected.h"
+
 namespace drainsim::live {
 
 struct HttpAnswer {
@@ -41,7 +43,7 @@ class DownstreamClient {
   int64_t connects() const { return connects_; }
 
  private:
-  bool Connect(std::string* error);
+  base::Status Connect();
   void Close();
   // One try on the current connection; *retry set when it failed before any byte came back.
   HttpAnswer Try(const std::string& request, std::chrono::steady_clock::time_point deadline,

@@ -150,7 +150,7 @@ DownstreamServer::DownstreamServer(const config::Scenario& scenario, uint64_t se
 
 DownstreamServer::~DownstreamServer() { Stop(); }
 
-bool DownstreamServer::Start(std::string* error) {
+base::Status DownstreamServer::Start() {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -160,14 +160,14 @@ bool DownstreamServer::Start(std::string* error) {
   if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       ::listen(listen_fd_, 64) != 0 ||
       ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    *error = std::string("downstream server: ") + std::strerror(errno);
+    const std::string why = std::string("downstream server: ") + std::strerror(errno);
     if (listen_fd_ >= 0) ::close(listen_fd_);
     listen_fd_ = -1;
-    return false;
+    return base::Failure{why};
   }
   port_ = ntohs(addr.sin_port);
   acceptor_ = std::thread([this] { AcceptLoop(); });
-  return true;
+  return {};
 }
 
 void DownstreamServer::SetStart(Clock::time_point start) {

@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "live/downstream_api.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
@@ -49,8 +50,8 @@ class DownstreamServer {
   DownstreamServer(const DownstreamServer&) = delete;
   DownstreamServer& operator=(const DownstreamServer&) = delete;
 
-  // Binds and starts accepting; false + *error when it cannot.
-  bool Start(std::string* error);
+  // Binds and starts accepting, or says why it cannot.
+  base::Status Start();
   // The run's time 0 (EventLog::SetStart's). Call before the first request that matters.
   void SetStart(std::chrono::steady_clock::time_point start);
   void Stop();

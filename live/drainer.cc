@@ -173,12 +173,17 @@ bool Drainer::SleepUntil(Clock::time_point due) {
 
 bool Drainer::Open() {
   std::string error;
-  const auto open = [&](const char* name) {
-    return state_.reconnect
-               ? OpenWithRetry(
-                     state_.amqp_url, name, ReconnectPolicy{}, {},
-                     [this] { return StopRequested() || state_.failed.load(); }, &error)
-               : AmqpConnection::Open(state_.amqp_url, name, &error);
+  // The connection, or nullptr with `error` saying why.
+  const auto open = [&](const char* name) -> std::unique_ptr<AmqpConnection> {
+    base::Expected<std::unique_ptr<AmqpConnection>> opened =
+        state_.reconnect ? OpenWithRetry(state_.amqp_url, name, ReconnectPolicy{}, {},
+                                         [this] { return StopRequested() || state_.failed.load(); })
+                         : AmqpConnection::Open(state_.amqp_url, name);
+    if (!opened) {
+      error = opened.error();
+      return nullptr;
+    }
+    return std::move(*opened);
   };
   get_ = open("drainsim live: drainer");
   if (get_) pub_ = open("drainsim live: drainer publish");

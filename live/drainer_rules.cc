@@ -85,10 +85,15 @@ int64_t WallPacer::Take(int64_t now_us) {
 }
 
 int64_t SeedDlq(RunState& state) {
-  std::string error;
-  auto conn = AmqpConnection::Open(state.amqp_url, "drainsim live: DLQ backlog", &error);
-  if (!conn || !conn->ConfirmSelect()) {
-    state.Fail("DLQ backlog: " + (conn ? conn->error() : error));
+  base::Expected<std::unique_ptr<AmqpConnection>> opened =
+      AmqpConnection::Open(state.amqp_url, "drainsim live: DLQ backlog");
+  if (!opened) {
+    state.Fail("DLQ backlog: " + opened.error());
+    return 0;
+  }
+  const std::unique_ptr<AmqpConnection>& conn = *opened;
+  if (!conn->ConfirmSelect()) {
+    state.Fail("DLQ backlog: " + conn->error());
     return 0;
   }
   for (const PlannedMessage& m : state.plan.messages) {

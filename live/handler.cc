@@ -129,27 +129,28 @@ PGconn* AcquireConnection(RunState& state, int64_t timeout_ms, std::optional<int
 // it x the server's current factor (live/db_faults.h); a later statement gets the whole timeout
 // again when the first ran with a lowered one. (--db-work cpu: the run's function that burns
 // server CPU instead; live/db_cpu.h.)
-bool RunDbOps(RunState& state, PGconn* conn, const config::Kind& kind, engine::Rng& rng,
-              int64_t timeout_ms, bool lowered, std::string* error) {
-  if (kind.handler.db_ops <= 0) return true;
+base::Status RunDbOps(RunState& state, PGconn* conn, const config::Kind& kind, engine::Rng& rng,
+                      int64_t timeout_ms, bool lowered) {
+  if (kind.handler.db_ops <= 0) return {};
   const auto op = model::DurationSampler::Millis(*kind.handler.db_op_ms);
   const std::string reset = "SET LOCAL statement_timeout = " + std::to_string(timeout_ms) + "; ";
   for (int64_t i = 0; i < kind.handler.db_ops; ++i) {
     const int64_t us = op.Sample(rng).micros();
-    if (!state.pool->RunWork(conn, us, i > 0 && lowered ? reset : "", error)) return false;
+    if (base::Status worked = state.pool->RunWork(conn, us, i > 0 && lowered ? reset : "");
+        !worked) {
+      return worked;
+    }
   }
-  return true;
+  return {};
 }
 
 // The row recording this execution of the message's work (what the duplicates count reads).
-bool InsertExecution(RunState& state, PGconn* conn, const PlannedMessage& m, int attempt,
-                     int worker, std::string* error) {
-  return PgExec(conn,
-                "INSERT INTO " + state.pool->executions_table() +
-                    " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
-                    std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
-                    std::to_string(worker) + ")",
-                error);
+base::Expected<int64_t> InsertExecution(RunState& state, PGconn* conn, const PlannedMessage& m,
+                                        int attempt, int worker) {
+  return PgExec(conn, "INSERT INTO " + state.pool->executions_table() +
+                          " (key, message_id, attempt, worker) VALUES (" + Quote(m.key) + ", " +
+                          std::to_string(m.id) + ", " + std::to_string(attempt) + ", " +
+                          std::to_string(worker) + ")");
 }
 
 DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
@@ -160,39 +161,39 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
   PGconn* conn = AcquireConnection(state, timeout_ms, &lowered_ms, &out);
   if (conn == nullptr) return out;
   auto fail = [&](const std::string& error) {
-    std::string ignored;
-    PgExec(conn, "ROLLBACK", &ignored);
+    (void)PgExec(conn, "ROLLBACK");  // best effort: a dead connection is reset on release
     state.pool->Release(conn);
     out.timed_out = PgTimedOut(error);
     out.error = error;
     return out;
   };
   auto commit = [&] {
-    std::string error;
-    if (!PgExec(conn, "COMMIT", &error)) return fail(error);
+    if (const base::Expected<int64_t> committed = PgExec(conn, "COMMIT"); !committed) {
+      return fail(committed.error());
+    }
     state.pool->Release(conn);
     out.ok = true;
     return out;
   };
-  std::string error;
   const std::string begin =
       lowered_ms ? "BEGIN; SET LOCAL statement_timeout = " + std::to_string(*lowered_ms) : "BEGIN";
-  if (!PgExec(conn, begin, &error)) return fail(error);
+  if (const base::Expected<int64_t> begun = PgExec(conn, begin); !begun) {
+    return fail(begun.error());
+  }
   if (kind.idempotency == config::Idempotency::kClaim) {
-    int64_t rows = 0;
-    if (!PgExec(conn,
-                "INSERT INTO " + state.pool->claims_table() + " (key, message_id) VALUES (" +
-                    Quote(m.key) + ", " + std::to_string(m.id) + ") ON CONFLICT DO NOTHING",
-                &error, &rows)) {
-      return fail(error);
-    }
-    if (rows == 0) {
+    const base::Expected<int64_t> claimed =
+        PgExec(conn, "INSERT INTO " + state.pool->claims_table() + " (key, message_id) VALUES (" +
+                         Quote(m.key) + ", " + std::to_string(m.id) + ") ON CONFLICT DO NOTHING");
+    if (!claimed) return fail(claimed.error());
+    if (*claimed == 0) {
       out.suppressed = true;
       return commit();
     }
   }
-  if (!RunDbOps(state, conn, kind, rng, timeout_ms, lowered_ms.has_value(), &error)) {
-    return fail(error);
+  if (const base::Status worked =
+          RunDbOps(state, conn, kind, rng, timeout_ms, lowered_ms.has_value());
+      !worked) {
+    return fail(worked.error());
   }
   if (kind.handler.downstream_calls > 0) {  // inside the transaction, as the model's order says
     CallsOutcome call =
@@ -203,7 +204,10 @@ DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage
     }
   }
   SpinMicros(model::DurationSampler::Millis(kind.handler.cpu_ms).Sample(rng).micros());
-  if (!InsertExecution(state, conn, m, attempt, worker, &error)) return fail(error);
+  if (const base::Expected<int64_t> inserted = InsertExecution(state, conn, m, attempt, worker);
+      !inserted) {
+    return fail(inserted.error());
+  }
   // A crashed worker's transactions die with it: roll back rather than commit.
   if (state.worker_down[static_cast<size_t>(worker)]) {
     out.crashed = true;

@@ -84,30 +84,43 @@ struct Services {
   std::unique_ptr<DownstreamServer> downstream;  // the scenario's downstream API
 };
 
+// The run's tables, and with a db_slowdown its table and function.
+base::Status CreateTables(PgPool& pool, const config::Scenario& scenario) {
+  if (base::Status created = pool.CreateTables(); !created) return created;
+  if (HasDbSlowdown(scenario)) return pool.CreateSlowdown();
+  return {};
+}
+
 // The pool, opened at the largest size a db_connections fault asks (the limit is the
 // scenario's: live/db_faults.h), with the run's tables, and --db-work's calibration; null with
-// r->error when one of them fails (the tables dropped).
+// r->error when one of them fails (the tables dropped; a failure to drop them is not reported
+// over the failure that came first).
 std::unique_ptr<PgPool> OpenPool(const config::Scenario& scenario, const Topology& topology,
                                  const LiveOptions& options, LiveResult* r) {
-  std::string error;
-  std::unique_ptr<PgPool> pool =
+  base::Expected<std::unique_ptr<PgPool>> opened =
       PgPool::Open(options.postgres_url, static_cast<int>(PoolSizeMax(scenario)),
-                   scenario.database->timeout.micros() / 1000, topology.run_id, &error);
-  if (!pool || !pool->CreateTables(&error) ||
-      (HasDbSlowdown(scenario) && !pool->CreateSlowdown(&error))) {
-    if (pool) pool->DropTables(&error);
-    r->error = error;
+                   scenario.database->timeout.micros() / 1000, topology.run_id);
+  if (!opened) {
+    r->error = opened.error();
+    return nullptr;
+  }
+  std::unique_ptr<PgPool> pool = std::move(*opened);
+  if (base::Status created = CreateTables(*pool, scenario); !created) {
+    (void)pool->DropTables();
+    r->error = created.error();
     return nullptr;
   }
   r->db_work.work = options.db_work;
   r->db_work.cpus = options.db_cpus;
   if (options.db_work == DbWork::kCpu) {  // before any other use of the pool (db_cpu.h)
-    r->db_work.calibration.emplace();
-    if (!CalibrateCpuWork(*pool, topology.run_id, &*r->db_work.calibration, &error)) {
-      pool->DropTables(&error);
-      r->error = error;
+    base::Expected<CpuCalibration> calibration = CalibrateCpuWork(*pool, topology.run_id);
+    if (!calibration) {
+      r->db_work.calibration.emplace();  // the report says a calibration was tried
+      (void)pool->DropTables();
+      r->error = calibration.error();
       return nullptr;
     }
+    r->db_work.calibration = std::move(*calibration);
   }
   pool->SetLimit(static_cast<int>(scenario.database->connections));
   r->postgres_version = pool->server_version();
@@ -118,12 +131,13 @@ std::unique_ptr<PgPool> OpenPool(const config::Scenario& scenario, const Topolog
 // r->error when one of them fails, after deleting what was declared and created.
 bool OpenServices(RunState& state, const LiveOptions& options, Services* s, LiveResult* r) {
   const config::Scenario& scenario = state.scenario;
-  std::string error;
-  s->inspector = AmqpConnection::Open(options.amqp_url, "drainsim live: inspector", &error);
-  if (!s->inspector) {
-    r->error = error;
+  base::Expected<std::unique_ptr<AmqpConnection>> inspector =
+      AmqpConnection::Open(options.amqp_url, "drainsim live: inspector");
+  if (!inspector) {
+    r->error = inspector.error();
     return false;
   }
+  s->inspector = std::move(*inspector);
   r->broker_product = s->inspector->server_product();
   r->broker_version = s->inspector->server_version();
   if (!options.postgres_url.empty()) {
@@ -131,9 +145,9 @@ bool OpenServices(RunState& state, const LiveOptions& options, Services* s, Live
     if (!s->pool) return false;
     state.pool = s->pool.get();
   }
-  auto undo = [&] {
+  auto undo = [&] {  // best effort: the failure that came first is the one reported
     Undeclare(options.amqp_url, state.topology);
-    if (s->pool) s->pool->DropTables(&error);
+    if (s->pool) (void)s->pool->DropTables();
   };
   if (!Declare(*s->inspector, state.topology)) {
     r->error = s->inspector->error();
@@ -145,8 +159,8 @@ bool OpenServices(RunState& state, const LiveOptions& options, Services* s, Live
     const int64_t slots = scenario.workers.count * scenario.workers.concurrency;
     s->downstream =
         std::make_unique<DownstreamServer>(scenario, state.plan.seed, static_cast<int>(slots) + 8);
-    if (!s->downstream->Start(&error)) {
-      r->error = error;
+    if (base::Status started = s->downstream->Start(); !started) {
+      r->error = started.error();
       undo();
       return false;
     }
@@ -295,12 +309,16 @@ void Collect(RunState& state, const ProducerResult& produced, Services& services
   }
   Tally(state, r);
   r->db_timeouts += r->live_traffic.timeouts;  // the model's db_timeouts counts both
-  std::string error;
   if (services.pool) {
-    services.pool->CountDuplicates(&r->duplicate_keys, &r->duplicate_executions, &r->executions,
-                                   &error);
+    // A count that fails leaves the figures at 0 (the run's other results stand); the teardown
+    // is best effort.
+    if (const base::Expected<DuplicateCounts> counts = services.pool->CountDuplicates()) {
+      r->duplicate_keys = counts->keys;
+      r->duplicate_executions = counts->extra_executions;
+      r->executions = counts->executions;
+    }
     r->db_work.totals = services.pool->meter().Figures();
-    services.pool->DropTables(&error);
+    (void)services.pool->DropTables();
   }
   Undeclare(state.amqp_url, state.topology);
   if (r->time_to_empty_s && *r->time_to_empty_s > 0) {

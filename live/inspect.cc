@@ -19,14 +19,15 @@ bool ReopenInspector(RunState& state, std::unique_ptr<AmqpConnection>& inspector
     state.Fail("inspector: " + inspector->error());
     return false;
   }
-  std::string error;
-  inspector = OpenWithRetry(
-      state.amqp_url, "drainsim live: inspector", ReconnectPolicy{}, {},
-      [&state] { return StopRequested() || state.failed.load(); }, &error);
-  if (!inspector) {
-    state.Fail("inspector: " + error);
+  base::Expected<std::unique_ptr<AmqpConnection>> reopened =
+      OpenWithRetry(state.amqp_url, "drainsim live: inspector", ReconnectPolicy{}, {},
+                    [&state] { return StopRequested() || state.failed.load(); });
+  if (!reopened) {
+    inspector.reset();
+    state.Fail("inspector: " + reopened.error());
     return false;
   }
+  inspector = std::move(*reopened);
   return true;
 }
 

@@ -65,25 +65,27 @@ LiveQuery Execute(const Query& ctx, const LiveArrival& a) {
   q.acquired_us = MicrosSince(ctx.start);
   const std::optional<int64_t> lowered_ms =
       LoweredTimeoutMs(ctx.timeout_ms, q.acquired_us - a.at_us);
-  std::string error;
   if (lowered_ms && *lowered_ms <= 0) {
     ctx.pool->Release(conn);
     return finish(LiveOutcome::kTimeout);
   }
   const bool lowered = lowered_ms.has_value();
-  if (lowered && !PgExec(conn, "SET statement_timeout = " + std::to_string(*lowered_ms), &error)) {
-    ctx.pool->Release(conn);
-    return finish(PgTimedOut(error) ? LiveOutcome::kTimeout : LiveOutcome::kRefused);
+  if (lowered) {
+    if (const base::Expected<int64_t> set =
+            PgExec(conn, "SET statement_timeout = " + std::to_string(*lowered_ms));
+        !set) {
+      ctx.pool->Release(conn);
+      return finish(PgTimedOut(set.error()) ? LiveOutcome::kTimeout : LiveOutcome::kRefused);
+    }
   }
   // pg_sleep, or with a db_slowdown the run's function: the same database slows the live
   // queries and the workers' alike, as the model's one database (live/db_faults.h).
-  const bool ok = ctx.pool->RunWork(conn, a.query_us, "", &error);
-  q = finish(ok                  ? LiveOutcome::kOk
-             : PgTimedOut(error) ? LiveOutcome::kTimeout
-                                 : LiveOutcome::kRefused);
-  std::string ignored;
-  if (lowered) {
-    PgExec(conn, "SET statement_timeout = " + std::to_string(ctx.timeout_ms), &ignored);
+  const base::Status worked = ctx.pool->RunWork(conn, a.query_us, "");
+  q = finish(worked                       ? LiveOutcome::kOk
+             : PgTimedOut(worked.error()) ? LiveOutcome::kTimeout
+                                          : LiveOutcome::kRefused);
+  if (lowered) {  // best effort: the connection's own timeout back (a failure shows next use)
+    (void)PgExec(conn, "SET statement_timeout = " + std::to_string(ctx.timeout_ms));
   }
   ctx.pool->Release(conn);
   return q;

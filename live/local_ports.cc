@@ -28,18 +28,14 @@ sockaddr_in Loopback(int port) {
   return addr;
 }
 
-bool Chown(const std::string& path, const std::string& user, std::string* error) {
-  if (user.empty()) return true;
+base::Status Chown(const std::string& path, const std::string& user) {
+  if (user.empty()) return {};
   const passwd* pw = getpwnam(user.c_str());
-  if (pw == nullptr) {
-    *error = "no user '" + user + "' on this machine";
-    return false;
-  }
+  if (pw == nullptr) return base::Failure{"no user '" + user + "' on this machine"};
   if (chown(path.c_str(), pw->pw_uid, pw->pw_gid) != 0 && pw->pw_uid != geteuid()) {
-    *error = "cannot give " + path + " to " + user + ": " + std::strerror(errno);
-    return false;
+    return base::Failure{"cannot give " + path + " to " + user + ": " + std::strerror(errno)};
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -75,49 +71,58 @@ bool LoopbackPortOpen(int port, std::chrono::milliseconds timeout) {
   return open;
 }
 
-ScratchDir::ScratchDir(std::string* error) {
+base::Expected<ScratchDir> ScratchDir::Create() {
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern =
       std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/drainsim-live-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) {
-    *error = "cannot create a directory like " + pattern + ": " + std::strerror(errno);
-    return;
+    return base::Failure{"cannot create a directory like " + pattern + ": " + std::strerror(errno)};
   }
-  path_ = buf.data();
-  chmod(path_.c_str(), 0755);
+  ScratchDir dir(buf.data());
+  chmod(dir.path_.c_str(), 0755);
+  return dir;
 }
 
-ScratchDir::~ScratchDir() {
+ScratchDir::ScratchDir(ScratchDir&& other) noexcept
+    : path_(std::exchange(other.path_, std::string())), keep_(other.keep_) {}
+
+ScratchDir& ScratchDir::operator=(ScratchDir&& other) noexcept {
+  if (this != &other) {
+    Remove();
+    path_ = std::exchange(other.path_, std::string());
+    keep_ = other.keep_;
+  }
+  return *this;
+}
+
+ScratchDir::~ScratchDir() { Remove(); }
+
+void ScratchDir::Remove() {
   if (path_.empty() || keep_) return;
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
 }
 
-bool ScratchDir::MakeSubdir(const std::string& name, const std::string& user,
-                            std::string* error) const {
+base::Status ScratchDir::MakeSubdir(const std::string& name, const std::string& user) const {
   const std::string dir = path_ + "/" + name;
   if (mkdir(dir.c_str(), 0700) != 0) {
-    *error = "cannot create " + dir + ": " + std::strerror(errno);
-    return false;
+    return base::Failure{"cannot create " + dir + ": " + std::strerror(errno)};
   }
-  return Chown(dir, user, error);
+  return Chown(dir, user);
 }
 
-bool ScratchDir::WriteFile(const std::string& name, const std::string& text,
-                           const std::string& user, std::string* error) const {
+base::Status ScratchDir::WriteFile(const std::string& name, const std::string& text,
+                                   const std::string& user) const {
   const std::string file = path_ + "/" + name;
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out) {
-      *error = "cannot write " + file;
-      return false;
-    }
+    if (!out) return base::Failure{"cannot write " + file};
   }
   chmod(file.c_str(), 0644);
-  return Chown(file, user, error);
+  return Chown(file, user);
 }
 
 }  // namespace drainsim::live

@@ -10,6 +10,9 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
+
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
@@ -23,21 +26,25 @@ class ScratchDir {
  public:
   // mkdtemp under $TMPDIR (default /tmp), "drainsim-live-XXXXXX", mode 0755 so that the
   // services' users can reach their own subdirectories (which are 0700 and theirs).
-  // On failure path() is empty and *error says why.
-  ScratchDir(std::string* error);
+  static base::Expected<ScratchDir> Create();
+  // A moved-from ScratchDir owns nothing (path() empty) and removes nothing.
+  ScratchDir(ScratchDir&& other) noexcept;
+  ScratchDir& operator=(ScratchDir&& other) noexcept;
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
   ~ScratchDir();
 
   const std::string& path() const { return path_; }
-  // Creates path()/name owned by `user` (empty: the current user), mode 0700. False + *error.
-  bool MakeSubdir(const std::string& name, const std::string& user, std::string* error) const;
-  // Writes path()/name (owned by `user`, mode 0644). False + *error.
-  bool WriteFile(const std::string& name, const std::string& text, const std::string& user,
-                 std::string* error) const;
+  // Creates path()/name owned by `user` (empty: the current user), mode 0700.
+  base::Status MakeSubdir(const std::string& name, const std::string& user) const;
+  // Writes path()/name (owned by `user`, mode 0644).
+  base::Status WriteFile(const std::string& name, const std::string& text,
+                         const std::string& user) const;
   void Keep() { keep_ = true; }
 
  private:
+  explicit ScratchDir(std::string path) : path_(std::move(path)) {}
+  void Remove();
   std::string path_;
   bool keep_ = false;
 };

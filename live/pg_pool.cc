@@ -10,7 +10,7 @@ namespace drainsim::live {
 
 namespace {
 
-PGconn* Connect(const std::string& conninfo, int64_t timeout_ms, std::string* error) {
+base::Expected<PGconn*> Connect(const std::string& conninfo, int64_t timeout_ms) {
   // statement_timeout for every statement of this connection (PostgreSQL 15 "Client Connection
   // Defaults", https://www.postgresql.org/docs/15/runtime-config-client.html), set as a startup
   // option so that no statement runs without it.
@@ -21,45 +21,47 @@ PGconn* Connect(const std::string& conninfo, int64_t timeout_ms, std::string* er
                                : conninfo + " options='-c statement_timeout=" + ms + "'";
   PGconn* conn = PQconnectdb(full.c_str());
   if (PQstatus(conn) != CONNECTION_OK) {
-    *error = std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(conn);
+    const std::string why = std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(conn);
     PQfinish(conn);
-    return nullptr;
+    return base::Failure{why};
   }
   return conn;
 }
 
 }  // namespace
 
-bool PgExec(PGconn* conn, const std::string& sql, std::string* error, int64_t* rows) {
+base::Expected<int64_t> PgExec(PGconn* conn, const std::string& sql) {
   PGresult* res = PQexec(conn, sql.c_str());
   const ExecStatusType status = PQresultStatus(res);
-  const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
-  if (!ok) {
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    *error = std::string(state != nullptr ? state : "?????") + " " + PQerrorMessage(conn);
-    while (!error->empty() && (error->back() == '\n' || error->back() == ' ')) error->pop_back();
-  } else if (rows != nullptr) {
-    const char* tuples = PQcmdTuples(res);
-    *rows = (tuples != nullptr && *tuples != '\0') ? std::atoll(tuples) : PQntuples(res);
+    std::string error =
+        std::string(state != nullptr ? state : "?????") + " " + PQerrorMessage(conn);
+    while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
+    PQclear(res);
+    return base::Failure{std::move(error)};
   }
+  const char* tuples = PQcmdTuples(res);
+  const int64_t rows = (tuples != nullptr && *tuples != '\0') ? std::atoll(tuples) : PQntuples(res);
   PQclear(res);
-  return ok;
+  return rows;
 }
 
 bool PgTimedOut(const std::string& error) { return error.rfind("57014", 0) == 0; }
 
-std::unique_ptr<PgPool> PgPool::Open(const std::string& conninfo, int size, int64_t timeout_ms,
-                                     const std::string& run_id, std::string* error) {
+base::Expected<std::unique_ptr<PgPool>> PgPool::Open(const std::string& conninfo, int size,
+                                                     int64_t timeout_ms,
+                                                     const std::string& run_id) {
   std::unique_ptr<PgPool> pool(new PgPool());
   pool->conninfo_ = conninfo;
   pool->run_id_ = run_id;
   pool->claims_ = run_id + "_claims";
   pool->executions_ = run_id + "_executions";
   for (int i = 0; i < size; ++i) {
-    PGconn* conn = Connect(conninfo, timeout_ms, error);
-    if (conn == nullptr) return nullptr;
-    pool->all_.push_back(conn);
-    pool->free_.push_back(conn);
+    const base::Expected<PGconn*> conn = Connect(conninfo, timeout_ms);
+    if (!conn) return base::Failure{conn.error()};  // ~PgPool closes those already open
+    pool->all_.push_back(*conn);
+    pool->free_.push_back(*conn);
   }
   pool->limit_ = size;
   if (!pool->all_.empty()) {
@@ -122,60 +124,67 @@ int PgPool::limit() const {
 
 PGconn* PgPool::AcquireChecked(std::chrono::milliseconds wait) {
   PGconn* conn = Acquire(wait);
-  std::string ignored;
   // libpq learns that a backend was ended (a db_outage) only when it uses the connection.
-  if (conn != nullptr && !PgExec(conn, "SELECT 1", &ignored)) PQreset(conn);
+  if (conn != nullptr && !PgExec(conn, "SELECT 1")) PQreset(conn);
   return conn;
 }
 
-bool PgPool::Exec(const std::string& sql, std::string* error) {
+base::Status PgPool::Exec(const std::string& sql) {
   PGconn* conn = AcquireChecked(std::chrono::seconds(30));
-  if (conn == nullptr) {
-    *error = "no database connection free in 30 s";
-    return false;
-  }
-  const bool ok = PgExec(conn, sql, error);
+  if (conn == nullptr) return base::Failure{"no database connection free in 30 s"};
+  const base::Expected<int64_t> done = PgExec(conn, sql);
   Release(conn);
-  return ok;
+  if (!done) return base::Failure{done.error()};
+  return {};
 }
 
-bool PgPool::CreateTables(std::string* error) {
-  return Exec("CREATE TABLE " + claims_ + " (key text PRIMARY KEY, message_id bigint NOT NULL)",
-              error) &&
-         Exec("CREATE TABLE " + executions_ +
-                  " (key text NOT NULL, message_id bigint NOT NULL, attempt int NOT NULL, worker "
-                  "int NOT NULL, committed_at timestamptz NOT NULL DEFAULT clock_timestamp())",
-              error);
-}
-
-bool PgPool::DropTables(std::string* error) {
-  if (!cpu_drop_.empty() && !Exec(cpu_drop_, error)) return false;
-  if (!slowdown_.empty() && !Exec("DROP FUNCTION IF EXISTS " + work_ + "(double precision); " +
-                                      "DROP TABLE IF EXISTS " + slowdown_,
-                                  error)) {
-    return false;
+base::Status PgPool::CreateTables() {
+  if (base::Status claims =
+          Exec("CREATE TABLE " + claims_ + " (key text PRIMARY KEY, message_id bigint NOT NULL)");
+      !claims) {
+    return claims;
   }
-  return Exec("DROP TABLE IF EXISTS " + claims_ + ", " + executions_, error);
+  return Exec("CREATE TABLE " + executions_ +
+              " (key text NOT NULL, message_id bigint NOT NULL, attempt int NOT NULL, worker "
+              "int NOT NULL, committed_at timestamptz NOT NULL DEFAULT clock_timestamp())");
 }
 
-bool PgPool::CreateSlowdown(std::string* error) {
+base::Status PgPool::DropTables() {
+  if (!cpu_drop_.empty()) {
+    if (base::Status dropped = Exec(cpu_drop_); !dropped) return dropped;
+  }
+  if (!slowdown_.empty()) {
+    if (base::Status dropped = Exec("DROP FUNCTION IF EXISTS " + work_ + "(double precision); " +
+                                    "DROP TABLE IF EXISTS " + slowdown_);
+        !dropped) {
+      return dropped;
+    }
+  }
+  return Exec("DROP TABLE IF EXISTS " + claims_ + ", " + executions_);
+}
+
+base::Status PgPool::CreateSlowdown() {
   const std::string table = run_id_ + "_slowdown";
   const std::string work = run_id_ + "_work";
   // LANGUAGE sql, VOLATILE (the default): the factor is read when the statement runs, with the
   // statement's snapshot (READ COMMITTED: a new one per statement), so a change applies to the
   // statements that start after it and never to one already sleeping, as the model's service
   // time is fixed at its start (sim/model/database.cc, StartWaiting).
-  if (!Exec("CREATE TABLE " + table + " (factor double precision NOT NULL); INSERT INTO " + table +
-                " VALUES (1)",
-            error) ||
-      !Exec("CREATE FUNCTION " + work + "(s double precision) RETURNS void LANGUAGE sql AS " +
-                "$$ SELECT pg_sleep(s * (SELECT factor FROM " + table + ")) $$",
-            error)) {
-    return false;
+  if (base::Status created =
+          Exec("CREATE TABLE " + table + " (factor double precision NOT NULL); INSERT INTO " +
+               table + " VALUES (1)");
+      !created) {
+    return created;
+  }
+  if (base::Status created =
+          Exec("CREATE FUNCTION " + work + "(s double precision) RETURNS void LANGUAGE sql AS " +
+               "$$ SELECT pg_sleep(s * (SELECT factor FROM " + table + ")) $$");
+      !created) {
+    return created;
   }
   slowdown_ = table;
   work_ = work;
-  return true;
+  return {};
 }
 
 std::string PgPool::SleepSql(int64_t us) const {
@@ -191,7 +200,7 @@ void PgPool::UseWorkFunction(const std::string& function, const std::string& dro
   cpu_drop_ = drop_sql;
 }
 
-bool PgPool::RunWork(PGconn* conn, int64_t us, const std::string& prefix, std::string* error) {
+base::Status PgPool::RunWork(PGconn* conn, int64_t us, const std::string& prefix) {
   int waiting = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -200,12 +209,13 @@ bool PgPool::RunWork(PGconn* conn, int64_t us, const std::string& prefix, std::s
   const std::string sql = prefix + SleepSql(us);
   const DbWorkMeter::Begun begun = meter_.Start(waiting);
   const auto start = std::chrono::steady_clock::now();
-  const bool ok = PgExec(conn, sql, error);
+  const base::Expected<int64_t> done = PgExec(conn, sql);
   const int64_t took_us = std::chrono::duration_cast<std::chrono::microseconds>(
                               std::chrono::steady_clock::now() - start)
                               .count();
-  meter_.Finish(begun, us, took_us, ok);
-  return ok;
+  meter_.Finish(begun, us, took_us, done.ok());
+  if (!done) return base::Failure{done.error()};
+  return {};
 }
 
 std::string PgPool::SetFactorSql(double factor) const {
@@ -214,29 +224,28 @@ std::string PgPool::SetFactorSql(double factor) const {
   return sql;
 }
 
-bool PgPool::CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,
-                             std::string* error) {
+base::Expected<DuplicateCounts> PgPool::CountDuplicates() {
   PGconn* conn = AcquireChecked(std::chrono::seconds(30));
-  if (conn == nullptr) {
-    *error = "no database connection free in 30 s";
-    return false;
-  }
+  if (conn == nullptr) return base::Failure{"no database connection free in 30 s"};
   const std::string sql =
       "SELECT count(*) FILTER (WHERE n > 1), coalesce(sum(n - 1), 0), "
       "coalesce(sum(n), 0) FROM (SELECT count(*) AS n FROM " +
       executions_ + " GROUP BY key) AS per_key";
   PGresult* res = PQexec(conn, sql.c_str());
   const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  DuplicateCounts counts;
+  std::string error;
   if (ok) {
-    *keys = std::atoll(PQgetvalue(res, 0, 0));
-    *extra_executions = std::atoll(PQgetvalue(res, 0, 1));
-    *executions = std::atoll(PQgetvalue(res, 0, 2));
+    counts.keys = std::atoll(PQgetvalue(res, 0, 0));
+    counts.extra_executions = std::atoll(PQgetvalue(res, 0, 1));
+    counts.executions = std::atoll(PQgetvalue(res, 0, 2));
   } else {
-    *error = PQerrorMessage(conn);
+    error = PQerrorMessage(conn);
   }
   PQclear(res);
   Release(conn);
-  return ok;
+  if (!ok) return base::Failure{std::move(error)};
+  return counts;
 }
 
 }  // namespace drainsim::live

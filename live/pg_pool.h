@@ -38,14 +38,23 @@
 #include <vector>
 
 #include "live/db_work_meter.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
+
+// What CountDuplicates() found in the executions table.
+struct DuplicateCounts {
+  int64_t keys = 0;              // keys with more than one executions row
+  int64_t extra_executions = 0;  // the rows beyond the first of each key
+  int64_t executions = 0;        // all rows
+};
 
 class PgPool {
  public:
   // Opens `size` connections to `conninfo` with statement_timeout `timeout_ms`.
-  static std::unique_ptr<PgPool> Open(const std::string& conninfo, int size, int64_t timeout_ms,
-                                      const std::string& run_id, std::string* error);
+  static base::Expected<std::unique_ptr<PgPool>> Open(const std::string& conninfo, int size,
+                                                      int64_t timeout_ms,
+                                                      const std::string& run_id);
   ~PgPool();
 
   PGconn* Acquire(std::chrono::milliseconds wait);  // nullptr: none free in time
@@ -58,11 +67,11 @@ class PgPool {
   const std::string& server_version() const { return version_; }
   const std::string& slowdown_table() const { return slowdown_; }  // "" without a db_slowdown
 
-  bool CreateTables(std::string* error);
-  bool DropTables(std::string* error);  // and the slowdown's table and function, if created
+  base::Status CreateTables();
+  base::Status DropTables();  // and the slowdown's table and function, if created
   // The slowdown's table (factor 1) and function; from then on SleepSql() calls the function.
   // REQUIRES: no other thread uses the pool yet.
-  bool CreateSlowdown(std::string* error);
+  base::Status CreateSlowdown();
   // The statement that holds the server `us` microseconds (x the factor, after CreateSlowdown).
   std::string SleepSql(int64_t us) const;
   // --db-work cpu (live/db_cpu.h): from then on SleepSql() calls `function` (which burns server
@@ -70,17 +79,16 @@ class PgPool {
   // REQUIRES: no other thread uses the pool yet.
   void UseWorkFunction(const std::string& function, const std::string& drop_sql);
   // Runs `prefix` + SleepSql(us) on `conn` (checked out), timed into meter().
-  bool RunWork(PGconn* conn, int64_t us, const std::string& prefix, std::string* error);
+  base::Status RunWork(PGconn* conn, int64_t us, const std::string& prefix);
   DbWorkMeter& meter() { return meter_; }
   // The statement that sets the slowdown factor. REQUIRES: CreateSlowdown() succeeded.
   std::string SetFactorSql(double factor) const;
   // Keys with more than one executions row, and the number of extra executions.
-  bool CountDuplicates(int64_t* keys, int64_t* extra_executions, int64_t* executions,
-                       std::string* error);
+  base::Expected<DuplicateCounts> CountDuplicates();
 
  private:
   PgPool() = default;
-  bool Exec(const std::string& sql, std::string* error);
+  base::Status Exec(const std::string& sql);
   // Acquire(), and a reconnect if the connection turns out dead (the run's own statements).
   PGconn* AcquireChecked(std::chrono::milliseconds wait);
   std::string conninfo_;
@@ -103,9 +111,12 @@ class PgPool {
   std::vector<PGconn*> all_;
 };
 
-// Runs `sql` on `conn`; false and *error (the server's message) unless it succeeded.
-bool PgExec(PGconn* conn, const std::string& sql, std::string* error, int64_t* rows = nullptr);
-// The SQLSTATE of the last failure was query_canceled (57014): a statement timeout.
+// Runs `sql` on `conn`: the rows it changed or returned (PQcmdTuples, else PQntuples; a claim's
+// INSERT ... ON CONFLICT DO NOTHING reads 0 when the key was taken), or the failure as
+// "SQLSTATE the server's message" (which PgTimedOut reads). The count is the value rather than
+// an out-parameter: it is there exactly when the statement succeeded.
+base::Expected<int64_t> PgExec(PGconn* conn, const std::string& sql);
+// The SQLSTATE of the failure `error` (PgExec's) is query_canceled (57014): a statement timeout.
 bool PgTimedOut(const std::string& error);
 
 }  // namespace drainsim::live

@@ -28,8 +28,8 @@ std::string ReadVersion(const std::string& bindir) {
 }
 
 // initdb of a throw-away cluster in `data`: trust on loopback, user drainsim, no fsync.
-bool InitDb(const std::string& bindir, const std::string& data, const std::string& home,
-            const std::string& user, const std::string& log_path, std::string* error) {
+base::Status InitDb(const std::string& bindir, const std::string& data, const std::string& home,
+                    const std::string& user, const std::string& log_path) {
   ChildSpec init;
   init.argv = {bindir + "/initdb",
                "-D",
@@ -49,13 +49,12 @@ bool InitDb(const std::string& bindir, const std::string& data, const std::strin
   init.log_path = log_path;
   init.cwd = home;
   init.death_signal = SIGKILL;
-  const int init_code = RunToCompletion(init, std::chrono::seconds(60), error);
-  if (init_code != 0) {
-    if (init_code > 0)
-      *error = "initdb failed (exit " + std::to_string(init_code) + "); see its log";
-    return false;
+  const base::Expected<int> init_code = RunToCompletion(init, std::chrono::seconds(60));
+  if (!init_code) return base::Failure{init_code.error()};
+  if (*init_code != 0) {
+    return base::Failure{"initdb failed (exit " + std::to_string(*init_code) + "); see its log"};
   }
-  return true;
+  return {};
 }
 
 // The server on loopback `port` only, its socket in `home`, durability off (a rehearsal's
@@ -113,41 +112,41 @@ std::string PostgresBinDir() {
   return best;
 }
 
-std::unique_ptr<PrivatePostgres> PrivatePostgres::Launch(const ScratchDir& dir, int max_connections,
-                                                         std::string* error,
-                                                         const std::vector<int>& cpus) {
+base::Expected<std::unique_ptr<PrivatePostgres>> PrivatePostgres::Launch(
+    const ScratchDir& dir, int max_connections, const std::vector<int>& cpus) {
   const std::string bindir = PostgresBinDir();
   if (bindir.empty()) {
-    *error =
+    return base::Failure{
         "PostgreSQL server not installed (no /usr/lib/postgresql/*/bin/postgres; Debian: "
-        "apt-get install postgresql)";
-    return nullptr;
+        "apt-get install postgresql)"};
   }
   const std::string user = ServerUser();
-  if (!dir.MakeSubdir("pg", user, error)) return nullptr;
+  if (base::Status made = dir.MakeSubdir("pg", user); !made) return base::Failure{made.error()};
   std::unique_ptr<PrivatePostgres> pg(new PrivatePostgres());
   const std::string home = dir.path() + "/pg";
   const std::string data = home + "/data";
   pg->log_path_ = dir.path() + "/postgres.log";
   pg->version_ = ReadVersion(bindir);
 
-  if (!InitDb(bindir, data, home, user, pg->log_path_, error)) return nullptr;
+  if (base::Status init = InitDb(bindir, data, home, user, pg->log_path_); !init) {
+    return base::Failure{init.error()};
+  }
 
   pg->port_ = FreeLoopbackPort();
   const ChildSpec server =
       ServerSpec(bindir, data, home, pg->port_, max_connections, user, pg->log_path_, cpus);
-  pg->server_ = Child::Spawn(server, error);
-  if (pg->server_.pid() < 0) return nullptr;
+  base::Expected<Child> spawned = Child::Spawn(server);
+  if (!spawned) return base::Failure{spawned.error()};
+  pg->server_ = std::move(*spawned);
 
   pg->conninfo_ = "host=127.0.0.1 port=" + std::to_string(pg->port_) +
                   " user=drainsim dbname=postgres connect_timeout=5";
   return pg;
 }
 
-bool PrivatePostgres::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
-  return WaitUntilReady(
-      server_, "PostgreSQL", log_path_, timeout, std::chrono::milliseconds(50),
-      [&] { return PQping(conninfo_.c_str()) == PQPING_OK; }, error);
+base::Status PrivatePostgres::WaitReady(std::chrono::milliseconds timeout) {
+  return WaitUntilReady(server_, "PostgreSQL", log_path_, timeout, std::chrono::milliseconds(50),
+                        [&] { return PQping(conninfo_.c_str()) == PQPING_OK; });
 }
 
 void PrivatePostgres::Stop() { server_.Stop(SIGINT, std::chrono::seconds(20)); }

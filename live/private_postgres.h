@@ -15,7 +15,7 @@
 // Contract:
 //  (1) Launch() runs initdb and spawns the server, on the calling thread: the parent-death
 //      signal is tied to the thread that forked (prctl(2)), so that thread must live as long as
-//      the server (the main thread, in practice). WaitReady() (any thread) returns true once the
+//      the server (the main thread, in practice). WaitReady() (any thread) succeeds once the
 //      server answers PQping (PQPING_OK) on conninfo(). On a failure nothing of it is left
 //      running once the object is destroyed.
 //  (2) Stop() (or the destructor) ends every process of it; the ScratchDir removes its files.
@@ -30,16 +30,17 @@
 
 #include "live/local_ports.h"
 #include "live/process.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
 class PrivatePostgres {
  public:
   // `cpus`: the CPUs the server and its backends may run on (--db-cpus); empty: any.
-  static std::unique_ptr<PrivatePostgres> Launch(const ScratchDir& dir, int max_connections,
-                                                 std::string* error,
-                                                 const std::vector<int>& cpus = {});
-  bool WaitReady(std::chrono::milliseconds timeout, std::string* error);
+  static base::Expected<std::unique_ptr<PrivatePostgres>> Launch(const ScratchDir& dir,
+                                                                 int max_connections,
+                                                                 const std::vector<int>& cpus = {});
+  base::Status WaitReady(std::chrono::milliseconds timeout);
   ~PrivatePostgres() { Stop(); }
 
   // libpq connection string: host=127.0.0.1 port=P user=drainsim dbname=postgres

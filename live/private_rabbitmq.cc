@@ -24,49 +24,48 @@ std::string FindEpmd() {
 
 // The node's configuration files in DIR/rabbitmq: its listener on loopback, no plugins, and
 // with a consumer timeout its advanced.config.
-bool WriteConfig(const ScratchDir& dir, const std::string& user, int port,
-                 std::optional<int64_t> consumer_timeout_ms, std::string* error) {
-  if (!dir.WriteFile("rabbitmq/rabbitmq.conf",
-                     "listeners.tcp.default = 127.0.0.1:" + std::to_string(port) + "\n", user,
-                     error) ||
-      !dir.WriteFile("rabbitmq/enabled_plugins", "[].\n", user, error) ||
-      !dir.WriteFile("rabbitmq/rabbitmq-env.conf", "", user, error)) {
-    return false;
+base::Status WriteConfig(const ScratchDir& dir, const std::string& user, int port,
+                         std::optional<int64_t> consumer_timeout_ms) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"rabbitmq/rabbitmq.conf",
+       "listeners.tcp.default = 127.0.0.1:" + std::to_string(port) + "\n"},
+      {"rabbitmq/enabled_plugins", "[].\n"},
+      {"rabbitmq/rabbitmq-env.conf", ""}};
+  if (consumer_timeout_ms) {
+    files.emplace_back("rabbitmq/advanced.config",
+                       "[{rabbit, [{consumer_timeout, " + std::to_string(*consumer_timeout_ms) +
+                           "}, {channel_tick_interval, " +
+                           std::to_string(PrivateRabbitMq::kTickMs) + "}]}].\n");
   }
-  if (consumer_timeout_ms &&
-      !dir.WriteFile("rabbitmq/advanced.config",
-                     "[{rabbit, [{consumer_timeout, " + std::to_string(*consumer_timeout_ms) +
-                         "}, {channel_tick_interval, " + std::to_string(PrivateRabbitMq::kTickMs) +
-                         "}]}].\n",
-                     user, error)) {
-    return false;
+  for (const auto& [name, text] : files) {
+    if (base::Status written = dir.WriteFile(name, text, user); !written) return written;
   }
-  return true;
+  return {};
 }
 
-// epmd on loopback `port`, in *out, once it listens; false with *error (*out is then stopped
-// by its owner).
-bool StartEpmd(const std::string& epmd, int port, const std::vector<std::string>& env,
-               const std::string& user, const std::string& log_path, const std::string& home,
-               Child* out, std::string* error) {
+// epmd on loopback `port`, in *out, once it listens; a failure leaves *out (if it started) to be
+// stopped by its owner.
+base::Status StartEpmd(const std::string& epmd, int port, const std::vector<std::string>& env,
+                       const std::string& user, const std::string& log_path,
+                       const std::string& home, Child* out) {
   ChildSpec epmd_spec;
   epmd_spec.argv = {epmd, "-port", std::to_string(port), "-address", "127.0.0.1"};
   epmd_spec.env = env;
   epmd_spec.run_as_user = user;
   epmd_spec.log_path = log_path;
   epmd_spec.cwd = home;
-  *out = Child::Spawn(epmd_spec, error);
-  if (out->pid() < 0) return false;
+  base::Expected<Child> spawned = Child::Spawn(epmd_spec);
+  if (!spawned) return base::Failure{spawned.error()};
+  *out = std::move(*spawned);
   // The node must find our epmd listening: with -start_epmd false it never starts one of its
   // own (which would daemonize out of our process group and outlive the run).
   for (int i = 0; !LoopbackPortOpen(port, std::chrono::milliseconds(100)); ++i) {
     if (i == 100 || !out->Running()) {
-      *error = "epmd did not listen on port " + std::to_string(port);
-      return false;
+      return base::Failure{"epmd did not listen on port " + std::to_string(port)};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  return true;
+  return {};
 }
 
 // The server script's RABBITMQ_* variables: everything under `home`, every port on loopback.
@@ -98,18 +97,19 @@ std::string RabbitMqServerScript() {
   return access(debian, X_OK) == 0 ? debian : "";
 }
 
-std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
-    const ScratchDir& dir, std::string* error, std::optional<int64_t> consumer_timeout_ms) {
+base::Expected<std::unique_ptr<PrivateRabbitMq>> PrivateRabbitMq::Launch(
+    const ScratchDir& dir, std::optional<int64_t> consumer_timeout_ms) {
   const std::string script = RabbitMqServerScript();
   const std::string epmd = FindEpmd();
   if (script.empty() || epmd.empty()) {
-    *error =
+    return base::Failure{
         "RabbitMQ not installed (no /usr/lib/rabbitmq/bin/rabbitmq-server or epmd; Debian: "
-        "apt-get install rabbitmq-server)";
-    return nullptr;
+        "apt-get install rabbitmq-server)"};
   }
   const std::string user = ServerUser();
-  if (!dir.MakeSubdir("rabbitmq", user, error)) return nullptr;
+  if (base::Status made = dir.MakeSubdir("rabbitmq", user); !made) {
+    return base::Failure{made.error()};
+  }
   std::unique_ptr<PrivateRabbitMq> mq(new PrivateRabbitMq());
   const std::string home = dir.path() + "/rabbitmq";
   mq->log_path_ = dir.path() + "/rabbitmq.log";
@@ -118,7 +118,9 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
   mq->epmd_port_ = FreeLoopbackPort();
   mq->node_name_ =
       "drainsim-" + std::to_string(getpid()) + "-" + std::to_string(mq->port_) + "@localhost";
-  if (!WriteConfig(dir, user, mq->port_, consumer_timeout_ms, error)) return nullptr;
+  if (base::Status written = WriteConfig(dir, user, mq->port_, consumer_timeout_ms); !written) {
+    return base::Failure{written.error()};
+  }
   std::vector<std::string> env = {"PATH=/usr/sbin:/usr/bin:/bin",
                                   "LANG=C.UTF-8",
                                   "LC_ALL=C.UTF-8",
@@ -126,8 +128,10 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
                                   "ERL_EPMD_PORT=" + std::to_string(mq->epmd_port_),
                                   "ERL_EPMD_ADDRESS=127.0.0.1"};
 
-  if (!StartEpmd(epmd, mq->epmd_port_, env, user, mq->log_path_, home, &mq->epmd_, error)) {
-    return nullptr;
+  if (base::Status epmd_up =
+          StartEpmd(epmd, mq->epmd_port_, env, user, mq->log_path_, home, &mq->epmd_);
+      !epmd_up) {
+    return base::Failure{epmd_up.error()};
   }
 
   ChildSpec server;
@@ -140,8 +144,9 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
   server.log_path = mq->log_path_;
   server.cwd = home;
   server.death_signal = SIGTERM;  // the script's trap stops beam.smp gracefully
-  mq->server_ = Child::Spawn(server, error);
-  if (mq->server_.pid() < 0) return nullptr;
+  base::Expected<Child> spawned = Child::Spawn(server);
+  if (!spawned) return base::Failure{spawned.error()};
+  mq->server_ = std::move(*spawned);
 
   mq->home_ = home;
   mq->user_ = user;
@@ -150,15 +155,14 @@ std::unique_ptr<PrivateRabbitMq> PrivateRabbitMq::Launch(
   return mq;
 }
 
-bool PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout, std::string* error) {
+base::Status PrivateRabbitMq::WaitReady(std::chrono::milliseconds timeout) {
   // The port opens before the node accepts AMQP: ready is a connection that opens.
   auto ready = [&] {
     if (!LoopbackPortOpen(port_, std::chrono::milliseconds(200))) return false;
-    std::string probe_error;
-    return AmqpConnection::Open(url_, "drainsim live: readiness probe", &probe_error) != nullptr;
+    return AmqpConnection::Open(url_, "drainsim live: readiness probe").ok();
   };
   return WaitUntilReady(server_, "RabbitMQ", log_path_, timeout, std::chrono::milliseconds(100),
-                        ready, error);
+                        ready);
 }
 
 ChildSpec PrivateRabbitMq::ControlSpec() const {

@@ -20,7 +20,7 @@
 //
 // Contract:
 //  (1) Launch() spawns epmd and the node on the calling thread, which must outlive them (the
-//      parent-death signal is tied to the forking thread). WaitReady() returns true once the node
+//      parent-death signal is tied to the forking thread). WaitReady() succeeds once the node
 //      accepted an AMQP login (guest/guest, allowed on loopback). On a failure nothing of it is
 //      left running once the object is destroyed.
 //  (2) Stop() (or the destructor) ends the node (SIGTERM to its process group: the start script
@@ -35,6 +35,7 @@
 
 #include "live/local_ports.h"
 #include "live/process.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
@@ -43,11 +44,10 @@ class PrivateRabbitMq {
   // consumer_timeout_ms: written to advanced.config with a channel tick of kTickMs (RabbitMQ
   // 3.10 checks a channel's oldest unacked delivery against consumer_timeout on each tick,
   // channel_tick_interval, 60 s by default); nullopt leaves both at their defaults.
-  static std::unique_ptr<PrivateRabbitMq> Launch(
-      const ScratchDir& dir, std::string* error,
-      std::optional<int64_t> consumer_timeout_ms = std::nullopt);
+  static base::Expected<std::unique_ptr<PrivateRabbitMq>> Launch(
+      const ScratchDir& dir, std::optional<int64_t> consumer_timeout_ms = std::nullopt);
   static constexpr int64_t kTickMs = 200;
-  bool WaitReady(std::chrono::milliseconds timeout, std::string* error);
+  base::Status WaitReady(std::chrono::milliseconds timeout);
   ~PrivateRabbitMq() { Stop(); }
 
   // amqp://guest:guest@127.0.0.1:PORT (the default vhost "/"; a trailing "/" would mean vhost "")

@@ -52,11 +52,8 @@ struct PreparedExec {
   gid_t gid = 0;
 };
 
-bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
-  if (spec.argv.empty()) {
-    *error = "no program to run";
-    return false;
-  }
+base::Status Prepare(const ChildSpec& spec, PreparedExec* out) {
+  if (spec.argv.empty()) return base::Failure{"no program to run"};
   for (const std::string& arg : spec.argv) out->argv.push_back(const_cast<char*>(arg.c_str()));
   out->argv.push_back(nullptr);
   for (const std::string& var : spec.env) out->envp.push_back(const_cast<char*>(var.c_str()));
@@ -64,30 +61,23 @@ bool Prepare(const ChildSpec& spec, PreparedExec* out, std::string* error) {
   if (!spec.cwd.empty()) out->cwd = spec.cwd.c_str();
   CPU_ZERO(&out->cpus);
   for (int c : spec.cpus) {
-    if (c < 0 || c >= CPU_SETSIZE) {
-      *error = "no CPU " + std::to_string(c);
-      return false;
-    }
+    if (c < 0 || c >= CPU_SETSIZE) return base::Failure{"no CPU " + std::to_string(c)};
     CPU_SET(c, &out->cpus);
     out->pin = true;
   }
   if (!spec.run_as_user.empty()) {
     const passwd* pw = getpwnam(spec.run_as_user.c_str());
-    if (pw == nullptr) {
-      *error = "no user '" + spec.run_as_user + "' on this machine";
-      return false;
-    }
+    if (pw == nullptr) return base::Failure{"no user '" + spec.run_as_user + "' on this machine"};
     if (pw->pw_uid != geteuid()) {
       if (geteuid() != 0) {
-        *error = "must be root to run a program as '" + spec.run_as_user + "'";
-        return false;
+        return base::Failure{"must be root to run a program as '" + spec.run_as_user + "'"};
       }
       out->switch_user = true;
       out->uid = pw->pw_uid;
       out->gid = pw->pw_gid;
     }
   }
-  return true;
+  return {};
 }
 
 [[noreturn]] void ExecChild(const PreparedExec& prep, int log_fd, pid_t parent, int death_signal) {
@@ -132,16 +122,16 @@ Child& Child::operator=(Child&& other) noexcept {
 
 Child::~Child() { Stop(SIGKILL, std::chrono::milliseconds(0)); }
 
-Child Child::Spawn(const ChildSpec& spec, std::string* error) {
-  Child child;
+base::Expected<Child> Child::Spawn(const ChildSpec& spec) {
   PreparedExec prep;
-  if (!Prepare(spec, &prep, error)) return child;
+  if (base::Status prepared = Prepare(spec, &prep); !prepared) {
+    return base::Failure{prepared.error()};
+  }
   int log_fd = -1;
   if (!spec.log_path.empty()) {
     log_fd = open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (log_fd < 0) {
-      *error = "cannot open " + spec.log_path + ": " + std::strerror(errno);
-      return child;
+      return base::Failure{"cannot open " + spec.log_path + ": " + std::strerror(errno)};
     }
     if (prep.switch_user && fchown(log_fd, prep.uid, prep.gid) != 0) {
       // Not fatal: the log is ours to read; the child writes through the inherited descriptor.
@@ -151,11 +141,9 @@ Child Child::Spawn(const ChildSpec& spec, std::string* error) {
   const pid_t pid = fork();
   if (pid == 0) ExecChild(prep, log_fd, parent, spec.death_signal);
   if (log_fd >= 0) close(log_fd);
-  if (pid < 0) {
-    *error = std::string("fork failed: ") + std::strerror(errno);
-    return child;
-  }
+  if (pid < 0) return base::Failure{std::string("fork failed: ") + std::strerror(errno)};
   setpgid(pid, pid);  // also from the parent, so the group exists before we ever signal it
+  Child child;
   child.pid_ = pid;
   return child;
 }
@@ -209,43 +197,38 @@ bool Child::Stop(int first_signal, std::chrono::milliseconds grace) {
   return clean;
 }
 
-int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, std::string* error) {
-  Child child = Child::Spawn(spec, error);
-  if (child.pid() < 0) return -1;
-  if (!child.WaitExit(timeout)) {
-    child.Stop(SIGKILL, std::chrono::milliseconds(0));
-    *error = spec.argv[0] + " did not finish in " + std::to_string(timeout.count()) + " ms";
-    return -1;
+base::Expected<int> RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout) {
+  base::Expected<Child> child = Child::Spawn(spec);
+  if (!child) return base::Failure{child.error()};
+  if (!child->WaitExit(timeout)) {
+    child->Stop(SIGKILL, std::chrono::milliseconds(0));
+    return base::Failure{spec.argv[0] + " did not finish in " + std::to_string(timeout.count()) +
+                         " ms"};
   }
-  const int status = *child.exit_status();
+  const int status = *child->exit_status();
   if (!WIFEXITED(status)) {
-    *error = spec.argv[0] + " was killed by signal " + std::to_string(WTERMSIG(status));
-    return -1;
+    return base::Failure{spec.argv[0] + " was killed by signal " +
+                         std::to_string(WTERMSIG(status))};
   }
   return WEXITSTATUS(status);
 }
 
-bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
-                    std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
-                    const std::function<bool()>& ready, std::string* error) {
+base::Status WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
+                            std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
+                            const std::function<bool()>& ready) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!ready()) {
     if (!server.Running()) {
-      *error = what + " exited during start-up" + LogTail(log_path);
-      return false;
+      return base::Failure{what + " exited during start-up" + LogTail(log_path)};
     }
-    if (StopRequested()) {
-      *error = "interrupted while " + what + " was starting";
-      return false;
-    }
+    if (StopRequested()) return base::Failure{"interrupted while " + what + " was starting"};
     if (std::chrono::steady_clock::now() >= deadline) {
-      *error =
-          what + " not ready after " + std::to_string(timeout.count()) + " ms" + LogTail(log_path);
-      return false;
+      return base::Failure{what + " not ready after " + std::to_string(timeout.count()) + " ms" +
+                           LogTail(log_path)};
     }
     std::this_thread::sleep_for(poll);
   }
-  return true;
+  return {};
 }
 
 }  // namespace drainsim::live

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/expected.h"
+
 namespace drainsim::live {
 
 struct ChildSpec {
@@ -46,8 +48,8 @@ class Child {
   Child& operator=(Child&& other) noexcept;
   ~Child();  // Stop(SIGKILL, 0)
 
-  // fork + exec `spec`. On failure: an empty Child (pid() == -1) and *error says why.
-  static Child Spawn(const ChildSpec& spec, std::string* error);
+  // fork + exec `spec`: the running child (pid() > 0), or why it could not start.
+  static base::Expected<Child> Spawn(const ChildSpec& spec);
 
   pid_t pid() const { return pid_; }
   // True while the leader has not exited (reaps it when it has; exit status in exit_status()).
@@ -68,14 +70,14 @@ class Child {
 bool GroupAlive(pid_t pgid);
 
 // Runs `spec` to completion (at most `timeout`, then the group is killed). Returns the exit
-// code, or -1 with *error set (could not start, killed by a signal, timed out).
-int RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout, std::string* error);
+// code (>= 0), or why there is none (could not start, killed by a signal, timed out).
+base::Expected<int> RunToCompletion(const ChildSpec& spec, std::chrono::milliseconds timeout);
 
-// Polls `ready` every `poll` until it returns true, for a server `server` just started. False,
-// with *error, when the server exits (its log `log_path` named), a stop is requested
-// (stop_signal.h) or `timeout` passes; `what` names the server in the messages ("PostgreSQL").
-bool WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
-                    std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
-                    const std::function<bool()>& ready, std::string* error);
+// Polls `ready` every `poll` until it returns true, for a server `server` just started. Fails
+// when the server exits (its log `log_path` quoted), a stop is requested (stop_signal.h) or
+// `timeout` passes; `what` names the server in the messages ("PostgreSQL").
+base::Status WaitUntilReady(Child& server, const std::string& what, const std::string& log_path,
+                            std::chrono::milliseconds timeout, std::chrono::milliseconds poll,
+                            const std::function<bool()>& ready);
 
 }  // namespace drainsim::live

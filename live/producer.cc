@@ -35,13 +35,13 @@ class ConfirmLink {
  public:
   ConfirmLink(RunState& state, ProducerResult* result) : state_(state), result_(result) {}
   bool Open() {
-    std::string error;
     const auto setup = [](AmqpConnection& c) { return c.ConfirmSelect(); };
-    conn_ = state_.reconnect
-                ? OpenWithRetry(
-                      state_.amqp_url, kName, ReconnectPolicy{}, setup,
-                      [this] { return StopRequested() || state_.failed.load(); }, &error)
-                : AmqpConnection::Open(state_.amqp_url, kName, &error);
+    base::Expected<std::unique_ptr<AmqpConnection>> opened =
+        state_.reconnect ? OpenWithRetry(state_.amqp_url, kName, ReconnectPolicy{}, setup,
+                                         [this] { return StopRequested() || state_.failed.load(); })
+                         : AmqpConnection::Open(state_.amqp_url, kName);
+    std::string error = opened ? "" : opened.error();
+    conn_ = opened ? std::move(*opened) : nullptr;
     if (conn_ && !state_.reconnect && !setup(*conn_)) error = conn_->error(), conn_.reset();
     if (!conn_) state_.Fail("producer: " + error);
     popped_ = 0;

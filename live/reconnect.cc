@@ -38,11 +38,10 @@ bool Wait(int64_t ms, const std::function<bool()>& give_up) {
 
 }  // namespace
 
-std::unique_ptr<AmqpConnection> OpenWithRetry(const std::string& url, const std::string& name,
-                                              const ReconnectPolicy& policy,
-                                              const std::function<bool(AmqpConnection&)>& setup,
-                                              const std::function<bool()>& give_up,
-                                              std::string* error, int* tries) {
+base::Expected<std::unique_ptr<AmqpConnection>> OpenWithRetry(
+    const std::string& url, const std::string& name, const ReconnectPolicy& policy,
+    const std::function<bool(AmqpConnection&)>& setup, const std::function<bool()>& give_up,
+    int* tries) {
   const std::vector<int64_t> waits = ReconnectSchedule(policy);
   std::string last;
   int made = 0;
@@ -50,16 +49,19 @@ std::unique_ptr<AmqpConnection> OpenWithRetry(const std::string& url, const std:
     if (i > 0 && !Wait(waits[i - 1], give_up)) break;
     if (give_up()) break;
     ++made;
-    std::unique_ptr<AmqpConnection> c = AmqpConnection::Open(url, name, &last);
-    if (c && (!setup || setup(*c))) {
+    base::Expected<std::unique_ptr<AmqpConnection>> c = AmqpConnection::Open(url, name);
+    if (!c) {
+      last = c.error();
+      continue;
+    }
+    if (!setup || setup(**c)) {
       if (tries != nullptr) *tries = made;
       return c;
     }
-    if (c) last = c->error();
+    last = (*c)->error();
   }
   if (tries != nullptr) *tries = made;
-  *error = name + ": no connection after " + std::to_string(made) + " tries: " + last;
-  return nullptr;
+  return base::Failure{name + ": no connection after " + std::to_string(made) + " tries: " + last};
 }
 
 }  // namespace drainsim::live

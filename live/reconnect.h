@@ -17,9 +17,9 @@
 //      exceeds total_max_ms (the last wait is cut to fit).
 //  (3) OpenWithRetry() tries AmqpConnection::Open() and `setup` (qos, consume, confirm.select: the
 //      state a new connection needs) first at once, then after each wait of the schedule; it
-//      returns the first connection for which both succeed, or nullptr (*error: the last
-//      failure, and how many tries) when the schedule ran out or `give_up()` returned true
-//      (checked before every try and every 20 ms of waiting).
+//      returns the first connection for which both succeed, or fails (with the last failure,
+//      and how many tries) when the schedule ran out or `give_up()` returned true (checked
+//      before every try and every 20 ms of waiting).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "live/amqp_connection.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
@@ -46,11 +47,11 @@ int64_t ReconnectDelayMs(const ReconnectPolicy& policy, int n);
 std::vector<int64_t> ReconnectSchedule(const ReconnectPolicy& policy);
 
 // Contract (3). `setup` may be empty (nothing to set up); `tries` (optional) gets the number of
-// tries made.
-std::unique_ptr<AmqpConnection> OpenWithRetry(const std::string& url, const std::string& name,
-                                              const ReconnectPolicy& policy,
-                                              const std::function<bool(AmqpConnection&)>& setup,
-                                              const std::function<bool()>& give_up,
-                                              std::string* error, int* tries = nullptr);
+// tries made. It stays an out-parameter rather than a member of the Expected's value because it
+// is set on failure as well as on success (a test checks both), and most callers ignore it.
+base::Expected<std::unique_ptr<AmqpConnection>> OpenWithRetry(
+    const std::string& url, const std::string& name, const ReconnectPolicy& policy,
+    const std::function<bool(AmqpConnection&)>& setup, const std::function<bool()>& give_up,
+    int* tries = nullptr);
 
 }  // namespace drainsim::live

@@ -15,7 +15,7 @@ double SecondsSince(Clock::time_point start) {
 
 }  // namespace
 
-std::unique_ptr<Services> Services::Start(const ServiceOptions& options, std::string* error) {
+base::Expected<std::unique_ptr<Services>> Services::Start(const ServiceOptions& options) {
   std::unique_ptr<Services> s(new Services());
   // "-": not needed (no database for the scenario; no broker for --db-curve).
   s->amqp_url_ = options.amqp_url == "-" ? "" : options.amqp_url;
@@ -23,37 +23,38 @@ std::unique_ptr<Services> Services::Start(const ServiceOptions& options, std::st
   const bool need_rabbit = options.amqp_url.empty();
   const bool need_pg = options.postgres_url.empty();
   if (!need_rabbit && !need_pg) return s;
-  s->scratch_ = std::make_unique<ScratchDir>(error);
-  if (s->scratch_->path().empty()) return nullptr;
+  base::Expected<ScratchDir> scratch = ScratchDir::Create();
+  if (!scratch) return base::Failure{scratch.error()};
+  s->scratch_ = std::move(*scratch);
   if (options.keep_data) s->scratch_->Keep();
 
   const auto start = Clock::now();
   // Launched from this thread, which outlives them (the parent-death signal belongs to the
   // forking thread); RabbitMQ first, since its boot (about 10 s) dominates and PostgreSQL's
   // initdb fits inside it.
-  std::string why;
+  // A failure returns here: the destructor of `s` stops whatever did start.
   if (need_rabbit) {
-    s->rabbit_ = PrivateRabbitMq::Launch(*s->scratch_, &why, options.consumer_timeout_ms);
-    if (!s->rabbit_) {
-      *error = "RabbitMQ could not start: " + why;
-      return nullptr;
-    }
+    base::Expected<std::unique_ptr<PrivateRabbitMq>> rabbit =
+        PrivateRabbitMq::Launch(*s->scratch_, options.consumer_timeout_ms);
+    if (!rabbit) return base::Failure{"RabbitMQ could not start: " + rabbit.error()};
+    s->rabbit_ = std::move(*rabbit);
   }
   if (need_pg) {
-    s->pg_ =
-        PrivatePostgres::Launch(*s->scratch_, options.max_connections, &why, options.postgres_cpus);
-    if (!s->pg_ || !s->pg_->WaitReady(options.ready_timeout, &why)) {
-      *error = "PostgreSQL could not start: " + why;
-      return nullptr;  // the destructor stops whatever did start
+    base::Expected<std::unique_ptr<PrivatePostgres>> pg =
+        PrivatePostgres::Launch(*s->scratch_, options.max_connections, options.postgres_cpus);
+    if (!pg) return base::Failure{"PostgreSQL could not start: " + pg.error()};
+    s->pg_ = std::move(*pg);
+    if (base::Status ready = s->pg_->WaitReady(options.ready_timeout); !ready) {
+      return base::Failure{"PostgreSQL could not start: " + ready.error()};
     }
     s->pg_ready_s_ = SecondsSince(start);
   }
   if (need_rabbit) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         start + options.ready_timeout - Clock::now());
-    if (!s->rabbit_->WaitReady(std::max(left, std::chrono::milliseconds(1)), &why)) {
-      *error = "RabbitMQ could not start: " + why;
-      return nullptr;
+    if (base::Status ready = s->rabbit_->WaitReady(std::max(left, std::chrono::milliseconds(1)));
+        !ready) {
+      return base::Failure{"RabbitMQ could not start: " + ready.error()};
     }
     s->rabbit_ready_s_ = SecondsSince(start);
   }

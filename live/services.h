@@ -4,8 +4,8 @@
 //
 // Contract:
 //  (1) Start() brings up what is needed in parallel and waits until both answer (AMQP login,
-//      PQping), at most `ready_timeout`; it returns nullptr and *error if either cannot start,
-//      and then nothing it started is left running.
+//      PQping), at most `ready_timeout`; it fails (naming the service that could not start)
+//      if either cannot start, and then nothing it started is left running.
 //  (2) The destructor stops the private services (RabbitMQ, epmd, PostgreSQL) and removes their
 //      scratch directory: on the normal path, after a failure, and after Ctrl-C/SIGTERM (the
 //      caller's loops see StopRequested() and return here).
@@ -21,6 +21,7 @@
 #include "live/local_ports.h"
 #include "live/private_postgres.h"
 #include "live/private_rabbitmq.h"
+#include "sim/base/expected.h"
 
 namespace drainsim::live {
 
@@ -39,7 +40,7 @@ struct ServiceOptions {
 
 class Services {
  public:
-  static std::unique_ptr<Services> Start(const ServiceOptions& options, std::string* error);
+  static base::Expected<std::unique_ptr<Services>> Start(const ServiceOptions& options);
   ~Services();
 
   const std::string& amqp_url() const { return amqp_url_; }
@@ -57,7 +58,7 @@ class Services {
 
  private:
   Services() = default;
-  std::unique_ptr<ScratchDir> scratch_;
+  std::optional<ScratchDir> scratch_;
   std::unique_ptr<PrivateRabbitMq> rabbit_;
   std::unique_ptr<PrivatePostgres> pg_;
   std::string amqp_url_;

@@ -76,9 +76,10 @@ std::optional<int64_t> DelayedCount(AmqpConnection& c, const Topology& t) {
 }
 
 void Undeclare(const std::string& url, const Topology& t) {
-  std::string error;
-  auto c = AmqpConnection::Open(url, "drainsim live: teardown", &error);
-  if (!c) return;
+  base::Expected<std::unique_ptr<AmqpConnection>> opened =
+      AmqpConnection::Open(url, "drainsim live: teardown");
+  if (!opened) return;  // best effort (topology.h)
+  const std::unique_ptr<AmqpConnection>& c = *opened;
   for (const std::string& q : {t.main_queue, t.dlq, t.parking_queue}) {
     if (!c->DeleteQueue(q)) return;
   }

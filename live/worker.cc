@@ -123,7 +123,6 @@ void Worker::RunSlot() {
 }
 
 bool Worker::Connect() {
-  std::string error;
   const std::string name = "drainsim live: worker " + std::to_string(index_);
   const auto setup = [this](AmqpConnection& c) {
     return c.Qos(static_cast<int>(state_.scenario.workers.prefetch)) &&
@@ -131,18 +130,22 @@ bool Worker::Connect() {
   };
   if (state_.reconnect) {
     // Also the first connection: a worker that starts while a restart is under way waits.
-    conn_ = OpenWithRetry(
+    base::Expected<std::unique_ptr<AmqpConnection>> opened = OpenWithRetry(
         state_.amqp_url, name, ReconnectPolicy{}, setup,
-        [this] { return StopRequested() || state_.workers_done.load() || state_.failed.load(); },
-        &error);
-    if (!conn_) {
-      if (!StopRequested() && !state_.workers_done) state_.Fail(error);
+        [this] { return StopRequested() || state_.workers_done.load() || state_.failed.load(); });
+    if (!opened) {
+      conn_.reset();
+      if (!StopRequested() && !state_.workers_done) state_.Fail(opened.error());
       return false;
     }
+    conn_ = std::move(*opened);
   } else {
-    conn_ = AmqpConnection::Open(state_.amqp_url, name, &error);
+    base::Expected<std::unique_ptr<AmqpConnection>> opened =
+        AmqpConnection::Open(state_.amqp_url, name);
+    conn_ = opened ? std::move(*opened) : nullptr;
     if (!conn_ || !setup(*conn_)) {
-      state_.Fail("worker " + std::to_string(index_) + ": " + (conn_ ? conn_->error() : error));
+      state_.Fail("worker " + std::to_string(index_) + ": " +
+                  (conn_ ? conn_->error() : opened.error()));
       return false;
     }
   }

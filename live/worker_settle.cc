@@ -13,20 +13,24 @@ namespace drainsim::live::worker_impl {
 // the publisher confirm.
 bool Worker::PublishConfirmed(const std::string& queue, const Done& done,
                               const AmqpHeaders& headers, std::optional<int64_t> expiration_ms) {
-  std::string error;
   const std::string name = "drainsim live: worker " + std::to_string(index_) + " parking";
   // Under a broker_restart, a connection the broker dropped is opened again and the copy sent
   // again (at most twice more): a copy the broker took before it went away is then a duplicate.
   for (int round = 0; round < 3; ++round) {
     if (!park_conn_) {
-      park_conn_ = state_.reconnect
-                       ? OpenWithRetry(
-                             state_.amqp_url, name, ReconnectPolicy{},
-                             [](AmqpConnection& c) { return c.ConfirmSelect(); },
-                             [this] { return StopRequested() || state_.failed.load(); }, &error)
-                       : AmqpConnection::Open(state_.amqp_url, name, &error);
-      if (!park_conn_ || !park_conn_->ConfirmSelect()) {
-        state_.Fail("worker parking: " + (park_conn_ ? park_conn_->error() : error));
+      base::Expected<std::unique_ptr<AmqpConnection>> opened =
+          state_.reconnect ? OpenWithRetry(
+                                 state_.amqp_url, name, ReconnectPolicy{},
+                                 [](AmqpConnection& c) { return c.ConfirmSelect(); },
+                                 [this] { return StopRequested() || state_.failed.load(); })
+                           : AmqpConnection::Open(state_.amqp_url, name);
+      if (!opened) {
+        state_.Fail("worker parking: " + opened.error());
+        return false;
+      }
+      park_conn_ = std::move(*opened);
+      if (!park_conn_->ConfirmSelect()) {
+        state_.Fail("worker parking: " + park_conn_->error());
         return false;
       }
       if (round > 0) ++state_.reconnects;

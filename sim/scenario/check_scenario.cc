@@ -158,11 +158,10 @@ void CheckEstimate(const config::Scenario& s, Context& c) {
 
 // Placeholders of `kind`'s key pattern that `fields` leaves unset.
 std::vector<std::string> MissingFields(const config::Kind& kind, const config::Fields& fields) {
-  std::vector<std::string> placeholders;
-  std::string error;
   std::vector<std::string> missing;
-  if (!ParseKeyPattern(kind.key_pattern, &placeholders, &error)) return missing;
-  for (const std::string& name : placeholders) {
+  const base::Expected<std::vector<std::string>> placeholders = ParseKeyPattern(kind.key_pattern);
+  if (!placeholders) return missing;  // ReadKind reported it and kept the default pattern
+  for (const std::string& name : *placeholders) {
     // {date} is built in but a field of that name overrides it: either way it is satisfied.
     if (name == "id" || name == "kind" || name == "date" || fields.count(name) > 0) continue;
     if (std::find(missing.begin(), missing.end(), name) == missing.end()) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/expected.h"
 #include "sim/config/config.h"
 #include "sim/scenario/json_reader.h"
 
@@ -76,10 +77,9 @@ std::optional<std::string> ReadKindRef(const Node& node, const Context& context)
 bool ReadFields(const Node& node, config::Fields* fields);
 // [A-Za-z_][A-Za-z0-9_]{0,63}: names of fields and key_pattern placeholders.
 bool IsFieldName(std::string_view name);
-// Splits a key_pattern into its placeholder names; false (with *error) iff a brace is
+// Splits a key_pattern into its placeholder names, in order (repeats kept); fails iff a brace is
 // unmatched or a placeholder is not a name.
-bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeholders,
-                     std::string* error);
+base::Expected<std::vector<std::string>> ParseKeyPattern(std::string_view pattern);
 // A token bucket's default capacity: one second's worth of its rate (1 without a rate).
 int64_t DefaultBurst(std::optional<double> rate_per_s);
 // A backoff object (kind plus the curve's fields, and its jitter) over *backoff's defaults;

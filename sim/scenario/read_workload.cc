@@ -54,12 +54,10 @@ void ReadKind(const Node& node, config::Kind* kind) {
   if (auto v = ReadEnum<config::Idempotency>(o.Optional("idempotency"))) kind->idempotency = *v;
   const Node pattern_node = o.Optional("key_pattern");
   if (auto pattern = ReadString(pattern_node, kKeyPatternBytesMax, false)) {
-    std::vector<std::string> placeholders;
-    std::string error;
-    if (ParseKeyPattern(*pattern, &placeholders, &error)) {
+    if (const base::Expected<std::vector<std::string>> parsed = ParseKeyPattern(*pattern)) {
       kind->key_pattern = *pattern;
     } else {
-      pattern_node.Error(error + " (got " + Quote(*pattern) + ")");
+      pattern_node.Error(parsed.error() + " (got " + Quote(*pattern) + ")");
     }
   }
   ReadHandler(o.Optional("handler"), &kind->handler);
@@ -232,34 +230,29 @@ void ReadBacklogEntry(const Node& node, size_t index, Context& c,
 
 }  // namespace
 
-bool ParseKeyPattern(std::string_view pattern, std::vector<std::string>* placeholders,
-                     std::string* error) {
+base::Expected<std::vector<std::string>> ParseKeyPattern(std::string_view pattern) {
+  std::vector<std::string> placeholders;
   size_t i = 0;
   while (i < pattern.size()) {
     const char c = pattern[i];
-    if (c == '}') {
-      *error = "has a '}' without its '{' at byte " + std::to_string(i);
-      return false;
-    }
+    if (c == '}') return base::Failure{"has a '}' without its '{' at byte " + std::to_string(i)};
     if (c != '{') {
       ++i;
       continue;
     }
     const size_t close = pattern.find_first_of("{}", i + 1);
     if (close == std::string_view::npos || pattern[close] != '}') {
-      *error = "has a '{' without its '}' at byte " + std::to_string(i);
-      return false;
+      return base::Failure{"has a '{' without its '}' at byte " + std::to_string(i)};
     }
     const std::string_view name = pattern.substr(i + 1, close - i - 1);
     if (!IsFieldName(name)) {
-      *error = "placeholder {" + std::string(name.substr(0, 64)) +
-               "} must be a name matching [A-Za-z_][A-Za-z0-9_]*";
-      return false;
+      return base::Failure{"placeholder {" + std::string(name.substr(0, 64)) +
+                           "} must be a name matching [A-Za-z_][A-Za-z0-9_]*"};
     }
-    placeholders->emplace_back(name);
+    placeholders.emplace_back(name);
     i = close + 1;
   }
-  return true;
+  return placeholders;
 }
 
 void ReadKinds(const Node& node, Context& c, std::map<std::string, config::Kind>* kinds) {

@@ -60,20 +60,20 @@ TEST_CASE("live reconnect: the schedule is bounded in tries and in time", "[live
 
 TEST_CASE("live reconnect: OpenWithRetry gives up after its tries, or at once when told to",
           "[live]") {
-  std::string error;
   int tries = -1;
   // Port 1 on loopback: refused at once, so the three tries cost the two 1 ms waits.
   auto c = drainsim::live::OpenWithRetry(
       "amqp://guest:guest@127.0.0.1:1", "test", ReconnectPolicy{1, 1, 3, 1000}, {},
-      [] { return false; }, &error, &tries);
-  CHECK(c == nullptr);
+      [] { return false; }, &tries);
+  REQUIRE_FALSE(c.ok());
   CHECK(tries == 3);
-  CHECK(error.find("no connection after 3 tries") != std::string::npos);
+  CHECK(c.error().find("test: no connection after 3 tries: cannot connect to 127.0.0.1:1") !=
+        std::string::npos);
   c = drainsim::live::OpenWithRetry(
-      "amqp://guest:guest@127.0.0.1:1", "test", ReconnectPolicy{}, {}, [] { return true; }, &error,
-      &tries);
-  CHECK(c == nullptr);
+      "amqp://guest:guest@127.0.0.1:1", "test", ReconnectPolicy{}, {}, [] { return true; }, &tries);
+  REQUIRE_FALSE(c.ok());
   CHECK(tries == 0);
+  CHECK(c.error().find("no connection after 0 tries") != std::string::npos);
 }
 
 TEST_CASE(

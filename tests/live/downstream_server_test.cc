@@ -158,8 +158,8 @@ TEST_CASE("live downstream: the HTTP server on loopback, keep-alive, 400 for a m
   auto s = Limited(RetryAfterFormat::kSeconds);
   s.downstream->rate_limit_per_s = 1;
   drainsim::live::DownstreamServer server(s, 14, 4);
-  std::string error;
-  REQUIRE(server.Start(&error));
+  const drainsim::base::Status started = server.Start();
+  REQUIRE(started.ok());
   REQUIRE(server.port() > 0);
   server.SetStart(std::chrono::steady_clock::now());
   drainsim::live::DownstreamClient client(server.port());

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,6 +23,7 @@ namespace {
 
 using drainsim::live::Child;
 using drainsim::live::ChildSpec;
+using drainsim::live::ScratchDir;
 
 drainsim::config::Scenario Load(const std::string& name) {
   auto loaded =
@@ -99,8 +101,9 @@ TEST_CASE("live: stopping a child ends its whole process group, grandchildren in
   // A shell that ignores SIGTERM and leaves a grandchild behind: only a group kill ends both.
   spec.argv = {"/bin/sh", "-c", "trap '' TERM; sleep 300 & echo $! > " + pid_file + "; wait"};
   spec.env = {"PATH=/usr/bin:/bin"};
-  std::string error;
-  Child child = Child::Spawn(spec, &error);
+  drainsim::base::Expected<Child> spawned = Child::Spawn(spec);
+  REQUIRE(spawned.ok());
+  Child child = std::move(*spawned);
   REQUIRE(child.pid() > 0);
   pid_t grandchild = 0;
   for (int i = 0; i < 100 && grandchild == 0; ++i) {
@@ -131,4 +134,68 @@ TEST_CASE("live: a free loopback port is free, and open once something listens",
   REQUIRE(listen(fd, 1) == 0);
   CHECK(drainsim::live::LoopbackPortOpen(port, std::chrono::milliseconds(200)));
   close(fd);
+}
+
+TEST_CASE("live: a child that cannot start says why; one that runs gives its exit code", "[live]") {
+  const drainsim::base::Expected<Child> nothing = Child::Spawn(ChildSpec{});
+  REQUIRE_FALSE(nothing.ok());
+  CHECK(nothing.error() == "no program to run");
+  ChildSpec bad_cpu;
+  bad_cpu.argv = {"/bin/true"};
+  bad_cpu.cpus = {-1};
+  const drainsim::base::Expected<Child> unpinned = Child::Spawn(bad_cpu);
+  REQUIRE_FALSE(unpinned.ok());
+  CHECK(unpinned.error() == "no CPU -1");
+
+  ChildSpec exits;
+  exits.argv = {"/bin/sh", "-c", "exit 3"};
+  exits.env = {"PATH=/usr/bin:/bin"};
+  const drainsim::base::Expected<int> code =
+      drainsim::live::RunToCompletion(exits, std::chrono::seconds(10));
+  REQUIRE(code.ok());
+  CHECK(*code == 3);
+  ChildSpec sleeps;
+  sleeps.argv = {"/bin/sleep", "5"};
+  const drainsim::base::Expected<int> late =
+      drainsim::live::RunToCompletion(sleeps, std::chrono::milliseconds(100));
+  REQUIRE_FALSE(late.ok());
+  CHECK(late.error() == "/bin/sleep did not finish in 100 ms");
+}
+
+TEST_CASE("live: a scratch directory is made, moved and removed; a bad TMPDIR is refused",
+          "[live]") {
+  std::string path;
+  {
+    drainsim::base::Expected<ScratchDir> made = ScratchDir::Create();
+    REQUIRE(made.ok());
+    path = made->path();
+    CHECK(std::filesystem::is_directory(path));
+    const ScratchDir moved(std::move(*made));
+    CHECK(made->path().empty());  // the moved-from one removes nothing
+    CHECK(moved.path() == path);
+    CHECK(moved.WriteFile("a.txt", "x", "").ok());
+    CHECK(std::filesystem::is_regular_file(path + "/a.txt"));
+    CHECK(moved.MakeSubdir("sub", "").ok());
+    const drainsim::base::Status again = moved.MakeSubdir("sub", "");
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error() == "cannot create " + path + "/sub: File exists");
+    const drainsim::base::Status nobody = moved.MakeSubdir("other", "drainsim-no-such-user");
+    REQUIRE_FALSE(nobody.ok());
+    CHECK(nobody.error() == "no user 'drainsim-no-such-user' on this machine");
+  }
+  CHECK_FALSE(std::filesystem::exists(path));
+
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string saved = tmpdir != nullptr ? tmpdir : "";
+  setenv("TMPDIR", "/drainsim-no-such-dir", 1);
+  const drainsim::base::Expected<ScratchDir> refused = ScratchDir::Create();
+  if (tmpdir != nullptr) {
+    setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error() ==
+        "cannot create a directory like /drainsim-no-such-dir/drainsim-live-XXXXXX: No such file "
+        "or directory");
 }

@@ -98,24 +98,33 @@ int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, d
   services.amqp_url = "-";  // no broker
   services.max_connections = 16;
   services.postgres_cpus = DbCpus(work);
-  std::string error;
-  auto started = live::Services::Start(services, &error);
-  if (!started) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started_or = live::Services::Start(services);
+  if (!started_or) {
+    std::fprintf(stderr, "drainsim live: %s\n", started_or.error().c_str());
     return kExitBadInput;
   }
+  const std::unique_ptr<live::Services>& started = *started_or;
   if (const base::Status pinned = CheckPinned(started->postgres()->pid(), services.postgres_cpus);
       !pinned) {
     std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());
     return kExitBadInput;
   }
   const std::string run_id = "drainsim_curve_" + std::to_string(getpid());
-  auto pool = live::PgPool::Open(started->postgres_url(), 8, 60'000, run_id, &error);
-  live::CpuCalibration calibration;
-  if (!pool || (work.work == live::DbWork::kCpu &&
-                !live::CalibrateCpuWork(*pool, run_id, &calibration, &error))) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::PgPool>> opened =
+      live::PgPool::Open(started->postgres_url(), 8, 60'000, run_id);
+  if (!opened) {
+    std::fprintf(stderr, "drainsim live: %s\n", opened.error().c_str());
     return kExitBadInput;
+  }
+  std::unique_ptr<live::PgPool> pool = std::move(*opened);
+  live::CpuCalibration calibration;
+  if (work.work == live::DbWork::kCpu) {
+    base::Expected<live::CpuCalibration> calibrated = live::CalibrateCpuWork(*pool, run_id);
+    if (!calibrated) {
+      std::fprintf(stderr, "drainsim live: %s\n", calibrated.error().c_str());
+      return kExitBadInput;
+    }
+    calibration = std::move(*calibrated);
   }
   const int cores = work.cpus > 0 ? work.cpus : static_cast<int>(live::AllowedCpus().size());
   std::printf(
@@ -143,7 +152,7 @@ int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, d
   if (work.work == live::DbWork::kCpu) {  // the curve made no tables: only the functions
     PGconn* conn = pool->Acquire(std::chrono::seconds(30));
     if (conn != nullptr) {
-      live::PgExec(conn, live::DropCpuFunctionsSql(run_id), &error);
+      (void)live::PgExec(conn, live::DropCpuFunctionsSql(run_id));  // best effort
       pool->Release(conn);
     }
   }

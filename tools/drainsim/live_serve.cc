@@ -66,12 +66,12 @@ int ServeServices(live::ServiceOptions options, const std::string& state_file, d
     return kExitBadInput;
   }
   options.max_connections = kServeMaxConnections;
-  std::string error;
-  auto services = live::Services::Start(options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(options);
+  if (!started) {
+    std::fprintf(stderr, "drainsim live: %s\n", started.error().c_str());
     return kExitBadInput;
   }
+  std::unique_ptr<live::Services>& services = *started;
   std::printf("services ready in %.3f s\n", services->start_s());
   if (const live::PrivateRabbitMq* mq = services->rabbit()) {
     std::printf("rabbitmq: pid %d port %d dist_port %d epmd pid %d port %d node %s\n", mq->pid(),

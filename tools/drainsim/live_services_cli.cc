@@ -39,9 +39,10 @@ void PrintServices(const live::Services& services) {
 // The scenario's delivery-limit counting must be the broker's (read from its server-properties):
 // success when it is, else the problem at /broker/version.
 base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& amqp_url) {
-  std::string error;
-  auto probe = live::AmqpConnection::Open(amqp_url, "drainsim live: version", &error);
-  if (!probe) return base::Failure{"cannot reach the broker: " + error};
+  base::Expected<std::unique_ptr<live::AmqpConnection>> opened =
+      live::AmqpConnection::Open(amqp_url, "drainsim live: version");
+  if (!opened) return base::Failure{"cannot reach the broker: " + opened.error()};
+  const std::unique_ptr<live::AmqpConnection>& probe = *opened;
   const bool scenario_counts_all = std::all_of(
       s.broker.delivery_counted.begin(), s.broker.delivery_counted.end(), [](bool b) { return b; });
   const bool broker_counts_all = CountsEveryReturn(probe->server_version());
@@ -56,12 +57,12 @@ base::Status CheckBrokerVersion(const config::Scenario& s, const std::string& am
 }  // namespace
 
 int CheckServices(const live::ServiceOptions& options) {
-  std::string error;
-  auto services = live::Services::Start(options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(options);
+  if (!started) {
+    std::fprintf(stderr, "drainsim live: %s\n", started.error().c_str());
     return kExitBadInput;
   }
+  const std::unique_ptr<live::Services>& services = *started;
   const live::PrivateRabbitMq* mq = services->rabbit();
   const live::PrivatePostgres* pg = services->postgres();
   std::printf("services ready in %.3f s (RabbitMQ %.3f s, PostgreSQL %.3f s)\n",
@@ -84,12 +85,12 @@ std::unique_ptr<live::Services> StartServices(const config::Scenario& s,
                                               const std::string& scenario_path,
                                               const std::string& out_dir,
                                               const live::ServiceOptions& service_options) {
-  std::string error;
-  auto services = live::Services::Start(service_options, &error);
-  if (!services) {
-    std::fprintf(stderr, "drainsim live: %s\n", error.c_str());
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(service_options);
+  if (!started) {
+    std::fprintf(stderr, "drainsim live: %s\n", started.error().c_str());
     return nullptr;
   }
+  std::unique_ptr<live::Services> services = std::move(*started);
   PrintServices(*services);
   if (services->postgres() != nullptr) {
     if (const base::Status pinned =
