@@ -123,10 +123,14 @@ Json BrokerJson(const config::Broker& b) {
       {"redrive_rate_max_per_s", OrNull(b.redrive_rate_max_per_s, NumberJson)},
       {"redrive_attempts", EnumJson(b.redrive_attempts)},
       {"stale_ack", EnumJson(b.stale_ack)}};
-  // Written only when it is not the default, so that a scenario that does not use it keeps the
-  // hash it had before the field existed (the hash is of this dump).
-  if (b.dlq_trim != config::DlqTrim::kContinuous) out["dlq_trim"] = EnumJson(b.dlq_trim);
-  if (b.requeue_position != config::RequeuePosition::kTail) {
+  // Written when not the default, so that a scenario that does not use them keeps the hash it
+  // had before the fields existed (the hash is of this dump); and always under a preset, whose
+  // table may fill another value on reading the dump back (load -> dump -> load must not
+  // change the scenario: the fuzz pipeline's round trip).
+  if (b.preset || b.dlq_trim != config::DlqTrim::kContinuous) {
+    out["dlq_trim"] = EnumJson(b.dlq_trim);
+  }
+  if (b.preset || b.requeue_position != config::RequeuePosition::kTail) {
     out["requeue_position"] = EnumJson(b.requeue_position);
   }
   return out;

@@ -126,11 +126,9 @@ Json BackoffJson(const config::Backoff& b) {
     out["factor"] = NumberJson(c->factor);
     out["cap_s"] = Seconds(c->cap);
   } else if (const auto* c = std::get_if<config::SidekiqBackoff>(&b.curve)) {
-    // Written only when it is not the default, so that a scenario that does not use it keeps
-    // the hash it had before the field existed (the hash is of this dump).
-    if (c->random_term != config::SidekiqRandomTerm::kStepped) {
-      out["random_term"] = EnumJson(c->random_term);
-    }
+    // Always written: the sidekiq preset fills a missing random_term with its version's, so an
+    // omitted default would not survive load -> dump -> load under the preset.
+    out["random_term"] = EnumJson(c->random_term);
   }
   return out;
 }

@@ -42,7 +42,8 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"sqs\"", "\"rabbitmq-quorum\"", "\"sidekiq\"", "\"celery\"", "\"bullmq\"", "\"pubsub\"",
       "\"azure-service-bus\"", "\"version\":",
       // broker fields
-      "\"close_channel\"", "\"cancel_consumer\"", "\"requeue_position\":", "\"lock_renewal\":", "\"stalled_count_max\":", "\"fail\"",
+      "\"close_channel\"", "\"cancel_consumer\"",
+      "\"requeue_position\":", "\"lock_renewal\":", "\"stalled_count_max\":", "\"fail\"",
       "\"delivery_limit\":", "\"delivery_counted\":", "\"reject_publish\"", "\"retention_s\":",
       "\"redelivery_backoff\":", "\"dead_letter_queue\":", "\"dlq_max_length\":",
       "\"dead_letter_duplicate_probability\":", "\"redrive_rate_max_per_s\":", "\"keep\"",
@@ -60,8 +61,8 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"worker_crash\"", "\"between_commit_and_ack\"", "\"ack_loss\"", "\"broker_restart\"",
       "\"recovery_s\":",
       // every drain strategy, start after fix
-      "\"bulk\"", "\"drip\"", "\"bounded\"", "\"adaptive\"", "\"start_after_fix_s\":",
-      "\"replay_ms\":",
+      "\"bulk\"", "\"drip\"", "\"bounded\"", "\"adaptive\"",
+      "\"start_after_fix_s\":", "\"replay_ms\":",
       // alerts and expectations
       "\"oldest_age_s\":", "\"dlq_depth\":", "\"always\":", "\"sometimes\":", "\"during\":",
       "\"time_to_empty_s\"", "\"live_p99_ms\"", "\"equals\":"};

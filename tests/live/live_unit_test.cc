@@ -136,7 +136,7 @@ TEST_CASE("live: a free loopback port is free, and open once something listens",
   close(fd);
 }
 
-TEST_CASE("live: a child that cannot start says why; one that runs gives its exit code", "[live]") {
+TEST_CASE("live: a child that cannot start says why, one that runs gives its exit code", "[live]") {
   const drainsim::base::Expected<Child> nothing = Child::Spawn(ChildSpec{});
   REQUIRE_FALSE(nothing.ok());
   CHECK(nothing.error() == "no program to run");
@@ -162,7 +162,7 @@ TEST_CASE("live: a child that cannot start says why; one that runs gives its exi
   CHECK(late.error() == "/bin/sleep did not finish in 100 ms");
 }
 
-TEST_CASE("live: a scratch directory is made, moved and removed; a bad TMPDIR is refused",
+TEST_CASE("live: a scratch directory is made, moved and removed, and a bad TMPDIR is refused",
           "[live]") {
   std::string path;
   {
