@@ -94,22 +94,24 @@ std::optional<DbWork> ParseDbWork(const std::string& text) {
 
 const char* DbWorkName(DbWork work) { return work == DbWork::kCpu ? "cpu" : "sleep"; }
 
-std::string DbWorkProblem(const DbWorkOptions& options, bool postgres_given, int cpus_allowed) {
-  if (options.cpus == 0) return "";
+base::Status CheckDbWork(const DbWorkOptions& options, bool postgres_given, int cpus_allowed) {
+  if (options.cpus == 0) return {};
   if (postgres_given) {
-    return "--db-cpus pins only the private PostgreSQL that drainsim live starts; the server "
-           "given by --postgres is not ours to pin (drop --db-cpus, or --postgres)";
+    return base::Failure{
+        "--db-cpus pins only the private PostgreSQL that drainsim live starts; the server "
+        "given by --postgres is not ours to pin (drop --db-cpus, or --postgres)"};
   }
   if (options.cpus < 1 || options.cpus > cpus_allowed) {
-    return "--db-cpus must be in 1.." + std::to_string(cpus_allowed) +
-           " (the CPUs this process may use)";
+    return base::Failure{"--db-cpus must be in 1.." + std::to_string(cpus_allowed) +
+                         " (the CPUs this process may use)"};
   }
-  return "";
+  return {};
 }
 
-std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_has_database) {
-  if (scenario_has_database || (options.work == DbWork::kSleep && options.cpus == 0)) return "";
-  return "the scenario has no database, so --db-work cpu and --db-cpus have nothing to act on";
+base::Status CheckDbWorkForScenario(const DbWorkOptions& options, bool scenario_has_database) {
+  if (scenario_has_database || (options.work == DbWork::kSleep && options.cpus == 0)) return {};
+  return base::Failure{
+      "the scenario has no database, so --db-work cpu and --db-cpus have nothing to act on"};
 }
 
 namespace {
@@ -136,7 +138,7 @@ DbWorkOptions WithScenarioCores(DbWorkOptions options, bool work_given, bool cpu
     said += postgres_given ? " (the --postgres server is not pinned)"
             : !whole       ? " (not pinned: a fraction of a CPU cannot be)"
                            : " (not pinned: more than the " + std::to_string(cpus_allowed) +
-                                 " CPUs this process may use)";
+                           " CPUs this process may use)";
   }
   if (note != nullptr) *note = work_given && cpus_given ? "" : said;
   return options;
@@ -160,7 +162,10 @@ std::vector<int> PinnedCpus(const std::vector<int>& allowed, int k) {
 
 std::string CpuList(const std::vector<int>& cpus) {
   std::string out;
-  for (int c : cpus) out += (out.empty() ? "" : ",") + std::to_string(c);
+  for (int c : cpus) {  // appends: "," + to_string warns falsely in GCC 12 (-Wrestrict)
+    if (!out.empty()) out += ',';
+    out += std::to_string(c);
+  }
   return out;
 }
 

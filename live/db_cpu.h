@@ -18,9 +18,10 @@
 // The statement timeout cancels it as any other (PL/pgSQL checks for interrupts per statement).
 //
 // Contract:
-//  (1) DbWorkProblem() refuses, with the reason, what cannot be run: --db-cpus K outside
+//  (1) CheckDbWork() refuses, with the reason, what cannot be run: --db-cpus K outside
 //      1..the CPUs this process may use, or with --postgres (only the run's own server is pinned);
-//      DbWorkScenarioProblem() refuses --db-work cpu or --db-cpus for a scenario without a database.
+//      CheckDbWorkForScenario() refuses --db-work cpu or --db-cpus for a scenario without a
+//      database.
 //  (1a) WithScenarioCores() runs a scenario whose database has `cores` K as a CPU-bound server:
 //      --db-work cpu unless given, and --db-cpus K unless given, K is whole, within the CPUs
 //      allowed and the PostgreSQL is the private one (otherwise not pinned, and said so).
@@ -53,11 +54,11 @@ struct DbWorkOptions {
 std::optional<DbWork> ParseDbWork(const std::string& text);  // "sleep" | "cpu"
 const char* DbWorkName(DbWork work);
 
-// "" when the options can run, else why not (contract (1)).
-std::string DbWorkProblem(const DbWorkOptions& options, bool postgres_given, int cpus_allowed);
-// "" when the scenario can take the options, else why not: --db-work cpu and --db-cpus act on the
-// database, so a scenario without one is refused rather than run with nothing to measure.
-std::string DbWorkScenarioProblem(const DbWorkOptions& options, bool scenario_has_database);
+// Whether the options can run, else why not (contract (1)).
+base::Status CheckDbWork(const DbWorkOptions& options, bool postgres_given, int cpus_allowed);
+// Whether the scenario can take the options, else why not: --db-work cpu and --db-cpus act on
+// the database, so a scenario without one is refused rather than run with nothing to measure.
+base::Status CheckDbWorkForScenario(const DbWorkOptions& options, bool scenario_has_database);
 // Contract (1a). `work_given` / `cpus_given`: the command line set --db-work / --db-cpus.
 // `note` (may be null) gets one line saying what was chosen and why.
 DbWorkOptions WithScenarioCores(DbWorkOptions options, bool work_given, bool cpus_given,

@@ -33,32 +33,32 @@ TEST_CASE("live db work: --db-cpus is refused with --postgres and outside the CP
           "[live]") {
   live::DbWorkOptions o;
   o.work = live::DbWork::kCpu;
-  CHECK(live::DbWorkProblem(o, /*postgres_given=*/true, 2).empty());  // not pinned: fine
+  CHECK(live::CheckDbWork(o, /*postgres_given=*/true, 2).ok());  // not pinned: fine
   o.cpus = 1;
-  CHECK(live::DbWorkProblem(o, false, 2).empty());
-  const std::string given = live::DbWorkProblem(o, true, 2);
+  CHECK(live::CheckDbWork(o, false, 2).ok());
+  const std::string given = live::CheckDbWork(o, true, 2).error();
   CHECK(Has(given, "--postgres"));
   CHECK(Has(given, "--db-cpus"));
   o.cpus = 3;
-  CHECK(Has(live::DbWorkProblem(o, false, 2), "1..2"));
+  CHECK(Has(live::CheckDbWork(o, false, 2).error(), "1..2"));
   o.cpus = -1;
-  CHECK(Has(live::DbWorkProblem(o, false, 2), "1..2"));
+  CHECK(Has(live::CheckDbWork(o, false, 2).error(), "1..2"));
   o.cpus = 2;
-  CHECK(live::DbWorkProblem(o, false, 2).empty());
+  CHECK(live::CheckDbWork(o, false, 2).ok());
 }
 
 TEST_CASE("live db work: cpu work or pinning without a database in the scenario is refused",
           "[live]") {
   live::DbWorkOptions o;
-  CHECK(live::DbWorkScenarioProblem(o, false).empty());  // the default: nothing to refuse
-  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+  CHECK(live::CheckDbWorkForScenario(o, false).ok());  // the default: nothing to refuse
+  CHECK(live::CheckDbWorkForScenario(o, true).ok());
   o.work = live::DbWork::kCpu;
-  CHECK(Has(live::DbWorkScenarioProblem(o, false), "no database"));
-  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+  CHECK(Has(live::CheckDbWorkForScenario(o, false).error(), "no database"));
+  CHECK(live::CheckDbWorkForScenario(o, true).ok());
   o.work = live::DbWork::kSleep;
   o.cpus = 1;
-  CHECK(Has(live::DbWorkScenarioProblem(o, false), "--db-cpus"));
-  CHECK(live::DbWorkScenarioProblem(o, true).empty());
+  CHECK(Has(live::CheckDbWorkForScenario(o, false).error(), "--db-cpus"));
+  CHECK(live::CheckDbWorkForScenario(o, true).ok());
 }
 
 TEST_CASE("live db work: a scenario's database cores make the work CPU on that many CPUs",

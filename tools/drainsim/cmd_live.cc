@@ -179,9 +179,9 @@ struct LiveSetup {
 bool ApplyDbWork(const po::variables_map& vm, const LiveSetup& setup, live::DbWorkOptions* db_work,
                  live::ServiceOptions* service_options) {
   const config::Scenario& s = setup.scenario;
-  if (const std::string problem = live::DbWorkScenarioProblem(*db_work, s.database.has_value());
-      !problem.empty()) {
-    std::fprintf(stderr, "%s: /database: %s\n", setup.path.c_str(), problem.c_str());
+  if (const base::Status fits = live::CheckDbWorkForScenario(*db_work, s.database.has_value());
+      !fits) {
+    std::fprintf(stderr, "%s: /database: %s\n", setup.path.c_str(), fits.error().c_str());
     return false;
   }
   if (s.database && s.database->cores) {  // a CPU-bound server: run its work as CPU
@@ -281,7 +281,8 @@ int RunScenarioLive(const po::variables_map& vm, const LiveSetup& setup,
   service_options.max_connections = s.database ? static_cast<int>(live::PoolSizeMax(s)) : 10;
   service_options.consumer_timeout_ms = live::ConsumerTimeoutMs(s);  // ack_loss: fault_plan.h
   const std::string started_at = UtcNow();
-  const std::unique_ptr<live::Services> services = StartServices(setup.scenario, setup.path, setup.out_dir, service_options);
+  const std::unique_ptr<live::Services> services =
+      StartServices(setup.scenario, setup.path, setup.out_dir, service_options);
   if (!services) return kExitBadInput;
   const live::LiveOptions options = LiveOptionsFor(vm, setup, *services, db_work, service_options);
   const live::LiveResult result = live::RunLive(s, plan, options);

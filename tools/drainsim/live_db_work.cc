@@ -32,10 +32,10 @@ bool ReadDbWorkOptions(const po::variables_map& vm, live::DbWorkOptions* out) {
   }
   out->work = *work;
   out->cpus = vm["db-cpus"].as<int>();
-  const std::string problem = live::DbWorkProblem(*out, vm.count("postgres") > 0,
+  const base::Status runnable = live::CheckDbWork(*out, vm.count("postgres") > 0,
                                                   static_cast<int>(live::AllowedCpus().size()));
-  if (!problem.empty()) {
-    std::fprintf(stderr, "drainsim live: %s\n", problem.c_str());
+  if (!runnable) {
+    std::fprintf(stderr, "drainsim live: %s\n", runnable.error().c_str());
     return false;
   }
   return true;
@@ -84,6 +84,65 @@ void PrintCell(const live::DbCurveCell& c, int cores) {
 
 }  // namespace
 
+namespace {
+
+// What a curve runs on: the private PostgreSQL (pinned if asked) and a pool on it, with the
+// CPU work's functions created when the work is cpu.
+struct CurveRig {
+  std::unique_ptr<live::Services> services;
+  std::unique_ptr<live::PgPool> pool;
+  live::CpuCalibration calibration;
+};
+
+base::Expected<CurveRig> StartCurveRig(const live::DbWorkOptions& work,
+                                       const live::ServiceOptions& services,
+                                       const std::string& run_id) {
+  CurveRig rig;
+  base::Expected<std::unique_ptr<live::Services>> started = live::Services::Start(services);
+  if (!started) return base::Failure{started.error()};
+  rig.services = std::move(*started);
+  if (const base::Status pinned =
+          CheckPinned(rig.services->postgres()->pid(), services.postgres_cpus);
+      !pinned) {
+    return base::Failure{pinned.error()};
+  }
+  base::Expected<std::unique_ptr<live::PgPool>> opened =
+      live::PgPool::Open(rig.services->postgres_url(), 8, 60'000, run_id);
+  if (!opened) return base::Failure{opened.error()};
+  rig.pool = std::move(*opened);
+  if (work.work == live::DbWork::kCpu) {
+    base::Expected<live::CpuCalibration> calibrated = live::CalibrateCpuWork(*rig.pool, run_id);
+    if (!calibrated) return base::Failure{calibrated.error()};
+    rig.calibration = std::move(*calibrated);
+  }
+  return rig;
+}
+
+void PrintCurveHeader(const live::DbWorkOptions& work, const std::vector<int>& postgres_cpus,
+                      const live::DbCurveOptions& options, const live::CpuCalibration& calibration,
+                      int cores) {
+  std::printf(
+      "db curve: work %s, server on CPU %s (%d), statement %.1f ms drawn, %.2f s per cell, "
+      "load %.2f\n",
+      live::DbWorkName(work.work),
+      postgres_cpus.empty() ? "any" : live::CpuList(postgres_cpus).c_str(), cores,
+      static_cast<double>(options.work_us) / 1000, options.cell_s, live::LoadAverage1m());
+  if (work.work == live::DbWork::kCpu) {
+    std::printf("calibration: %.0f iterations/ms (median of %zu runs:",
+                calibration.iterations_per_ms, calibration.runs.size());
+    for (const live::CalibrationRun& r : calibration.runs) {
+      std::printf(" %.1f/%.1f", r.cpu_ms, r.elapsed_ms);
+    }
+    std::printf(" ms of CPU/wall)\n");
+  }
+  std::printf(
+      "connections clients running_mean waiting_mean statements measured_ms   ratio "
+      "throughput/s  PS_ratio  model_f  load\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
 int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, double cell_s) {
   if (!(cell_s >= 0.2 && cell_s <= 30)) {
     std::fprintf(stderr, "drainsim live: --db-curve-cell-s must be in 0.2..30\n");
@@ -98,66 +157,27 @@ int RunDbCurve(const live::DbWorkOptions& work, live::ServiceOptions services, d
   services.amqp_url = "-";  // no broker
   services.max_connections = 16;
   services.postgres_cpus = DbCpus(work);
-  base::Expected<std::unique_ptr<live::Services>> started_or = live::Services::Start(services);
-  if (!started_or) {
-    std::fprintf(stderr, "drainsim live: %s\n", started_or.error().c_str());
-    return kExitBadInput;
-  }
-  const std::unique_ptr<live::Services>& started = *started_or;
-  if (const base::Status pinned = CheckPinned(started->postgres()->pid(), services.postgres_cpus);
-      !pinned) {
-    std::fprintf(stderr, "drainsim live: %s\n", pinned.error().c_str());
-    return kExitBadInput;
-  }
   const std::string run_id = "drainsim_curve_" + std::to_string(getpid());
-  base::Expected<std::unique_ptr<live::PgPool>> opened =
-      live::PgPool::Open(started->postgres_url(), 8, 60'000, run_id);
-  if (!opened) {
-    std::fprintf(stderr, "drainsim live: %s\n", opened.error().c_str());
+  base::Expected<CurveRig> rig = StartCurveRig(work, services, run_id);
+  if (!rig) {
+    std::fprintf(stderr, "drainsim live: %s\n", rig.error().c_str());
     return kExitBadInput;
-  }
-  std::unique_ptr<live::PgPool> pool = std::move(*opened);
-  live::CpuCalibration calibration;
-  if (work.work == live::DbWork::kCpu) {
-    base::Expected<live::CpuCalibration> calibrated = live::CalibrateCpuWork(*pool, run_id);
-    if (!calibrated) {
-      std::fprintf(stderr, "drainsim live: %s\n", calibrated.error().c_str());
-      return kExitBadInput;
-    }
-    calibration = std::move(*calibrated);
   }
   const int cores = work.cpus > 0 ? work.cpus : static_cast<int>(live::AllowedCpus().size());
-  std::printf(
-      "db curve: work %s, server on CPU %s (%d), statement %.1f ms drawn, %.2f s per cell, "
-      "load %.2f\n",
-      live::DbWorkName(work.work),
-      services.postgres_cpus.empty() ? "any" : live::CpuList(services.postgres_cpus).c_str(), cores,
-      static_cast<double>(options.work_us) / 1000, cell_s, live::LoadAverage1m());
-  if (work.work == live::DbWork::kCpu) {
-    std::printf("calibration: %.0f iterations/ms (median of %zu runs:",
-                calibration.iterations_per_ms, calibration.runs.size());
-    for (const live::CalibrationRun& r : calibration.runs) {
-      std::printf(" %.1f/%.1f", r.cpu_ms, r.elapsed_ms);
-    }
-    std::printf(" ms of CPU/wall)\n");
-  }
-  std::printf(
-      "connections clients running_mean waiting_mean statements measured_ms   ratio "
-      "throughput/s  PS_ratio  model_f  load\n");
-  std::fflush(stdout);
-  for (const live::DbCurveCell& c : live::MeasureDbCurve(*pool, options)) {
+  PrintCurveHeader(work, services.postgres_cpus, options, rig->calibration, cores);
+  for (const live::DbCurveCell& c : live::MeasureDbCurve(*rig->pool, options)) {
     PrintCell(c, cores);
     std::fflush(stdout);
   }
   if (work.work == live::DbWork::kCpu) {  // the curve made no tables: only the functions
-    PGconn* conn = pool->Acquire(std::chrono::seconds(30));
+    PGconn* conn = rig->pool->Acquire(std::chrono::seconds(30));
     if (conn != nullptr) {
       (void)live::PgExec(conn, live::DropCpuFunctionsSql(run_id));  // best effort
-      pool->Release(conn);
+      rig->pool->Release(conn);
     }
   }
-  pool.reset();
-  std::printf("services stopped in %.3f s\n", started->Stop());
+  rig->pool.reset();
+  std::printf("services stopped in %.3f s\n", rig->services->Stop());
   return live::StopRequested() ? kExitBadInput : kExitOk;
 }
 
