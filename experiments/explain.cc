@@ -1,6 +1,51 @@
 #include "experiments/explain.h"
 
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/config/enum_names.h"
+#include "sim/scenario/load.h"
+#include "sim/scenario/presets.h"
+
 namespace drainsim::experiments {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// `given` has what `rule` says: equal, or for an object every member of `rule` (a retry class
+// the preset routes may carry more members than the preset wrote).
+bool Holds(const Json& given, const Json& rule) {
+  if (!rule.is_object()) return given == rule;
+  if (!given.is_object()) return false;
+  for (const auto& [key, value] : rule.items()) {
+    if (!given.contains(key) || !Holds(given.at(key), value)) return false;
+  }
+  return true;
+}
+
+// The preset's defaults the scenario kept (its dump still has the preset's value there), each
+// as "VALUE: preset NAME [VERSION], SOURCE".
+std::map<std::string, std::string> PresetRulesOf(const config::Scenario& s) {
+  std::map<std::string, std::string> rules;
+  if (!s.broker.preset) return rules;
+  const std::string version =
+      s.broker.version.value_or(std::string(scenario::DefaultBrokerVersion(*s.broker.preset)));
+  const std::string preset = "preset " + std::string(config::NameOf(*s.broker.preset)) +
+                             (version.empty() ? "" : " " + version);
+  const Json dumped = Json::parse(scenario::DumpCanonical(s));
+  for (const scenario::PresetDefault& d : scenario::PresetDefaults(*s.broker.preset, version)) {
+    const Json::json_pointer pointer{std::string(d.pointer)};
+    if (!dumped.contains(pointer) || !Holds(dumped.at(pointer), Json::parse(d.value))) {
+      continue;
+    }
+    rules[std::string(d.pointer)] =
+        std::string(d.value) + ": " + preset + ", " + std::string(d.source);
+  }
+  return rules;
+}
+
+}  // namespace
 
 reports::ExplainScene ExplainSceneOf(const config::Scenario& scenario) {
   reports::ExplainScene scene;
@@ -19,6 +64,7 @@ reports::ExplainScene ExplainSceneOf(const config::Scenario& scenario) {
   }
   scene.delivery_limit = scenario.broker.delivery_limit.value_or(0);
   scene.rabbitmq_quorum = scenario.broker.preset == config::BrokerPreset::kRabbitmqQuorum;
+  scene.preset_rules = PresetRulesOf(scenario);
   return scene;
 }
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <vector>
 
+#include "reports/explain_rules.h"
 #include "reports/life_text.h"
 #include "sim/base/check.h"
 #include "sim/config/enum_names.h"
@@ -180,6 +182,7 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
   const LifeEvent* delivered = nullptr;  // the latest delivery, for the wait in a worker's buffer
   bool committed = false;                // the running attempt committed before it ended
   const size_t gap = life.events_left_out > 0 ? life.gap_at : 0;
+  std::set<std::string> rules_named;  // a preset's rule is named once, where it first acted
   for (size_t i = 0; i < events.size(); ++i) {
     const LifeEvent& e = events[i];
     if (gap > 0 && i == gap) {
@@ -231,6 +234,7 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
                               Backoff(e.at, e.until) + " s), holding its slot");
         break;
     }
+    out += RuleLines(e, scene, &rules_named);
   }
   return out;
 }

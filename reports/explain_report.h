@@ -37,6 +37,9 @@ struct ExplainScene {
   std::array<int64_t, 4> attempts_max{};
   int64_t delivery_limit = 0;    // broker.delivery_limit, 0 when unset
   bool rabbitmq_quorum = false;  // broker.preset is rabbitmq_quorum: x-death's reason names
+  // The broker preset's defaults the scenario kept, by JSON pointer: "VALUE: preset NAME
+  // [VERSION], SOURCE" (explain_rules.h names them under the lines they decided).
+  std::map<std::string, std::string> preset_rules;
 };
 
 // Every life in `log`, each followed by its "why" paragraph; with several lives (a key shared

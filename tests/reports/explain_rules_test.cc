@@ -1,0 +1,118 @@
+// `drainsim explain` names the broker preset's rule behind a line (reports/explain_rules.h): the
+// limit that dead-lettered a message, where a returned message waited, the retry set's formula;
+// once per life, only where the preset's value is the one that ran, and never without a preset.
+#include "reports/explain_rules.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "experiments/explain.h"
+#include "reports/explain_report.h"
+#include "sim/model/simulation.h"
+#include "sim/model/trace_log.h"
+#include "tests/model/scenario_fixture.h"
+
+namespace drainsim::reports {
+namespace {
+
+using model::testing::LoadOrFail;
+
+// ExplainLives of message 0, as `drainsim explain --message 0` prints it.
+std::string ExplainFirst(const config::Scenario& s) {
+  model::TraceOptions options;
+  options.spans = false;
+  options.only_id = 0;
+  model::TraceRecorder recorder(s, options);
+  model::RunOptions run_options;
+  run_options.observer = &recorder;
+  const model::Results results = model::RunSimulation(s, s.seed, run_options);
+  const model::TraceLog log =
+      recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
+  REQUIRE(log.lives.size() == 1);
+  return ExplainLives(log, experiments::ExplainSceneOf(s));
+}
+
+// One job that always fails after 1 s, on one worker, with `broker` as the broker section.
+config::Scenario Poisoned(const std::string& broker, const std::string& retry = "") {
+  return LoadOrFail(R"({"format_version": 1, "name": "rules", "run": {"until_s": 1000},
+    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1}}}},
+    "backlog": [{"where": "main", "kind": "job", "count": 1}],
+    "broker": )" + broker +
+                    retry + R"(,
+    "workers": {"count": 1},
+    "faults": [{"type": "poison", "kind": "job", "fraction": 1, "fail_after_ms": 1000}]})");
+}
+
+size_t Count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST_CASE("explain names the preset's rule once, under the line it decided", "[reports][explain]") {
+  const std::string out = ExplainFirst(Poisoned(R"({"preset": "rabbitmq-quorum"})"));
+  INFO(out);
+  const std::string limit =
+      "rule /broker/delivery_limit = 20: preset rabbitmq-quorum 4.3, RabbitMQ 4.0 release notes";
+  CHECK(Count(out, limit) == 1);
+  // Right under the dead-letter line (21 rejects: dead at 21 s).
+  const size_t dead = out.find("21.000 s  dead-lettered: reason delivery_limit");
+  REQUIRE(dead != std::string::npos);
+  const size_t next_line = out.find('\n', dead) + 1;
+  CHECK(out.compare(next_line, 16 + limit.size(), std::string(16, ' ') + limit) == 0);
+  CHECK(Count(out,
+              "rule /broker/delivery_counted = [\"reject\",\"crash\"]: preset "
+              "rabbitmq-quorum 4.3") == 1);
+  // The first reject: returned to the head of the queue, by basic.reject.
+  CHECK(Count(out, "rule /broker/requeue_position = \"head\": preset rabbitmq-quorum 4.3") == 1);
+  CHECK(Count(out, "rule /retry/requeue_with = \"reject\"") == 1);
+  CHECK(Count(out, "rule ") == 5);  // and /retry/delivery
+}
+
+TEST_CASE("explain names the version's rule, and no rule the scenario overrode",
+          "[reports][explain]") {
+  SECTION("3.13 returns to the tail") {
+    const std::string out =
+        ExplainFirst(Poisoned(R"({"preset": "rabbitmq-quorum", "version": "3.13",
+                                  "delivery_limit": 3})"));
+    INFO(out);
+    CHECK(Count(out, "rule /broker/requeue_position = \"tail\": preset rabbitmq-quorum 3.13") == 1);
+    CHECK(Count(out, "/broker/delivery_limit") == 0);  // the scenario's own limit
+    CHECK(Count(out, "dead-lettered: reason delivery_limit") == 1);
+  }
+  SECTION("no preset: no rule lines") {
+    const std::string out = ExplainFirst(
+        Poisoned(R"({"delivery_limit": 3})", R"(, "retry": {"delivery": "requeue", "classes":
+                                                      {"permanent": {"action": "retry", "attempts_max": 1000}}})"));
+    INFO(out);
+    CHECK(Count(out, "dead-lettered: reason delivery_limit") == 1);
+    CHECK(Count(out, "rule ") == 0);
+  }
+}
+
+TEST_CASE("explain names the retry set's formula under Sidekiq", "[reports][explain]") {
+  const std::string out = ExplainFirst(Poisoned(R"({"preset": "sidekiq"})"));
+  INFO(out);
+  CHECK(Count(out, "rule /retry/backoff = {\"kind\":\"sidekiq\"") == 1);
+  CHECK(Count(out, ": preset sidekiq 8.1, ") >= 2);  // the backoff and the delivery
+}
+
+TEST_CASE("the settings behind each kind of line", "[reports][explain]") {
+  model::LifeEvent e;
+  e.type = model::LifeEvent::Type::kTransition;
+  e.cause = model::TransitionCause::kDeadLettered;
+  e.dlq_reason = config::DlqReason::kReceiveCountMax;
+  CHECK(PointersActingOn(e) == std::vector<std::string>{"/broker/receive_count_max"});
+  e.dlq_reason = config::DlqReason::kMaxAttempts;
+  e.error = config::ErrorClass::kPermanent;
+  CHECK(PointersActingOn(e) == std::vector<std::string>{"/retry/classes/permanent"});
+  e.cause = model::TransitionCause::kDelivered;
+  CHECK(PointersActingOn(e).empty());
+  e.type = model::LifeEvent::Type::kAttemptEnd;
+  e.ack = model::AckFate::kIgnored;
+  CHECK(PointersActingOn(e) == std::vector<std::string>{"/broker/stale_ack"});
+}
+
+}  // namespace
+}  // namespace drainsim::reports
