@@ -1,6 +1,5 @@
 // The Prometheus reader of metric_series.h: a query_range response (the HTTP API's range query,
 // resultType "matrix"), each series mapped to a figure by its __name__.
-#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -13,28 +12,6 @@ namespace {
 
 using Json = nlohmann::json;
 using base::Failure;
-
-// The line of the byte where nesting first exceeds kSeriesDepthMax, outside strings; 0 if never.
-size_t TooDeepLine(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  size_t line = 1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') ++line;
-    if (in_string) {
-      if (c == '\\') ++i;
-      if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kSeriesDepthMax) return line;
-    } else if (c == ']' || c == '}') {
-      depth = std::max(0, depth - 1);
-    }
-  }
-  return 0;
-}
 
 class Reader {
  public:
@@ -165,27 +142,19 @@ ObservedSeries Reader::Take() {
 
 }  // namespace
 
-base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text, const std::string& file,
-                                                    const SeriesReadOptions& options) {
-  if (text.size() > kSeriesTextBytesMax) return Failure{file + ": larger than 1024 MiB"};
-  if (const size_t line = TooDeepLine(text); line != 0) {
-    return Failure{file + ": line " + std::to_string(line) + ": nested deeper than " +
-                   std::to_string(kSeriesDepthMax) + " levels"};
-  }
-  Json root;
-  try {
-    root = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    const size_t offset = std::min(text.size(), e.byte == 0 ? size_t{0} : e.byte - 1);
-    const size_t line =
-        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
-    return Failure{file + ": line " + std::to_string(line) + ": not JSON: " + e.what()};
-  } catch (const Json::exception& e) {
-    return Failure{file + ": not JSON: " + e.what()};
-  }
+base::Expected<ObservedSeries> ReadPrometheusJson(const nlohmann::json& root,
+                                                  const std::string& file,
+                                                  const SeriesReadOptions& options) {
   Reader reader(file, options);
   if (base::Status s = reader.Read(root); !s) return Failure{s.error()};
   return reader.Take();
+}
+
+base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text, const std::string& file,
+                                                    const SeriesReadOptions& options) {
+  const base::Expected<nlohmann::json> root = ParseSeriesJson(text, file);
+  if (!root) return Failure{root.error()};
+  return ReadPrometheusJson(*root, file, options);
 }
 
 }  // namespace drainsim::telemetry

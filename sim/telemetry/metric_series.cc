@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "sim/base/decimal.h"
 #include "sim/telemetry/metric_series_text.h"
 
 namespace drainsim::telemetry {
@@ -61,10 +62,30 @@ base::Expected<double> ParseNumber(std::string_view text) {
 base::Expected<ObservedSeries> ReadSeries(std::string_view text, const std::string& file,
                                           const SeriesReadOptions& options) {
   const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '{') {
-    return ReadSeriesPrometheus(text, file, options);
+  if (first == std::string_view::npos || text[first] != '{') {
+    return ReadSeriesCsv(text, file, options);
   }
-  return ReadSeriesCsv(text, file, options);
+  const base::Expected<nlohmann::json> root = ParseSeriesJson(text, file);
+  if (!root) return base::Failure{root.error()};
+  if (root->is_object() && root->contains("MetricDataResults")) {
+    return ReadCloudWatchJson(*root, file, options);
+  }
+  return ReadPrometheusJson(*root, file, options);
+}
+
+base::Expected<ObservedSeries> Shifted(ObservedSeries series, double offset_s) {
+  for (auto& [figure, points] : series.figures) {
+    std::vector<SeriesPoint> kept;
+    for (const SeriesPoint& point : points) {
+      if (point.t_s >= offset_s) kept.push_back({point.t_s - offset_s, point.value});
+    }
+    if (kept.empty()) {
+      return base::Failure{series.file + ": " + figure + ": no point at or after the offset (" +
+                           base::Decimal(offset_s) + " s from the observation's origin)"};
+    }
+    points = std::move(kept);
+  }
+  return series;
 }
 
 }  // namespace drainsim::telemetry

@@ -11,6 +11,13 @@
 //    is mapped to a figure by its `__name__`: SeriesReadOptions::name_map first (`--map`), else
 //    the name itself when it is a figure name. Times become seconds from the earliest timestamp
 //    of the file.
+//  - CloudWatch GetMetricData JSON, as the AWS CLI or an SDK writes it: {"MetricDataResults":
+//    [{"Id", "Label", "Timestamps", "Values", "StatusCode"}]}. A result is mapped to a figure by
+//    its Id (through name_map, else the Id itself when it is a figure name), then its Label
+//    likewise. Timestamps are ISO 8601 with
+//    a zone or unix seconds, in any order (CloudWatch gives newest first); results with the same
+//    figure are one series split over pages, and one of them must say Complete. Times become
+//    seconds from the earliest timestamp of the file.
 //
 // The figures (kFigureNames): depth, dlq_depth (messages), oldest_age_s (seconds), inflow_per_s
 // (messages per second). A column or series named like a figure with a different unit or none
@@ -72,9 +79,19 @@ base::Expected<ObservedSeries> ReadSeriesCsv(std::string_view text, const std::s
 base::Expected<ObservedSeries> ReadSeriesPrometheus(std::string_view text, const std::string& file,
                                                     const SeriesReadOptions& options);
 
-// Either reader, chosen by the text: Prometheus when its first non-blank byte is '{'.
+// Reads a CloudWatch GetMetricData response's text. `file` names it in problems.
+base::Expected<ObservedSeries> ReadSeriesCloudWatch(std::string_view text, const std::string& file,
+                                                    const SeriesReadOptions& options);
+
+// The reader the text calls for: JSON when its first non-blank byte is '{' (CloudWatch when the
+// object has "MetricDataResults", else Prometheus), else CSV.
 base::Expected<ObservedSeries> ReadSeries(std::string_view text, const std::string& file,
                                           const SeriesReadOptions& options);
+
+// The series with time `offset_s` as 0: the scenario's start lies offset_s seconds after the
+// observation's origin. Points before it are left out; a figure left with none is a problem
+// ("FILE: FIGURE: ..."). REQUIRES: offset_s finite.
+base::Expected<ObservedSeries> Shifted(ObservedSeries series, double offset_s);
 
 // The problem with `name` as a figure name ("units missing: oldest_age is in seconds: name it
 // oldest_age_s", "unknown figure"), or success when it is one.

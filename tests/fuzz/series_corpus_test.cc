@@ -20,7 +20,7 @@ std::string Bytes(const fs::path& path) {
   return bytes.str();
 }
 
-// Every file under `folder` through both readers (a CSV file read as JSON and the other way
+// Every file under `folder` through every reader (a CSV file read as JSON and the other way
 // round is bad input, which the property covers too).
 int Replay(const fs::path& folder) {
   int replayed = 0;
@@ -30,6 +30,7 @@ int Replay(const fs::path& folder) {
     const std::string bytes = Bytes(entry.path());
     CHECK(CheckSeriesCsvBytes(bytes) == "");
     CHECK(CheckSeriesPrometheusBytes(bytes) == "");
+    CHECK(CheckSeriesCloudWatchBytes(bytes) == "");
     ++replayed;
   }
   return replayed;
@@ -44,6 +45,7 @@ TEST_CASE("the corpus's good files read", "[fuzz][series]") {
   const fs::path corpus = fs::path(DRAINSIM_SOURCE_DIR) / "tests/fuzz/series_corpus";
   CHECK(CheckSeriesCsvBytes(Bytes(corpus / "csv/good-crlf.csv")) == "");
   CHECK(CheckSeriesPrometheusBytes(Bytes(corpus / "prometheus/good-mapped.prom")) == "");
+  CHECK(CheckSeriesCloudWatchBytes(Bytes(corpus / "cloudwatch/good-cli.json")) == "");
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
 // `drainsim backtest` end to end: a scenario's own series, exported by `drainsim run --format csv`
-// (and the same series as a Prometheus query_range response), backtested against the scenario:
+// (and the same series as a Prometheus query_range response, and as a CloudWatch GetMetricData
+// response that starts 300 s earlier, read with --offset-s 300), backtested against the scenario:
 // exit 0 with most of every series inside the band; against the scenario with half its workers:
 // exit 1; bad input: exit 2 with the file, line or pointer, and nothing written.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -71,6 +75,55 @@ std::string AsPrometheus(const std::string& csv) {
       .dump();
 }
 
+// Unix seconds as the AWS CLI writes a timestamp, to the microsecond (a run's last row may fall
+// between samples): "2025-12-04T17:40:00.000000+00:00".
+std::string IsoTime(double unix_s) {
+  const auto whole = static_cast<time_t>(unix_s);
+  std::tm tm{};
+  gmtime_r(&whole, &tm);
+  char text[48];
+  const size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(text + n, sizeof text - n, ".%06d+00:00",
+                static_cast<int>(std::lround((unix_s - static_cast<double>(whole)) * 1e6)));
+  return text;
+}
+
+// series.csv's depth, dlq_depth and oldest_age_s as a CloudWatch GetMetricData response, newest
+// first as CloudWatch gives it, the run starting `lead_s` after two quiet points (value 0 at 0
+// and lead_s / 2), each figure split over two pages.
+std::string AsCloudWatch(const std::string& csv, double lead_s) {
+  const json prom = json::parse(AsPrometheus(csv));
+  json results = json::array();
+  for (const json& series : prom["data"]["result"]) {
+    const std::string name = series["metric"]["__name__"].get<std::string>().substr(9);
+    json times = json::array();
+    json values = json::array();
+    for (const json& point : series["values"]) {
+      times.push_back(IsoTime(point[0].get<double>() + lead_s));
+      values.push_back(std::stod(point[1].get<std::string>()));
+    }
+    const double origin_s = series["values"][0][0].get<double>();
+    for (const double quiet_s : {lead_s / 2, 0.0}) {
+      times.push_back(IsoTime(origin_s + quiet_s));
+      values.push_back(0);
+    }
+    std::reverse(times.begin(), times.end());  // newest first
+    std::reverse(values.begin(), values.end());
+    const auto half = static_cast<std::ptrdiff_t>(times.size() / 2);
+    results.push_back({{"Id", "q_" + name},
+                       {"Label", name},
+                       {"StatusCode", "PartialData"},
+                       {"Timestamps", json(times.begin(), times.begin() + half)},
+                       {"Values", json(values.begin(), values.begin() + half)}});
+    results.push_back({{"Id", "q_" + name},
+                       {"Label", name},
+                       {"StatusCode", "Complete"},
+                       {"Timestamps", json(times.begin() + half, times.end())},
+                       {"Values", json(values.begin() + half, values.end())}});
+  }
+  return json({{"MetricDataResults", results}, {"Messages", json::array()}}).dump(2);
+}
+
 json Backtest(const fs::path& scenario, const fs::path& observed, const fs::path& out,
               int expected_exit, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"backtest",        scenario.string(), "--observed",
@@ -105,6 +158,16 @@ TEST_CASE("backtest cli: the scenario against its own series passes, half the wo
                 "drainsim_oldest_age_s=oldest_age_s"});
   CHECK(prom["series"] == own["series"]);  // the same points, read from either format
   CHECK(prom["figures"] == own["figures"]);
+
+  // CloudWatch, newest first, with 300 s before the incident that --offset-s 300 leaves out;
+  // the Labels name the figures (the Ids do not).
+  WriteFile(dir / "own.cw.json", AsCloudWatch(ReadFile(csv.string()), 300));
+  const json cloudwatch =
+      Backtest(kScenario, dir / "own.cw.json", dir / "cw", 0, {"--offset-s", "300"});
+  CHECK(cloudwatch["series"] == own["series"]);
+  CHECK(cloudwatch["figures"] == own["figures"]);
+  const json unshifted = Backtest(kScenario, dir / "own.cw.json", dir / "cw0", 1);
+  CHECK(unshifted["passed"] == false);  // 300 s out of step
 
   json half = json::parse(ReadFile(kScenario));
   half["workers"]["count"] = 1;  // half of its two

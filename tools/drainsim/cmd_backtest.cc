@@ -7,6 +7,7 @@
 // Exit 0: the model reproduces the observation within the tolerances; 1: it misses (the files
 // are written all the same); 2: bad input or usage (the file, line or JSON pointer, and the
 // reason; nothing written); 3: a run broke a model invariant.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -86,8 +87,11 @@ void AddOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "scenario JSON file")(
       "observed", po::value<std::string>()->required(),
-      "the recorded series: CSV (t_s + depth, dlq_depth, oldest_age_s, inflow_per_s) or a "
-      "Prometheus query_range response (JSON)")(
+      "the recorded series: CSV (t_s + depth, dlq_depth, oldest_age_s, inflow_per_s), a "
+      "Prometheus query_range response or a CloudWatch GetMetricData response (JSON)")(
+      "offset-s", po::value<double>()->default_value(0, "0"),
+      "the scenario's time 0 lies this many seconds after the observation's origin (CSV: t_s 0; "
+      "JSON: its earliest timestamp); earlier points are left out")(
       "replications", po::value<int64_t>()->default_value(40), "replications (2..100000)")(
       "seed", po::value<uint64_t>(), "base seed (default: the scenario's `seed`)")(
       "out", po::value<std::string>(), "output directory (default: out/SCENARIO-NAME-backtest)")(
@@ -95,8 +99,8 @@ void AddOptions(CommandLine& line) {
       "share=S: a series misses below this share of points in the band (default 0.8); "
       "relative=R: a figure misses outside the band widened by R (default 0.1)")(
       "map", po::value<std::vector<std::string>>(),
-      "Prometheus: read the series named NAME (__name__) as FIGURE, e.g. "
-      "rabbitmq_queue_messages_ready=depth");
+      "read the series named NAME (Prometheus __name__, CloudWatch Id or Label) as FIGURE, "
+      "e.g. rabbitmq_queue_messages_ready=depth");
   AddJobsOption(line.options);
   AddQuietOption(line.options);
   line.positional.add("scenario", 1);
@@ -128,8 +132,12 @@ int RunBacktest(const Args& args) {
   const std::string observed_path = vm["observed"].as<std::string>();
   const base::Expected<std::string> text = ReadText(observed_path);
   if (!text) return Fail(text.error());
-  const base::Expected<telemetry::ObservedSeries> observed =
+  const double offset_s = vm["offset-s"].as<double>();
+  if (!(std::abs(offset_s) <= 1e9))
+    return Fail("--offset-s must be a number of seconds, |x| <= 1e9");
+  base::Expected<telemetry::ObservedSeries> observed =
       telemetry::ReadSeries(*text, observed_path, *read_options);
+  if (observed && offset_s != 0) observed = telemetry::Shifted(std::move(*observed), offset_s);
   if (!observed) return Fail(observed.error());
   const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
   if (!loaded) return kExitBadInput;

@@ -60,4 +60,8 @@ std::string CheckSeriesPrometheusBytes(std::string_view bytes) {
   return Check(bytes, &telemetry::ReadSeriesPrometheus);
 }
 
+std::string CheckSeriesCloudWatchBytes(std::string_view bytes) {
+  return Check(bytes, &telemetry::ReadSeriesCloudWatch);
+}
+
 }  // namespace drainsim::fuzz

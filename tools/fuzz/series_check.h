@@ -1,6 +1,7 @@
 // The property of `drainsim backtest`'s metric-series readers (sim/telemetry/metric_series.h), for
-// the fuzz_series_csv and fuzz_series_prometheus targets and the replay of their corpus
-// (tests/fuzz/series_corpus/csv, .../prometheus): any bytes read as the one format or the other.
+// the fuzz_series_csv, fuzz_series_prometheus and fuzz_series_cloudwatch targets and the replay of
+// their corpus (tests/fuzz/series_corpus/csv, .../prometheus, .../cloudwatch): any bytes read as
+// each format.
 //
 // The property:
 //  (1) nothing crashes, throws or asks for unbounded memory, whatever the bytes;
@@ -20,5 +21,6 @@ namespace drainsim::fuzz {
 // "" when the property holds, else what broke.
 std::string CheckSeriesCsvBytes(std::string_view bytes);
 std::string CheckSeriesPrometheusBytes(std::string_view bytes);
+std::string CheckSeriesCloudWatchBytes(std::string_view bytes);
 
 }  // namespace drainsim::fuzz
