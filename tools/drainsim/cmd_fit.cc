@@ -1,11 +1,12 @@
 // `drainsim fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]`: OpenTelemetry traces
-// (OTLP/JSON) to a scenario fragment whose fitted values carry their provenance
-// (docs/TELEMETRY.md). Reading is sim/telemetry/, fitting experiments/fit.h, the outputs
-// reports/fit_report.h; this file only wires them to files.
+// (OTLP/JSON) or `drainsim live`'s live-events.jsonl to a scenario fragment whose fitted values
+// carry their provenance (docs/TELEMETRY.md). Reading is sim/telemetry/, fitting experiments/fit.h,
+// the outputs reports/fit_report.h; this file only wires them to files.
 //
 // Bad input (a file that cannot be read, is not OTLP/JSON, or holds no messaging process span)
 // is exit 2 with the file, the JSON pointer or line, and the reason; nothing is written then.
 // OUT is one output set (tools/drainsim/output_set.h): whole or not at all.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "experiments/fit.h"
 #include "experiments/fit_merge.h"
 #include "reports/fit_report.h"
+#include "sim/telemetry/live_events_read.h"
 #include "sim/telemetry/otlp_read.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/output_set.h"
@@ -41,13 +43,27 @@ base::Status ReadFileText(const std::string& path, std::string* text) {
   return {};
 }
 
+// `drainsim live`'s event log, by its name (*.jsonl); other files are OTLP/JSON traces.
+bool IsLiveEvents(const std::string& path) {
+  return path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0;
+}
+
 base::Status ReadTelemetry(const std::vector<std::string>& paths, telemetry::TelemetrySet* set) {
   for (const std::string& path : paths) {
-    if (base::Status s = telemetry::ReadOtlpTracesFile(path, set); !s) return s;
+    if (base::Status s = IsLiveEvents(path) ? telemetry::ReadLiveEventsFile(path, set)
+                                            : telemetry::ReadOtlpTracesFile(path, set);
+        !s) {
+      return s;
+    }
   }
   if (set->spans.empty()) {
     std::string files;
     for (const std::string& path : paths) files += (files.empty() ? "" : ", ") + path;
+    if (std::any_of(paths.begin(), paths.end(), IsLiveEvents)) {
+      return base::Failure{files +
+                           ": no attempt to fit: no \"attempt\" line in live-events.jsonl and no "
+                           "messaging process span in OTLP traces"};
+    }
     return base::Failure{files +
                          ": /resourceSpans: no spans of the messaging kind "
                          "(messaging.operation.type \"process\"; " +
@@ -67,7 +83,8 @@ int RunFit(const Args& args) {
   CommandLine line(
       "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]",
       "Fits a scenario's numbers to OpenTelemetry traces in OTLP/JSON (such as drainsim run\n"
-      "--format otlp writes): per message kind (drainsim.kind or messaging.destination.name),\n"
+      "--format otlp writes) or to drainsim live's live-events.jsonl: per message kind "
+      "(drainsim.kind or messaging.destination.name),\n"
       "the handler time (lognormal by maximum likelihood and an empirical table, each with its\n"
       "Kolmogorov-Smirnov distance; the lognormal unless the data reject it at 5%), the failure\n"
       "probability of each error class with a Wilson 95% interval, attempts per message, and the\n"
@@ -79,7 +96,7 @@ int RunFit(const Args& args) {
       "given, else to stderr. docs/TELEMETRY.md has the rules.\n"
       "Exit code 0, or 2 on bad input (the file, JSON pointer and reason; nothing written).");
   line.options.add_options()("telemetry", po::value<std::vector<std::string>>()->required(),
-                             "OTLP/JSON trace files")(
+                             "OTLP/JSON trace files, or live-events.jsonl of drainsim live")(
       "into", po::value<std::string>(),
       "merge the fragment into this scenario (its kinds, "
       "errors faults and producers of the fitted kinds)")(
