@@ -29,6 +29,10 @@ double DelayCeilingS(const config::Backoff& backoff, int64_t n) {
       return e->cap.seconds();
     }
   }
+  if (backoff.jitter.kind == config::JitterKind::kSidekiq) {  // the curve ignores r then
+    return model::BackoffCeiling(backoff.curve, n, 0).seconds() +
+           static_cast<double>(model::SidekiqJitterMaxS(backoff.jitter, n));
+  }
   double delay_s = model::BackoffCeiling(backoff.curve, n, sidekiq_rand_max).seconds();
   if (backoff.jitter.kind == config::JitterKind::kProportional) {
     delay_s *= std::max(1.0, backoff.jitter.high);

@@ -92,7 +92,8 @@ DRAINSIM_ENUM_TABLE(SidekiqRandomTerm, {SidekiqRandomTerm::kStepped, "stepped"},
 DRAINSIM_ENUM_TABLE(JitterKind, {JitterKind::kNone, "none"}, {JitterKind::kFull, "full"},
                     {JitterKind::kEqual, "equal"}, {JitterKind::kDecorrelated, "decorrelated"},
                     {JitterKind::kProportional, "proportional"},
-                    {JitterKind::kFullWholeSeconds, "full_whole_seconds"})
+                    {JitterKind::kFullWholeSeconds, "full_whole_seconds"},
+                    {JitterKind::kSidekiq, "sidekiq"})
 DRAINSIM_ENUM_TABLE(ClassAction, {ClassAction::kRetry, "retry"},
                     {ClassAction::kDeadLetter, "dead_letter"}, {ClassAction::kPark, "park"})
 DRAINSIM_ENUM_TABLE(CrashPoint, {CrashPoint::kAnywhere, "anywhere"},

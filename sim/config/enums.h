@@ -189,6 +189,9 @@ enum class JitterKind : uint8_t {
   // "full_whole_seconds": a whole number of seconds, uniform over 0..floor(delay) (Celery's
   // retry_jitter: random.randrange(countdown + 1)).
   kFullWholeSeconds,
+  // "sidekiq": the delay plus Sidekiq's random term in whole seconds (Jitter::random_term), as
+  // Sidekiq adds it to a custom sidekiq_retry_in delay (job_retry.rb delay_for).
+  kSidekiq,
 };
 
 // What a retry class does with a failed attempt.

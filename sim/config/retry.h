@@ -6,7 +6,8 @@
 //  (2) Jitter low/high are meaningful for "proportional" only: 0 <= low <= high <= 100.
 //  (3) "decorrelated" jitter is used only with exponential backoff: it takes base and cap from
 //      it. It grows by AWS's fixed 3 (min(cap, uniform(base, 3 * previous))), not by `factor`,
-//      which it ignores; the exponential curve itself is not used.
+//      which it ignores; the exponential curve itself is not used. "sidekiq" jitter is never
+//      used with the sidekiq curve, which carries its own random term.
 //  (4) ClassPolicy: attempts_max in [1, 1000] and `backoff` are meaningful iff action ==
 //      retry; honor_retry_after is meaningful for rate_limited only.
 #pragma once
@@ -27,6 +28,10 @@ struct Jitter {
   JitterKind kind = JitterKind::kFull;
   double low = 0;   // "proportional" only: multiplier range [low, high]; the seed's
   double high = 0;  // "full-ish" jitter is 0.5..1.0.
+  // "sidekiq" only: which of Sidekiq's random terms is added. Default "full_range",
+  // rand(10 * (count + 1)) (Sidekiq 8.0 and later); the sidekiq preset sets it from
+  // broker.version.
+  SidekiqRandomTerm random_term = SidekiqRandomTerm::kFullRange;
   bool operator==(const Jitter&) const = default;
 };
 

@@ -95,12 +95,24 @@ Duration Ceiling(const config::ExponentialBackoff& curve, int64_t attempts_made,
   return std::min(RoundedDelay(base * power), capped);
 }
 
+// Sidekiq's random term in seconds from its r. job_retry.rb: rand(10) * (count + 1) up to 7.x;
+// rand(10 * (count + 1)) from 8.0.
+int64_t SidekiqTermS(config::SidekiqRandomTerm term, int64_t attempts_made, int64_t sidekiq_rand) {
+  return term == config::SidekiqRandomTerm::kFullRange
+             ? sidekiq_rand
+             : sidekiq_rand * (SidekiqCount(attempts_made) + 1);
+}
+
+// How many values r is drawn from under `term` (see backoff.h's table).
+int64_t TermRandCount(config::SidekiqRandomTerm term, int64_t attempts_made) {
+  return term == config::SidekiqRandomTerm::kFullRange
+             ? kSidekiqRandTen * (SidekiqCount(attempts_made) + 1)
+             : kSidekiqRandTen;
+}
+
 Duration Ceiling(const config::SidekiqBackoff& curve, int64_t attempts_made, int64_t sidekiq_rand) {
   const int64_t count = SidekiqCount(attempts_made);
-  // job_retry.rb: rand(10) * (count + 1) up to 7.x; rand(10 * (count + 1)) from 8.0.
-  const int64_t random_s = curve.random_term == config::SidekiqRandomTerm::kFullRange
-                               ? sidekiq_rand
-                               : sidekiq_rand * (count + 1);
+  const int64_t random_s = SidekiqTermS(curve.random_term, attempts_made, sidekiq_rand);
   const int64_t seconds = count * count * count * count + 15 + random_s;
   const int64_t seconds_max = kBackoffDelayMax.micros() / kMicrosPerSecond;
   return Duration::Seconds(std::min(seconds, seconds_max));
@@ -111,10 +123,22 @@ Duration Ceiling(const config::SidekiqBackoff& curve, int64_t attempts_made, int
 int64_t SidekiqRandCount(const config::Backoff::Curve& curve, int64_t attempts_made) {
   DRAINSIM_CHECK(attempts_made >= 1);
   const auto* sidekiq = std::get_if<config::SidekiqBackoff>(&curve);
-  if (sidekiq == nullptr || sidekiq->random_term == config::SidekiqRandomTerm::kStepped) {
-    return kSidekiqRandTen;
+  if (sidekiq == nullptr) return kSidekiqRandTen;
+  return TermRandCount(sidekiq->random_term, attempts_made);
+}
+
+int64_t SidekiqRandCount(const config::Backoff& policy, int64_t attempts_made) {
+  DRAINSIM_CHECK(attempts_made >= 1);
+  if (policy.jitter.kind == config::JitterKind::kSidekiq) {
+    return TermRandCount(policy.jitter.random_term, attempts_made);
   }
-  return kSidekiqRandTen * (SidekiqCount(attempts_made) + 1);
+  return SidekiqRandCount(policy.curve, attempts_made);
+}
+
+int64_t SidekiqJitterMaxS(const config::Jitter& jitter, int64_t attempts_made) {
+  DRAINSIM_CHECK(jitter.kind == config::JitterKind::kSidekiq);
+  return SidekiqTermS(jitter.random_term, attempts_made,
+                      TermRandCount(jitter.random_term, attempts_made) - 1);
 }
 
 Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_made,
@@ -133,13 +157,14 @@ Duration BackoffCeiling(const config::Backoff::Curve& curve, int64_t attempts_ma
 Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made, BackoffState& state,
                       engine::Rng& rng) {
   // Invariant (1): both draws happen first, unconditionally and in this order.
-  const int64_t sidekiq_rand =
-      SidekiqRand(rng.NextU64(), SidekiqRandCount(policy.curve, attempts_made));
+  const int64_t sidekiq_rand = SidekiqRand(rng.NextU64(), SidekiqRandCount(policy, attempts_made));
   const double u = rng.NextDouble();
 
   const config::Jitter& jitter = policy.jitter;
-  const double ceiling =
-      static_cast<double>(BackoffCeiling(policy.curve, attempts_made, sidekiq_rand).micros());
+  // With "sidekiq" jitter r is the jitter's; the curve (never sidekiq then) ignores it.
+  const bool jitter_takes_r = jitter.kind == config::JitterKind::kSidekiq;
+  const double ceiling = static_cast<double>(
+      BackoffCeiling(policy.curve, attempts_made, jitter_takes_r ? 0 : sidekiq_rand).micros());
   Duration delay;
   switch (jitter.kind) {
     case config::JitterKind::kNone:
@@ -165,6 +190,11 @@ Duration BackoffDelay(const config::Backoff& policy, int64_t attempts_made, Back
       delay = Duration::Seconds(pick);
       break;
     }
+    case config::JitterKind::kSidekiq:
+      delay = RoundedDelay(ceiling + static_cast<double>(SidekiqTermS(jitter.random_term,
+                                                                      attempts_made, sidekiq_rand) *
+                                                         kMicrosPerSecond));
+      break;
     case config::JitterKind::kDecorrelated: {
       const auto* curve = std::get_if<config::ExponentialBackoff>(&policy.curve);
       DRAINSIM_CHECK(curve != nullptr);

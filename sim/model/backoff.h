@@ -16,6 +16,9 @@
 //   equal         d / 2 + (d / 2) * u            in [d / 2, d]
 //   proportional  d * (low + (high - low) * u)   in [d * low, d * high]
 //   decorrelated  min(cap, base + (3 * previous - base) * u)   in [base, cap]
+//   sidekiq       d + Sidekiq's random term (the table above, by the jitter's random_term) in
+//                 whole seconds, from the same r; never with the sidekiq curve (the loader
+//                 refuses it), so r is the jitter's alone
 // Decorrelated jitter is the AWS Architecture Blog's ("Exponential Backoff And Jitter", 2015):
 // it ignores the curve's ceiling and grows from the previous delay of the same message, starting
 // at base; it needs an exponential curve, whose base and cap it uses. Every result is rounded
@@ -72,6 +75,12 @@ struct BackoffState {
 // else 10 (the other curves draw r too, and ignore it).
 // REQUIRES: attempts_made >= 1
 int64_t SidekiqRandCount(const config::Backoff::Curve& curve, int64_t attempts_made);
+// The same for a whole policy: by the jitter's random_term under "sidekiq" jitter, else by the
+// curve. BackoffDelay draws r from this count.
+int64_t SidekiqRandCount(const config::Backoff& policy, int64_t attempts_made);
+// The largest random term "sidekiq" jitter adds before retry `attempts_made`, in seconds.
+// REQUIRES: jitter.kind == sidekiq; attempts_made >= 1
+int64_t SidekiqJitterMaxS(const config::Jitter& jitter, int64_t attempts_made);
 
 // The curve's delay before jitter, clamped at kBackoffDelayMax. `sidekiq_rand` is Sidekiq's r
 // and is ignored by the other curves.

@@ -114,6 +114,10 @@ Json BackoffJson(const config::Backoff& b) {
     jitter["low"] = NumberJson(b.jitter.low);
     jitter["high"] = NumberJson(b.jitter.high);
   }
+  if (b.jitter.kind == config::JitterKind::kSidekiq) {
+    // Always written, as the curve's: the sidekiq preset fills a missing one by version.
+    jitter["random_term"] = EnumJson(b.jitter.random_term);
+  }
   Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
   if (const auto* c = std::get_if<config::ConstantBackoff>(&b.curve)) {
     out["delay_s"] = Seconds(c->delay);

@@ -237,7 +237,9 @@ std::vector<std::string> Tokens(std::string_view pointer) {
 }
 
 // Contract (2)'s exception: with preset sidekiq, a sidekiq backoff the scenario wrote without a
-// random_term gets the version's, read from the table's own /retry/backoff (one source).
+// random_term gets the version's, read from the table's own /retry/backoff (one source); any
+// other backoff the scenario wrote without a jitter (a custom sidekiq_retry_in) gets Sidekiq's
+// random term as its jitter: job_retry.rb's delay_for adds it to a custom delay too.
 void FillSidekiqRandomTerm(internal::Json& document, std::span<const PresetDefault> defaults) {
   internal::Json term;
   for (const PresetDefault& entry : defaults) {
@@ -249,8 +251,14 @@ void FillSidekiqRandomTerm(internal::Json& document, std::span<const PresetDefau
     const auto backoff = parent.find("backoff");
     if (backoff == parent.end() || !backoff->is_object()) return;
     const auto kind = backoff->find("kind");
-    if (kind == backoff->end() || *kind != "sidekiq" || backoff->contains("random_term")) return;
-    (*backoff)["random_term"] = term;
+    if (kind == backoff->end() || !kind->is_string()) return;
+    if (*kind != "sidekiq") {
+      if (!backoff->contains("jitter")) {
+        (*backoff)["jitter"] = {{"kind", "sidekiq"}, {"random_term", term}};
+      }
+      return;
+    }
+    if (!backoff->contains("random_term")) (*backoff)["random_term"] = term;
   };
   const auto retry = document.find("retry");
   if (retry == document.end() || !retry->is_object()) return;

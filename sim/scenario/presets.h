@@ -13,7 +13,9 @@
 //      /retry/classes/<class>) are single entries, so they are inserted whole or not at all.
 //      One exception, so that a version's formula reaches a backoff the scenario wrote itself:
 //      with preset sidekiq, a sidekiq backoff at /retry/backoff or /retry/classes/<class>/backoff
-//      that gives no random_term gets the version's.
+//      that gives no random_term gets the version's, and a backoff of another kind there that
+//      gives no jitter gets {"kind": "sidekiq", "random_term": the version's} (Sidekiq adds its
+//      random term to a custom sidekiq_retry_in delay too).
 //  (3) Every default, inserted into a minimal scenario, loads and satisfies the preset's hard
 //      limits (presets_test.cc).
 //

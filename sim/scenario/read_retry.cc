@@ -17,6 +17,11 @@ void ReadJitter(const Node& node, config::Jitter* jitter) {
   }
   auto kind = ReadEnum<config::JitterKind>(o.Required("kind"));
   if (kind) jitter->kind = *kind;
+  if (!kind || *kind == config::JitterKind::kSidekiq) {
+    if (auto term = ReadEnum<config::SidekiqRandomTerm>(o.Optional("random_term"))) {
+      jitter->random_term = *term;
+    }
+  }
   if (!kind || *kind == config::JitterKind::kProportional) {
     const Node high_node = o.Required("high");
     auto low = ReadNumber(o.Required("low"), Range::Closed(0, 100));
@@ -111,6 +116,13 @@ void ReadBackoff(const Node& node, config::Backoff* backoff) {
     jitter.Optional("kind").Error(
         "must not be 'decorrelated' with backoff kind '" + std::string(config::NameOf(*kind)) +
         "': decorrelated jitter needs an exponential backoff's base_s and cap_s");
+  }
+  if (backoff->jitter.kind == config::JitterKind::kSidekiq &&
+      *kind == config::BackoffKind::kSidekiq) {
+    ObjectReader jitter(jitter_node);
+    jitter.Optional("kind").Error(
+        "must not be 'sidekiq' with backoff kind 'sidekiq': the sidekiq curve carries its own "
+        "random term");
   }
   o.Finish("for backoff kind '" + std::string(config::NameOf(*kind)) + "'");
 }
