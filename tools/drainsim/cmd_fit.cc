@@ -88,7 +88,10 @@ int RunFit(const Args& args) {
       "the handler time (lognormal by maximum likelihood and an empirical table, each with its\n"
       "Kolmogorov-Smirnov distance; the lognormal unless the data reject it at 5%), the failure\n"
       "probability of each error class with a Wilson 95% interval, attempts per message, and the\n"
-      "Poisson arrival rate per window. Writes a scenario fragment (with --into, the scenario\n"
+      "Poisson arrival rate per --window-s window or, without it, per segment chosen from the "
+      "data\n"
+      "(a dispersion test at 5%, then change points by binary segmentation). Writes a scenario "
+      "fragment (with --into, the scenario\n"
       "with the fragment merged in) whose every fitted value carries \"fitted\": {\"from\", "
       "\"n\",\n"
       "\"method\", \"ks\", \"interval\"}, to OUT or stdout; the summary goes to stdout when OUT "
@@ -102,7 +105,8 @@ int RunFit(const Args& args) {
       "errors faults and producers of the fitted kinds)")(
       "out,o", po::value<std::string>(), "write the fragment or scenario here (default: stdout)")(
       "window-s", po::value<double>()->default_value(0),
-      "arrival-rate windows in seconds (default 0: one window over every arrival)");
+      "arrival-rate windows in seconds (default 0: segments chosen from the data, "
+      "docs/TELEMETRY.md)");
   line.positional.add("telemetry", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
