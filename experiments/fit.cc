@@ -28,10 +28,12 @@ HandlerFit FitHandler(std::vector<double> durations_ms) {
   if (durations_ms.size() < 2 || durations_ms.front() <= 0) {
     fit.why = durations_ms.size() < 2 ? "one duration: the empirical table"
                                       : "a duration of 0 ms: no lognormal; the empirical table";
+    fit.cdf = CdfCurve(durations_ms, fit);
     return fit;
   }
   fit.lognormal = FitLognormal(durations_ms);
   fit.chose_lognormal = fit.lognormal->ks <= fit.ks_critical;
+  fit.cdf = CdfCurve(durations_ms, fit);
   fit.why = fit.chose_lognormal ? "lognormal: its KS distance is within the 5% critical value"
                                 : "empirical table: the lognormal's KS distance exceeds the 5% "
                                   "critical value";
@@ -168,6 +170,8 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
       for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
       if (result.window_s > 0) {
         fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
+        fit.bin_s = result.window_s;
+        for (const ArrivalWindow& w : fit.arrivals) fit.bin_counts.push_back(w.arrivals);
       } else {
         std::vector<double> arrivals_s;
         for (const int64_t at_ns : arrivals_ns) {
@@ -176,6 +180,8 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
         ArrivalRateFit rate = FitArrivalRate(arrivals_s, end_s);
         fit.arrivals = std::move(rate.segments);
         fit.dispersion = rate.dispersion;
+        fit.bin_s = rate.dispersion.bin_s;
+        fit.bin_counts = std::move(rate.counts);
       }
     }
     result.kinds.push_back(std::move(fit));

@@ -110,6 +110,7 @@ ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_
   fit.dispersion = Dispersion(counts, bin_s);
   const std::vector<size_t> bounds =
       fit.dispersion.rejected ? Segment(counts) : std::vector<size_t>{0, bins};
+  fit.counts = counts;
   for (size_t i = 0; i + 1 < bounds.size(); ++i) {
     int64_t arrivals = 0;
     for (size_t b = bounds[i]; b < bounds[i + 1]; ++b) arrivals += counts[b];

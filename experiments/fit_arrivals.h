@@ -34,6 +34,7 @@ inline constexpr double kArrivalTestLevel = 0.05;
 struct ArrivalRateFit {
   std::vector<ArrivalWindow> segments;  // consecutive, covering [0, end_s)
   ArrivalDispersion dispersion;
+  std::vector<int64_t> counts;  // per bin of dispersion.bin_s
 };
 
 // REQUIRES: end_s > 0; every arrival in [0, end_s) (a later one counts in the last bin).

@@ -37,13 +37,23 @@ struct EmpiricalFit {
   double ks = 0;
 };
 
+// One point of the handler-time chart (reports/fit_chart.h): at a data quantile, the data's ECDF
+// and the fitted CDFs there.
+struct CdfPoint {
+  double value_ms = 0;
+  double data = 0;       // the ECDF
+  double lognormal = 0;  // 0 when there is no lognormal
+  double table = 0;      // the empirical table's CDF as the engine samples it
+};
+
 struct HandlerFit {
   int64_t n = 0;                          // finished, successful attempts: the durations fitted
   std::optional<LognormalFit> lognormal;  // none when a duration is 0 or n < 2
   std::optional<EmpiricalFit> empirical;  // none when n == 0
   bool chose_lognormal = false;
-  double ks_critical = 0;  // the Kolmogorov 5% critical value for n, 1.358 / sqrt(n)
-  std::string why;         // the choice, in words
+  double ks_critical = 0;     // the Kolmogorov 5% critical value for n, 1.358 / sqrt(n)
+  std::string why;            // the choice, in words
+  std::vector<CdfPoint> cdf;  // the minimum and the data's percentiles (at most 101 points)
 };
 
 // One error class, conditional on the classes before it not having failed the attempt: the
@@ -91,6 +101,8 @@ struct KindFit {
   int64_t messages_retried = 0;         // with more than one attempt
   std::vector<ArrivalWindow> arrivals;  // --window-s windows, or the segments chosen
   ArrivalDispersion dispersion;
+  double bin_s = 0;  // the arrival counts drawn: dispersion bins or windows
+  std::vector<int64_t> bin_counts;
 };
 
 struct FitResult {

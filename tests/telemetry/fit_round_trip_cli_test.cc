@@ -122,6 +122,18 @@ TEST_CASE("fit round trip: piecewise arrivals and an empirical handler", "[cli][
   CHECK(Contains(first["fitted"]["method"].get<std::string>(), "segment 1 of 2"));
   CHECK(Contains(first["fitted"]["method"].get<std::string>(), "chi-squared p "));
 
+  // The report: the charts drawn from the result, one CDF chart and one arrivals chart per kind.
+  const fs::path report = dir / "report";
+  const ProcessResult reported = RunDrainsim({"fit", traces, "--report", report.string()});
+  REQUIRE(reported.exit_code == 0);
+  CHECK(reported.stdout_text == fit.stdout_text);  // the fragment is the same with a report
+  const std::string html = ReadFile((report / "fit.html").string());
+  CHECK(Contains(html, "data-chart=\"handler-cdf-job\""));
+  CHECK(Contains(html, "data-chart=\"arrivals-job\""));
+  CHECK(Contains(html, "data-series=\"empirical table\""));
+  CHECK(Contains(html, "data-series=\"fitted rate\""));
+  CHECK(Contains(ReadFile((report / "fit.md").string()), "| 0.000 | "));
+
   // The incident with the fitted numbers: mean time to empty within 5% of the original's.
   const std::string incident = (dir / "incident.json").string();
   std::ofstream(incident) << Incident();

@@ -17,6 +17,7 @@
 
 #include "experiments/fit.h"
 #include "experiments/fit_merge.h"
+#include "reports/fit_chart.h"
 #include "reports/fit_report.h"
 #include "sim/telemetry/live_events_read.h"
 #include "sim/telemetry/otlp_read.h"
@@ -81,7 +82,7 @@ int Fail(const std::string& reason) {
 
 int RunFit(const Args& args) {
   CommandLine line(
-      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]",
+      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W] [--report DIR]",
       "Fits a scenario's numbers to OpenTelemetry traces in OTLP/JSON (such as drainsim run\n"
       "--format otlp writes) or to drainsim live's live-events.jsonl: per message kind "
       "(drainsim.kind or messaging.destination.name),\n"
@@ -106,7 +107,10 @@ int RunFit(const Args& args) {
       "out,o", po::value<std::string>(), "write the fragment or scenario here (default: stdout)")(
       "window-s", po::value<double>()->default_value(0),
       "arrival-rate windows in seconds (default 0: segments chosen from the data, "
-      "docs/TELEMETRY.md)");
+      "docs/TELEMETRY.md)")(
+      "report", po::value<std::string>(),
+      "also write fit.md and fit.html here: each fitted handler-time CDF over the data's ECDF, "
+      "the arrivals per bin with the fitted rate");
   line.positional.add("telemetry", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -126,6 +130,14 @@ int RunFit(const Args& args) {
     base::Expected<std::string> merged = experiments::MergeFitInto(base_text, path, output);
     if (!merged) return Fail(merged.error());
     output = *merged;
+  }
+  if (vm.count("report")) {
+    if (const base::Status written = WriteOutputSet(
+            vm["report"].as<std::string>(),
+            {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}});
+        !written) {
+      return Fail(written.error());
+    }
   }
   const std::string summary = reports::FitSummary(fit);
   if (!vm.count("out")) {
