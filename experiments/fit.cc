@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "experiments/fit_arrivals.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {
@@ -27,10 +28,12 @@ HandlerFit FitHandler(std::vector<double> durations_ms) {
   if (durations_ms.size() < 2 || durations_ms.front() <= 0) {
     fit.why = durations_ms.size() < 2 ? "one duration: the empirical table"
                                       : "a duration of 0 ms: no lognormal; the empirical table";
+    fit.cdf = CdfCurve(durations_ms, fit);
     return fit;
   }
   fit.lognormal = FitLognormal(durations_ms);
   fit.chose_lognormal = fit.lognormal->ks <= fit.ks_critical;
+  fit.cdf = CdfCurve(durations_ms, fit);
   fit.why = fit.chose_lognormal ? "lognormal: its KS distance is within the 5% critical value"
                                 : "empirical table: the lognormal's KS distance exceeds the 5% "
                                   "critical value";
@@ -74,26 +77,20 @@ std::vector<ClassFit> FitClasses(const std::map<std::string, int64_t>& failures,
   return out;
 }
 
+// Windows of window_s seconds (fit.h).
 std::vector<ArrivalWindow> FitArrivals(const std::vector<int64_t>& arrivals_ns, int64_t origin_ns,
                                        double window_s, double end_s) {
-  const double step_s = window_s > 0 ? window_s : end_s;
-  const auto windows = static_cast<size_t>(std::ceil(end_s / step_s));
+  const auto windows = static_cast<size_t>(std::ceil(end_s / window_s));
   DRAINSIM_CHECK(windows >= 1 && windows <= kArrivalWindowsMax + 1);
-  std::vector<ArrivalWindow> out(windows);
-  for (size_t i = 0; i < windows; ++i) {
-    out[i].from_s = static_cast<double>(i) * step_s;
-    out[i].until_s = std::min(end_s, static_cast<double>(i + 1) * step_s);
-  }
+  std::vector<int64_t> counts(windows, 0);
   for (const int64_t at_ns : arrivals_ns) {
     const double t_s = static_cast<double>(at_ns - origin_ns) / 1e9;
-    const auto i = std::min(windows - 1, static_cast<size_t>(t_s / step_s));
-    ++out[i].arrivals;
+    ++counts[std::min(windows - 1, static_cast<size_t>(t_s / window_s))];
   }
-  for (ArrivalWindow& w : out) {
-    const double length_s = w.until_s - w.from_s;
-    w.rate_per_s = static_cast<double>(w.arrivals) / length_s;
-    const Interval95 mean = Garwood95(w.arrivals);
-    w.poisson = {mean.low / length_s, mean.high / length_s};
+  std::vector<ArrivalWindow> out;
+  for (size_t i = 0; i < windows; ++i) {
+    out.push_back(PoissonWindow(static_cast<double>(i) * window_s,
+                                std::min(end_s, static_cast<double>(i + 1) * window_s), counts[i]));
   }
   return out;
 }
@@ -171,7 +168,21 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
       fit.attempts_per_message = static_cast<double>(with_id) / static_cast<double>(fit.messages);
       std::vector<int64_t> arrivals_ns;
       for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
-      fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
+      if (result.window_s > 0) {
+        fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
+        fit.bin_s = result.window_s;
+        for (const ArrivalWindow& w : fit.arrivals) fit.bin_counts.push_back(w.arrivals);
+      } else {
+        std::vector<double> arrivals_s;
+        for (const int64_t at_ns : arrivals_ns) {
+          arrivals_s.push_back(static_cast<double>(at_ns - result.origin_unix_ns) / 1e9);
+        }
+        ArrivalRateFit rate = FitArrivalRate(arrivals_s, end_s);
+        fit.arrivals = std::move(rate.segments);
+        fit.dispersion = rate.dispersion;
+        fit.bin_s = rate.dispersion.bin_s;
+        fit.bin_counts = std::move(rate.counts);
+      }
     }
     result.kinds.push_back(std::move(fit));
   }

@@ -46,6 +46,8 @@ LognormalFit FitLognormal(const std::vector<double>& durations_ms);
 EmpiricalFit FitEmpirical(const std::vector<double>& durations_ms);
 // Wilson's 95% interval for `successes` of `trials`. REQUIRES: 0 <= successes <= trials, trials > 0
 Interval95 Wilson95(int64_t successes, int64_t trials);
+// The chart's points of a handler fit (CdfPoint). REQUIRES: durations_ms sorted, fit.empirical
+std::vector<CdfPoint> CdfCurve(const std::vector<double>& durations_ms, const HandlerFit& fit);
 // Garwood's exact 95% interval for a Poisson mean given `count` events.
 Interval95 Garwood95(int64_t count);
 

@@ -94,6 +94,25 @@ EmpiricalFit FitEmpirical(const std::vector<double>& durations_ms) {
   return fit;
 }
 
+std::vector<CdfPoint> CdfCurve(const std::vector<double>& durations_ms, const HandlerFit& fit) {
+  DRAINSIM_CHECK(fit.empirical.has_value());
+  const size_t n = durations_ms.size();
+  std::vector<CdfPoint> out;
+  for (size_t i = 0; i <= 100; ++i) {
+    const size_t rank = std::max<size_t>(1, (i * n + 99) / 100);  // ceil(i n / 100), at least 1
+    CdfPoint p;
+    p.value_ms = durations_ms[rank - 1];
+    p.data = static_cast<double>(rank) / static_cast<double>(n);
+    if (fit.lognormal && fit.lognormal->sigma > 0) {
+      p.lognormal = boost::math::cdf(
+          boost::math::lognormal(fit.lognormal->mu, fit.lognormal->sigma), p.value_ms);
+    }
+    p.table = TableCdf(fit.empirical->points, p.value_ms, false);
+    if (out.empty() || out.back().value_ms < p.value_ms) out.push_back(p);
+  }
+  return out;
+}
+
 Interval95 Wilson95(int64_t successes, int64_t trials) {
   DRAINSIM_CHECK(trials > 0);
   DRAINSIM_CHECK(successes >= 0 && successes <= trials);

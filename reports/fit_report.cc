@@ -46,6 +46,24 @@ Json HandlerJson(const FitResult& fit, const KindFit& k) {
 
 std::string Seconds(double s) { return Decimal(s, 3); }
 
+// The arrival test in words: what the summary prints and each producer's method carries.
+std::string DispersionWords(const experiments::ArrivalDispersion& d) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "dispersion index %.4f over %lld bins of %.3f s, chi-squared p %.6f", d.index,
+                static_cast<long long>(d.bins), d.bin_s, d.p_value);
+  return text;
+}
+
+std::string ArrivalMethod(const KindFit& k, size_t segment) {
+  std::string method = "Poisson rate, Garwood exact 95%";
+  if (!k.dispersion.tested) return method;
+  if (k.arrivals.size() == 1) return method + "; constant: " + DispersionWords(k.dispersion);
+  return method + "; segment " + std::to_string(segment + 1) + " of " +
+         std::to_string(k.arrivals.size()) + " by binary segmentation; " +
+         DispersionWords(k.dispersion);
+}
+
 }  // namespace
 
 std::string FitFragment(const FitResult& fit) {
@@ -64,12 +82,13 @@ std::string FitFragment(const FitResult& fit) {
       fault["fitted"]["interval"] = Pair(c.wilson);
       faults.push_back(fault);
     }
-    for (const experiments::ArrivalWindow& w : k.arrivals) {
+    for (size_t i = 0; i < k.arrivals.size(); ++i) {
+      const experiments::ArrivalWindow& w = k.arrivals[i];
       if (w.arrivals == 0) continue;
       Json poisson = {{"rate_per_s", Number(w.rate_per_s)},
                       {"from_s", Number(w.from_s)},
                       {"until_s", Number(w.until_s)}};
-      poisson["fitted"] = Provenance(fit, w.arrivals, "Poisson rate, Garwood exact 95%");
+      poisson["fitted"] = Provenance(fit, w.arrivals, ArrivalMethod(k, i).c_str());
       poisson["fitted"]["interval"] = Pair(w.poisson);
       producers.push_back({{"kind", k.kind}, {"poisson", poisson}});
     }
@@ -120,6 +139,13 @@ std::string FitSummary(const FitResult& fit) {
                     c.share,
                     c.in_scenario ? "" : "; not a scenario error class: not in the fragment");
       text += line;
+    }
+    if (k.dispersion.tested) {
+      text += "  arrival rate: " + DispersionWords(k.dispersion) +
+              (k.dispersion.rejected
+                   ? ": a constant rate is rejected at 5%; " + std::to_string(k.arrivals.size()) +
+                         " segment(s) by binary segmentation\n"
+                   : ": a constant rate is not rejected at 5%\n");
     }
     for (const experiments::ArrivalWindow& w : k.arrivals) {
       std::snprintf(line, sizeof line, "  arrivals [%s, %s) s: %lld, %.4f/s [%.4f, %.4f]\n",

@@ -2,7 +2,8 @@
 // (reports/fit_report.h): per message kind, the handler time (a lognormal by maximum
 // likelihood and an empirical table, each with its Kolmogorov-Smirnov distance, and the one
 // chosen), the failure probability of each error class with its Wilson 95% interval, attempts
-// per message, and the arrival rate per window with its exact Poisson 95% interval.
+// per message, and the arrival rate per window or segment with its exact Poisson 95% interval
+// (and, for segments chosen from the data, the dispersion test).
 //
 // Units are in the names: handler times in milliseconds (the scenario's cpu_ms), rates per second,
 // window bounds in seconds from the telemetry's origin (FitResult::origin_unix_ns).
@@ -36,13 +37,23 @@ struct EmpiricalFit {
   double ks = 0;
 };
 
+// One point of the handler-time chart (reports/fit_chart.h): at a data quantile, the data's ECDF
+// and the fitted CDFs there.
+struct CdfPoint {
+  double value_ms = 0;
+  double data = 0;       // the ECDF
+  double lognormal = 0;  // 0 when there is no lognormal
+  double table = 0;      // the empirical table's CDF as the engine samples it
+};
+
 struct HandlerFit {
   int64_t n = 0;                          // finished, successful attempts: the durations fitted
   std::optional<LognormalFit> lognormal;  // none when a duration is 0 or n < 2
   std::optional<EmpiricalFit> empirical;  // none when n == 0
   bool chose_lognormal = false;
-  double ks_critical = 0;  // the Kolmogorov 5% critical value for n, 1.358 / sqrt(n)
-  std::string why;         // the choice, in words
+  double ks_critical = 0;     // the Kolmogorov 5% critical value for n, 1.358 / sqrt(n)
+  std::string why;            // the choice, in words
+  std::vector<CdfPoint> cdf;  // the minimum and the data's percentiles (at most 101 points)
 };
 
 // One error class, conditional on the classes before it not having failed the attempt: the
@@ -66,6 +77,18 @@ struct ArrivalWindow {
   Interval95 poisson;  // Garwood's exact interval, per second
 };
 
+// The dispersion test of the arrivals' bin counts (experiments/fit_arrivals.h): computed when
+// the rate is chosen from the data (no --window-s).
+struct ArrivalDispersion {
+  bool tested = false;
+  int64_t bins = 0;
+  double bin_s = 0;
+  double index = 0;       // variance / mean of the bin counts: 1 for a constant Poisson rate
+  double statistic = 0;   // (bins - 1) * index, chi-squared with bins - 1 degrees of freedom
+  double p_value = 1;     // upper tail
+  bool rejected = false;  // p_value < 0.05: the rate is not constant
+};
+
 struct KindFit {
   std::string kind;
   int64_t spans = 0;     // process spans read of this kind
@@ -75,8 +98,11 @@ struct KindFit {
   int64_t messages = 0;           // distinct messaging.message.id
   double attempts_per_message = 0;
   int64_t attempts_per_message_max = 0;
-  int64_t messages_retried = 0;  // with more than one attempt
-  std::vector<ArrivalWindow> arrivals;
+  int64_t messages_retried = 0;         // with more than one attempt
+  std::vector<ArrivalWindow> arrivals;  // --window-s windows, or the segments chosen
+  ArrivalDispersion dispersion;
+  double bin_s = 0;  // the arrival counts drawn: dispersion bins or windows
+  std::vector<int64_t> bin_counts;
 };
 
 struct FitResult {

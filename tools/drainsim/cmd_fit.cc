@@ -17,6 +17,7 @@
 
 #include "experiments/fit.h"
 #include "experiments/fit_merge.h"
+#include "reports/fit_chart.h"
 #include "reports/fit_report.h"
 #include "sim/telemetry/live_events_read.h"
 #include "sim/telemetry/otlp_read.h"
@@ -81,14 +82,17 @@ int Fail(const std::string& reason) {
 
 int RunFit(const Args& args) {
   CommandLine line(
-      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]",
+      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W] [--report DIR]",
       "Fits a scenario's numbers to OpenTelemetry traces in OTLP/JSON (such as drainsim run\n"
       "--format otlp writes) or to drainsim live's live-events.jsonl: per message kind "
       "(drainsim.kind or messaging.destination.name),\n"
       "the handler time (lognormal by maximum likelihood and an empirical table, each with its\n"
       "Kolmogorov-Smirnov distance; the lognormal unless the data reject it at 5%), the failure\n"
       "probability of each error class with a Wilson 95% interval, attempts per message, and the\n"
-      "Poisson arrival rate per window. Writes a scenario fragment (with --into, the scenario\n"
+      "Poisson arrival rate per --window-s window or, without it, per segment chosen from the "
+      "data\n"
+      "(a dispersion test at 5%, then change points by binary segmentation). Writes a scenario "
+      "fragment (with --into, the scenario\n"
       "with the fragment merged in) whose every fitted value carries \"fitted\": {\"from\", "
       "\"n\",\n"
       "\"method\", \"ks\", \"interval\"}, to OUT or stdout; the summary goes to stdout when OUT "
@@ -102,7 +106,11 @@ int RunFit(const Args& args) {
       "errors faults and producers of the fitted kinds)")(
       "out,o", po::value<std::string>(), "write the fragment or scenario here (default: stdout)")(
       "window-s", po::value<double>()->default_value(0),
-      "arrival-rate windows in seconds (default 0: one window over every arrival)");
+      "arrival-rate windows in seconds (default 0: segments chosen from the data, "
+      "docs/TELEMETRY.md)")(
+      "report", po::value<std::string>(),
+      "also write fit.md and fit.html here: each fitted handler-time CDF over the data's ECDF, "
+      "the arrivals per bin with the fitted rate");
   line.positional.add("telemetry", -1);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
@@ -122,6 +130,14 @@ int RunFit(const Args& args) {
     base::Expected<std::string> merged = experiments::MergeFitInto(base_text, path, output);
     if (!merged) return Fail(merged.error());
     output = *merged;
+  }
+  if (vm.count("report")) {
+    if (const base::Status written = WriteOutputSet(
+            vm["report"].as<std::string>(),
+            {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}});
+        !written) {
+      return Fail(written.error());
+    }
   }
   const std::string summary = reports::FitSummary(fit);
   if (!vm.count("out")) {

@@ -1,0 +1,47 @@
+// The arrival rate chosen from the data (`drainsim fit` without --window-s): one Poisson rate,
+// or a piecewise-constant rate when a dispersion test rejects the constant one.
+//
+// The rule (docs/TELEMETRY.md, "Arrival rate"):
+//  (1) Bins: [0, end_s) in k equal bins, k = arrivals / kDispersionCountPerBin (at least 5
+//      expected arrivals per bin), clamped to [2, kArrivalWindowsMax].
+//  (2) Dispersion: the index of dispersion D = sum (x_i - mean)^2 / mean over the bin counts is
+//      chi-squared with k - 1 degrees of freedom for a constant Poisson rate; the constant rate is
+//      rejected iff its upper-tail p-value is below 0.05 (one-sided: a changing rate
+//      over-disperses).
+//  (3) Change points, only when (2) rejects: binary segmentation over the bins. A segment is split
+//      at the bin boundary that maximises the Poisson likelihood ratio of two rates against one,
+//      iff that maximum exceeds the chi-squared(1) quantile at 1 - 0.05 / m (Bonferroni over its m
+//      candidate boundaries), each side at least kSegmentBinsMin bins; at most kSegmentsMax
+//      segments. Segments are split in order of position (left first), so the result is
+//      deterministic.
+//  (4) Per segment a Poisson rate with Garwood's exact 95% interval.
+//
+// Contract: pure, deterministic; never throws.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "experiments/results/fit_result.h"
+
+namespace drainsim::experiments {
+
+inline constexpr double kDispersionCountPerBin = 5;
+inline constexpr size_t kSegmentBinsMin = 5;
+inline constexpr size_t kSegmentsMax = 16;
+inline constexpr double kArrivalTestLevel = 0.05;
+
+struct ArrivalRateFit {
+  std::vector<ArrivalWindow> segments;  // consecutive, covering [0, end_s)
+  ArrivalDispersion dispersion;
+  std::vector<int64_t> counts;  // per bin of dispersion.bin_s
+};
+
+// REQUIRES: end_s > 0; every arrival in [0, end_s) (a later one counts in the last bin).
+ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_s);
+
+// One window [from_s, until_s) with `arrivals` events: its rate and Garwood's interval.
+// REQUIRES: until_s > from_s
+ArrivalWindow PoissonWindow(double from_s, double until_s, int64_t arrivals);
+
+}  // namespace drainsim::experiments
