@@ -73,6 +73,14 @@ base::Status ReadTelemetry(const std::vector<std::string>& paths, telemetry::Tel
   return {};
 }
 
+// Whether two directory paths name the same directory (neither need exist yet).
+bool SameDirectory(const std::string& a, const std::string& b) {
+  std::error_code error;
+  const fs::path pa = fs::weakly_canonical(fs::absolute(a), error);
+  const fs::path pb = fs::weakly_canonical(fs::absolute(b), error);
+  return !error && pa.lexically_normal() == pb.lexically_normal();
+}
+
 int Fail(const std::string& reason) {
   std::fprintf(stderr, "drainsim fit: %s\n", reason.c_str());
   return kExitBadInput;
@@ -131,25 +139,41 @@ int RunFit(const Args& args) {
     if (!merged) return Fail(merged.error());
     output = *merged;
   }
-  if (vm.count("report")) {
-    if (const base::Status written = WriteOutputSet(
-            vm["report"].as<std::string>(),
-            {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}});
-        !written) {
-      return Fail(written.error());
-    }
-  }
   const std::string summary = reports::FitSummary(fit);
+  // The report's files and OUT are one output set when they share a directory (all or
+  // nothing); in two directories the report is written first and a failure of OUT says so.
+  std::vector<reports::OutputFile> report;
+  if (vm.count("report")) {
+    report = {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}};
+  }
+  const std::string report_dir = vm.count("report") ? vm["report"].as<std::string>() : "";
   if (!vm.count("out")) {
+    if (!report.empty()) {
+      if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
+        return Fail(written.error());
+      }
+    }
     std::fputs(summary.c_str(), stderr);
     std::fputs(output.c_str(), stdout);
     return kExitOk;
   }
   const fs::path out = vm["out"].as<std::string>();
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
-  if (const base::Status written = WriteOutputSet(dir, {{out.filename().string(), output}});
-      !written) {
-    return Fail(written.error());
+  std::vector<reports::OutputFile> files = {{out.filename().string(), output}};
+  const bool together = !report.empty() && SameDirectory(report_dir, dir);
+  if (together && (out.filename() == "fit.md" || out.filename() == "fit.html")) {
+    return Fail("-o " + out.string() + ": the report writes that name in the same directory");
+  }
+  if (!report.empty() && !together) {
+    if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
+      return Fail(written.error());
+    }
+  }
+  if (together) files.insert(files.end(), report.begin(), report.end());
+  if (const base::Status written = WriteOutputSet(dir, files); !written) {
+    return Fail(written.error() + (!report.empty() && !together
+                                       ? " (the report in " + report_dir + " was written)"
+                                       : ""));
   }
   std::fputs(summary.c_str(), stdout);
   std::printf("fitted: %s\n", out.c_str());
