@@ -82,5 +82,25 @@ TEST_CASE("fit live-events.jsonl: the live run's attempts fitted into its scenar
   fs::remove_all(dir);
 }
 
+TEST_CASE("fit --report beside -o: one output set, and a name both would write is refused",
+          "[cli][fit]") {
+  const fs::path dir = FreshDir("fit-report-set");
+  const std::string fragment = (dir / "fragment.json").string();
+  const ProcessResult both =
+      RunDrainsim({"fit", kEvents, "-o", fragment, "--report", dir.string()});
+  INFO(both.stdout_text << both.stderr_text);
+  REQUIRE(both.exit_code == 0);
+  for (const char* name : {"fragment.json", "fit.md", "fit.html"}) {
+    CHECK(fs::exists(dir / name));
+  }
+  fs::remove_all(dir);
+  const ProcessResult clash =
+      RunDrainsim({"fit", kEvents, "-o", (dir / "fit.md").string(), "--report", dir.string()});
+  CHECK(clash.exit_code == 2);
+  CHECK(clash.stderr_text.find("the report writes that name") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "fit.html"));  // nothing written
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace drainsim::testing
