@@ -89,17 +89,16 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
       dlq_duplicate_streams_(seed, kStreamDlqDuplicate),
       options_(options),
       observer_(options.observer),
-      message_observer_(observer_ != nullptr && observer_->WantsMessages() ? observer_ : nullptr),
-      observer_wants_keys_(message_observer_ != nullptr && message_observer_->WantsKeys()),
+      notify_(options.observer),
       until_(scenario.run.until),
       messages_(options.pending_messages_max),
       keys_(scenario),
       producers_(scenario.producers, ProducerKinds(scenario), seed),
       broker_(messages_),
       pool_(scenario.workers.count, scenario.workers.prefetch, scenario.workers.concurrency),
+      audit_(messages_, ledger_, broker_),
       faults_(scenario.faults, FaultKinds(scenario), seed),
-      budget_(scenario.retry.budget),
-      breaker_(scenario.retry.circuit_breaker),
+      retry_(scenario.retry, scenario.broker),
       drains_(scenario.drains, scenario.faults, KindNames(scenario),
               scenario.broker.redrive_rate_max_per_s, seed),
       metrics_(scenario.name, seed, scenario.kinds.size(), scenario.alerts) {
@@ -183,7 +182,7 @@ void World::ScheduleRun() {
   Handle(event);
   DRAINSIM_CHECK(ledger_.Lost() == 0);  // (2), cheaply, every event
   CheckEmpty();
-  if (options_.audit_every_event) AuditEvent();
+  if (options_.audit_every_event) audit_.AfterEvent(events_processed_);
   const int64_t main_queue = ledger_.count(MessageState::kReady) +
                              ledger_.count(MessageState::kDelayed) +
                              ledger_.count(MessageState::kInFlight);
@@ -214,7 +213,7 @@ Results World::Run() {
     if (!RunEvent(at, event)) break;
   }
   TakeFinalSample();
-  Audit();
+  audit_.Recount(events_processed_);
   CheckQuietEnd();
   return Collect();
 }
@@ -231,16 +230,17 @@ void World::CheckQuietEnd() {
   const int64_t alive = pool_.alive_count();
   static constexpr const char* kBreakerNames[] = {"closed", "open", "half-open"};
   char text[400];
-  std::snprintf(
-      text, sizeof text,
-      "%" PRId64 " messages not at rest (%" PRId64 " ready, %" PRId64 " delayed, %" PRId64
-      " in flight) when nothing was left to happen at %.6f s, "
-      "before run.until_s %.6f; %" PRId64 " of %zu workers alive, %" PRId64
-      " slots running; circuit breaker %s, %" PRId64 " probe permits left",
-      stuck, error.ready, error.delayed, error.in_flight, now_.seconds(), until_.seconds(), alive,
-      static_cast<size_t>(pool_.size()), pool_.busy_slots(),
-      scenario_.retry.circuit_breaker ? kBreakerNames[static_cast<int>(breaker_.state())] : "none",
-      breaker_.probes_left());
+  std::snprintf(text, sizeof text,
+                "%" PRId64 " messages not at rest (%" PRId64 " ready, %" PRId64 " delayed, %" PRId64
+                " in flight) when nothing was left to happen at %.6f s, "
+                "before run.until_s %.6f; %" PRId64 " of %zu workers alive, %" PRId64
+                " slots running; circuit breaker %s, %" PRId64 " probe permits left",
+                stuck, error.ready, error.delayed, error.in_flight, now_.seconds(),
+                until_.seconds(), alive, static_cast<size_t>(pool_.size()), pool_.busy_slots(),
+                scenario_.retry.circuit_breaker
+                    ? kBreakerNames[static_cast<int>(retry_.breaker().state())]
+                    : "none",
+                retry_.breaker().probes_left());
   error.invariant = "quiet_end";
   error.detail = text;
   // Why nobody takes the ready ones: each worker's prefetch window and ring place.
@@ -327,7 +327,7 @@ void World::HandleControl(const Event& event) {
       broker_.set_down(true);  // and no kBrokerResume: nothing is delivered again
       break;
     case EventType::kTestDefect:
-      MakeTestDefect(event);
+      audit_.MakeDefect(options_.test_defect, /*heal=*/event.b == 1);
       break;
     case EventType::kStop:
       break;
@@ -356,6 +356,10 @@ Results RunSimulation(const config::Scenario& scenario, uint64_t seed, const Run
     throw PendingMessagesMaxExceeded(e.pending_messages_max(), scenario.name, seed,
                                      world.Now().seconds());
   }
+}
+
+void World::NotifyProgress() {
+  if (observer_ != nullptr) observer_->OnProgress(now_, until_, events_processed_);
 }
 
 }  // namespace drainsim::model

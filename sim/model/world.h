@@ -3,23 +3,23 @@
 // World coordinates: it routes each event to its handler and does to the messages what the
 // components decide. Its handlers are split over files by topic:
 //   world.cc          the event loop, the fingerprint, the run's end
-//   world_audit.cc    the audit of the ledger, test defects
+//   world_audit.cc    the test defects' schedule
 //   world_publish.cc  producers' ticks, the backlog, fates decided at publish
 //   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
 //   world_attempt.cc  handler steps, successes, commits
-//   world_retry.cc    failures and the retry policy's routing
+//   world_retry.cc    failures, and doing to the message what the retry policy decides
 //   world_lease.cc    leases, ETAs, consumer timeouts
 //   world_faults.cc   fault windows' edges, crashes
 //   world_drain.cc    drain plans: what they decide, done to the messages
 //   world_policy.cc   acting on the retry budget and circuit breaker
 //   world_metrics.cc  what only World sees for the metrics: a row's instant columns, the oldest
 //                     message, the final Results
-//   world_observe.cc  what RunOptions::observer sees
 // Components with their own state and a narrow interface:
 //   BrokerQueues (broker_queues.h)  the main queue, visibility timeouts, the DLQ, the pipeline's
 //                                   entries, whether the broker is down
 //   FaultSchedule (fault_schedule.h)  open fault windows, the fates they assign
-//   RetryBudget, CircuitBreaker (retry_guards.h)
+//   RetryRouter (retry_router.h)  the retry policy's routing by error class, backoffs; it owns
+//                                 RetryBudget and CircuitBreaker (retry_guards.h)
 //   WorkerPool (worker_pool.h)  workers, the copies they hold (buffers, ETA holds, withheld
 //                               lost acks) and their counts, the ring, attempt slots, crashes
 //   DrainPlans (drain_plan.h)  starts, selections, lists, pace, the adaptive rate
@@ -30,6 +30,8 @@
 //   Downstream (downstream.h)  the API's call durations, rate limit (TokenBucket), Retry-After
 //   Producers (producers.h)  schedules, where each producer stands in its own, arrivals streams
 //   IdempotencyKeys (idempotency_keys.h)  key patterns by source, the state of shared keys
+//   LedgerAudit (ledger_audit.h)  the audit of the ledger, the test defects
+//   MessageNotifier (message_notifier.h)  what RunOptions::observer sees of the messages
 // See simulation.h for the invariants.
 #pragma once
 
@@ -53,12 +55,14 @@
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
 #include "sim/model/idempotency_keys.h"
+#include "sim/model/ledger_audit.h"
 #include "sim/model/live_traffic.h"
 #include "sim/model/message.h"
+#include "sim/model/message_notifier.h"
 #include "sim/model/observer.h"
 #include "sim/model/producers.h"
 #include "sim/model/results.h"
-#include "sim/model/retry_guards.h"
+#include "sim/model/retry_router.h"
 #include "sim/model/run_metrics.h"
 #include "sim/model/simulation.h"
 #include "sim/model/worker_pool.h"
@@ -85,14 +89,7 @@ struct KindModel {
 // PipelineEntry, VisibilityTimer: broker_queues.h.
 // Worker, Attempt, Step: worker_pool.h.
 
-// Why a Transition happens, for the observer: the caller knows, the message record does not.
-struct TransitionNote {
-  TransitionCause cause = TransitionCause::kDelivered;
-  int32_t worker = -1;                                  // kDelivered
-  engine::Instant until = engine::Instant::Never();     // kRetryScheduled
-  int32_t drain = -1;                                   // kReplayed, kParkedByDrain
-  RedeliveryCause redelivery = RedeliveryCause::kNone;  // kVisibilityTimeout, kCrashRequeue
-};
+// TransitionNote: message_notifier.h.
 
 class World final : public Scheduler {
  public:
@@ -110,17 +107,8 @@ class World final : public Scheduler {
   void Handle(const Event& event);         // the messages' events
   void HandleControl(const Event& event);  // faults, broker restarts, drains, breaker, tests
 
-  // world_audit.cc: invariant (2) of simulation.h.
-  // The full recount: every live record's state against the counts the store keeps by
-  // transition, the main queue entry by entry, then AuditCounts. O(record slots).
-  void Audit();
-  // The counts the store keeps against the ledger's, and the main queue's length. O(1).
-  void AuditCounts() const;
-  // After each event with RunOptions::audit_every_event: AuditCounts, and Audit when
-  // max(kRecountEventsMin, record slots) events have passed since the last one.
-  void AuditEvent();
+  // world_audit.cc: RunOptions::test_defect's events (the defects: ledger_audit.h).
   void ScheduleTestDefect();
-  void MakeTestDefect(const Event& event);
   bool NothingLeftToHappen() const;
   // Invariant (5) of simulation.h, checked once the loop has ended.
   void CheckQuietEnd();
@@ -187,12 +175,12 @@ class World final : public Scheduler {
   void BeginDbOpsOrCalls(uint32_t attempt_slot);
   void BeginCallsOrCpu(uint32_t attempt_slot);
   void SleepEnded(uint32_t attempt_slot);
-  // world_retry.cc: a failed attempt, and where its message goes next.
+  // world_retry.cc: a failed attempt, and what the retry policy (retry_router.h) decides done to
+  // its message.
   void Fail(uint32_t attempt_slot, config::ErrorClass error, FailureCause cause);
-  // The retry route of a failed attempt's message under class `policy`: false iff the consumer
-  // keeps the copy and its slot (sleep_in_consumer), so the attempt does not finish.
-  bool RouteRetry(uint32_t attempt_slot, Message& message, config::ErrorClass error,
-                  const config::ClassPolicy& policy);
+  // A failed attempt's current copy goes where `route` says: false iff the consumer keeps the
+  // copy and its slot (kSleep), so the attempt does not finish.
+  bool TakeRoute(uint32_t attempt_slot, Message& message, const RetryRoute& route);
   // A failed attempt's message goes back by nack/reject/abandon (retry delivery "requeue").
   void ReturnFailed(MessageRef ref, Message& message, engine::Rng& rng);
   // world_policy.cc: acting on what the circuit breaker decides (retry_guards.h).
@@ -264,27 +252,19 @@ class World final : public Scheduler {
                                      ledger_.count(MessageState::kInFlight));
   }
 
-  // world_observe.cc: the observer's view, built only when one is attached (out of line, so
-  // that the hooks in the hot paths stay one branch).
-  void NotifyPublish(const Message& message, std::string_view key);
-  void NotifyTransition(const Message& message, MessageState from, const TransitionNote& note);
-  void NotifyAttemptStart(uint32_t attempt_slot);
-  void NotifyAttemptEnd(uint32_t attempt_slot, AttemptOutcome outcome, AckFate ack,
-                        config::ErrorClass error, FailureCause failure);
-  void NotifyCommit(uint32_t attempt_slot, bool duplicate, DuplicateCause cause, bool visible);
-  void NotifySleep(uint32_t attempt_slot, engine::Instant until);
-  [[gnu::noinline]] void NotifyProgress();  // every 2^16 events
+  // RunObserver::OnProgress, every 2^16 events (out of line, so that the loop's test stays one
+  // branch).
+  [[gnu::noinline]] void NotifyProgress();
 
   const config::Scenario& scenario_;
   const uint64_t seed_;
   const engine::Rng::Family attempt_streams_;        // ForStream(seed, kStreamAttempt, .)
   const engine::Rng::Family dlq_duplicate_streams_;  // ForStream(seed, kStreamDlqDuplicate, .)
   const RunOptions options_;
-  // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), and the
-  // same observer for the per-message ones only if it wants them; null when none is attached.
+  // RunOptions::observer for the per-run callbacks (faults, crashes, drains, progress), null
+  // when none is attached; notify_ for the per-message ones, attached only if it wants them.
   RunObserver* const observer_;
-  RunObserver* const message_observer_;
-  const bool observer_wants_keys_;
+  const MessageNotifier notify_;
   engine::EventQueue<Event> events_;
   // Events scheduled during the run for the current instant (a zero-length handler step, a
   // refused query): they run next, in the order they were scheduled, before events that were
@@ -297,8 +277,6 @@ class World final : public Scheduler {
   int64_t essential_pending_ = 0;  // events that can change a message's fate
   uint64_t fingerprint_ = 0;
   int64_t events_processed_ = 0;
-  int64_t next_recount_at_events_ = 0;  // AuditEvent's next full recount
-  MessageRef test_defect_ref_;          // the record RunOptions::test_defect misstated
 
   MessageStore messages_;
   IdempotencyKeys keys_;
@@ -309,6 +287,7 @@ class World final : public Scheduler {
 
   BrokerQueues broker_;
   WorkerPool pool_;
+  LedgerAudit audit_;  // reads messages_, ledger_, broker_
 
   std::unique_ptr<Database> database_;
   std::optional<LiveTraffic> live_;       // with a database that has live_traffic
@@ -317,8 +296,7 @@ class World final : public Scheduler {
   FaultSchedule faults_;
   engine::Rng crash_rng_ = engine::Rng::Unseeded();
 
-  RetryBudget budget_;
-  CircuitBreaker breaker_;
+  RetryRouter retry_;  // the retry policy, its budget and its circuit breaker
 
   DrainPlans drains_;
   RunMetrics metrics_;

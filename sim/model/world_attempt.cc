@@ -34,7 +34,7 @@ void World::ScheduleStep(uint32_t slot, engine::Duration after) {
 void World::StartAttempts(uint32_t w) {
   // An open breaker stops consumption: prefetched messages wait in the buffer too.
   while (pool_.HasFreeSlot(w) && pool_.has_buffered(w) &&
-         breaker_.state() != CircuitBreaker::State::kOpen) {
+         retry_.breaker().state() != CircuitBreaker::State::kOpen) {
     StartAttempt(w, pool_.PopBuffered(w));
   }
 }
@@ -65,8 +65,8 @@ void World::StartAttempt(uint32_t w, Delivery delivery) {
   a.db_ops_left = kind.spec->handler.db_ops;
   a.calls_left = kind.spec->handler.downstream_calls;
   ScheduleStep(slot, kind.validate.Sample(a.rng));
-  if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyAttemptStart(slot);
+  if (notify_.attached()) [[unlikely]] {
+    notify_.AttemptStart(now_, slot, a, m);
   }
 }
 
@@ -231,9 +231,9 @@ void World::Commit(uint32_t slot) {
   Attempt& a = pool_.attempt(slot);
   Message& m = messages_.Get(a.delivery.message);
   const KindModel& kind = KindOf(m);
-  if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyCommit(slot, keys_.State(m).committed, ToDuplicateCause(m.cause),
-                 kind.spec->idempotency == config::Idempotency::kNone);
+  if (notify_.attached()) [[unlikely]] {
+    notify_.Commit(now_, slot, a, m, keys_.State(m).committed, ToDuplicateCause(m.cause),
+                   kind.spec->idempotency == config::Idempotency::kNone);
   }
   if (keys_.State(m).committed) {
     // The work ran again for a key that had already committed.
@@ -255,7 +255,7 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   // Before taking a reference into the attempt table: a success that closes a half-open breaker
   // starts attempts (RecordOutcome -> StartAttempts), which may grow the table and move it.
   RecordOutcome(true);
-  budget_.RecordSuccess(now_);
+  retry_.budget().RecordSuccess(now_);
   Attempt& a = pool_.attempt(slot);
   Message& m = messages_.Get(a.delivery.message);
   // The ack of a copy whose visibility timeout ran out still acks the message while another
@@ -274,9 +274,10 @@ void World::Succeed(uint32_t slot, bool suppressed) {
       metrics_.Acked(m.kind_index, (now_ - m.published_at).micros());
     }
   }
-  if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyAttemptEnd(slot, suppressed ? AttemptOutcome::kSuppressed : AttemptOutcome::kSucceeded,
-                     ack, config::ErrorClass::kUnknown, FailureCause::kNone);
+  if (notify_.attached()) [[unlikely]] {
+    notify_.AttemptEnd(now_, slot, a, m,
+                       suppressed ? AttemptOutcome::kSuppressed : AttemptOutcome::kSucceeded, ack,
+                       config::ErrorClass::kUnknown, FailureCause::kNone);
   }
   FinishCopy(slot);
 }

@@ -24,8 +24,8 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
     message.pending_in_drain = -1;
   }
   message.state = to;
-  if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyTransition(message, from, note);
+  if (notify_.attached()) [[unlikely]] {
+    notify_.Transition(now_, message, from, note);
   }
 }
 
@@ -74,7 +74,7 @@ void World::Dispatch() {
   if (broker_.down()) return;
   const auto& receive_count_max = scenario_.broker.receive_count_max;
   while (!broker_.ready_empty() && !pool_.ring_empty()) {
-    if (!breaker_.AllowsDelivery()) return;
+    if (!retry_.breaker().AllowsDelivery()) return;
     const uint32_t w = pool_.PopRing();
     if (!pool_.CanTake(w)) continue;
     const MessageRef ref = broker_.PopOldestReady();
@@ -91,7 +91,7 @@ void World::Dispatch() {
       // instead of delivering it again.
       DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
     } else {
-      breaker_.NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
+      retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
       Deliver(w, ref, m);
     }
     pool_.AddToRing(w);
@@ -200,9 +200,9 @@ void World::MaybeDuplicateDeadLetter(MessageRef ref) {
   metrics_.InspectDlq(copy, +1);
   broker_.AddDeadLetter(copy_ref, copy.dead_letters);
   ScheduleExpiry(copy_ref, copy);
-  if (message_observer_ != nullptr) [[unlikely]] {
+  if (notify_.attached()) [[unlikely]] {
     // The copy carries the original's payload, so its key: rendered from the original's id.
-    NotifyPublish(copy, observer_wants_keys_ ? keys_.Text(original) : std::string());
+    notify_.Publish(now_, copy, notify_.wants_keys() ? keys_.Text(original) : std::string());
   }
 }
 
@@ -276,8 +276,8 @@ void World::ReleaseIfDone(MessageRef ref) {
   if (!messages_.IsLive(ref)) return;
   const Message& m = messages_.Get(ref);
   if (IsTerminal(m.state) && m.copies_on_workers == 0) {
-    if (message_observer_ != nullptr) [[unlikely]] {
-      message_observer_->OnReleased(m.id, now_);
+    if (notify_.attached()) [[unlikely]] {
+      notify_.Released(now_, m);
     }
     messages_.Release(ref);
   }
@@ -295,9 +295,9 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     Attempt& a = pool_.attempt(slot);
     if (!a.live || a.worker != w) continue;
     metrics_.results().wasted_worker_s += (now_ - a.started_at).seconds();
-    if (message_observer_ != nullptr) [[unlikely]] {
-      NotifyAttemptEnd(slot, AttemptOutcome::kCrashed, AckFate::kNone, config::ErrorClass::kUnknown,
-                       FailureCause::kNone);
+    if (notify_.attached()) [[unlikely]] {
+      notify_.AttemptEnd(now_, slot, a, messages_.Get(a.delivery.message), AttemptOutcome::kCrashed,
+                         AckFate::kNone, config::ErrorClass::kUnknown, FailureCause::kNone);
     }
     if (a.holds_claim && messages_.IsLive(a.delivery.message)) {
       keys_.State(messages_.Get(a.delivery.message)).claim_held =
@@ -338,7 +338,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   // A probe that died with the worker recorded no outcome: without its permit back, a
   // half-open breaker whose probes all died would wait for ever (issue 20).
   bool permit_back = false;
-  for (const Delivery& d : held) permit_back = breaker_.ProbeVanished(d) || permit_back;
+  for (const Delivery& d : held) permit_back = retry_.breaker().ProbeVanished(d) || permit_back;
   if (permit_back) Dispatch();
 }
 

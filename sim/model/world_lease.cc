@@ -189,7 +189,7 @@ void World::CloseChannel(uint32_t w, ChannelClose why) {
   std::vector<MessageRef> dropped;
   bool permit_back = false;
   for (const Delivery& d : held) {
-    permit_back = breaker_.ProbeVanished(d) || permit_back;
+    permit_back = retry_.breaker().ProbeVanished(d) || permit_back;
     Message& m = messages_.Get(d.message);
     DRAINSIM_CHECK(m.copies_on_workers > 0);
     --m.copies_on_workers;

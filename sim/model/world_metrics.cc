@@ -67,7 +67,7 @@ void World::TakeSample(SampleWhen when) {
   const size_t samples = metrics_.rows();
   if ((samples & (samples - 1)) == 0 ||
       messages_.slot_count() * samples <= static_cast<size_t>(events_processed_)) {
-    Audit();
+    audit_.Recount(events_processed_);
   }
   if (when == SampleWhen::kAtEnd) return;
   const engine::Instant next = now_ + scenario_.run.sample_every;

@@ -5,7 +5,7 @@
 namespace drainsim::model {
 
 void World::RecordOutcome(bool success) {
-  switch (breaker_.RecordOutcome(now_, success)) {
+  switch (retry_.breaker().RecordOutcome(now_, success)) {
     case CircuitBreaker::Change::kNone:
       return;
     case CircuitBreaker::Change::kOpened:
@@ -22,7 +22,7 @@ void World::RecordOutcome(bool success) {
 }
 
 void World::BreakerHalfOpen() {
-  if (!breaker_.HalfOpen()) return;
+  if (!retry_.breaker().HalfOpen()) return;
   for (uint32_t w = 0; w < pool_.size(); ++w) StartAttempts(w);  // the buffers go first
   Dispatch();
 }

@@ -101,7 +101,7 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
     m.first_dlq_reason = dlq_reason;
   }
   std::string key;  // rendered only when keys are shared, or an observer wants to see them
-  if (!kinds_[kind_index].unique_keys || observer_wants_keys_) {
+  if (!kinds_[kind_index].unique_keys || notify_.wants_keys()) {
     key = keys_.Text(m);
     if (!kinds_[kind_index].unique_keys) m.key_hash = HashKey(key);
   }
@@ -112,8 +112,8 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   if (state != MessageState::kDeadLettered) {
     EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
   }
-  if (message_observer_ != nullptr) [[unlikely]] {
-    NotifyPublish(m, key);
+  if (notify_.attached()) [[unlikely]] {
+    notify_.Publish(now_, m, key);
   }
   return ref;
 }

@@ -1,4 +1,4 @@
-// The swarm's audit (sim/model/world_audit.cc) catches every kind of bookkeeping defect, each at
+// The swarm's audit (sim/model/ledger_audit.cc) catches every kind of bookkeeping defect, each at
 // the layer meant for it: a defect made on purpose (RunOptions::test_defect) in a run with
 // RunOptions::audit_every_event, in a forked child as the swarm runs it (chaos/isolate.h), so
 // that the failed DRAINSIM_CHECK arrives as a correctness failure naming its condition. Each

@@ -1,12 +1,15 @@
-// What RunOptions::observer sees: the info structs of sim/model/observer.h, built from the
-// world's records. Called only when an observer is attached; nothing here changes the run.
-#include "sim/model/world.h"
+// The info structs of observer.h, built from the records World hands over.
+#include "sim/model/message_notifier.h"
 
 namespace drainsim::model {
 
-void World::NotifyPublish(const Message& m, std::string_view key) {
+MessageNotifier::MessageNotifier(RunObserver* observer)
+    : observer_(observer != nullptr && observer->WantsMessages() ? observer : nullptr),
+      wants_keys_(observer_ != nullptr && observer_->WantsKeys()) {}
+
+void MessageNotifier::Publish(engine::Instant now, const Message& m, std::string_view key) const {
   PublishInfo info;
-  info.at = now_;
+  info.at = now;
   info.published_at = m.published_at;
   info.message_id = m.id;
   info.kind_index = m.kind_index;
@@ -15,12 +18,13 @@ void World::NotifyPublish(const Message& m, std::string_view key) {
   info.state = m.state;
   info.dlq_reason = m.dlq_reason;
   info.key = key;
-  message_observer_->OnPublish(info);
+  observer_->OnPublish(info);
 }
 
-void World::NotifyTransition(const Message& m, MessageState from, const TransitionNote& note) {
+void MessageNotifier::Transition(engine::Instant now, const Message& m, MessageState from,
+                                 const TransitionNote& note) const {
   TransitionInfo info;
-  info.at = now_;
+  info.at = now;
   info.message_id = m.id;
   info.kind_index = m.kind_index;
   info.from = from;
@@ -33,29 +37,27 @@ void World::NotifyTransition(const Message& m, MessageState from, const Transiti
   info.last_error = m.last_error;
   info.redelivery = note.redelivery;
   info.attempts = m.attempts;
-  message_observer_->OnTransition(info);
+  observer_->OnTransition(info);
 }
 
-void World::NotifyAttemptStart(uint32_t slot) {
-  const Attempt& a = pool_.attempt(slot);
-  const Message& m = messages_.Get(a.delivery.message);
+void MessageNotifier::AttemptStart(engine::Instant now, uint32_t slot, const Attempt& a,
+                                   const Message& m) const {
   AttemptInfo info;
-  info.at = now_;
+  info.at = now;
   info.message_id = m.id;
   info.kind_index = m.kind_index;
   info.slot = slot;
   info.worker = a.worker;
   info.attempt = m.attempts;
   info.execution = m.executions;
-  message_observer_->OnAttemptStart(info);
+  observer_->OnAttemptStart(info);
 }
 
-void World::NotifyAttemptEnd(uint32_t slot, AttemptOutcome outcome, AckFate ack,
-                             config::ErrorClass error, FailureCause failure) {
-  const Attempt& a = pool_.attempt(slot);
-  const Message& m = messages_.Get(a.delivery.message);
+void MessageNotifier::AttemptEnd(engine::Instant now, uint32_t slot, const Attempt& a,
+                                 const Message& m, AttemptOutcome outcome, AckFate ack,
+                                 config::ErrorClass error, FailureCause failure) const {
   AttemptEndInfo info;
-  info.at = now_;
+  info.at = now;
   info.message_id = m.id;
   info.kind_index = m.kind_index;
   info.slot = slot;
@@ -70,14 +72,13 @@ void World::NotifyAttemptEnd(uint32_t slot, AttemptOutcome outcome, AckFate ack,
   info.current = m.delivery_generation == a.delivery.delivery_generation &&
                  (m.state == MessageState::kInFlight ||
                   (ack == AckFate::kAcked && m.state == MessageState::kAcked));
-  message_observer_->OnAttemptEnd(info);
+  observer_->OnAttemptEnd(info);
 }
 
-void World::NotifyCommit(uint32_t slot, bool duplicate, DuplicateCause cause, bool visible) {
-  const Attempt& a = pool_.attempt(slot);
-  const Message& m = messages_.Get(a.delivery.message);
+void MessageNotifier::Commit(engine::Instant now, uint32_t slot, const Attempt& a, const Message& m,
+                             bool duplicate, DuplicateCause cause, bool visible) const {
   CommitInfo info;
-  info.at = now_;
+  info.at = now;
   info.message_id = m.id;
   info.kind_index = m.kind_index;
   info.slot = slot;
@@ -85,23 +86,22 @@ void World::NotifyCommit(uint32_t slot, bool duplicate, DuplicateCause cause, bo
   info.duplicate = duplicate;
   info.duplicate_cause = cause;
   info.visible = duplicate && visible;
-  message_observer_->OnCommit(info);
+  observer_->OnCommit(info);
 }
 
-void World::NotifySleep(uint32_t slot, engine::Instant until) {
-  const Attempt& a = pool_.attempt(slot);
-  const Message& m = messages_.Get(a.delivery.message);
+void MessageNotifier::Sleep(engine::Instant now, uint32_t slot, const Attempt& a, const Message& m,
+                            engine::Instant until) const {
   SleepInfo info;
-  info.at = now_;
+  info.at = now;
   info.message_id = m.id;
   info.slot = slot;
   info.worker = a.worker;
   info.until = until;
-  message_observer_->OnSleep(info);
+  observer_->OnSleep(info);
 }
 
-void World::NotifyProgress() {
-  if (observer_ != nullptr) observer_->OnProgress(now_, until_, events_processed_);
+void MessageNotifier::Released(engine::Instant now, const Message& m) const {
+  observer_->OnReleased(m.id, now);
 }
 
 }  // namespace drainsim::model
