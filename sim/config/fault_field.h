@@ -2,8 +2,9 @@
 // fault type lists its fields — JSON key, member, value kind, presence, the loader's limit, and
 // how the chaos swarm and the fuzz generator draw it. The loader (sim/scenario/read_faults.cc),
 // the dump (dump_policy.cc), the swarm (chaos/fault_draw.cc) and the fuzz generator
-// (tools/fuzz/scenario_gen_events.cc) walk these tables instead of each spelling every type out,
-// so adding a fault type with ordinary fields needs none of them edited.
+// (tools/fuzz/scenario_gen_events.cc) and the schema generator (tools/docs/fault_schema.cc) walk
+// these tables instead of each spelling every type out, so adding a fault type with ordinary
+// fields needs none of them edited.
 //
 // Invariants of a table (FieldsOf<F>):
 //  (1) Fields are listed in the order the loader reads them, which is the order of its problems
@@ -93,6 +94,11 @@ struct Field {
   // before the second in the table.
   std::string_view one_of{};
   bool dump_if_nonzero = false;  // dumped only when non-zero (a key added after the format)
+  // The schema's description (scenarios/schema.json, docs/SCENARIO-REFERENCE.md): unit, range,
+  // default and why. tools/docs/fault_schema.cc writes it; for a kWindow, `doc` is from_s's and
+  // `doc_until` until_s's (both empty: the usual window texts). A kEnum's default is appended.
+  std::string_view doc{};
+  std::string_view doc_until{};
 
   constexpr Field Swarm(SwarmDraw how, std::span<const double> values = {}) const {
     Field f = *this;
@@ -108,6 +114,12 @@ struct Field {
   constexpr Field OneOf(std::string_view other) const {
     Field f = *this;
     f.one_of = other;
+    return f;
+  }
+  constexpr Field Doc(std::string_view text, std::string_view until_text = {}) const {
+    Field f = *this;
+    f.doc = text;
+    f.doc_until = until_text;
     return f;
   }
   constexpr Field DumpIfNonzero() const {

@@ -37,6 +37,8 @@ struct FaultInfo {
   FaultShape shape;
   FaultNeeds needs;
   bool swarm_draws;  // the chaos swarm draws it (docs/SWARM.md says why bug and synthetic don't)
+  // The schema's description of the type (scenarios/schema.json, written by tools/docs/regenerate).
+  std::string_view description{};
 };
 
 }  // namespace drainsim::config

@@ -20,7 +20,9 @@ struct FaultLimits {
   static constexpr double kSlowdownFactorMax = 1000;
   static constexpr int64_t kConnectionsMax = 100'000;  // db_connections connections
   static constexpr double kCrashRatePerHMax = 1e6;     // worker_crash rate_per_h
-  static constexpr double kBurstMax = 1e9;             // downstream_rate_limit burst
+  // worker_crash count: workers.count's maximum (the loader checks it against workers.count).
+  static constexpr double kCrashCountMax = 100'000;
+  static constexpr double kBurstMax = 1e9;  // downstream_rate_limit burst
   // A token bucket's rates (model::TokenBucket): a token every 31.7 years up to a thousand per
   // microsecond; the downstream_rate_limit fault uses all of it.
   static constexpr double kTokenRatePerSMin = 1e-9;
@@ -48,8 +50,15 @@ using L = FaultLimits;
 template <typename F>
 constexpr auto InjectedFields() {
   return std::tuple{
-      Optional("error", &F::error, K::kEnum).Swarm(S::kDraw).Fuzz(50),
+      Optional("error", &F::error, K::kEnum)
+          .Doc("Error class the handler sees on a failing attempt; picks the retry route (see "
+               "retry.classes).")
+          .Swarm(S::kDraw)
+          .Fuzz(50),
       Nullable("fail_after_ms", &F::fail_after, K::kMillis, Closed(0, L::kFailAfterMsMax))
+          .Doc("How long a failing attempt runs before it fails, in milliseconds, holding its "
+               "worker slot (not a database connection); 0 to 86400000. Set it to a timeout "
+               "(30000) to model failing slowly; null fails right after validation. Default: null.")
           .Swarm(S::kCoin, kSwarmFailAfterMs)
           .Fuzz(30, 0, 100, 30000)};
 }

@@ -15,11 +15,15 @@
 //      rate_per_h (with `window`) and at (with `count`).
 //
 // Each type is one place: its struct opens with its kInfo (fault_info.h: its `type` word, what
-// it is and acts on, its shape in time, the section it needs, whether the swarm draws it) and
-// may have a Detail() (its chart legend); its field table (fault_field.h: keys, kinds, the
-// loader's limits, how the swarm and the fuzz generator draw it) follows it. Its FaultType is
-// its index in the variant Fault. Adding a type is its struct and table here, its behaviour in
-// the model, the schema and its tests (docs/MODEL.md, "One descriptor per fault type").
+// it is and acts on, its shape in time, the section it needs, whether the swarm draws it, its
+// schema description) and may have a Detail() (its chart legend); its field table
+// (fault_field.h: keys, kinds, the loader's limits, how the swarm and the fuzz generator draw
+// it, each field's schema text in Doc()) follows it. Its FaultType is its index in the variant
+// Fault. Adding a type is, by hand, its struct and table here, its behaviour in sim/model/ (an
+// instant fault also an EventType in events.h), a test of that behaviour and a use in
+// scenarios/full-vocabulary.json; then `tools/docs/regenerate` rewrites the schema's fault part
+// and docs/SCENARIO-REFERENCE.md from this file (docs/MODEL.md, "One descriptor per fault
+// type"). tests/scenario/fault_types_test.cc makes its sample from its table.
 #pragma once
 
 #include <cstdint>
@@ -60,12 +64,19 @@ struct ErrorsFault {
                                    FaultTarget::kAttempts,
                                    FaultShape::kWindow,
                                    FaultNeeds::kNothing,
-                                   /*swarm_draws=*/true};
+                                   /*swarm_draws=*/true,
+                                   "Each attempt fails with a probability: a flaky dependency."};
   std::optional<std::string> kind;            // Default null: every kind.
   double probability = 0;                     // [0, 1]. Required.
   ErrorClass error = ErrorClass::kTransient;  // Default "transient".
   std::optional<Duration> fail_after;         // JSON `fail_after_ms`, >= 0. Default null.
   Window window;                              // Default: the whole run.
+  // The key `fitted` (drainsim fit's provenance of `probability`) is read and dumped beside the
+  // table (read_faults.cc) and lives apart from the struct; the schema describes it thus.
+  static constexpr std::string_view kFittedDoc =
+      "Where probability came from when drainsim fit estimated it: the telemetry, the number of "
+      "attempts, the method and the Wilson 95% interval. Kept by the loader and the dump; the run "
+      "never reads it. Default: absent.";
   // The chart legend (DetailOf): "every kind, p=0.01, transient".
   std::string Detail() const {
     return kind.value_or("every kind") + ", p=" + base::Decimal(probability) + ", " +
@@ -76,11 +87,14 @@ struct ErrorsFault {
 
 template <>
 inline constexpr auto kFieldsOf<ErrorsFault> = std::tuple_cat(
-    std::tuple{
-        Nullable("kind", &ErrorsFault::kind, fields::K::kKind).Swarm(fields::S::kCoin).Fuzz(50),
-        Required("probability", &ErrorsFault::probability, fields::K::kNumber, Closed(0, 1))
-            .Swarm(fields::S::kDraw, kSwarmProbabilities)
-            .Fuzz(100, 0, 1)},
+    std::tuple{Nullable("kind", &ErrorsFault::kind, fields::K::kKind)
+                   .Doc("Kind affected (a key of /kinds); null: every kind. Default: null.")
+                   .Swarm(fields::S::kCoin)
+                   .Fuzz(50),
+               Required("probability", &ErrorsFault::probability, fields::K::kNumber, Closed(0, 1))
+                   .Doc("Probability that an attempt fails, 0..1. Required.")
+                   .Swarm(fields::S::kDraw, kSwarmProbabilities)
+                   .Fuzz(100, 0, 1)},
     fields::InjectedFields<ErrorsFault>(),
     std::tuple{Optional("window", &ErrorsFault::window, fields::K::kWindow)
                    .Swarm(fields::S::kDraw)
@@ -96,7 +110,9 @@ struct SyntheticFailuresFault {
       FaultTarget::kMessages,
       FaultShape::kOnset,
       FaultNeeds::kNothing,
-      /*swarm_draws=*/false};
+      /*swarm_draws=*/false,
+      "The monthly rehearsal: the first count messages of kind attempted at or after from_s fail "
+      "on every attempt until they are dead-lettered; replays succeed."};
   std::string kind;                           // Required.
   int64_t count = 0;                          // Required, >= 1.
   ErrorClass error = ErrorClass::kTransient;  // Default "transient".
@@ -110,12 +126,17 @@ struct SyntheticFailuresFault {
 
 template <>
 inline constexpr auto kFieldsOf<SyntheticFailuresFault> = std::tuple_cat(
-    std::tuple{Required("kind", &SyntheticFailuresFault::kind, fields::K::kKind),
+    std::tuple{Required("kind", &SyntheticFailuresFault::kind, fields::K::kKind)
+                   .Doc("Kind affected. Must name a key of /kinds. Required."),
                Required("count", &SyntheticFailuresFault::count, fields::K::kCount,
                         Closed(1, FaultLimits::kCountMax))
+                   .Doc("Messages forced to fail, 1..1e9. Required.")
                    .Fuzz(100, 1, 20)},
     fields::InjectedFields<SyntheticFailuresFault>(),
-    std::tuple{Optional("from_s", &SyntheticFailuresFault::from, fields::K::kInstant).Fuzz(50)});
+    std::tuple{Optional("from_s", &SyntheticFailuresFault::from, fields::K::kInstant)
+                   .Doc("Only messages published at or after this instant, in seconds from the "
+                        "start of the run; before run.until_s. Default: 0.")
+                   .Fuzz(50)});
 
 // "poison": messages of `kind` published at or after `from` that fail on every attempt,
 // replays included: the first `count` of them, or each with probability `fraction`.
@@ -126,7 +147,9 @@ struct PoisonFault {
       FaultTarget::kMessages,
       FaultShape::kOnset,
       FaultNeeds::kNothing,
-      /*swarm_draws=*/true};
+      /*swarm_draws=*/true,
+      "Poison pills: messages that fail on every attempt, replays included; either the first count "
+      "messages of kind published at or after from_s, or each with probability fraction."};
   std::string kind;                           // Required.
   std::optional<int64_t> count;               // >= 1. Exactly one of count, fraction.
   std::optional<double> fraction;             // (0, 1].
@@ -143,16 +166,24 @@ struct PoisonFault {
 template <>
 inline constexpr auto kFieldsOf<PoisonFault> = std::tuple_cat(
     std::tuple{
-        Required("kind", &PoisonFault::kind, fields::K::kKind).Swarm(fields::S::kDraw),
+        Required("kind", &PoisonFault::kind, fields::K::kKind)
+            .Doc("Kind affected. Must name a key of /kinds. Required.")
+            .Swarm(fields::S::kDraw),
         Nullable("count", &PoisonFault::count, fields::K::kCount, Closed(1, FaultLimits::kCountMax))
+            .Doc("The first this many messages are poison, 1..1e9. Exactly one of count and "
+                 "fraction. Required unless fraction is given.")
             .OneOf("fraction")
             .Fuzz(50, 1, 20),
         // The swarm draws fractions only: a count of pills would end up in the DLQ.
         Nullable("fraction", &PoisonFault::fraction, fields::K::kNumber, AboveAtMost(0, 1))
+            .Doc("Each message is poison with this probability, (0, 1]. Exactly one of count and "
+                 "fraction. Required unless count is given.")
             .Swarm(fields::S::kDraw, kSwarmPoisonFractions)
             .Fuzz(50, 0.001, 1)},
     fields::InjectedFields<PoisonFault>(),
     std::tuple{Optional("from_s", &PoisonFault::from, fields::K::kInstant)
+                   .Doc("Only messages published at or after this instant, in seconds from the "
+                        "start of the run; before run.until_s. Default: 0.")
                    .Swarm(fields::S::kDraw)
                    .Fuzz(50)});
 
@@ -160,12 +191,16 @@ inline constexpr auto kFieldsOf<PoisonFault> = std::tuple_cat(
 // `kind` (chosen per message, so the same ones fail every time) fail. Drains may start a
 // while after the fix (Drain::start_after_fix).
 struct BugFault {
-  static constexpr FaultInfo kInfo{"bug",
-                                   "a fraction of a kind's messages fail until a fix is deployed",
-                                   FaultTarget::kMessages,
-                                   FaultShape::kOnset,
-                                   FaultNeeds::kNothing,
-                                   /*swarm_draws=*/false};
+  static constexpr FaultInfo kInfo{
+      "bug",
+      "a fraction of a kind's messages fail until a fix is deployed",
+      FaultTarget::kMessages,
+      FaultShape::kOnset,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/false,
+      "A code bug: from from_s until a fix is deployed at fixed_at_s, a fraction of the messages "
+      "of kind (the same ones every time) fail. Drains may start a while after the fix "
+      "(start_after_fix_s)."};
   std::string kind;                           // Required.
   double fraction = 0;                        // (0, 1]. Required.
   ErrorClass error = ErrorClass::kPermanent;  // Default "permanent".
@@ -181,21 +216,31 @@ struct BugFault {
 
 template <>
 inline constexpr auto kFieldsOf<BugFault> = std::tuple_cat(
-    std::tuple{Required("kind", &BugFault::kind, fields::K::kKind),
+    std::tuple{Required("kind", &BugFault::kind, fields::K::kKind)
+                   .Doc("Kind affected. Must name a key of /kinds. Required."),
                Required("fraction", &BugFault::fraction, fields::K::kNumber, AboveAtMost(0, 1))
+                   .Doc("Fraction of messages that hit the bug, (0, 1]. Required.")
                    .Fuzz(100, 0.001, 1)},
     fields::InjectedFields<BugFault>(),
-    std::tuple{Optional("from_s", &BugFault::from, fields::K::kInstant),
+    std::tuple{Optional("from_s", &BugFault::from, fields::K::kInstant)
+                   .Doc("When the bug ships, in seconds from the start of the run; before "
+                        "run.until_s. Default: 0."),
                Nullable("fixed_at_s", &BugFault::fixed_at, fields::K::kFixAt,
                         AboveAtMost(0, std::numeric_limits<double>::infinity()))
+                   .Doc("When the fix is deployed, in seconds from the start of the run; after "
+                        "from_s, at most run.until_s. null: never fixed. Default: null.")
                    .Fuzz(70)});
 
 // "db_slowdown": database service times multiplied by `factor`.
 struct DbSlowdownFault {
   static constexpr FaultInfo kInfo{
-      "db_slowdown",          "database service times multiplied by a factor",
-      FaultTarget::kDatabase, FaultShape::kWindow,
-      FaultNeeds::kDatabase,  /*swarm_draws=*/true};
+      "db_slowdown",
+      "database service times multiplied by a factor",
+      FaultTarget::kDatabase,
+      FaultShape::kWindow,
+      FaultNeeds::kDatabase,
+      /*swarm_draws=*/true,
+      "Database service times multiplied by factor during the window. Needs the database section."};
   Window window;      // Required (both ends).
   double factor = 1;  // [1, 1000]. Required.
   std::string Detail() const { return Prefixed("x", base::Decimal(factor)); }  // "x25"
@@ -207,6 +252,7 @@ inline constexpr auto kFieldsOf<DbSlowdownFault> = std::tuple{
     Required("window", &DbSlowdownFault::window, fields::K::kWindow).Swarm(fields::S::kDraw),
     Required("factor", &DbSlowdownFault::factor, fields::K::kNumber,
              Closed(FaultLimits::kSlowdownFactorMin, FaultLimits::kSlowdownFactorMax))
+        .Doc("Latency multiplier, 1..1000. Required.")
         .Swarm(fields::S::kDraw, kSwarmSlowdownFactors)
         .Fuzz(100, 1, 100)};
 
@@ -217,7 +263,9 @@ struct DbOutageFault {
                                    FaultTarget::kDatabase,
                                    FaultShape::kWindow,
                                    FaultNeeds::kDatabase,
-                                   /*swarm_draws=*/true};
+                                   /*swarm_draws=*/true,
+                                   "Every query fails at once with a transient error during the "
+                                   "window. Needs the database section."};
   Window window;  // Required (both ends).
   bool operator==(const DbOutageFault&) const = default;
 };
@@ -228,9 +276,14 @@ inline constexpr auto kFieldsOf<DbOutageFault> = std::tuple{
 
 // "db_connections": the pool shrinks (or grows) to `connections` during the window.
 struct DbConnectionsFault {
-  static constexpr FaultInfo kInfo{"db_connections",       "the connection pool shrinks or grows",
-                                   FaultTarget::kDatabase, FaultShape::kWindow,
-                                   FaultNeeds::kDatabase,  /*swarm_draws=*/true};
+  static constexpr FaultInfo kInfo{
+      "db_connections",
+      "the connection pool shrinks or grows",
+      FaultTarget::kDatabase,
+      FaultShape::kWindow,
+      FaultNeeds::kDatabase,
+      /*swarm_draws=*/true,
+      "The pool has this many connections during the window. Needs the database section."};
   Window window;            // Required (both ends).
   int64_t connections = 1;  // 1..100000. Required.
   std::string Detail() const { return std::to_string(connections) + " connections"; }
@@ -243,14 +296,19 @@ inline constexpr auto kFieldsOf<DbConnectionsFault> = std::tuple{
     Required("window", &DbConnectionsFault::window, fields::K::kWindow).Swarm(fields::S::kDraw),
     Required("connections", &DbConnectionsFault::connections, fields::K::kCount,
              Closed(1, static_cast<double>(FaultLimits::kConnectionsMax)))
+        .Doc("Pool size during the window, 1..100000. Required.")
         .Fuzz(100, 1, 4)};
 
 // "downstream_outage": every call answers 503 (transient).
 struct DownstreamOutageFault {
-  static constexpr FaultInfo kInfo{
-      "downstream_outage",      "every downstream call answers 503 (transient)",
-      FaultTarget::kDownstream, FaultShape::kWindow,
-      FaultNeeds::kDownstream,  /*swarm_draws=*/true};
+  static constexpr FaultInfo kInfo{"downstream_outage",
+                                   "every downstream call answers 503 (transient)",
+                                   FaultTarget::kDownstream,
+                                   FaultShape::kWindow,
+                                   FaultNeeds::kDownstream,
+                                   /*swarm_draws=*/true,
+                                   "Every downstream call answers 503 (transient) during the "
+                                   "window. Needs the downstream section."};
   Window window;  // Required (both ends).
   bool operator==(const DownstreamOutageFault&) const = default;
 };
@@ -262,9 +320,13 @@ inline constexpr auto kFieldsOf<DownstreamOutageFault> = std::tuple{
 // "downstream_rate_limit": the API's token bucket changes during the window.
 struct DownstreamRateLimitFault {
   static constexpr FaultInfo kInfo{
-      "downstream_rate_limit",  "the downstream API's token bucket changes",
-      FaultTarget::kDownstream, FaultShape::kWindow,
-      FaultNeeds::kDownstream,  /*swarm_draws=*/true};
+      "downstream_rate_limit",
+      "the downstream API's token bucket changes",
+      FaultTarget::kDownstream,
+      FaultShape::kWindow,
+      FaultNeeds::kDownstream,
+      /*swarm_draws=*/true,
+      "The downstream token bucket changes during the window. Needs the downstream section."};
   Window window;                // Required (both ends).
   double rate_limit_per_s = 0;  // [1e-9, 1e9], the token bucket's range. Required.
   int64_t burst = 1;            // 1..1e9. Default: rate_limit_per_s rounded up.
@@ -281,10 +343,13 @@ inline constexpr auto kFieldsOf<DownstreamRateLimitFault> = std::tuple{
         .Swarm(fields::S::kDraw),
     Required("rate_limit_per_s", &DownstreamRateLimitFault::rate_limit_per_s, fields::K::kNumber,
              Closed(FaultLimits::kTokenRatePerSMin, FaultLimits::kTokenRatePerSMax))
+        .Doc("Refill rate during the window, in calls per second; 1e-9..1e9 (the token bucket's "
+             "range). Required.")
         .Swarm(fields::S::kDraw, kSwarmRateLimitsPerS)
         .Fuzz(100, 0.01, 20),
     Optional("burst", &DownstreamRateLimitFault::burst, fields::K::kCount,
              Closed(1, FaultLimits::kBurstMax))
+        .Doc("Bucket capacity during the window, 1..1e9. Default: rate_limit_per_s rounded up.")
         .Fuzz(50, 1, 10)};
 
 // "worker_crash": consumers die (and come back after workers.restart_s), either at random
@@ -298,7 +363,9 @@ struct WorkerCrashFault {
       FaultTarget::kWorkers,
       FaultShape::kWindow,
       FaultNeeds::kNothing,
-      /*swarm_draws=*/true};
+      /*swarm_draws=*/true,
+      "Consumers die and come back after workers.restart_s: at random at rate_per_h (with an "
+      "optional window), or count of them at at_s."};
   std::optional<double> rate_per_h;          // > 0.
   std::optional<Instant> at;                 // JSON `at_s`.
   int64_t count = 1;                         // With `at` only: 1..workers.count. Default 1.
@@ -315,22 +382,37 @@ struct WorkerCrashFault {
 // Its two forms (a rate over a window, or `count` at one instant) are read, dumped and drawn by
 // small hooks beside the generic code; the table lists its keys and limits for them.
 template <>
-inline constexpr auto kFieldsOf<WorkerCrashFault> =
-    std::tuple{Nullable("rate_per_h", &WorkerCrashFault::rate_per_h, fields::K::kNumber,
-                        AboveAtMost(0, FaultLimits::kCrashRatePerHMax))
-                   .OneOf("at_s")
-                   .Swarm(fields::S::kDraw, kSwarmCrashRatesPerH),
-               Nullable("at_s", &WorkerCrashFault::at, fields::K::kInstant),
-               Optional("point", &WorkerCrashFault::point, fields::K::kEnum),
-               Optional("window", &WorkerCrashFault::window, fields::K::kWindow),
-               Optional("count", &WorkerCrashFault::count, fields::K::kCount)};
+inline constexpr auto kFieldsOf<WorkerCrashFault> = std::tuple{
+    Nullable("rate_per_h", &WorkerCrashFault::rate_per_h, fields::K::kNumber,
+             AboveAtMost(0, FaultLimits::kCrashRatePerHMax))
+        .Doc("Crashes per hour across the fleet; greater than 0, at most 1e6. Exactly one of "
+             "rate_per_h and at_s. Required unless at_s is given.")
+        .OneOf("at_s")
+        .Swarm(fields::S::kDraw, kSwarmCrashRatesPerH),
+    Nullable("at_s", &WorkerCrashFault::at, fields::K::kInstant)
+        .Doc("Instant of the crash, in seconds from the start of the run; before run.until_s. "
+             "Exactly one of rate_per_h and at_s. Required unless rate_per_h is given."),
+    Optional("point", &WorkerCrashFault::point, fields::K::kEnum).Doc("Where the crash hits."),
+    Optional("window", &WorkerCrashFault::window, fields::K::kWindow)
+        .Doc("Start of the window (with rate_per_h only), in seconds from the start of the run; at "
+             "least 0 and before run.until_s. Default: 0 (the start of the run).",
+             "With rate_per_h only: end of the window, in seconds from the start of the run; after "
+             "from_s and at most run.until_s. Default: run.until_s."),
+    Optional("count", &WorkerCrashFault::count, fields::K::kCount,
+             Closed(1, FaultLimits::kCrashCountMax))
+        .Doc("With at_s only: consumers that crash, 1..workers.count. Default: 1.")};
 
 // "ack_loss": each ack is lost with `probability`; the message is delivered again.
 struct AckLossFault {
   static constexpr FaultInfo kInfo{
-      "ack_loss",           "each ack is lost with a probability; the message is delivered again",
-      FaultTarget::kAcks,   FaultShape::kWindow,
-      FaultNeeds::kNothing, /*swarm_draws=*/true};
+      "ack_loss",
+      "each ack is lost with a probability; the message is delivered again",
+      FaultTarget::kAcks,
+      FaultShape::kWindow,
+      FaultNeeds::kNothing,
+      /*swarm_draws=*/true,
+      "Each ack is lost with a probability; the message is delivered again (a duplicate if the "
+      "work committed)."};
   double probability = 0;  // [0, 1]. Required.
   Window window;           // Default: the whole run.
   std::string Detail() const { return Prefixed("p=", base::Decimal(probability)); }  // "p=0.01"
@@ -340,6 +422,7 @@ struct AckLossFault {
 template <>
 inline constexpr auto kFieldsOf<AckLossFault> = std::tuple{
     Required("probability", &AckLossFault::probability, fields::K::kNumber, Closed(0, 1))
+        .Doc("Probability that an ack is lost, 0..1. Required.")
         .Swarm(fields::S::kDraw, kSwarmProbabilities)
         .Fuzz(100, 0, 1),
     Optional("window", &AckLossFault::window, fields::K::kWindow).Swarm(fields::S::kDraw).Fuzz(50)};
@@ -355,7 +438,11 @@ struct BrokerRestartFault {
       FaultTarget::kBroker,
       FaultShape::kInstant,
       FaultNeeds::kNothing,
-      /*swarm_draws=*/true};
+      /*swarm_draws=*/true,
+      "The broker restarts: every connection closes (running attempts go on as stale copies, "
+      "prefetched copies are dropped, every unacked delivery is returned and counted as a closed "
+      "connection's return), and for downtime_s, then recovery_s, nothing is delivered or acked "
+      "and no drain replays."};
   Instant at;         // JSON `at_s`. Required.
   Duration downtime;  // JSON `downtime_s`, >= 0. Default 0.
   Duration recovery;  // JSON `recovery_s`, >= 0. Default 0.
@@ -373,14 +460,22 @@ struct BrokerRestartFault {
 // The swarm caps the downtime so that it ends in the safety phase (chaos/fault_draw.cc).
 template <>
 inline constexpr auto kFieldsOf<BrokerRestartFault> = std::tuple{
-    Required("at_s", &BrokerRestartFault::at, fields::K::kInstant).Swarm(fields::S::kDraw),
+    Required("at_s", &BrokerRestartFault::at, fields::K::kInstant)
+        .Doc("Instant of the restart, in seconds from the start of the run; before run.until_s. "
+             "Required.")
+        .Swarm(fields::S::kDraw),
     Optional("downtime_s", &BrokerRestartFault::downtime, fields::K::kSeconds,
              Closed(0, FaultLimits::kDowntimeSMax))
+        .Doc("Seconds the broker is unavailable, 0..86400. Default: 0.")
         .Swarm(fields::S::kDraw, kSwarmDowntimeS)
         .Fuzz(60, 0, 60),
     // Dumped only when set: a scenario without it keeps its canonical form (and fingerprint).
     Optional("recovery_s", &BrokerRestartFault::recovery, fields::K::kSeconds,
              Closed(0, FaultLimits::kDowntimeSMax))
+        .Doc("Seconds after the downtime until delivery resumes: the broker's start and the "
+             "clients' reconnection (a real RabbitMQ and its clients: about 1 s, docs/LIVE.md), "
+             "unavailable exactly as in the downtime; 0..86400. Default: 0 (delivery resumes the "
+             "instant downtime_s ends).")
         .Fuzz(30, 0, 5)
         .DumpIfNonzero()};
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -28,37 +29,80 @@ using testing::MustLoad;
 using testing::With;
 using testing::Without;
 
-// One valid fault of each type for BaseScenario (run of 3600 s, kind "job").
+// A valid value of a field that must be given, from its table: the kind "job", an instant or
+// a window at `second`, the type's default enum, or a number at an edge of its limit.
+template <typename Field>
+Json SampleValue(const Field& field, double second) {
+  using config::FieldKind;
+  if constexpr (std::is_enum_v<typename Field::Member>) {
+    return std::string(config::NameOf(typename Field::Fault{}.*field.member));
+  } else {
+    if (field.kind == FieldKind::kKind) return "job";
+    if (field.kind == FieldKind::kInstant) return second;
+    if (field.kind == FieldKind::kFixAt) return second + 5;
+    const config::Limit& limit = field.limit;
+    double value = std::isfinite(limit.min) ? limit.min + 1 : 1.0;
+    if (config::Inside(limit, limit.min)) {
+      value = limit.min;
+    } else if (std::isfinite(limit.max)) {
+      value = limit.max;
+    }
+    if (field.kind == FieldKind::kCount) return static_cast<int64_t>(value);
+    return value;
+  }
+}
+
+// A valid fault of type F made from its table alone: every required field, the first of an
+// "exactly one of" pair, a kind wherever it has one, and its instants and window at `second`
+// (so that each sample starts at its own second and TimingOf can be checked against it).
+template <typename F>
+Json TableSample(double second) {
+  Json fault = {{"type", std::string(F::kInfo.name)}};
+  std::string_view skip;  // the second of a pair
+  config::ForEachField<F>([&](const auto& field) {
+    using config::FieldKind;
+    const bool timed = field.kind == FieldKind::kInstant || field.kind == FieldKind::kWindow;
+    const bool wanted =
+        field.key != skip && (field.presence == config::Presence::kRequired ||
+                              !field.one_of.empty() || field.kind == FieldKind::kKind || timed);
+    if (!field.one_of.empty()) skip = field.one_of;
+    if (!wanted) return;
+    if (field.kind == FieldKind::kWindow) {
+      fault["from_s"] = second;
+      fault["until_s"] = second + 5;
+    } else {
+      fault[std::string(field.key)] = SampleValue(field, second);
+    }
+  });
+  return fault;
+}
+
+// Every type's TableSample, its window at 1000 s plus 10 s per place in the variant.
+template <typename... Ts>
+void AddTableSamples(const std::variant<Ts...>*, std::map<std::string, Json>& samples) {
+  double second = 1000;
+  ((samples[std::string(Ts::kInfo.name)] = TableSample<Ts>(second), second += 10), ...);
+}
+
+// One valid fault of each type for BaseScenario (run of 3600 s, kind "job"): made from each
+// type's table (windows from 1000 s, 10 s apart), so a new type needs no sample written here;
+// the few that tests below read values from are written out.
 const std::map<std::string, Json>& Samples() {
-  static const auto* samples = new std::map<std::string, Json>{
-      {"errors",
-       {{"type", "errors"},
-        {"kind", "job"},
-        {"probability", 0.1},
-        {"from_s", 10},
-        {"until_s", 20}}},
-      {"synthetic_failures",
-       {{"type", "synthetic_failures"}, {"kind", "job"}, {"count", 5}, {"from_s", 30}}},
-      {"poison", {{"type", "poison"}, {"kind", "job"}, {"fraction", 0.01}, {"from_s", 40}}},
-      {"bug",
-       {{"type", "bug"}, {"kind", "job"}, {"fraction", 0.5}, {"from_s", 50}, {"fixed_at_s", 60}}},
-      {"db_slowdown", {{"type", "db_slowdown"}, {"factor", 25}, {"from_s", 70}, {"until_s", 80}}},
-      {"db_outage", {{"type", "db_outage"}, {"from_s", 90}, {"until_s", 100}}},
-      {"db_connections",
-       {{"type", "db_connections"}, {"connections", 2}, {"from_s", 110}, {"until_s", 120}}},
-      {"downstream_outage", {{"type", "downstream_outage"}, {"from_s", 130}, {"until_s", 140}}},
-      {"downstream_rate_limit",
-       {{"type", "downstream_rate_limit"},
-        {"rate_limit_per_s", 2},
-        {"from_s", 150},
-        {"until_s", 160}}},
-      {"worker_crash",
-       {{"type", "worker_crash"}, {"rate_per_h", 10}, {"from_s", 170}, {"until_s", 180}}},
-      {"ack_loss",
-       {{"type", "ack_loss"}, {"probability", 0.01}, {"from_s", 190}, {"until_s", 200}}},
-      {"broker_restart",
-       {{"type", "broker_restart"}, {"at_s", 210}, {"downtime_s", 5}, {"recovery_s", 2}}},
-  };
+  static const auto* samples = [] {
+    auto* made = new std::map<std::string, Json>;
+    AddTableSamples(static_cast<config::Fault*>(nullptr), *made);
+    // Read by the timing, legend and dump tests below.
+    (*made)["bug"] = {
+        {"type", "bug"}, {"kind", "job"}, {"fraction", 0.5}, {"from_s", 50}, {"fixed_at_s", 60}};
+    (*made)["db_slowdown"] = {
+        {"type", "db_slowdown"}, {"factor", 25}, {"from_s", 70}, {"until_s", 80}};
+    (*made)["worker_crash"] = {
+        {"type", "worker_crash"}, {"rate_per_h", 10}, {"from_s", 170}, {"until_s", 180}};
+    // recovery_s set: the dump writes it only when set (the dump test counts every key).
+    (*made)["broker_restart"] = {
+        {"type", "broker_restart"}, {"at_s", 210}, {"downtime_s", 5}, {"recovery_s", 2}};
+    return made;
+  }();
   return *samples;
 }
 
@@ -78,8 +122,9 @@ TEST_CASE("every fault type has one descriptor, named as in the scenario format"
     CHECK(&config::DescriptorOf(type) == &descriptors[i]);
     CHECK(descriptors[i].name == config::NameOf(type));
     CHECK(descriptors[i].what.size() > 10);
-    // A test sample for each type: a new type without one fails here.
-    CHECK(Samples().count(std::string(descriptors[i].name)) == 1);
+    // A sample for each type (made from its table): it loads as its type.
+    REQUIRE(Samples().count(std::string(descriptors[i].name)) == 1);
+    CHECK(config::TypeOf(LoadOne(Samples().at(std::string(descriptors[i].name)))) == type);
   }
   CHECK(Samples().size() == descriptors.size());
 }

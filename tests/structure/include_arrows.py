@@ -23,8 +23,8 @@ The layer map (README.md, section Layout, says the same):
                                    telemetry, chaos, results, reports
     live         live/             anything but the CLI
     cli          tools/drainsim/   anything
-    tools        tools/bench/, tools/fuzz/   anything but the CLI (and tests/ for fuzz's
-                                   shared XML checker)
+    tools        tools/bench/, tools/fuzz/,  anything but the CLI (and tests/ for fuzz's
+                 tools/docs/       shared XML checker)
     python       python/           the Python module: anything below the CLI but live
 
 So: every layer may use the base (DRAINSIM_CHECK), which includes nothing above it; the engine
@@ -61,11 +61,12 @@ LAYERS = [  # (folder prefix, layer); the first match wins
     ("tools/drainsim/", "cli"),
     ("tools/bench/", "tools"),
     ("tools/fuzz/", "tools"),
+    ("tools/docs/", "tools"),
     ("python/", "python"),
     ("tests/", "tests"),
 ]
 CHECKED = ["sim", "chaos", "reports", "experiments", "live", "tools/drainsim", "tools/bench",
-           "tools/fuzz", "python"]
+           "tools/fuzz", "tools/docs", "python"]
 
 ALLOWED = {  # every layer may include the base
     layer: {"base"} | above

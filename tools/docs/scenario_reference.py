@@ -2,7 +2,8 @@
 """Writes docs/SCENARIO-REFERENCE.md from scenarios/schema.json.
 
 The schema is the source: every field's unit, default and reason live in its description.
-Run after editing the schema: python3 tools/docs/scenario_reference.py
+Run after editing the schema: python3 tools/docs/scenario_reference.py (tools/docs/regenerate
+runs it after writing the schema's fault part, which is generated from sim/config/faults.h).
 A test (tests/scenario/reference_test.cc) fails when the two disagree.
 """
 import json
