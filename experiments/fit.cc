@@ -105,6 +105,32 @@ struct KindData {
 
 }  // namespace
 
+namespace {
+
+// A kind's arrivals (each message's first attempt start): per --window-s window when one is
+// given, else the rate chosen from the data (fit_arrivals.h), with the bins the report draws.
+void FitKindArrivals(const KindData& d, const FitResult& result, double end_s, KindFit& fit) {
+  std::vector<int64_t> arrivals_ns;
+  for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
+  if (result.window_s > 0) {
+    fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
+    fit.bin_s = result.window_s;
+    for (const ArrivalWindow& w : fit.arrivals) fit.bin_counts.push_back(w.arrivals);
+    return;
+  }
+  std::vector<double> arrivals_s;
+  for (const int64_t at_ns : arrivals_ns) {
+    arrivals_s.push_back(static_cast<double>(at_ns - result.origin_unix_ns) / 1e9);
+  }
+  ArrivalRateFit rate = FitArrivalRate(arrivals_s, end_s);
+  fit.arrivals = std::move(rate.segments);
+  fit.dispersion = rate.dispersion;
+  fit.bin_s = rate.dispersion.bin_s;
+  fit.bin_counts = std::move(rate.counts);
+}
+
+}  // namespace
+
 FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
   DRAINSIM_CHECK(window_s >= 0);
   FitResult result;
@@ -166,23 +192,7 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
     }
     if (fit.messages > 0) {
       fit.attempts_per_message = static_cast<double>(with_id) / static_cast<double>(fit.messages);
-      std::vector<int64_t> arrivals_ns;
-      for (const auto& [message, at_ns] : d.first_start_ns) arrivals_ns.push_back(at_ns);
-      if (result.window_s > 0) {
-        fit.arrivals = FitArrivals(arrivals_ns, result.origin_unix_ns, result.window_s, end_s);
-        fit.bin_s = result.window_s;
-        for (const ArrivalWindow& w : fit.arrivals) fit.bin_counts.push_back(w.arrivals);
-      } else {
-        std::vector<double> arrivals_s;
-        for (const int64_t at_ns : arrivals_ns) {
-          arrivals_s.push_back(static_cast<double>(at_ns - result.origin_unix_ns) / 1e9);
-        }
-        ArrivalRateFit rate = FitArrivalRate(arrivals_s, end_s);
-        fit.arrivals = std::move(rate.segments);
-        fit.dispersion = rate.dispersion;
-        fit.bin_s = rate.dispersion.bin_s;
-        fit.bin_counts = std::move(rate.counts);
-      }
+      FitKindArrivals(d, result, end_s, fit);
     }
     result.kinds.push_back(std::move(fit));
   }

@@ -53,6 +53,25 @@ bool ReadBaseAndCap(ObjectReader& o, engine::Duration* base, engine::Duration* c
   return true;
 }
 
+// Jitters that need or exclude a curve: decorrelated takes an exponential's base and cap; the
+// sidekiq curve carries its own random term, so "sidekiq" jitter on it would add a second.
+void CheckJitterFitsCurve(config::BackoffKind curve, config::JitterKind jitter,
+                          const Node& jitter_node) {
+  if (jitter == config::JitterKind::kDecorrelated && curve != config::BackoffKind::kExponential) {
+    ObjectReader o(jitter_node);
+    o.Optional("kind").Error("must not be 'decorrelated' with backoff kind '" +
+                             std::string(config::NameOf(curve)) +
+                             "': decorrelated jitter needs an exponential backoff's base_s and "
+                             "cap_s");
+  }
+  if (jitter == config::JitterKind::kSidekiq && curve == config::BackoffKind::kSidekiq) {
+    ObjectReader o(jitter_node);
+    o.Optional("kind").Error(
+        "must not be 'sidekiq' with backoff kind 'sidekiq': the sidekiq curve carries its own "
+        "random term");
+  }
+}
+
 }  // namespace
 
 void ReadBackoff(const Node& node, config::Backoff* backoff) {
@@ -110,20 +129,7 @@ void ReadBackoff(const Node& node, config::Backoff* backoff) {
       break;
     }
   }
-  if (backoff->jitter.kind == config::JitterKind::kDecorrelated &&
-      *kind != config::BackoffKind::kExponential) {
-    ObjectReader jitter(jitter_node);
-    jitter.Optional("kind").Error(
-        "must not be 'decorrelated' with backoff kind '" + std::string(config::NameOf(*kind)) +
-        "': decorrelated jitter needs an exponential backoff's base_s and cap_s");
-  }
-  if (backoff->jitter.kind == config::JitterKind::kSidekiq &&
-      *kind == config::BackoffKind::kSidekiq) {
-    ObjectReader jitter(jitter_node);
-    jitter.Optional("kind").Error(
-        "must not be 'sidekiq' with backoff kind 'sidekiq': the sidekiq curve carries its own "
-        "random term");
-  }
+  CheckJitterFitsCurve(*kind, backoff->jitter.kind, jitter_node);
   o.Finish("for backoff kind '" + std::string(config::NameOf(*kind)) + "'");
 }
 

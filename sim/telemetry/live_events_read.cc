@@ -54,7 +54,8 @@ class Reader {
   uint32_t Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
                   const std::string& name);
   void Start(const Key& key, uint64_t id, int64_t at_ns);
-  void Settle(const Key& key, End end, const std::string& detail, int64_t at_ns);
+  base::Status Settle(const Key& key, End end, const std::string& detail, int64_t at_ns,
+                      size_t line);
 
   const std::string& file_;
   TelemetrySet& set_;
@@ -86,10 +87,15 @@ void Reader::Start(const Key& key, uint64_t id, int64_t at_ns) {
   set_.spans.push_back(span);
 }
 
-void Reader::Settle(const Key& key, End end, const std::string& detail, int64_t at_ns) {
+base::Status Reader::Settle(const Key& key, End end, const std::string& detail, int64_t at_ns,
+                            size_t line) {
   const auto open = open_.find(key);
-  if (open == open_.end()) return;  // settled already, or started before the file
+  if (open == open_.end()) return {};  // settled already, or started before the file
   ProcessSpan& span = set_.spans[open->second];
+  if (at_ns < span.start_ns) {
+    return Problem(line, "settles attempt " + std::to_string(std::get<2>(key)) + " of message " +
+                             std::to_string(std::get<0>(key)) + " before its attempt line's t_s");
+  }
   span.end_ns = at_ns;
   span.censored = end == End::kCensored;
   const std::string error = end == End::kByDetail ? FailedClass(detail) : "";
@@ -98,6 +104,7 @@ void Reader::Settle(const Key& key, End end, const std::string& detail, int64_t 
     span.error_class = Intern(set_.classes, class_index_, error);
   }
   open_.erase(open);
+  return {};
 }
 
 base::Status Reader::Line(std::string_view text, size_t number) {
@@ -136,10 +143,9 @@ base::Status Reader::Line(std::string_view text, size_t number) {
   const Key key{id->get<uint64_t>(), worker->get<int64_t>(), attempt->get<int64_t>()};
   if (name == "attempt") {
     Start(key, id->get<uint64_t>(), at_ns);
-  } else {
-    Settle(key, end, text_detail, at_ns);
+    return {};
   }
-  return {};
+  return Settle(key, end, text_detail, at_ns, number);
 }
 
 void Reader::Finish() {

@@ -14,15 +14,17 @@
 //    "park", "settle_dropped";
 //  - censored (left out of every fit): "rolled_back" (the worker died mid-attempt), and an
 //    attempt still open at the end of the file (ends at the file's last time).
-// Other lines (deliveries, commits, faults, drains) are read for their time only. An attempt of
+// A settling line earlier than its attempt line is bad input. Other lines (deliveries, commits,
+// faults, drains) are read for their time only. An attempt of
 // a message with no publish line (the DLQ a run seeds) has kind "unknown".
 //
 // Contract:
 //  (1) Never throws; lines over kLiveLineBytesMax and files over kTextBytesMax are refused.
 //  (2) Either the whole file is read, or the result is the first problem, "FILE: line L: reason",
 //      and `set` is as before the file.
-//  (3) Deterministic: spans in the order their attempts started; times in unix-epoch-free
-//      nanoseconds from the run's start (t_s × 1e9, rounded).
+//  (3) Deterministic: spans in the order their attempts started; times in nanoseconds from the
+//      run's start (t_s × 1e9, rounded), not unix time.
+//  (4) Every span read ends no earlier than it starts.
 //
 // Thread-safety: reentrant.
 #pragma once

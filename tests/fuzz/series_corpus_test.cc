@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "tools/fuzz/live_events_check.h"
 #include "tools/fuzz/series_check.h"
 
 namespace drainsim::fuzz {
@@ -46,6 +47,20 @@ TEST_CASE("the corpus's good files read", "[fuzz][series]") {
   CHECK(CheckSeriesCsvBytes(Bytes(corpus / "csv/good-crlf.csv")) == "");
   CHECK(CheckSeriesPrometheusBytes(Bytes(corpus / "prometheus/good-mapped.prom")) == "");
   CHECK(CheckSeriesCloudWatchBytes(Bytes(corpus / "cloudwatch/good-cli.json")) == "");
+}
+
+TEST_CASE("the live-events fuzz corpus and the shipped live log replay without a violation",
+          "[fuzz][live_events]") {
+  int replayed = 0;
+  const fs::path corpus = fs::path(DRAINSIM_SOURCE_DIR) / "tests/fuzz/live_events_corpus";
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    INFO(entry.path().string());
+    CHECK(CheckLiveEventsBytes(Bytes(entry.path())) == "");
+    ++replayed;
+  }
+  CHECK(replayed >= 5);
+  CHECK(CheckLiveEventsBytes(Bytes(fs::path(DRAINSIM_SOURCE_DIR) /
+                                   "scenarios/telemetry/live-retry-events.jsonl")) == "");
 }
 
 }  // namespace

@@ -74,6 +74,9 @@ TEST_CASE("live events: a bad line is refused with its number, the set left as i
   CHECK_THAT(refused(good + "\n{\"t_s\":2}\n"), Contains("line 2: no \"event\""));
   CHECK_THAT(refused(good + "\n{\"t_s\":2,\"event\":\"ack\",\"id\":5}\n"),
              Contains("line 2: \"ack\" without its worker and attempt"));
+  CHECK_THAT(
+      refused(good + "\n{\"t_s\":0.5,\"event\":\"ack\",\"id\":5,\"worker\":0,\"attempt\":1}\n"),
+      Contains("line 2: settles attempt 1 of message 5 before its attempt line's t_s"));
   CHECK_THAT(refused(good + "\n{\"t_s\":2,\"event\":\"ack\"" + std::string(70000, ' ') + "}\n"),
              Contains("line 2: longer than 64 KiB"));
   // Blank lines and lines about no message are fine.

@@ -86,6 +86,50 @@ int Fail(const std::string& reason) {
   return kExitBadInput;
 }
 
+// Writes the fragment (OUT or stdout), the summary and, with --report, the report. The report's
+// files and OUT are one output set when they share a directory (all or nothing); in two
+// directories the report is written first and a failure of OUT says so.
+int WriteFitOutputs(const po::variables_map& vm, const experiments::FitResult& fit,
+                    const std::string& output) {
+  const std::string summary = reports::FitSummary(fit);
+  std::vector<reports::OutputFile> report;
+  if (vm.count("report")) {
+    report = {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}};
+  }
+  const std::string report_dir = vm.count("report") ? vm["report"].as<std::string>() : "";
+  if (!vm.count("out")) {
+    if (!report.empty()) {
+      if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
+        return Fail(written.error());
+      }
+    }
+    std::fputs(summary.c_str(), stderr);
+    std::fputs(output.c_str(), stdout);
+    return kExitOk;
+  }
+  const fs::path out = vm["out"].as<std::string>();
+  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
+  std::vector<reports::OutputFile> files = {{out.filename().string(), output}};
+  const bool together = !report.empty() && SameDirectory(report_dir, dir);
+  if (together && (out.filename() == "fit.md" || out.filename() == "fit.html")) {
+    return Fail("-o " + out.string() + ": the report writes that name in the same directory");
+  }
+  if (!report.empty() && !together) {
+    if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
+      return Fail(written.error());
+    }
+  }
+  if (together) files.insert(files.end(), report.begin(), report.end());
+  if (const base::Status written = WriteOutputSet(dir, files); !written) {
+    return Fail(written.error() + (!report.empty() && !together
+                                       ? " (the report in " + report_dir + " was written)"
+                                       : ""));
+  }
+  std::fputs(summary.c_str(), stdout);
+  std::printf("fitted: %s\n", out.c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunFit(const Args& args) {
@@ -139,45 +183,7 @@ int RunFit(const Args& args) {
     if (!merged) return Fail(merged.error());
     output = *merged;
   }
-  const std::string summary = reports::FitSummary(fit);
-  // The report's files and OUT are one output set when they share a directory (all or
-  // nothing); in two directories the report is written first and a failure of OUT says so.
-  std::vector<reports::OutputFile> report;
-  if (vm.count("report")) {
-    report = {{"fit.md", reports::FitMarkdown(fit)}, {"fit.html", reports::FitHtml(fit)}};
-  }
-  const std::string report_dir = vm.count("report") ? vm["report"].as<std::string>() : "";
-  if (!vm.count("out")) {
-    if (!report.empty()) {
-      if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
-        return Fail(written.error());
-      }
-    }
-    std::fputs(summary.c_str(), stderr);
-    std::fputs(output.c_str(), stdout);
-    return kExitOk;
-  }
-  const fs::path out = vm["out"].as<std::string>();
-  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
-  std::vector<reports::OutputFile> files = {{out.filename().string(), output}};
-  const bool together = !report.empty() && SameDirectory(report_dir, dir);
-  if (together && (out.filename() == "fit.md" || out.filename() == "fit.html")) {
-    return Fail("-o " + out.string() + ": the report writes that name in the same directory");
-  }
-  if (!report.empty() && !together) {
-    if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
-      return Fail(written.error());
-    }
-  }
-  if (together) files.insert(files.end(), report.begin(), report.end());
-  if (const base::Status written = WriteOutputSet(dir, files); !written) {
-    return Fail(written.error() + (!report.empty() && !together
-                                       ? " (the report in " + report_dir + " was written)"
-                                       : ""));
-  }
-  std::fputs(summary.c_str(), stdout);
-  std::printf("fitted: %s\n", out.c_str());
-  return kExitOk;
+  return WriteFitOutputs(vm, fit, output);
 }
 
 }  // namespace drainsim::cli
