@@ -43,7 +43,7 @@ constexpr bool AllHaveInfo(const std::variant<Ts...>*) {
   return (requires { Ts::kInfo; } && ...);
 }
 static_assert(AllHaveInfo(static_cast<Fault*>(nullptr)),
-              "every fault type needs its kInfo (sim/config/faults.h)");
+              "every fault type needs its kInfo (sim/config/faults_work.h, faults_systems.h)");
 
 // Whether a fault type is limited to a kind (has a `kind` member, required or optional).
 template <typename F>

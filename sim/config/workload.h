@@ -13,17 +13,22 @@
 //      iff where == delayed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <variant>
 
-#include "sim/engine/time.h"
 #include "sim/config/distribution.h"
 #include "sim/config/enums.h"
+#include "sim/engine/time.h"
 
 namespace drainsim::config {
+
+// Every name a scenario gives (kinds, producers, fields, fitted parameters) is 1..64 bytes: long
+// enough for any sensible name, short enough for report columns and JSON pointers.
+inline constexpr size_t kNameBytesMax = 64;
 
 using engine::Duration;
 using engine::Instant;

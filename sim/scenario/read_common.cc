@@ -200,7 +200,7 @@ std::optional<config::EmpiricalDist> ReadEmpirical(const Node& node) {
 }  // namespace
 
 bool IsFieldName(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
+  if (name.empty() || name.size() > config::kNameBytesMax) return false;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';

@@ -193,7 +193,8 @@ config::WorkerCrashFault ReadWorkerCrashFault(FaultReader& r) {
     f.at = ReadAt(at, r.c);
     if (!f.at) r.ok = false;
     const Node count = o.Optional("count");
-    const double fleet = static_cast<double>(r.c.workers_count.value_or(100000));
+    const double fleet =
+        r.c.workers_count ? static_cast<double>(*r.c.workers_count) : Limits::kCrashCountMax;
     if (count.present()) f.count = r.Check(ReadInt(count, Range::Closed(1, fleet)), count);
     for (auto key : {"from_s", "until_s"}) {
       const Node node = o.Optional(key);

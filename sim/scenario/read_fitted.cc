@@ -41,7 +41,7 @@ bool ReadIntervals(const Node& node, config::Fitted* fitted) {
   }
   bool ok = true;
   for (const auto& [name, item] : MapEntries(node, 1, kIntervalsMax)) {
-    if (name.empty() || name.size() > 64) {
+    if (name.empty() || name.size() > config::kNameBytesMax) {
       item.Error("must be named by 1..64 bytes");
       ok = false;
       continue;

@@ -17,7 +17,7 @@ constexpr double kOpsMax = 1000;
 constexpr double kAttemptsMax = 1000;
 
 bool IsKindName(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
+  if (name.empty() || name.size() > config::kNameBytesMax) return false;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');

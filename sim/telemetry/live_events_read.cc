@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "sim/telemetry/set_names.h"
+
 namespace drainsim::telemetry {
 
 namespace {
@@ -38,11 +40,7 @@ std::string FailedClass(const std::string& detail) {
 
 class Reader {
  public:
-  Reader(const std::string& file, TelemetrySet& set) : file_(file), set_(set) {
-    for (uint32_t i = 0; i < set.kinds.size(); ++i) kind_index_[set.kinds[i]] = i;
-    for (uint32_t i = 0; i < set.classes.size(); ++i) class_index_[set.classes[i]] = i;
-    for (uint32_t i = 0; i < set.messages.size(); ++i) message_index_[set.messages[i]] = i;
-  }
+  Reader(const std::string& file, TelemetrySet& set) : file_(file), set_(set), names_(set) {}
   base::Status Line(std::string_view line, size_t number);
   void Finish();  // attempts still open: censored at the last time
 
@@ -51,33 +49,24 @@ class Reader {
   Failure Problem(size_t line, const std::string& reason) const {
     return Failure{file_ + ": line " + std::to_string(line) + ": " + reason};
   }
-  uint32_t Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
-                  const std::string& name);
   void Start(const Key& key, uint64_t id, int64_t at_ns);
   base::Status Settle(const Key& key, End end, const std::string& detail, int64_t at_ns,
                       size_t line);
 
   const std::string& file_;
   TelemetrySet& set_;
-  std::map<std::string, uint32_t> kind_index_, class_index_, message_index_;
+  SetNames names_;
   std::map<uint64_t, std::string> kind_of_;  // by message id: its publish line's detail
   std::map<Key, size_t> open_;               // attempt -> its span's index
   int64_t last_ns_ = 0;
 };
 
-uint32_t Reader::Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
-                        const std::string& name) {
-  const auto [it, added] = index.emplace(name, static_cast<uint32_t>(names.size()));
-  if (added) names.push_back(name);
-  return it->second;
-}
-
 void Reader::Start(const Key& key, uint64_t id, int64_t at_ns) {
   const auto kind = kind_of_.find(id);
   const std::string kind_name = kind == kind_of_.end() ? "unknown" : kind->second;
   ProcessSpan span;
-  span.kind = Intern(set_.kinds, kind_index_, kind_name);
-  span.message = Intern(set_.messages, message_index_, kind_name + "/" + std::to_string(id));
+  span.kind = names_.Kind(kind_name);
+  span.message = names_.Message(kind_name + "/" + std::to_string(id));
   span.start_ns = at_ns;
   span.end_ns = at_ns;
   span.censored = true;  // until it is settled
@@ -101,7 +90,7 @@ base::Status Reader::Settle(const Key& key, End end, const std::string& detail, 
   const std::string error = end == End::kByDetail ? FailedClass(detail) : "";
   if (!error.empty()) {
     span.failed = true;
-    span.error_class = Intern(set_.classes, class_index_, error);
+    span.error_class = names_.Class(error);
   }
   open_.erase(open);
   return {};

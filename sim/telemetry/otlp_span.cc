@@ -54,11 +54,8 @@ std::string ErrorClass(const Json& span, const std::map<std::string, std::string
 
 }  // namespace
 
-SpanReader::SpanReader(const std::string& file, TelemetrySet& set) : file_(file), set_(set) {
-  for (uint32_t i = 0; i < set.kinds.size(); ++i) kind_index_[set.kinds[i]] = i;
-  for (uint32_t i = 0; i < set.classes.size(); ++i) class_index_[set.classes[i]] = i;
-  for (uint32_t i = 0; i < set.messages.size(); ++i) message_index_[set.messages[i]] = i;
-}
+SpanReader::SpanReader(const std::string& file, TelemetrySet& set)
+    : file_(file), set_(set), names_(set) {}
 
 base::Status SpanReader::Problem(const std::string& pointer, const std::string& reason) const {
   return base::Failure{file_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + reason};
@@ -67,13 +64,6 @@ base::Status SpanReader::Problem(const std::string& pointer, const std::string& 
 bool SpanReader::IsRead(const std::string& key) {
   return key == "attributes" || key == "startTimeUnixNano" || key == "endTimeUnixNano" ||
          key == "status" || key == "events";
-}
-
-uint32_t SpanReader::Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
-                            const std::string& name) {
-  const auto [it, added] = index.emplace(name, static_cast<uint32_t>(names.size()));
-  if (added) names.push_back(name);
-  return it->second;
 }
 
 std::optional<int64_t> SpanReader::Nanos(const Json& span, const std::string& pointer,
@@ -125,15 +115,14 @@ base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) 
   if (!end) return status;
   if (*end < *start) return Problem(pointer + "/endTimeUnixNano", "before startTimeUnixNano");
   ProcessSpan out;
-  out.kind = Intern(set_.kinds, kind_index_, *kind);
+  out.kind = names_.Kind(*kind);
   if (const std::string* id = find("messaging.message.id")) {
-    out.message = Intern(set_.messages, message_index_, *kind + "/" + *id);
+    out.message = names_.Message(*kind + "/" + *id);
   }
   out.start_ns = *start;
   out.end_ns = *end;
   out.failed = IsError(span);
-  if (out.failed)
-    out.error_class = Intern(set_.classes, class_index_, ErrorClass(span, attributes));
+  if (out.failed) out.error_class = names_.Class(ErrorClass(span, attributes));
   const std::string* outcome = find("drainsim.outcome");
   out.censored = outcome != nullptr && *outcome == "unfinished";
   set_.spans.push_back(out);

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,6 +16,7 @@
 
 #include "sim/base/expected.h"
 #include "sim/telemetry/otlp_read.h"
+#include "sim/telemetry/set_names.h"
 
 namespace drainsim::telemetry {
 
@@ -37,14 +37,10 @@ class SpanReader {
  private:
   std::optional<int64_t> Nanos(const nlohmann::json& span, const std::string& pointer,
                                const char* key, base::Status* status) const;
-  uint32_t Intern(std::vector<std::string>& names, std::map<std::string, uint32_t>& index,
-                  const std::string& name);
 
   const std::string& file_;
   TelemetrySet& set_;
-  std::map<std::string, uint32_t> kind_index_;
-  std::map<std::string, uint32_t> class_index_;
-  std::map<std::string, uint32_t> message_index_;
+  SetNames names_;
 };
 
 }  // namespace drainsim::telemetry

@@ -4,14 +4,13 @@
 #include "reports/explain_rules.h"
 
 #include <catch2/catch.hpp>
-#include <cmath>
 #include <string>
 
 #include "experiments/explain.h"
 #include "reports/explain_report.h"
-#include "sim/model/simulation.h"
 #include "sim/model/trace_log.h"
 #include "tests/model/scenario_fixture.h"
+#include "tests/reports/explain_fixture.h"
 
 namespace drainsim::reports {
 namespace {
@@ -20,17 +19,7 @@ using model::testing::LoadOrFail;
 
 // ExplainLives of message 0, as `drainsim explain --message 0` prints it.
 std::string ExplainFirst(const config::Scenario& s) {
-  model::TraceOptions options;
-  options.spans = false;
-  options.only_id = 0;
-  model::TraceRecorder recorder(s, options);
-  model::RunOptions run_options;
-  run_options.observer = &recorder;
-  const model::Results results = model::RunSimulation(s, s.seed, run_options);
-  const model::TraceLog log =
-      recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
-  REQUIRE(log.lives.size() == 1);
-  return ExplainLives(log, experiments::ExplainSceneOf(s));
+  return ExplainLives(testing::TraceOfMessage(s, 0), experiments::ExplainSceneOf(s));
 }
 
 // One job that always fails after 1 s, on one worker, with `broker` as the broker section.

@@ -4,14 +4,13 @@
 // (acked, parked, expired, refused at publish, still in the DLQ, still in flight) and the
 // comebacks a suppressed duplicate names.
 #include <catch2/catch.hpp>
-#include <cmath>
 #include <string>
 
 #include "experiments/explain.h"
 #include "reports/explain_report.h"
-#include "sim/model/simulation.h"
 #include "sim/model/trace_log.h"
 #include "tests/model/scenario_fixture.h"
+#include "tests/reports/explain_fixture.h"
 
 namespace drainsim::reports {
 namespace {
@@ -25,16 +24,7 @@ struct Explained {
 
 // Runs `s` as `drainsim explain --message id` does and explains the one life.
 Explained Explain(const config::Scenario& s, uint64_t id) {
-  model::TraceOptions options;
-  options.spans = false;
-  options.only_id = id;
-  model::TraceRecorder recorder(s, options);
-  model::RunOptions run_options;
-  run_options.observer = &recorder;
-  const model::Results results = model::RunSimulation(s, s.seed, run_options);
-  const model::TraceLog log =
-      recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
-  REQUIRE(log.lives.size() == 1);
+  const model::TraceLog log = testing::TraceOfMessage(s, id);
   const ExplainScene scene = experiments::ExplainSceneOf(s);
   return {WhyParagraph(log.lives[0], log, scene), ExplainLives(log, scene)};
 }
@@ -294,12 +284,7 @@ std::string ExplainKey(const config::Scenario& s, const std::string& key) {
   model::TraceOptions options;
   options.spans = false;
   options.only_key = key;
-  model::TraceRecorder recorder(s, options);
-  model::RunOptions run_options;
-  run_options.observer = &recorder;
-  const model::Results results = model::RunSimulation(s, s.seed, run_options);
-  const model::TraceLog log =
-      recorder.Finish(engine::Instant::Micros(std::llround(results.ended_at_s * 1e6)));
+  const model::TraceLog log = testing::Recorded(s, options);
   REQUIRE(!log.lives.empty());
   return ExplainLives(log, experiments::ExplainSceneOf(s));
 }

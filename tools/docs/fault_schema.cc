@@ -12,6 +12,7 @@
 #include "sim/config/fault_field.h"
 #include "sim/config/fault_types.h"
 #include "sim/config/faults.h"
+#include "sim/config/workload.h"
 
 namespace drainsim::tools {
 
@@ -28,8 +29,6 @@ constexpr std::string_view kFromDoc =
 constexpr std::string_view kUntilDoc =
     "End of the window (exclusive), in seconds from the start of the run; after from_s and at "
     "most run.until_s.";
-// A kind's name: the loader's limit on every name of the scenario (read_names).
-constexpr int kNameLengthMax = 64;
 
 // The $defs name of an enum a kEnum field holds; a new enum type adds a line here.
 template <typename E>
@@ -83,7 +82,7 @@ Json Property(const Field& field) {
   p["description"] = doc;
   if (field.kind == FieldKind::kKind) {
     p["minLength"] = 1;
-    p["maxLength"] = kNameLengthMax;
+    p["maxLength"] = config::kNameBytesMax;
   }
   if (field.kind == FieldKind::kInstant) p["minimum"] = 0;
   if (std::isfinite(field.limit.min)) {
