@@ -6,14 +6,15 @@
 //      (else kCorrectness, and nothing runs);
 //  (2) conservation: a run with RunOptions::audit_every_event (the model fails a
 //      DRAINSIM_CHECK the moment its ledger and its messages disagree), then on the Results
-//      lost == 0 and published == acked + parked + expired + dlq_end + rejected +
-//      not_terminal_end;
+//      lost == 0, published == acked + parked + expired + dlq_end + rejected + broker_lost +
+//      not_terminal_end, and broker_lost's causes add up to it;
 //  (3) determinism: a second run, without the audit, gives the same fingerprint and headline
 //      figures (which also shows the audit only observes);
 //  (4) model invariants: the run reported no Results::model_error (e.g. "quiet_end": it ended
 //      with nothing left to happen while messages still waited, a stall of the model);
 //  (5) liveness: the run was not stopped by run.events_max, and nothing was ready, delayed or
-//      in flight when it ended (not_terminal_end == 0). Not judged after a model error, which
+//      in flight when it ended (not_terminal_end == dead_letter_waiting_end: dead letters a full
+//      DLQ refused wait, at rest, for room). Not judged after a model error, which
 //      already accounts for those messages. A run that reaches RunOptions::pending_messages_max
 //      (the model's default cap; simulation.h (6)) is abandoned there: messages piled up without
 //      bound, so it fails (5) too, and nothing else of it is judged.

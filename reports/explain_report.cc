@@ -75,6 +75,12 @@ std::string TransitionText(const LifeEvent& e, const ExplainScene& scene) {
       return "dead-lettered: reason " + std::string(config::NameOf(e.dlq_reason)) + " (after " +
              std::to_string(e.attempt) + " attempts; last error " +
              std::string(config::NameOf(e.error)) + ")";
+    case C::kBrokerLost:
+      return "discarded by the broker: broker_lost, cause " +
+             std::string(model::BrokerLossCauseName(e.loss));
+    case C::kDeadLetterWaiting:
+      return "refused by the full DLQ (reason " + std::string(config::NameOf(e.dlq_reason)) +
+             "): waits in the main queue for room (at-least-once dead-lettering)";
     case C::kReplayed:
       return "replayed by drain " + std::to_string(e.drain) +
              ": back in the main queue, attempts counted from 1 again";

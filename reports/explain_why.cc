@@ -39,6 +39,24 @@ std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene) {
   return "";
 }
 
+std::string_view BrokerLossText(model::BrokerLossCause cause) {
+  switch (cause) {
+    case model::BrokerLossCause::kDlqFull:
+      return "it was dead-lettered at most once into a DLQ at broker.dlq_max_length that refuses "
+             "(dlq_overflow reject_publish)";
+    case model::BrokerLossCause::kNoDeadLetterTarget:
+      return "it would have been dead-lettered, but the broker has no DLQ and drops such "
+             "messages (without_dlq dropped)";
+    case model::BrokerLossCause::kCrash:
+      return "its consumer crashed while holding it, and the broker had already handed it over "
+             "for good (requeue_on_crash lost)";
+    case model::BrokerLossCause::kWorkerLost:
+      return "its worker died while running it, and the message was acked as failed "
+             "(requeue_on_crash fail)";
+  }
+  return "";
+}
+
 // Why the message was in the main queue again before events[index]: the latest way back.
 std::string ComebackText(const std::vector<LifeEvent>& events, size_t index) {
   for (size_t i = index; i-- > 0;) {
@@ -91,6 +109,14 @@ std::string Ending(const model::MessageLife& life, const model::TraceLog& log, i
     case model::MessageState::kDeadLettered:
       return "It was still in the DLQ when the run stopped at " + Seconds3(log.ended_at) + " s" +
              after + ": it needs a human.";
+    case model::MessageState::kBrokerLost:
+      return "The broker discarded it at " + at + after + " (broker_lost, cause " +
+             std::string(model::BrokerLossCauseName(last->loss)) +
+             "): " + std::string(BrokerLossText(last->loss)) + ". Nothing will run it again.";
+    case model::MessageState::kDeadLetterWaiting:
+      return "It was still waiting for room in the full DLQ when the run stopped at " +
+             Seconds3(log.ended_at) + " s" + after +
+             " (at-least-once dead-lettering keeps it in the main queue, undeliverable).";
     default:
       return "It was still " + std::string(model::MessageStateName(last->to)) +
              " when the run stopped at " + Seconds3(log.ended_at) + " s" + after + ".";

@@ -70,6 +70,28 @@ std::optional<double> RetryAmplification(const model::FaultWindowAttempts& w) {
   return static_cast<double>(w.attempts) / static_cast<double>(w.first_attempts);
 }
 
+std::string BrokerLossCauses(const model::Results& r) {
+  std::string out;
+  for (int c = 0; c < model::kBrokerLossCauseCount; ++c) {
+    const int64_t n = r.broker_lost_by_cause[static_cast<size_t>(c)];
+    if (n == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += std::string(model::BrokerLossCauseName(static_cast<model::BrokerLossCause>(c))) + " " +
+           std::to_string(n);
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string MessagesLine(const model::Results& r) {
+  std::string out = std::to_string(r.published) + " published, " + std::to_string(r.acked) +
+                    " acked, " + std::to_string(r.parked) + " parked, " +
+                    std::to_string(r.dlq_end) + " in the DLQ, " + std::to_string(r.expired) +
+                    " expired, " + std::to_string(r.not_terminal_end) + " unfinished";
+  if (r.rejected > 0) out += ", " + std::to_string(r.rejected) + " rejected";
+  if (r.broker_lost > 0) out += ", " + std::to_string(r.broker_lost) + " lost by the broker";
+  return out;
+}
+
 std::string RetryAmplificationText(const model::Results& r) {
   if (!r.retry_amplification) return "no attempt";
   std::string out = Decimal(*r.retry_amplification, 3) + " (" + std::to_string(r.attempts) +

@@ -46,6 +46,14 @@ std::optional<double> RetryAmplification(const model::FaultWindowAttempts& w);
 // attempt "; db_slowdown 120-400 s: 3.412"; "no attempt" when nothing ran.
 std::string RetryAmplificationText(const model::Results& r);
 
+// broker_lost's causes that happened: "dlq_full 12, crash 3"; "none" when nothing was lost.
+std::string BrokerLossCauses(const model::Results& r);
+
+// The end states of the messages, adding up to published: "1000 published, 900 acked, 10 parked,
+// 40 in the DLQ, 0 expired, 50 unfinished", with ", N rejected" and ", N lost by the broker"
+// when there are any, so that every term of the conservation identity that is not 0 is there.
+std::string MessagesLine(const model::Results& r);
+
 // One line per configured alert: "oldest age: first at 600 s", "DLQ depth: never fired".
 struct AlertPhrase {
   std::string name;   // "oldest age", "depth", "DLQ depth"

@@ -154,9 +154,13 @@ void Headline(std::string& out, const ReportInput& input) {
     const Recovery recovery = RecoveryOf(r);
     Card(out, "recovery after faults",
          recovery.metastable.value_or(false) ? "metastable"
-         : recovery.time_to_recover_s         ? Seconds(*recovery.time_to_recover_s)
-                                              : "-",
+         : recovery.time_to_recover_s        ? Seconds(*recovery.time_to_recover_s)
+                                             : "-",
          RecoveryText(recovery, r), recovery.metastable.value_or(false) ? "fail" : "");
+  }
+  if (r.broker_lost > 0) {
+    Card(out, "lost by the broker", Count(r.broker_lost),
+         "discarded by design: " + BrokerLossCauses(r), "fail");
   }
   Card(out, "lost", Count(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
   Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));

@@ -133,6 +133,15 @@ json DuplicatesByCause(const model::Results& r) {
   return duplicates_by_cause;
 }
 
+json BrokerLostByCause(const model::Results& r) {
+  json by_cause = json::object();
+  for (int c = 0; c < model::kBrokerLossCauseCount; ++c) {
+    by_cause[model::BrokerLossCauseName(static_cast<model::BrokerLossCause>(c))] =
+        r.broker_lost_by_cause[static_cast<size_t>(c)];
+  }
+  return by_cause;
+}
+
 json FailuresByClass(const model::Results& r) {
   const char* kClassNames[] = {"rate_limited", "transient", "permanent", "unknown"};
   json failures = json::object();
@@ -246,8 +255,11 @@ json CountsJson(const model::Results& r) {
       {"rejected", r.rejected},
       {"dlq_duplicates", r.dlq_duplicates},
       {"dlq_end", r.dlq_end},
+      {"broker_lost", r.broker_lost},
+      {"broker_lost_by_cause", BrokerLostByCause(r)},
       {"lost", r.lost},
       {"not_terminal_end", r.not_terminal_end},
+      {"dead_letter_waiting_end", r.dead_letter_waiting_end},
       {"attempts", r.attempts},
       {"attempts_per_success", Fixed(AttemptsPerSuccess(r.attempts, r.acked).value_or(0.0))},
       {"failures_by_class", FailuresByClass(r)},

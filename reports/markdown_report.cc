@@ -71,9 +71,7 @@ void Headline(std::string& out, const model::Results& r) {
                                    " more stopped by claim rows)"},
       {"human needed", Count(r.human_needed)},
       {"lost", Count(r.lost)},
-      {"messages", Count(r.published) + " published, " + Count(r.acked) + " acked, " +
-                       Count(r.parked) + " parked, " + Count(r.dlq_end) + " in the DLQ, " +
-                       Count(r.expired) + " expired, " + Count(r.not_terminal_end) + " unfinished"},
+      {"messages", MessagesLine(r)},
       {"attempts", Count(r.attempts) + " (" +
                        Decimal(AttemptsPerSuccess(r.attempts, r.acked).value_or(0), 3) +
                        " per acked message)"},
@@ -86,6 +84,14 @@ void Headline(std::string& out, const model::Results& r) {
       {"DLQ traffic", Count(r.dlq_inflow) + " in, " + Count(r.dlq_outflow) + " out, " +
                           Count(r.replays) + " replayed, " + Count(r.refilled) + " refilled"},
   };
+  if (r.broker_lost > 0) {
+    rows.push_back({"lost by the broker", Count(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
+  }
+  if (r.dead_letter_waiting_end > 0) {
+    rows.push_back(
+        {"waiting for DLQ room",
+         Count(r.dead_letter_waiting_end) + " of the unfinished (at-least-once dead-lettering)"});
+  }
   for (const AlertPhrase& alert : AlertPhrases(r)) {
     rows.push_back({alert.name + " alert", alert.value});
   }

@@ -71,6 +71,8 @@ std::optional<int64_t> RunCount(const model::Results& r, RunMetric metric) {
       return r.parked;
     case RunMetric::kLost:
       return r.lost;
+    case RunMetric::kBrokerLost:
+      return r.broker_lost;
     case RunMetric::kExpired:
       return r.expired;
     case RunMetric::kRefilled:

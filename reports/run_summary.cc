@@ -60,6 +60,16 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
     Append(out, "rejected: %lld publishes refused by a full queue (overflow reject_publish)\n",
            static_cast<long long>(r.rejected));
   }
+  if (r.broker_lost > 0) {
+    Append(out, "lost by the broker: %lld (%s)\n", static_cast<long long>(r.broker_lost),
+           BrokerLossCauses(r).c_str());
+  }
+  if (r.dead_letter_waiting_end > 0) {
+    Append(out,
+           "waiting for DLQ room: %lld of the unfinished, refused by a full DLQ and kept "
+           "(dead_letter_strategy at_least_once)\n",
+           static_cast<long long>(r.dead_letter_waiting_end));
+  }
   Append(out, "attempts: %lld (%.2f per success); wasted worker time %.1f s\n",
          static_cast<long long>(r.attempts),
          r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),

@@ -39,8 +39,11 @@ std::optional<OutcomeClass> TransitionOutcome(Cause cause) {
       return OutcomeClass::kExpired;
     case Cause::kRejected:
       return OutcomeClass::kRejected;
+    case Cause::kBrokerLost:
+      return OutcomeClass::kBrokerLost;
     case Cause::kDelivered:
     case Cause::kRetryDue:
+    case Cause::kDeadLetterWaiting:  // not an outcome yet: it enters the DLQ later
       break;
   }
   return std::nullopt;
@@ -94,6 +97,8 @@ std::string Detail(const OutcomeSlice& o) {
       return "from the main queue";
     case Cause::kRejected:
       return "queue full";
+    case Cause::kBrokerLost:
+      return std::string(model::BrokerLossCauseName(e.loss));
     default:
       return "";
   }
@@ -112,6 +117,7 @@ std::string_view OutcomeColour(OutcomeClass outcome) {
     case OutcomeClass::kParked:
       return "bad";
     case OutcomeClass::kExpired:
+    case OutcomeClass::kBrokerLost:
       return "black";
     case OutcomeClass::kRejected:
       return "grey";
@@ -240,6 +246,8 @@ std::string_view OutcomeClassName(OutcomeClass outcome) {
       return "rejected";
     case OutcomeClass::kDuplicate:
       return "duplicate";
+    case OutcomeClass::kBrokerLost:
+      return "broker-lost";
   }
   return "";
 }

@@ -55,11 +55,12 @@ enum class OutcomeClass : uint8_t {
   kExpired,       // retention (DLQ or main queue) ran out
   kRejected,      // a full queue refused it
   kDuplicate,     // its work committed again for a key that had committed
+  kBrokerLost,    // the broker discarded it by design (broker_lost)
 };
-inline constexpr int kOutcomeClassCount = 9;
+inline constexpr int kOutcomeClassCount = 10;
 
 // The class's track name: "acked", "retried", "redelivered", "dead-lettered", "replayed",
-// "parked", "expired", "rejected", "duplicate".
+// "parked", "expired", "rejected", "duplicate", "broker-lost".
 std::string_view OutcomeClassName(OutcomeClass outcome);
 
 // One moment a recorded message reached an outcome.

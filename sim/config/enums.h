@@ -66,9 +66,29 @@ enum class BrokerPreset : uint8_t {
 enum class RequeueOnCrash : uint8_t {
   kImmediate,               // "immediate": AMQP channel close requeues at once.
   kAfterVisibilityTimeout,  // "after_visibility_timeout": SQS waits out the timeout.
-  // "fail": running attempts end failed (reason worker_lost), as Celery's acks_late does without
-  // task_reject_on_worker_lost; buffered deliveries are requeued at once.
+  // "fail": running attempts are acked as failed and nothing runs them again (broker_lost, cause
+  // worker_lost), as Celery's acks_late does without task_reject_on_worker_lost; buffered
+  // deliveries are requeued at once.
   kFail,
+  // "lost": every delivery the consumer held is gone with it (broker_lost, cause crash): Sidekiq
+  // OSS fetches with BRPOP, which removes the job from Redis before it runs.
+  kLost,
+};
+
+// How dead-lettering hands a message to the DLQ.
+enum class DeadLetterStrategy : uint8_t {
+  // "at_most_once": published once and forgotten; a DLQ that refuses it loses it (RabbitMQ's
+  // default, and the only mode of classic queues).
+  kAtMostOnce,
+  // "at_least_once": the main queue keeps the message, undeliverable, until the DLQ has taken
+  // it (RabbitMQ quorum queues with dead-letter-strategy at-least-once).
+  kAtLeastOnce,
+};
+
+// What becomes of a message that would be dead-lettered on a broker without a DLQ.
+enum class WithoutDlq : uint8_t {
+  kFailed,   // "failed": it ends failed, for a human (Celery's result backend records it).
+  kDropped,  // "dropped": the broker discards it (RabbitMQ with no dead-letter exchange).
 };
 
 // What a visibility timeout (lock, ack deadline, consumer timeout) running out does.
@@ -263,6 +283,7 @@ enum class RunMetric : uint8_t {
   kBacklogCleared,        // "backlog_cleared_s"
   kRetryAmplification,    // "retry_amplification"
   kTimeToRecover,         // "time_to_recover_s": after the last fault window (reports/recovery.h)
+  kBrokerLost,            // "broker_lost": discarded by the broker by design (Results::broker_lost)
 };
 
 // Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.

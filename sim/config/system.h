@@ -30,8 +30,8 @@ struct Broker {
   std::optional<BrokerPreset> preset;
   // rabbitmq-quorum and sidekiq only: the broker's version, "MAJOR.MINOR", which picks the
   // preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default "4.3"): before 4.3 every
-  // return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and later;
-  // default "8.1"): the backoff's random_term, "stepped" before 8.0, "full_range" from 8.0.
+  // return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and
+  // later; default "8.1"): the backoff's random_term, "stepped" before 8.0, "full_range" from 8.0.
   std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
@@ -87,9 +87,18 @@ struct Broker {
   // Broker-side delay before a requeued message (retry delivery "requeue") is deliverable again
   // (Pub/Sub's retry policy). Default null: at once. Its jitter applies.
   std::optional<Backoff> redelivery_backoff;
-  // Default true. False: the broker has no DLQ (Celery): what would be dead-lettered ends failed,
-  // for a human (reported as parked, reason "failed:<dlq reason>"); drains find nothing.
+  // Default true. False: the broker has no DLQ (Celery): what would be dead-lettered ends as
+  // without_dlq says; drains find nothing.
   bool dead_letter_queue = true;
+  // With dead_letter_queue false. Default "failed": the message ends failed, for a human
+  // (reported as parked, reason "failed:<dlq reason>"). "dropped": the broker discards it
+  // (broker_lost, cause no_dead_letter_target), as RabbitMQ does without a dead-letter exchange.
+  WithoutDlq without_dlq = WithoutDlq::kFailed;
+  // Default "at_most_once". How dead-lettering hands a message to a DLQ that may refuse it
+  // (dlq_overflow reject_publish): "at_most_once" loses a refused one (broker_lost, cause
+  // dlq_full); "at_least_once" keeps it in the main queue, undeliverable, until the DLQ has room
+  // (results: dead_letter_waiting_end).
+  DeadLetterStrategy dead_letter_strategy = DeadLetterStrategy::kAtMostOnce;
   // JSON `dlq_retention_s`, > 0. Default 1209600 s (14 days, the SQS maximum); null: kept
   // forever. Shorten it to see data loss when a drain comes too late.
   std::optional<Duration> dlq_retention = Duration::Seconds(1209600);
@@ -105,6 +114,10 @@ struct Broker {
   // (entries past retention, then the oldest until dlq_max_length - 1 are left), as Sidekiq's
   // dead set does: an entry past retention stays until the next death.
   DlqTrim dlq_trim = DlqTrim::kContinuous;
+  // What a DLQ at dlq_max_length does with another dead letter (the DLQ's own x-overflow).
+  // Default "drop_head": the oldest entries go, as dlq_trim says (counted expired and
+  // dlq_trimmed). "reject_publish": the new one is refused; dead_letter_strategy says what then.
+  Overflow dlq_overflow = Overflow::kDropHead;
   // Probability, in [0, 1], that dead-lettering delivers the message to the DLQ twice (Pub/Sub's
   // forwarding is best effort). Default 0. The second copy is a new message with the same
   // idempotency key: replaying both runs the work twice.

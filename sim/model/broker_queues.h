@@ -99,6 +99,18 @@ class BrokerQueues {
   // Every entry, current and stale, oldest first.
   const std::deque<DlqEntry>& dlq() const { return dlq_; }
 
+  // ---- dead letters a full DLQ refused, kept at least once (kDeadLetterWaiting) -----------
+  // Every waiting message leaves only into the DLQ, so the FIFO holds no stale entries.
+  void HoldDeadLetter(MessageRef ref) { waiting_dead_letters_.push_back(ref); }
+  bool dead_letters_waiting() const { return !waiting_dead_letters_.empty(); }
+  // REQUIRES: dead_letters_waiting(). The one that has waited longest, taken off.
+  MessageRef PopWaitingDeadLetter() {
+    DRAINSIM_CHECK(!waiting_dead_letters_.empty());
+    const MessageRef ref = waiting_dead_letters_.front();
+    waiting_dead_letters_.pop_front();
+    return ref;
+  }
+
   // ---- DLQ retention deadlines, for a broker that expires only when a message dies --------
   // (broker.dlq_trim on_dead_letter). Entries stay here, current or stale, until taken.
   void AddRetentionDeadline(engine::Instant deadline, const DlqEntry& entry) {
@@ -166,6 +178,7 @@ class BrokerQueues {
   std::deque<MessageRef> returns_;  // broker.requeue_position head only
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
   std::deque<DlqEntry> dlq_;                          // dead-letter order
+  std::deque<MessageRef> waiting_dead_letters_;       // refused by the DLQ, oldest first
   std::priority_queue<RetentionDeadline> deadlines_;  // earliest deadline on top
   uint64_t next_deadline_sequence_ = 0;
   std::deque<PipelineEntry> pipeline_;  // entry order; lazily compacted

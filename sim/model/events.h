@@ -41,6 +41,9 @@ enum class EventType : uint8_t {
   // Tests only (RunOptions::test_defect): b = 0 makes the defect, 1 heals it. After kTestStall
   // for the same reason.
   kTestDefect,
+  // The DLQ lost an entry while dead letters wait for room (dead_letter_strategy at_least_once):
+  // the oldest waiting enter. After the tests' types for the same reason as they.
+  kDeadLetterRoom,
 };
 
 struct Event {

@@ -36,6 +36,7 @@ void MessageNotifier::Transition(engine::Instant now, const Message& m, MessageS
   info.dlq_reason = m.dlq_reason;
   info.last_error = m.last_error;
   info.redelivery = note.redelivery;
+  info.loss = note.loss;
   info.attempts = m.attempts;
   observer_->OnTransition(info);
 }

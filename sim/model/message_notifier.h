@@ -21,6 +21,7 @@ struct TransitionNote {
   engine::Instant until = engine::Instant::Never();     // kRetryScheduled
   int32_t drain = -1;                                   // kReplayed, kParkedByDrain
   RedeliveryCause redelivery = RedeliveryCause::kNone;  // kVisibilityTimeout, kCrashRequeue
+  BrokerLossCause loss = BrokerLossCause::kDlqFull;     // kBrokerLost
 };
 
 class MessageNotifier {

@@ -28,15 +28,43 @@ enum class MessageState : uint8_t {
   kAcked,         // done (terminal)
   kExpired,       // DLQ retention ran out: data loss, reported as such (terminal)
   kRejected,      // refused by a full queue (overflow reject_publish): never entered (terminal)
+  // Discarded by the broker by design (results.h BrokerLossCause): a refused dead letter, no
+  // dead-letter target, a consumer's crash under basic fetch (terminal). Not `lost`, which
+  // stays the simulator's own conservation check.
+  kBrokerLost,
+  // Dead-lettered at least once into a DLQ that refused it: kept in the main queue,
+  // undeliverable, until the DLQ has room (broker.dead_letter_strategy at_least_once).
+  kDeadLetterWaiting,
 };
-inline constexpr int kMessageStateCount = 8;
+inline constexpr int kMessageStateCount = 10;
 
 std::string_view MessageStateName(MessageState state);
+
+// Why the broker discarded a message (MessageState::kBrokerLost): loss real systems cause by
+// design, reported as broker_lost by cause (docs/METRICS.md).
+enum class BrokerLossCause : uint8_t {
+  // "dlq_full": dead-lettered at most once into a DLQ at dlq_max_length that refuses
+  // (dlq_overflow reject_publish).
+  kDlqFull,
+  // "no_dead_letter_target": would be dead-lettered, but the broker has no DLQ and drops it
+  // (without_dlq dropped: RabbitMQ with no dead-letter exchange).
+  kNoDeadLetterTarget,
+  // "crash": held by a consumer that crashed under requeue_on_crash lost (Sidekiq OSS's
+  // BRPOP fetch).
+  kCrash,
+  // "worker_lost": running when its consumer died under requeue_on_crash fail (Celery's
+  // acks_late without task_reject_on_worker_lost: acked as failed, never run again).
+  kWorkerLost,
+};
+inline constexpr int kBrokerLossCauseCount = 4;
+
+std::string_view BrokerLossCauseName(BrokerLossCause cause);
 
 // True iff the state is one a message never leaves within a run.
 constexpr bool IsTerminal(MessageState state) {
   return state == MessageState::kParked || state == MessageState::kAcked ||
-         state == MessageState::kExpired || state == MessageState::kRejected;
+         state == MessageState::kExpired || state == MessageState::kRejected ||
+         state == MessageState::kBrokerLost;
 }
 
 // The table of legal transitions; see message_state.cc for why each exists.

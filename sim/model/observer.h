@@ -76,6 +76,8 @@ enum class TransitionCause : uint8_t {
   kReturned,           // in_flight -> ready/delayed: nack, reject or abandon by the consumer
   kRetentionExpired,   // ready -> expired: main-queue retention ran out
   kFailed,             // -> parked: would be dead-lettered, but the broker has no DLQ
+  kBrokerLost,         // -> broker_lost: the broker discarded it, for the message's `loss` cause
+  kDeadLetterWaiting,  // -> dead_letter_waiting: the DLQ refused it; at least once, it waits
 };
 
 // A fault window opening or closing, or a fault that strikes at an instant (a worker crash, a
@@ -113,6 +115,7 @@ struct TransitionInfo {
   config::ErrorClass last_error = config::ErrorClass::kUnknown;    // its latest failure
   RedeliveryCause redelivery = RedeliveryCause::kNone;  // kVisibilityTimeout, kCrashRequeue
   int32_t attempts = 0;                                 // attempts in its current life so far
+  BrokerLossCause loss = BrokerLossCause::kDlqFull;     // kBrokerLost
 };
 
 // An attempt is named by its slot while it runs: the slot is reused only after it ended.

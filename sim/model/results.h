@@ -14,6 +14,7 @@
 
 #include "sim/config/enums.h"
 #include "sim/model/histogram.h"
+#include "sim/model/message_state.h"
 
 namespace drainsim::model {
 
@@ -76,15 +77,15 @@ struct DrainResults {
   std::optional<double> started_at_s;  // null: never started (an earlier drain never ended)
   std::optional<double> ended_at_s;    // null: still active when the run stopped
   int64_t replayed = 0;
-  int64_t parked = 0;            // unselected DLQ messages parked when it started ("others": park)
-  int64_t refilled = 0;          // its replays that were dead-lettered again
-  int64_t left = 0;              // selected messages it had not replayed when it ended (its limit)
+  int64_t parked = 0;    // unselected DLQ messages parked when it started ("others": park)
+  int64_t refilled = 0;  // its replays that were dead-lettered again
+  int64_t left = 0;      // selected messages it had not replayed when it ended (its limit)
   // Live queries completed while it was active, at the same precision as the run's figures
   // (Results::live_latency_during_drains_us): with one drain both hold the same queries and
   // must print the same quantiles.
   Histogram live_latency_us;
-  double db_utilisation = 0;     // while it was active
-  double achieved_rate_per_s = 0;  // replayed / active time (replaying and settling)
+  double db_utilisation = 0;               // while it was active
+  double achieved_rate_per_s = 0;          // replayed / active time (replaying and settling)
   std::optional<double> last_replay_at_s;  // null: it replayed nothing
   // Seconds from its start to the first instant the main queue (ready + delayed + in flight)
   // was empty again, having held a message since the start: the catch-up time. Null: the
@@ -150,8 +151,16 @@ struct Results {
   int64_t dlq_duplicates = 0;     // second copies of best-effort dead-lettering (published too)
   int64_t rejected = 0;  // publishes refused by a full queue (broker.overflow reject_publish)
   int64_t dlq_end = 0;
-  int64_t lost = 0;
-  int64_t not_terminal_end = 0;  // ready, delayed or in flight when the run stopped
+  // Discarded by the broker by design, by BrokerLossCause (message_state.h). Conservation:
+  // published = acked + parked + expired + dlq_end + rejected + broker_lost + not_terminal_end.
+  int64_t broker_lost = 0;
+  std::array<int64_t, kBrokerLossCauseCount> broker_lost_by_cause{};
+  int64_t lost = 0;  // the simulator's own check: messages in no state, always 0
+  // Ready, delayed, in flight or waiting for DLQ room when the run stopped.
+  int64_t not_terminal_end = 0;
+  // Of not_terminal_end: dead letters the DLQ refused, kept by at-least-once dead-lettering
+  // (MessageState::kDeadLetterWaiting). At rest: only room in the DLQ moves them.
+  int64_t dead_letter_waiting_end = 0;
   std::optional<ModelError> model_error;  // set iff the run broke a model invariant
 
   int64_t attempts = 0;

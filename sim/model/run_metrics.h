@@ -139,6 +139,9 @@ class RunMetrics {
   void FailedWithoutDlq(config::DlqReason reason) {
     ++failed_by_reason_[static_cast<size_t>(reason)];
   }
+  void BrokerLost(BrokerLossCause cause) {
+    ++results_.broker_lost_by_cause[static_cast<size_t>(cause)];
+  }
   void ParkedByDrain(uint32_t drain) {
     ++results_.drains[drain].parked;
     ++parked_by_drain_;

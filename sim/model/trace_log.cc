@@ -197,6 +197,7 @@ void TraceRecorder::OnTransition(const TransitionInfo& info) {
   e.dlq_reason = info.dlq_reason;
   e.error = info.last_error;
   e.redelivery = info.redelivery;
+  e.loss = info.loss;
   e.until = info.until;
   e.drain = info.drain;
   e.worker = info.worker;

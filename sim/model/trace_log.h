@@ -85,6 +85,7 @@ struct LifeEvent {
   config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;
   config::ErrorClass error = config::ErrorClass::kUnknown;  // failures; transitions: last
   RedeliveryCause redelivery = RedeliveryCause::kNone;
+  BrokerLossCause loss = BrokerLossCause::kDlqFull;  // kBrokerLost
   engine::Instant until = engine::Instant::Never();  // kRetryScheduled, kSleep
   int32_t drain = -1;
   int32_t worker = -1;

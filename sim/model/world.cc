@@ -323,6 +323,9 @@ void World::HandleControl(const Event& event) {
     case EventType::kBreakerHalfOpen:
       BreakerHalfOpen();
       break;
+    case EventType::kDeadLetterRoom:
+      DeadLetterRoom();
+      break;
     case EventType::kTestStall:
       broker_.set_down(true);  // and no kBrokerResume: nothing is delivered again
       break;

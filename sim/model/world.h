@@ -5,7 +5,8 @@
 //   world.cc          the event loop, the fingerprint, the run's end
 //   world_audit.cc    the test defects' schedule
 //   world_publish.cc  producers' ticks, the backlog, fates decided at publish
-//   world_broker.cc   delivery, visibility timeouts, the DLQ, parking, crashes, broker restarts
+//   world_broker.cc   delivery, visibility timeouts, parking, crashes, broker restarts
+//   world_dlq.cc      dead-lettering, the DLQ's retention and cap, what the broker loses
 //   world_attempt.cc  handler steps, successes, commits
 //   world_retry.cc    failures, and doing to the message what the retry policy decides
 //   world_lease.cc    leases, ETAs, consumer timeouts
@@ -159,6 +160,18 @@ class World final : public Scheduler {
   bool IsCurrent(const Delivery& delivery) const;
   void Transition(Message& message, MessageState to, const TransitionNote& note);
 
+  // world_dlq.cc: dead-lettering, the DLQ's retention and cap, the broker's own losses. (DeadLetter
+  // and the DLQ's timers are declared with the broker's, above.)
+  // True iff the DLQ would refuse a dead letter now: reject_publish at its cap, or others
+  // already waiting for room.
+  bool DlqRefuses() const;
+  bool DlqFullForWaiting() const;
+  void EnterDlq(MessageRef ref, Message& message);
+  void LoseByBroker(MessageRef ref, Message& message, BrokerLossCause cause);
+  // A DLQ entry left: if dead letters wait for room, they get it at this instant (an event).
+  void NoteDlqExit();
+  void DeadLetterRoom();
+
   // world_attempt.cc
   void StartAttempts(uint32_t worker_index);
   void StartAttempt(uint32_t worker_index, Delivery delivery);
@@ -301,6 +314,7 @@ class World final : public Scheduler {
   DrainPlans drains_;
   RunMetrics metrics_;
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in Results::fault_windows, or -1
+  bool dead_letter_room_due_ = false;       // a kDeadLetterRoom event is pending
 };
 
 }  // namespace drainsim::model

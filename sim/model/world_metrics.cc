@@ -109,10 +109,12 @@ Results World::Collect() {
   r.parked = ledger_.count(MessageState::kParked);
   r.expired = ledger_.count(MessageState::kExpired);
   r.rejected = ledger_.count(MessageState::kRejected);
+  r.broker_lost = ledger_.count(MessageState::kBrokerLost);
+  r.dead_letter_waiting_end = ledger_.count(MessageState::kDeadLetterWaiting);
   r.dlq_end = ledger_.count(MessageState::kDeadLettered);
   r.lost = ledger_.Lost();
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
-                       ledger_.count(MessageState::kInFlight);
+                       ledger_.count(MessageState::kInFlight) + r.dead_letter_waiting_end;
   if (database_) {
     r.has_database = true;
     const double capacity = database_->capacity_connection_seconds();

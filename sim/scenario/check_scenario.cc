@@ -125,8 +125,8 @@ void CheckAtOnce(const std::vector<Contribution>& parts, Context& c) {
   }
   const double cap = static_cast<double>(config::kPendingMessagesMaxDefault);
   if (worst->at_once <= cap) return;
-  const std::string what = worst == &backlog ? "the backlog puts about "
-                                             : "one firing publishes about ";
+  const std::string what =
+      worst == &backlog ? "the backlog puts about " : "one firing publishes about ";
   c.problems.Add(worst->pointer,
                  what + Scientific(worst->at_once) + " messages in the queue at once (~" +
                      Bytes(worst->at_once * worst->bytes_per_message) + "); at most " +
@@ -189,7 +189,9 @@ void CheckNoDeadLetterQueue(const config::Scenario& s, Context& c) {
       "broker.dead_letter_queue is false" +
       (s.broker.preset ? " (preset \"" + std::string(config::NameOf(*s.broker.preset)) + "\")"
                        : std::string()) +
-      ": failed messages are parked as failed:<reason>, there is no DLQ";
+      (s.broker.without_dlq == config::WithoutDlq::kDropped
+           ? ": messages that would be dead-lettered are dropped, there is no DLQ"
+           : ": failed messages are parked as failed:<reason>, there is no DLQ");
   for (size_t i = 0; i < s.backlog.size(); ++i) {
     if (s.backlog[i].where != config::BacklogWhere::kDlq) continue;
     c.problems.Add("/backlog/" + std::to_string(c.backlog_origins[i].index) + "/where",
@@ -200,10 +202,36 @@ void CheckNoDeadLetterQueue(const config::Scenario& s, Context& c) {
   }
 }
 
+// The dead-lettering settings that only mean something together: without_dlq without a DLQ, a
+// strategy and a refusing DLQ with one, a refusing DLQ with a length to refuse at and no trim
+// that would make room instead.
+void CheckDeadLetterSettings(const config::Broker& b, Context& c) {
+  if (b.dead_letter_queue && b.without_dlq != config::WithoutDlq::kFailed) {
+    c.problems.Add("/broker/without_dlq", "applies only with dead_letter_queue false");
+  }
+  if (!b.dead_letter_queue && b.dead_letter_strategy != config::DeadLetterStrategy::kAtMostOnce) {
+    c.problems.Add("/broker/dead_letter_strategy",
+                   "applies only with a DLQ (dead_letter_queue is false)");
+  }
+  if (b.dlq_overflow != config::Overflow::kRejectPublish) return;
+  if (!b.dead_letter_queue) {
+    c.problems.Add("/broker/dlq_overflow", "applies only with a DLQ (dead_letter_queue is false)");
+  } else if (!b.dlq_max_length) {
+    c.problems.Add("/broker/dlq_overflow",
+                   "reject_publish needs broker.dlq_max_length: a DLQ without a length cap "
+                   "never refuses");
+  } else if (b.dlq_trim == config::DlqTrim::kOnDeadLetter) {
+    c.problems.Add("/broker/dlq_overflow",
+                   "reject_publish refuses dead letters at dlq_max_length, but dlq_trim "
+                   "on_dead_letter removes the oldest to make room: choose one");
+  }
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
   CheckNoDeadLetterQueue(s, c);
+  CheckDeadLetterSettings(s.broker, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

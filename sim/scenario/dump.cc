@@ -133,6 +133,16 @@ Json BrokerJson(const config::Broker& b) {
   if (b.preset || b.requeue_position != config::RequeuePosition::kTail) {
     out["requeue_position"] = EnumJson(b.requeue_position);
   }
+  // No preset fills these three: written only when not the default, for the same hash reason.
+  if (b.without_dlq != config::WithoutDlq::kFailed) {
+    out["without_dlq"] = EnumJson(b.without_dlq);
+  }
+  if (b.dead_letter_strategy != config::DeadLetterStrategy::kAtMostOnce) {
+    out["dead_letter_strategy"] = EnumJson(b.dead_letter_strategy);
+  }
+  if (b.dlq_overflow != config::Overflow::kDropHead) {
+    out["dlq_overflow"] = EnumJson(b.dlq_overflow);
+  }
   return out;
 }
 

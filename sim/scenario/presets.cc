@@ -134,8 +134,10 @@ constexpr PresetDefault kRabbitmqQuorum43[] = {
       {"/broker/visibility_timeout_s", "8640000",                                                  \
        "Sidekiq (OSS): a running job is never redelivered while its process lives"},               \
   {                                                                                                \
-    "/broker/requeue_on_crash", "\"immediate\"",                                                   \
-        "Sidekiq: a job lost at shutdown is pushed back (super_fetch in Pro)"                      \
+    "/broker/requeue_on_crash", "\"lost\"",                                                        \
+        "Sidekiq OSS fetches with BRPOP: a job its process held when it crashed is lost forever "  \
+        "(wiki Reliability, super_fetch; a graceful shutdown pushes unfinished jobs back). "       \
+        "Sidekiq Pro's super_fetch: set \"immediate\""                                             \
   }
 
 constexpr PresetDefault kSidekiq7[] = {DRAINSIM_SIDEKIQ(
@@ -151,7 +153,8 @@ constexpr PresetDefault kCelery[] = {
     {"/broker/visibility_timeout_s", "3600",
      "Celery Redis transport visibility_timeout default 1 hour"},
     {"/broker/requeue_on_crash", "\"fail\"",
-     "Celery acks_late without task_reject_on_worker_lost: WorkerLostError fails the task"},
+     "Celery acks_late without task_reject_on_worker_lost: WorkerLostError fails the task and "
+     "its message is acked; nothing runs it again"},
     {"/broker/dead_letter_queue", "false", "Celery has no dead-letter queue of its own"},
     {"/broker/dlq_retention_s", "null", "Celery: failed results are kept, not expired"},
     {"/retry/delivery", "\"eta_in_consumer\"",

@@ -41,6 +41,7 @@ bool IsWindowable(config::RunMetric m) {
     case config::RunMetric::kHumanNeeded:
     case config::RunMetric::kParked:
     case config::RunMetric::kLost:
+    case config::RunMetric::kBrokerLost:
     case config::RunMetric::kAgeAlertFirst:
     case config::RunMetric::kDepthAlertFirst:
     case config::RunMetric::kDlqDepthAlertFirst:

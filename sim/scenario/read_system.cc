@@ -113,6 +113,10 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
     broker->redelivery_backoff = backoff;
   }
   if (auto v = ReadBool(o.Optional("dead_letter_queue"))) broker->dead_letter_queue = *v;
+  if (auto v = ReadEnum<config::WithoutDlq>(o.Optional("without_dlq"))) broker->without_dlq = *v;
+  if (auto v = ReadEnum<config::DeadLetterStrategy>(o.Optional("dead_letter_strategy"))) {
+    broker->dead_letter_strategy = *v;
+  }
   const Node retention = o.Optional("dlq_retention_s");
   if (retention.is_null()) {
     broker->dlq_retention.reset();
@@ -125,6 +129,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   broker->dlq_max_length =
       ReadInt(NullAsAbsent(o.Optional("dlq_max_length")), Range::Closed(1, 1'000'000'000));
   if (auto v = ReadEnum<config::DlqTrim>(o.Optional("dlq_trim"))) broker->dlq_trim = *v;
+  if (auto v = ReadEnum<config::Overflow>(o.Optional("dlq_overflow"))) broker->dlq_overflow = *v;
   if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
     broker->dead_letter_duplicate_probability = *v;
   }

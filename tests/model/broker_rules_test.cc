@@ -262,7 +262,7 @@ TEST_CASE("a broker without a DLQ fails messages for a human instead",
 }
 
 TEST_CASE(
-    "requeue_on_crash fail: the running attempt fails with worker_lost, buffered ones "
+    "requeue_on_crash fail: the running attempt is lost with cause worker_lost, buffered ones "
     "return",
     "[model][broker_rules][celery]") {
   config::Scenario s = LoadOrFail(R"({"format_version": 1, "name": "lost", "run": {"until_s": 100},
@@ -273,10 +273,9 @@ TEST_CASE(
   s.broker.requeue_on_crash = config::RequeueOnCrash::kFail;
   const Results r = RunAudited(s);
   CheckConserved(r);
-  CHECK(r.dlq_end == 1);
-  REQUIRE(r.dlq_sample.size() == 1);
-  CHECK(r.dlq_sample[0].reason == "worker_lost");
-  CHECK(r.dlq_sample[0].id == 0);
+  CHECK(r.dlq_end == 0);
+  CHECK(r.broker_lost == 1);
+  CHECK(r.broker_lost_by_cause[static_cast<size_t>(BrokerLossCause::kWorkerLost)] == 1);
   CHECK(r.acked == 2);
 }
 

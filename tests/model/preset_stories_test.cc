@@ -308,7 +308,7 @@ TEST_CASE(
   CHECK(half_hour.duplicate_executions == 0);
 }
 
-TEST_CASE("celery: a worker lost mid-task fails the task unless task_reject_on_worker_lost",
+TEST_CASE("celery: a worker lost mid-task is lost unless task_reject_on_worker_lost",
           "[model][preset][celery]") {
   const std::string body = R"(
     "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
@@ -317,8 +317,10 @@ TEST_CASE("celery: a worker lost mid-task fails the task unless task_reject_on_w
     "faults": [{"type": "worker_crash", "at_s": 5, "count": 1}])";
   const Results r = RunAudited(Under("celery", 1000, body));
   CheckConserved(r);
-  CHECK(r.parked == 1);
-  CHECK(r.human_needed_by_reason.at("failed:worker_lost") == 1);
+  CHECK(r.parked == 0);
+  CHECK(r.human_needed == 0);  // acked as failed: nobody is told, nothing will run it
+  CHECK(r.broker_lost == 1);
+  CHECK(r.broker_lost_by_cause[static_cast<size_t>(BrokerLossCause::kWorkerLost)] == 1);
   // task_reject_on_worker_lost = True: the message is requeued and runs again.
   const Results requeued =
       RunAudited(Under("celery", 1000, body, R"(, "requeue_on_crash": "immediate")"));

@@ -73,8 +73,12 @@ inline constexpr const char* kAllFaults = R"(
 // The conservation identity every finished run must satisfy.
 inline void CheckConserved(const Results& r) {
   CHECK(r.lost == 0);
-  CHECK(r.acked + r.parked + r.expired + r.rejected + r.dlq_end + r.not_terminal_end ==
+  CHECK(r.acked + r.parked + r.expired + r.rejected + r.dlq_end + r.broker_lost +
+            r.not_terminal_end ==
         r.published);
+  int64_t by_cause = 0;
+  for (int64_t n : r.broker_lost_by_cause) by_cause += n;
+  CHECK(by_cause == r.broker_lost);
 }
 
 }  // namespace drainsim::model::testing

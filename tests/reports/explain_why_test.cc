@@ -133,7 +133,7 @@ TEST_CASE("explain why: each DLQ reason is explained", "[reports][explain]") {
               "(stalled): its lock ran out more than broker.stalled_count_max times (a "
               "stalled job)."));
   }
-  SECTION("worker_lost: its worker died under requeue_on_crash fail") {
+  SECTION("broker_lost, worker_lost: its worker died under requeue_on_crash fail") {
     const Explained e =
         Explain(LoadOrFail(R"({"format_version": 1, "name": "why", "run": {"until_s": 100},
           "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
@@ -144,8 +144,32 @@ TEST_CASE("explain why: each DLQ reason is explained", "[reports][explain]") {
                 0);
     INFO(e.all);
     CHECK(Has(e.why,
-              "(worker_lost): its worker died while running it (requeue_on_crash "
-              "\"fail\")."));
+              "The broker discarded it at 5.000 s after 1 attempt (broker_lost, cause "
+              "worker_lost): its worker died while running it, and the message was acked as "
+              "failed (requeue_on_crash fail). Nothing will run it again."));
+    CHECK(Has(e.all, "discarded by the broker: broker_lost, cause worker_lost"));
+  }
+  SECTION("broker_lost, dlq_full, and at least once: waiting for room") {
+    const std::string body = R"({"format_version": 1, "name": "why", "run": {"until_s": 100},
+          "kinds": {"job": {"handler": {"cpu_ms": {"constant": 1}}}},
+          "backlog": [{"where": "main", "kind": "job", "count": 2}],
+          "retry": {"classes": {"permanent": {"action": "dead_letter"}}},
+          "workers": {"count": 1},
+          "faults": [{"type": "poison", "kind": "job", "fraction": 1, "error": "permanent"}],
+          "broker": {"dlq_max_length": 1, "dlq_overflow": "reject_publish",
+                     "dlq_retention_s": null)";
+    const Explained lost = Explain(LoadOrFail(body + "}}"), 1);
+    INFO(lost.all);
+    CHECK(Has(lost.why,
+              "(broker_lost, cause dlq_full): it was dead-lettered at most once into a "
+              "DLQ at broker.dlq_max_length that refuses (dlq_overflow reject_publish)"));
+    const Explained waiting =
+        Explain(LoadOrFail(body + R"(, "dead_letter_strategy": "at_least_once"}})"), 1);
+    INFO(waiting.all);
+    CHECK(Has(waiting.why, "It was still waiting for room in the full DLQ when the run stopped"));
+    CHECK(Has(waiting.all,
+              "refused by the full DLQ (reason not_retryable): waits in the main "
+              "queue for room"));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "reports/junit_report.h"
 #include "reports/markdown_report.h"
 #include "reports/metrics.h"
+#include "reports/run_summary.h"
 #include "tests/reports/mini_xml.h"
 #include "tests/reports/report_fixture.h"
 
@@ -348,6 +349,51 @@ TEST_CASE("json: the verdicts, and the series columns as before", "[reports][jso
   CHECK(report["series"]["depth"][3].is_number_integer());
   CHECK(report["series"]["drain_active"][4] == true);
   CHECK(report["series"]["oldest_age_s"][2] == 6.5);
+}
+
+}  // namespace
+}  // namespace drainsim::testing
+
+namespace drainsim::testing {
+namespace {
+
+TEST_CASE("broker_lost: report.json, Markdown and the summary agree, terms add up",
+          "[reports][broker_lost]") {
+  Rendered rendered;
+  model::Results& r = rendered.results;
+  r.published = 100;
+  r.acked = 80;
+  r.parked = 2;
+  r.expired = 3;
+  r.dlq_end = 4;
+  r.rejected = 1;
+  r.broker_lost = 7;
+  r.broker_lost_by_cause[static_cast<size_t>(model::BrokerLossCause::kDlqFull)] = 5;
+  r.broker_lost_by_cause[static_cast<size_t>(model::BrokerLossCause::kCrash)] = 2;
+  r.not_terminal_end = 3;
+  r.dead_letter_waiting_end = 2;
+  const nlohmann::json json = nlohmann::json::parse(reports::JsonReport(rendered.Input()));
+  const nlohmann::json& counts = json;  // report.json's counts are top-level keys
+  CHECK(counts.at("broker_lost") == 7);
+  CHECK(counts.at("broker_lost_by_cause").at("dlq_full") == 5);
+  CHECK(counts.at("broker_lost_by_cause").at("crash") == 2);
+  CHECK(counts.at("broker_lost_by_cause").at("worker_lost") == 0);
+  CHECK(counts.at("dead_letter_waiting_end") == 2);
+  int64_t sum = 0;
+  for (const char* term :
+       {"acked", "parked", "expired", "dlq_end", "rejected", "broker_lost", "not_terminal_end"}) {
+    sum += counts.at(term).get<int64_t>();
+  }
+  CHECK(sum == counts.at("published").get<int64_t>());
+  const std::string md = reports::MarkdownReport(rendered.Input());
+  CHECK(Contains(md,
+                 "100 published, 80 acked, 2 parked, 4 in the DLQ, 3 expired, 3 unfinished, "
+                 "1 rejected, 7 lost by the broker"));
+  CHECK(Contains(md, "| lost by the broker | 7 (dlq_full 5, crash 2) |"));
+  CHECK(Contains(md, "| waiting for DLQ room | 2 of the unfinished"));
+  const std::string summary = reports::RunSummary(r, rendered.context);
+  CHECK(Contains(summary, "lost by the broker: 7 (dlq_full 5, crash 2)"));
+  CHECK(Contains(summary, "waiting for DLQ room: 2 of the unfinished"));
 }
 
 }  // namespace

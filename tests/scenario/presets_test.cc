@@ -181,7 +181,7 @@ TEST_CASE("preset sidekiq: defaults in the struct", "[presets]") {
   CHECK(b.dlq_retention_from == config::RetentionFrom::kDeadLettered);
   CHECK(b.redrive_attempts == config::RedriveAttempts::kKeep);
   CHECK(b.visibility_timeout == engine::Duration::Seconds(8640000));
-  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
+  CHECK(b.requeue_on_crash == config::RequeueOnCrash::kLost);  // Sidekiq OSS: BRPOP fetch
   CHECK(b.version == "8.1");
   CHECK(b.dlq_trim == config::DlqTrim::kOnDeadLetter);
 }

@@ -51,6 +51,26 @@ TEST_CASE("broker: strict enums, nullable limits", "[rules]") {
   CHECK(fallback.scenario->broker.dlq_retention == engine::Duration::Seconds(1209600));
 }
 
+TEST_CASE("broker: dead-lettering settings that only mean something together", "[rules]") {
+  const Json refusing = With(BaseScenario(), "/broker/dlq_overflow", "reject_publish");
+  CHECK_PROBLEM(Load(refusing), "/broker/dlq_overflow",
+                "reject_publish needs broker.dlq_max_length: a DLQ without a length cap never "
+                "refuses");
+  const Json capped = With(refusing, "/broker/dlq_max_length", 10);
+  CHECK(Load(capped).ok());
+  CHECK_PROBLEM(Load(With(capped, "/broker/dlq_trim", "on_dead_letter")), "/broker/dlq_overflow",
+                "reject_publish refuses dead letters at dlq_max_length, but dlq_trim "
+                "on_dead_letter removes the oldest to make room: choose one");
+  CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/without_dlq", "dropped")), "/broker/without_dlq",
+                "applies only with dead_letter_queue false");
+  const Json no_dlq = With(BaseScenario(), "/broker/dead_letter_queue", false);
+  CHECK_PROBLEM(Load(With(no_dlq, "/broker/dead_letter_strategy", "at_least_once")),
+                "/broker/dead_letter_strategy",
+                "applies only with a DLQ (dead_letter_queue is false)");
+  CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/dead_letter_strategy", "twice")),
+                "/broker/dead_letter_strategy", "must be one of: at_most_once, at_least_once");
+}
+
 TEST_CASE("database and downstream: ranges and required fields", "[rules]") {
   CHECK_PROBLEM(Load(Without(BaseScenario(), "/database/connections")), "/database/connections",
                 "is required");

@@ -67,12 +67,18 @@ std::string Fmt(const char* format, int64_t a, int64_t b) {
 std::string CheckConservation(const model::Results& r) {
   if (r.lost != 0) return "conservation: " + std::to_string(r.lost) + " lost (must be 0)";
   const int64_t resting =
-      r.acked + r.parked + r.expired + r.dlq_end + r.rejected + r.not_terminal_end;
+      r.acked + r.parked + r.expired + r.dlq_end + r.rejected + r.broker_lost + r.not_terminal_end;
   if (resting != r.published) {
     return Fmt(
         "conservation: %lld published, but %lld acked + parked + expired + dlq_end + "
-        "rejected + not_terminal_end",
+        "rejected + broker_lost + not_terminal_end",
         r.published, resting);
+  }
+  int64_t by_cause = 0;
+  for (int64_t n : r.broker_lost_by_cause) by_cause += n;
+  if (by_cause != r.broker_lost) {
+    return Fmt("conservation: broker_lost %lld, but its causes add up to %lld", r.broker_lost,
+               by_cause);
   }
   int64_t kinds_published = 0;
   int64_t kinds_acked = 0;
@@ -157,11 +163,13 @@ PipelineOutcome CheckPipeline(std::string_view scenario_json) {
     outcome.failure = failure;
     return outcome;
   }
-  if (outcome.quiescent && r.not_terminal_end != 0) {
+  // Dead letters waiting for DLQ room (at-least-once) rest: only room in the DLQ moves them.
+  const int64_t moving = r.not_terminal_end - r.dead_letter_waiting_end;
+  if (outcome.quiescent && moving != 0) {
     outcome.failure =
         Fmt("quiescence: the run ended at nothing left to happen with %lld "
             "messages unfinished (events %lld)",
-            r.not_terminal_end, r.events);
+            moving, r.events);
     return outcome;
   }
   for (size_t i = 0; i < first.files.size(); ++i) {

@@ -9,9 +9,11 @@
 //  (2) a run with RunOptions::audit_every_event and a trace recorder: any broken invariant in
 //      the model is a DRAINSIM_CHECK, which aborts (the crash libFuzzer reports);
 //  (3) conservation: lost == 0, published == acked + parked + expired + dlq_end + rejected +
-//      not_terminal_end, the kinds' published and acked add up to the run's;
-//  (4) quiescence implies all terminal: a run that ended because nothing was left to happen
-//      (not reached_until, not events_max_reached) has not_terminal_end == 0;
+//      broker_lost + not_terminal_end, broker_lost's causes add up to it, the kinds' published
+//      and acked add up to the run's;
+//  (4) quiescence implies at rest: a run that ended because nothing was left to happen
+//      (not reached_until, not events_max_reached) has nothing ready, delayed or in flight
+//      (not_terminal_end == dead_letter_waiting_end);
 //  (5) every format of reports/formats.h renders, and parses: json and trace as JSON, junit and
 //      html (its SVG charts included) as well-formed XML, csv with one column count;
 //  (6) determinism: a second run, without the audit, gives the same bytes in every format.

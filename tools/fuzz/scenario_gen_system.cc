@@ -76,7 +76,7 @@ namespace {
 
 void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   static const char* const kOnTimeout[] = {"redeliver", "close_channel", "cancel_consumer"};
-  static const char* const kOnCrash[] = {"immediate", "after_visibility_timeout", "fail"};
+  static const char* const kOnCrash[] = {"immediate", "after_visibility_timeout", "fail", "lost"};
   // 10..300 s satisfies every preset (SQS <= 43200, Pub/Sub 10..600, Service Bus 5..300); a
   // short one makes handlers with slow faults overrun it.
   if (in.Chance(60)) b["visibility_timeout_s"] = in.RealIn(10, 300);
@@ -94,6 +94,20 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   }
   if (in.Chance(30)) b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
   if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
+}
+
+// What the broker does with dead letters it cannot keep (broker_lost, at-least-once waiting),
+// within the loader's rules: without_dlq only without a DLQ; a strategy and a refusing DLQ only
+// with one, the latter with a cap and not under Sidekiq's trim-on-death (its preset's dlq_trim).
+void DeadLetterHandling(Choices& in, const GenContext& c, Json& b) {
+  if (c.no_dlq) {
+    if (in.Chance(30)) b["without_dlq"] = in.Chance(50) ? "failed" : "dropped";
+    return;
+  }
+  if (in.Chance(20)) b["dead_letter_strategy"] = in.Chance(50) ? "at_most_once" : "at_least_once";
+  if (b.contains("dlq_max_length") && c.preset != "sidekiq" && in.Chance(40)) {
+    b["dlq_overflow"] = in.Chance(70) ? "reject_publish" : "drop_head";
+  }
 }
 
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
@@ -118,6 +132,7 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
   if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
   if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);
+  DeadLetterHandling(in, c, b);
   if (in.Chance(15)) b["dead_letter_duplicate_probability"] = in.RealIn(0, 1);
   if (in.Chance(20)) {
     const double cap = in.RealIn(0.01, 500);
