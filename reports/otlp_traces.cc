@@ -194,7 +194,6 @@ std::string SpansText(const ReportInput& input, OtlpAttributes& bound) {
     text += SpanText(context, s, ++executions[s.message_id]);
     ++written;
   }
-  if (written > 0) text += StatementsText(context, executions, bound);
   const int64_t left_out = log->attempts_seen - written;
   bound.Int("drainsim.otlp.attempts", log->attempts_seen)
       .Int("drainsim.otlp.spans", written)
@@ -205,6 +204,8 @@ std::string SpansText(const ReportInput& input, OtlpAttributes& bound) {
                : "only the first " + std::to_string(written) +
                      " attempts to start are spans (at most " + std::to_string(kOtlpSpansMax) +
                      "); " + std::to_string(left_out) + " later attempts are left out");
+  // After the attempts, in the file and in what the resource says.
+  if (written > 0) text += StatementsText(context, executions, bound);
   return text;
 }
 
