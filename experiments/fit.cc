@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "experiments/fit_arrivals.h"
 #include "sim/base/check.h"
@@ -20,7 +21,7 @@ HandlerFit FitHandler(std::vector<double> durations_ms) {
   HandlerFit fit;
   fit.n = static_cast<int64_t>(durations_ms.size());
   if (durations_ms.empty()) {
-    fit.why = "no finished attempt that did not fail: nothing to fit";
+    fit.why = "no duration of a success: nothing to fit";
     return fit;
   }
   fit.empirical = FitEmpirical(durations_ms);
@@ -95,7 +96,74 @@ std::vector<ArrivalWindow> FitArrivals(const std::vector<int64_t>& arrivals_ns, 
   return out;
 }
 
+// A kind's database statements (those whose parent process span is of the kind).
+struct StatementData {
+  int64_t spans = 0;
+  int64_t failed = 0;
+  std::vector<double> latency_ms;  // of those that did not fail
+};
+
+// Each process span's statements, matched by key (telemetry::StatementSpan): per span how many
+// did not fail and their total duration, which the span's handler time is taken without.
+struct Statements {
+  std::vector<int32_t> count;  // by process span; empty when no statement was read
+  std::vector<int64_t> sum_ns;
+  std::map<std::string, StatementData> kinds;
+  int64_t unmatched = 0;
+};
+
+Statements MatchStatements(const telemetry::TelemetrySet& set) {
+  Statements out;
+  if (set.statements.empty()) return out;
+  std::unordered_map<uint64_t, size_t> parent;  // the first span of each key
+  parent.reserve(set.spans.size());
+  for (size_t i = 0; i < set.spans.size(); ++i) {
+    if (set.spans[i].key != 0) parent.emplace(set.spans[i].key, i);
+  }
+  out.count.assign(set.spans.size(), 0);
+  out.sum_ns.assign(set.spans.size(), 0);
+  for (const telemetry::StatementSpan& st : set.statements) {
+    const auto it = parent.find(st.parent_key);
+    if (it == parent.end()) {
+      ++out.unmatched;
+      continue;
+    }
+    StatementData& d = out.kinds[set.kinds[set.spans[it->second].kind]];
+    ++d.spans;
+    if (st.failed) {
+      ++d.failed;
+      continue;
+    }
+    d.latency_ms.push_back(static_cast<double>(st.end_ns - st.start_ns) / 1e6);
+    ++out.count[it->second];
+    out.sum_ns[it->second] += st.end_ns - st.start_ns;
+  }
+  return out;
+}
+
+// The statement fit of a kind: latency by the handler time's rules, the most common count per
+// successful attempt (the smaller on a tie).
+StatementFit FitStatements(StatementData d, const std::map<int32_t, int64_t>& per_attempt) {
+  StatementFit fit;
+  fit.spans = d.spans;
+  fit.failed = d.failed;
+  fit.latency = FitHandler(std::move(d.latency_ms));
+  int64_t attempts = 0;
+  int64_t most = 0;
+  for (const auto& [count, attempts_with] : per_attempt) {
+    attempts += attempts_with;
+    if (attempts_with > most) {
+      most = attempts_with;
+      fit.per_attempt = count;
+    }
+  }
+  if (attempts > 0)
+    fit.per_attempt_share = static_cast<double>(most) / static_cast<double>(attempts);
+  return fit;
+}
+
 struct KindData {
+  std::map<int32_t, int64_t> statements_per_attempt;  // successful attempts by statement count
   std::vector<double> durations_ms;
   std::map<std::string, int64_t> failures;
   int64_t attempts = 0;                       // finished (not censored)
@@ -129,19 +197,11 @@ void FitKindArrivals(const KindData& d, const FitResult& result, double end_s, K
   fit.bin_counts = std::move(rate.counts);
 }
 
-}  // namespace
-
-FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
-  DRAINSIM_CHECK(window_s >= 0);
-  FitResult result;
-  result.files = set.files;
-  for (const std::string& file : set.files) result.from += (result.from.empty() ? "" : ", ") + file;
-  result.spans = static_cast<int64_t>(set.spans.size());
-  result.spans_skipped = set.spans_skipped;
-  result.window_s_asked = window_s;
-  std::map<std::string, KindFit> fits;
-  std::map<std::string, KindData> data;
-  for (const telemetry::ProcessSpan& s : set.spans) {
+// Each process span counted into its kind's fit (spans, censored) and data (fit.cc's rules).
+void CollectSpans(const telemetry::TelemetrySet& set, const Statements& statements,
+                  std::map<std::string, KindFit>& fits, std::map<std::string, KindData>& data) {
+  for (size_t i = 0; i < set.spans.size(); ++i) {
+    const telemetry::ProcessSpan& s = set.spans[i];
     const std::string& kind = set.kinds[s.kind];
     KindFit& fit = fits[kind];
     KindData& d = data[kind];
@@ -158,10 +218,32 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
     ++d.attempts;
     if (s.failed) {
       ++d.failures[set.classes[s.error_class]];
-    } else {
+    } else if (statements.kinds.count(kind) == 0) {
       d.durations_ms.push_back(static_cast<double>(s.end_ns - s.start_ns) / 1e6);
+    } else {  // the handler's own time: statements that overlap may leave less than nothing
+      const int64_t own_ns = std::max<int64_t>(0, s.end_ns - s.start_ns - statements.sum_ns[i]);
+      d.durations_ms.push_back(static_cast<double>(own_ns) / 1e6);
+      ++d.statements_per_attempt[statements.count[i]];
     }
   }
+}
+
+}  // namespace
+
+FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
+  DRAINSIM_CHECK(window_s >= 0);
+  FitResult result;
+  result.files = set.files;
+  for (const std::string& file : set.files) result.from += (result.from.empty() ? "" : ", ") + file;
+  result.spans = static_cast<int64_t>(set.spans.size());
+  result.spans_skipped = set.spans_skipped;
+  result.window_s_asked = window_s;
+  const Statements statements = MatchStatements(set);
+  result.statements = static_cast<int64_t>(set.statements.size());
+  result.statements_unmatched = statements.unmatched;
+  std::map<std::string, KindFit> fits;
+  std::map<std::string, KindData> data;
+  CollectSpans(set, statements, fits, data);
   int64_t first_ns = INT64_MAX;
   int64_t last_ns = INT64_MIN;
   for (const auto& [kind, d] : data) {
@@ -182,6 +264,9 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
     KindData& d = data[kind];
     fit.kind = kind;
     fit.handler = FitHandler(std::move(d.durations_ms));
+    if (const auto it = statements.kinds.find(kind); it != statements.kinds.end()) {
+      fit.statements = FitStatements(it->second, d.statements_per_attempt);
+    }
     if (d.attempts > 0) fit.classes = FitClasses(d.failures, d.attempts);
     fit.messages = static_cast<int64_t>(d.attempts_of.size());
     int64_t with_id = 0;

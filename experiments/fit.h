@@ -12,6 +12,10 @@
 //    on the earlier classes not having failed the attempt, with a Wilson 95% interval. Censored
 //    attempts (still running at the end) are left out; attempts failed by a class that is not a
 //    scenario class (worker_crashed) are no trial for the scenario classes after it.
+//  - Database statements (telemetry::StatementSpan), matched to their process spans by key: per
+//    kind, the latency of those that did not fail, by the handler time's rules; the most common
+//    count per successful attempt. A kind with statements has its handler time taken as each
+//    successful attempt's duration less its statements' (at least 0).
 //  - Attempts per message: spans per messaging.message.id.
 //  - Arrivals: a message arrives at its first attempt's start (the publish time is not in the
 //    spans; the queue wait delays it). Origin: the first arrival, floored to whole seconds.

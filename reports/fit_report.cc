@@ -22,8 +22,8 @@ Json Provenance(const FitResult& fit, int64_t n, const char* method) {
   return {{"from", fit.from}, {"n", n}, {"method", method}};
 }
 
-Json HandlerJson(const FitResult& fit, const KindFit& k) {
-  const experiments::HandlerFit& h = k.handler;
+// A fitted duration as the scenario writes a distribution, with its provenance.
+Json DurationJson(const FitResult& fit, const experiments::HandlerFit& h) {
   Json dist;
   if (h.chose_lognormal) {
     const experiments::LognormalFit& l = *h.lognormal;
@@ -40,8 +40,21 @@ Json HandlerJson(const FitResult& fit, const KindFit& k) {
     dist["fitted"] = Provenance(fit, h.n, "empirical quantiles");
     dist["fitted"]["ks"] = Number(h.empirical->ks);
   }
-  return {
-      {"validate_ms", {{"constant", 0}}}, {"db_ops", 0}, {"downstream_calls", 0}, {"cpu_ms", dist}};
+  return dist;
+}
+
+// The handler time as one step, or, when spans carry database statements, the statements
+// (db_ops of db_op_ms) and the rest of the handler's time (cpu_ms).
+Json HandlerJson(const FitResult& fit, const KindFit& k) {
+  Json handler = {{"validate_ms", {{"constant", 0}}},
+                  {"db_ops", 0},
+                  {"downstream_calls", 0},
+                  {"cpu_ms", DurationJson(fit, k.handler)}};
+  if (k.statements && k.statements->latency.empirical && k.statements->per_attempt > 0) {
+    handler["db_ops"] = k.statements->per_attempt;
+    handler["db_op_ms"] = DurationJson(fit, k.statements->latency);
+  }
+  return handler;
 }
 
 std::string Seconds(double s) { return Decimal(s, 3); }
@@ -62,6 +75,36 @@ std::string ArrivalMethod(const KindFit& k, size_t segment) {
   return method + "; segment " + std::to_string(segment + 1) + " of " +
          std::to_string(k.arrivals.size()) + " by binary segmentation; " +
          DispersionWords(k.dispersion);
+}
+
+// "  WHAT (ms), n N: lognormal ...; empirical ...\n    chosen: ...\n"
+std::string DurationLines(const char* what, const experiments::HandlerFit& h) {
+  char line[512];
+  std::string text = std::string("  ") + what + " (ms), n " + std::to_string(h.n) + ":";
+  if (h.lognormal) {
+    const experiments::LognormalFit& l = *h.lognormal;
+    std::snprintf(line, sizeof line,
+                  " lognormal mu %.4f [%.4f, %.4f] sigma %.4f [%.4f, %.4f] KS %.4f;", l.mu,
+                  l.mu_interval.low, l.mu_interval.high, l.sigma, l.sigma_interval.low,
+                  l.sigma_interval.high, l.ks);
+    text += line;
+  }
+  if (h.empirical) {
+    std::snprintf(line, sizeof line, " empirical (%zu rows) KS %.4f; 5%% critical %.4f",
+                  h.empirical->points.size(), h.empirical->ks, h.ks_critical);
+    text += line;
+  }
+  return text + "\n    chosen: " + h.why + "\n";
+}
+
+std::string StatementLines(const experiments::StatementFit& st) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "  database statements: %lld (%lld failed, left out); %lld per successful "
+                "attempt (%.1f%% of them)\n",
+                static_cast<long long>(st.spans), static_cast<long long>(st.failed),
+                static_cast<long long>(st.per_attempt), 100 * st.per_attempt_share);
+  return line + DurationLines("statement latency", st.latency);
 }
 
 }  // namespace
@@ -101,6 +144,11 @@ std::string FitSummary(const FitResult& fit) {
   char line[512];
   std::string text = "fit: " + fit.from + ": " + std::to_string(fit.spans) + " process spans (" +
                      std::to_string(fit.spans_skipped) + " other spans skipped)\n";
+  if (fit.statements > 0) {
+    text += std::to_string(fit.statements) + " database statement spans (" +
+            std::to_string(fit.statements_unmatched) +
+            " whose parent is no process span read: left out)\n";
+  }
   if (fit.window_s > fit.window_s_asked && fit.window_s_asked > 0) {
     text += "arrival windows widened from " + Decimal(fit.window_s_asked, 3) + " s to " +
             Decimal(fit.window_s, 3) + " s: at most 10000 windows\n";
@@ -114,22 +162,8 @@ std::string FitSummary(const FitResult& fit) {
                   k.attempts_per_message, static_cast<long long>(k.attempts_per_message_max),
                   static_cast<long long>(k.messages_retried));
     text += line;
-    const experiments::HandlerFit& h = k.handler;
-    text += "  handler time (ms), n " + std::to_string(h.n) + ":";
-    if (h.lognormal) {
-      const experiments::LognormalFit& l = *h.lognormal;
-      std::snprintf(line, sizeof line,
-                    " lognormal mu %.4f [%.4f, %.4f] sigma %.4f [%.4f, %.4f] KS %.4f;", l.mu,
-                    l.mu_interval.low, l.mu_interval.high, l.sigma, l.sigma_interval.low,
-                    l.sigma_interval.high, l.ks);
-      text += line;
-    }
-    if (h.empirical) {
-      std::snprintf(line, sizeof line, " empirical (%zu rows) KS %.4f; 5%% critical %.4f",
-                    h.empirical->points.size(), h.empirical->ks, h.ks_critical);
-      text += line;
-    }
-    text += "\n    chosen: " + h.why + "\n";
+    text += DurationLines(k.statements ? "handler time less its statements" : "handler time",
+                          k.handler);
     for (const experiments::ClassFit& c : k.classes) {
       std::snprintf(line, sizeof line,
                     "  failures %s: %lld of %lld attempts, p %.5f [%.5f, %.5f] (share of all "
@@ -140,6 +174,7 @@ std::string FitSummary(const FitResult& fit) {
                     c.in_scenario ? "" : "; not a scenario error class: not in the fragment");
       text += line;
     }
+    if (k.statements) text += StatementLines(*k.statements);
     if (k.dispersion.tested) {
       text += "  arrival rate: " + DispersionWords(k.dispersion) +
               (k.dispersion.rejected

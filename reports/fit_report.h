@@ -4,7 +4,8 @@
 // The fragment (docs/TELEMETRY.md, "drainsim fit"): {"kinds": {K: {"handler": {"validate_ms":
 // {"constant": 0}, "db_ops": 0, "downstream_calls": 0, "cpu_ms": DIST}}}, "faults": [errors
 // faults], "producers": [poisson producers]}; the handler time as one step (spans do not split
-// it). Each fitted value's object holds "fitted": {"from": FILES, "n": N, "method": ..., "ks":
+// it), unless the spans carried database statements: then "db_ops": N, "db_op_ms": DIST and
+// cpu_ms the rest of the handler's time. Each fitted value's object holds "fitted": {"from": FILES, "n": N, "method": ..., "ks":
 // D (distributions), "interval": [low, high] or, for a lognormal, {"mu": [...], "sigma":
 // [...]}} (95%).
 //

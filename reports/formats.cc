@@ -29,7 +29,8 @@ std::span<const Format> Formats() {
       {"otlp", "otlp-traces.json",
        "OpenTelemetry OTLP/JSON: a span per attempt, and the series as gauges in "
        "otlp-metrics.json",
-       OtlpTraces, /*needs_trace_log=*/true, "otlp-metrics.json", OtlpMetrics},
+       OtlpTraces, /*needs_trace_log=*/true, "otlp-metrics.json", OtlpMetrics,
+       /*needs_statements=*/true},
   };
   return kFormats;
 }

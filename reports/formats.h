@@ -29,6 +29,8 @@ struct Format {
   // empty and null for the others.
   std::string_view companion_file_name = {};
   std::string (*write_companion)(const ReportInput& input) = nullptr;
+  // The writer reads the trace log's database statements (model::TraceOptions::statements).
+  bool needs_statements = false;
 };
 
 // Every format, in the order --help lists them.

@@ -113,6 +113,65 @@ std::string SpanText(const SpanContext& c, const model::AttemptSpan& s, int64_t 
   return text + "}";
 }
 
+constexpr int kSpanKindClient = 3;
+// Statement span ids have the top bit set, which no attempt span's has (message ids below 2^43),
+// and their ordinal in the file below it.
+constexpr uint64_t kStatementIdBit = uint64_t{1} << 63;
+
+// A database statement as the OpenTelemetry database conventions' client span, a child of its
+// attempt's span (docs/TELEMETRY.md, "Database statements").
+std::string StatementText(const SpanContext& c, const model::StatementSpan& s, uint64_t ordinal) {
+  const std::string_view operation = s.claim ? "INSERT" : "EXECUTE";
+  const std::string target = s.claim ? "drainsim_claims" : "drainsim";
+  OtlpAttributes a;
+  a.Str("db.system.name", "postgresql")
+      .Str("db.namespace", "drainsim")
+      .Str("db.operation.name", operation);
+  if (s.claim) a.Str("db.collection.name", target);
+  a.Str("drainsim.db.statement", s.claim ? "claim" : "db_op");
+  std::string error;
+  if (s.failure != model::FailureCause::kNone) {
+    // PostgreSQL's SQLSTATE: 57014 query_canceled (statement_timeout), 57P03 cannot_connect_now.
+    const bool timeout = s.failure == model::FailureCause::kDbTimeout;
+    error = timeout ? "timeout" : "refused";
+    a.Str("db.response.status_code", timeout ? "57014" : "57P03").Str("error.type", error);
+  }
+  std::string text = "{\"traceId\":" + TraceId(c.seed, s.message_id) + ",\"spanId\":\"" +
+                     Hex16(kStatementIdBit | ordinal) +
+                     "\",\"parentSpanId\":" + SpanId(s.message_id, s.execution) +
+                     ",\"name\":" + JsonQuote(std::string(operation) + " " + target) +
+                     ",\"kind\":" + std::to_string(kSpanKindClient) +
+                     ",\"startTimeUnixNano\":" + OtlpTime(s.start) +
+                     ",\"endTimeUnixNano\":" + OtlpTime(s.end) + ",\"attributes\":" + a.Text();
+  if (!error.empty()) {
+    text += ",\"status\":{\"code\":" + std::to_string(kStatusCodeError) +
+            ",\"message\":" + JsonQuote("statement " + error) + "}";
+  }
+  return text + "}";
+}
+
+// The statements of the attempts written (`executions`: per message, how many), at most
+// kOtlpStatementsMax; what the resource says of them when the run made any.
+std::string StatementsText(const SpanContext& c,
+                           const std::unordered_map<uint64_t, int64_t>& executions,
+                           OtlpAttributes& bound) {
+  std::string text;
+  int64_t written = 0;
+  for (const model::StatementSpan& s : c.log.statements) {
+    const auto it = executions.find(s.message_id);
+    if (it == executions.end() || s.execution > it->second) continue;  // its attempt is not
+    if (static_cast<size_t>(written) == kOtlpStatementsMax) break;
+    text += ',' + StatementText(c, s, static_cast<uint64_t>(++written));
+  }
+  const int64_t recorded = static_cast<int64_t>(c.log.statements.size());
+  const int64_t left_out = recorded + c.log.statements_left_out - written;
+  if (recorded + c.log.statements_left_out > 0) {
+    bound.Int("drainsim.otlp.statement_spans", written)
+        .Int("drainsim.otlp.statements_left_out", left_out);
+  }
+  return text;
+}
+
 // The spans, and what the resource says of the bound.
 std::string SpansText(const ReportInput& input, OtlpAttributes& bound) {
   const model::TraceLog* log = input.trace;
@@ -145,6 +204,8 @@ std::string SpansText(const ReportInput& input, OtlpAttributes& bound) {
                : "only the first " + std::to_string(written) +
                      " attempts to start are spans (at most " + std::to_string(kOtlpSpansMax) +
                      "); " + std::to_string(left_out) + " later attempts are left out");
+  // After the attempts, in the file and in what the resource says.
+  if (written > 0) text += StatementsText(context, executions, bound);
   return text;
 }
 

@@ -2,8 +2,9 @@
 // (reports/fit_report.h): per message kind, the handler time (a lognormal by maximum
 // likelihood and an empirical table, each with its Kolmogorov-Smirnov distance, and the one
 // chosen), the failure probability of each error class with its Wilson 95% interval, attempts
-// per message, and the arrival rate per window or segment with its exact Poisson 95% interval
-// (and, for segments chosen from the data, the dispersion test).
+// per message, the arrival rate per window or segment with its exact Poisson 95% interval
+// (and, for segments chosen from the data, the dispersion test), and the latency of database
+// statements when spans carry them.
 //
 // Units are in the names: handler times in milliseconds (the scenario's cpu_ms), rates per second,
 // window bounds in seconds from the telemetry's origin (FitResult::origin_unix_ns).
@@ -89,11 +90,24 @@ struct ArrivalDispersion {
   bool rejected = false;  // p_value < 0.05: the rate is not constant
 };
 
+// The database statements under a kind's process spans (client spans with db.system.name).
+struct StatementFit {
+  int64_t spans = 0;   // statement spans whose process span is of the kind
+  int64_t failed = 0;  // of which status ERROR: left out of the latency, as failed attempts are
+  HandlerFit latency;  // of the others, in ms, by the handler time's rules
+  // Statements per finished successful attempt: the most common count, and the share of those
+  // attempts that made exactly that many.
+  int64_t per_attempt = 0;
+  double per_attempt_share = 0;
+};
+
 struct KindFit {
   std::string kind;
   int64_t spans = 0;     // process spans read of this kind
   int64_t censored = 0;  // of which still running at the end (left out of every fit)
+  // Of the successful attempts' durations, less their statements' when the kind has any.
   HandlerFit handler;
+  std::optional<StatementFit> statements;  // iff a statement span names a process span of it
   std::vector<ClassFit> classes;  // scenario classes in ErrorClass order, then others by name
   int64_t messages = 0;           // distinct messaging.message.id
   double attempts_per_message = 0;
@@ -110,10 +124,12 @@ struct FitResult {
   std::string from;  // the files, ", "-joined: provenance of every fitted value
   int64_t spans = 0;
   int64_t spans_skipped = 0;
-  int64_t origin_unix_ns = 0;  // time 0 of from_s/until_s: the first arrival, whole seconds
-  double window_s = 0;         // 0: one window over all arrivals; else the width used
-  double window_s_asked = 0;   // --window-s; less than window_s iff it was widened
-  std::vector<KindFit> kinds;  // by name
+  int64_t statements = 0;            // database statement spans read
+  int64_t statements_unmatched = 0;  // of which no process span read is the parent
+  int64_t origin_unix_ns = 0;        // time 0 of from_s/until_s: the first arrival, whole seconds
+  double window_s = 0;               // 0: one window over all arrivals; else the width used
+  double window_s_asked = 0;         // --window-s; less than window_s iff it was widened
+  std::vector<KindFit> kinds;        // by name
 };
 
 }  // namespace drainsim::experiments

@@ -90,6 +90,21 @@ void MessageNotifier::Commit(engine::Instant now, uint32_t slot, const Attempt& 
   observer_->OnCommit(info);
 }
 
+void MessageNotifier::Statement(engine::Instant now, uint32_t slot, const Attempt& a,
+                                const Message& m, engine::Duration latency, bool claim,
+                                FailureCause failure) const {
+  StatementInfo info;
+  info.at = now;
+  info.start = now - latency;
+  info.message_id = m.id;
+  info.kind_index = m.kind_index;
+  info.slot = slot;
+  info.worker = a.worker;
+  info.claim = claim;
+  info.failure = failure;
+  observer_->OnStatement(info);
+}
+
 void MessageNotifier::Sleep(engine::Instant now, uint32_t slot, const Attempt& a, const Message& m,
                             engine::Instant until) const {
   SleepInfo info;

@@ -45,6 +45,9 @@ class MessageNotifier {
                   config::ErrorClass error, FailureCause failure) const;
   void Commit(engine::Instant now, uint32_t slot, const Attempt& attempt, const Message& message,
               bool duplicate, DuplicateCause cause, bool visible) const;
+  // The database answered a statement of the attempt in `slot` after `latency`.
+  void Statement(engine::Instant now, uint32_t slot, const Attempt& attempt, const Message& message,
+                 engine::Duration latency, bool claim, FailureCause failure) const;
   void Sleep(engine::Instant now, uint32_t slot, const Attempt& attempt, const Message& message,
              engine::Instant until) const;
   void Released(engine::Instant now, const Message& message) const;

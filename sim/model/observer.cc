@@ -49,6 +49,9 @@ void ObserverTee::OnAttemptEnd(const AttemptEndInfo& info) {
 void ObserverTee::OnCommit(const CommitInfo& info) {
   for (RunObserver* o : messages_) o->OnCommit(info);
 }
+void ObserverTee::OnStatement(const StatementInfo& info) {
+  for (RunObserver* o : messages_) o->OnStatement(info);
+}
 void ObserverTee::OnSleep(const SleepInfo& info) {
   for (RunObserver* o : messages_) o->OnSleep(info);
 }

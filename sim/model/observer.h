@@ -2,8 +2,8 @@
 // happened, for the trace format, `drainsim explain` and the progress line.
 //
 // The model calls a RunObserver (RunOptions::observer) at the few places that already centralise
-// these things (World::Transition, StartAttempt, Commit, Succeed, Fail, CrashWorker, FaultEdge,
-// StartDrain/EndDrain, the event loop). The callbacks receive plain structs: times as
+// these things (World::Transition, StartAttempt, DatabaseEvent, Commit, Succeed, Fail, CrashWorker,
+// FaultEdge, StartDrain/EndDrain, the event loop). The callbacks receive plain structs: times as
 // engine::Instant (µs), indices, enums; no string is built for a callback except the key, and
 // only for an observer that asks for keys.
 //
@@ -160,6 +160,21 @@ struct CommitInfo {
   bool visible = false;  // a duplicate of a kind with idempotency `none`
 };
 
+// A database statement an attempt made (the idempotency claim or one of the handler's db_ops),
+// reported when the database answered: `start` is when the attempt submitted it, `at` when it
+// completed, so the span covers the wait for a connection and the service. A statement still
+// running when its worker crashed, or when the run stopped, is not reported.
+struct StatementInfo {
+  engine::Instant at;
+  engine::Instant start;
+  uint64_t message_id = 0;
+  uint32_t kind_index = 0;
+  uint32_t slot = 0;  // the attempt that made it
+  uint32_t worker = 0;
+  bool claim = false;                          // the claim row's insert, not a db op
+  FailureCause failure = FailureCause::kNone;  // kDbTimeout or kDbRefused when it failed
+};
+
 // A sleep_in_consumer retry: the worker keeps the message and its slot until `until`, then
 // runs the next attempt itself (in the same slot).
 struct SleepInfo {
@@ -186,6 +201,7 @@ class RunObserver {
   virtual void OnAttemptStart(const AttemptInfo&) {}
   virtual void OnAttemptEnd(const AttemptEndInfo&) {}
   virtual void OnCommit(const CommitInfo&) {}
+  virtual void OnStatement(const StatementInfo&) {}
   virtual void OnSleep(const SleepInfo&) {}
   // The message is terminal and no worker holds a copy: nothing more happens to it.
   virtual void OnReleased(uint64_t /*message_id*/, engine::Instant /*at*/) {}
@@ -213,6 +229,7 @@ class ObserverTee final : public RunObserver {
   void OnAttemptStart(const AttemptInfo& info) override;
   void OnAttemptEnd(const AttemptEndInfo& info) override;
   void OnCommit(const CommitInfo& info) override;
+  void OnStatement(const StatementInfo& info) override;
   void OnSleep(const SleepInfo& info) override;
   void OnReleased(uint64_t message_id, engine::Instant at) override;
   void OnFaultEdge(uint32_t fault, FaultEdge edge, engine::Instant at) override;

@@ -213,6 +213,7 @@ void TraceRecorder::OnAttemptStart(const AttemptInfo& info) {
   slot.sleeping = false;
   slot.message_id = info.message_id;
   slot.attempt = info.attempt;
+  slot.execution = info.execution;
   AttemptSpan span;
   span.start = info.at;
   span.message_id = info.message_id;
@@ -284,6 +285,20 @@ void TraceRecorder::OnCommit(const CommitInfo& info) {
     e.visible = info.visible;
     Record(*r, e);
   }
+}
+
+void TraceRecorder::OnStatement(const StatementInfo& info) {
+  if (!options_.statements) return;
+  const Slot& slot = SlotAt(info.slot);
+  DRAINSIM_CHECK(slot.busy && !slot.sleeping);
+  if (!slot.has_span) return;  // its attempt is not recorded: nor are its statements
+  if (log_.statements.size() >= options_.statements_max) {
+    ++log_.statements_left_out;
+    return;
+  }
+  DRAINSIM_CHECK(info.start >= slot.span.start && info.start <= info.at);
+  log_.statements.push_back(StatementSpan{info.start, info.at, info.message_id, slot.execution,
+                                          info.claim, info.failure});
 }
 
 void TraceRecorder::OnSleep(const SleepInfo& info) {

@@ -1,11 +1,12 @@
 // A recording RunObserver, and the plain log it fills: the data behind the `trace` report
 // (reports/trace_report.h) and `drainsim explain`.
 //
-// TraceRecorder records three things: (a) a span per attempt on its worker's slot, (b) the
-// run's instants (fault edges, drains, worker crashes and restarts) and (c) the lives of some
-// messages, event by event. By default (c) is a sample: the first `lives_first` ids and every
-// message that was dead-lettered, parked, expired, or whose work ran or tried to run twice.
-// With only_id / only_key it is exactly the messages asked for (explain).
+// TraceRecorder records three things: (a) a span per attempt on its worker's slot (and, when
+// asked, its database statements), (b) the run's instants (fault edges, drains, worker crashes
+// and restarts) and (c) the lives of some messages, event by event. By default (c) is a sample: the
+// first `lives_first` ids and every message that was dead-lettered, parked, expired, or whose work
+// ran or tried to run twice. With only_id / only_key it is exactly the messages asked for
+// (explain).
 //
 // Contract:
 //  (1) Deterministic: the same run gives the same TraceLog, field for field.
@@ -19,7 +20,8 @@
 //      strikes (marks_left_out; fault windows and drains, bounded by the scenario, are always
 //      kept). So the recorder holds at most about
 //      (lives_alive_max + lives_max) * life_events_max * sizeof(LifeEvent) + spans_max *
-//      sizeof(AttemptSpan) + marks_max * sizeof(RunMark) bytes, plus the keys: about 110 MB
+//      sizeof(AttemptSpan) + statements_max * sizeof(StatementSpan) + marks_max *
+//      sizeof(RunMark) bytes, plus the keys: about 110 MB
 //      with the defaults (tests/cli/memory_test.cc measures a retry storm).
 //      A life is held while the model holds the message's record (until OnReleased), then kept
 //      or dropped.
@@ -59,6 +61,17 @@ struct AttemptSpan {
   bool committed = false;  // its transaction committed
   bool duplicate = false;  // ... for a key that had already committed
   DuplicateCause duplicate_cause = DuplicateCause::kOther;
+};
+
+// A database statement of a recorded attempt (TraceOptions::statements): what `--format otlp`
+// exports as a client span under the attempt's span.
+struct StatementSpan {
+  engine::Instant start;  // submitted
+  engine::Instant end;    // answered; >= start
+  uint64_t message_id = 0;
+  int32_t execution = 0;  // the attempt's, over all the message's lives (AttemptInfo::execution)
+  bool claim = false;
+  FailureCause failure = FailureCause::kNone;  // kDbTimeout or kDbRefused when it failed
 };
 
 // An instant of the run.
@@ -126,8 +139,10 @@ struct TraceLog {
   std::vector<AttemptSpan> spans;  // by (start, worker, lane)
   int64_t attempts_seen = 0;       // attempts started in the run
   size_t spans_max = 0;
-  int64_t spans_left_out = 0;  // attempts and sleeps not drawn: spans_max was reached
-  std::vector<RunMark> marks;  // in time order
+  int64_t spans_left_out = 0;             // attempts and sleeps not drawn: spans_max was reached
+  std::vector<StatementSpan> statements;  // in the order they ended; empty unless asked for
+  int64_t statements_left_out = 0;        // of recorded attempts, over statements_max
+  std::vector<RunMark> marks;             // in time order
   size_t marks_max = 0;
   int64_t marks_left_out = 0;      // crashes, restarts and strikes over marks_max
   std::vector<MessageLife> lives;  // by id
@@ -146,6 +161,11 @@ struct TraceLog {
 struct TraceOptions {
   bool spans = true;  // record attempt spans at all
   size_t spans_max = 200'000;
+  // Record the database statements of the attempts whose spans are recorded, at most
+  // statements_max (the first to end; TraceLog::statements_left_out counts the rest). Off by
+  // default: only the otlp format exports them.
+  bool statements = false;
+  size_t statements_max = 200'000;
   uint64_t lives_first = 200;
   size_t lives_max = 2000;
   // The memory bounds of contract (2). A life of 64 events shows a message's first attempts
@@ -168,6 +188,7 @@ class TraceRecorder final : public RunObserver {
   void OnAttemptStart(const AttemptInfo& info) override;
   void OnAttemptEnd(const AttemptEndInfo& info) override;
   void OnCommit(const CommitInfo& info) override;
+  void OnStatement(const StatementInfo& info) override;
   void OnSleep(const SleepInfo& info) override;
   void OnReleased(uint64_t message_id, engine::Instant at) override;
   void OnFaultEdge(uint32_t fault, FaultEdge edge, engine::Instant at) override;
@@ -186,6 +207,7 @@ class TraceRecorder final : public RunObserver {
     bool busy = false;
     uint64_t message_id = 0;
     int32_t attempt = 0;
+    int32_t execution = 0;
     bool sleeping = false;
     bool has_span = false;
     AttemptSpan span;

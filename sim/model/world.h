@@ -184,6 +184,8 @@ class World final : public Scheduler {
   void ScheduleStep(uint32_t attempt_slot, engine::Duration after);
   void SubmitQuery(uint32_t attempt_slot);
   void AfterQuery(uint32_t attempt_slot, QueryOutcome outcome);
+  // REQUIRES: notify_.attached()
+  void NotifyStatement(uint32_t attempt_slot, const QueryCompletion& done) const;
   void AfterValidate(uint32_t attempt_slot);
   void BeginDbOpsOrCalls(uint32_t attempt_slot);
   void BeginCallsOrCpu(uint32_t attempt_slot);

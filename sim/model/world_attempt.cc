@@ -145,7 +145,19 @@ void World::DatabaseEvent(const Event& event) {
   const auto generation = static_cast<uint32_t>(done->owner >> 32);
   // The attempt may have died with its worker; the database finished the query anyway.
   if (!pool_.IsLive(slot, generation)) return;
+  if (notify_.attached()) [[unlikely]] {
+    NotifyStatement(slot, *done);
+  }
   AfterQuery(slot, done->outcome);
+}
+
+void World::NotifyStatement(uint32_t slot, const QueryCompletion& done) const {
+  const Attempt& a = pool_.attempt(slot);
+  const FailureCause failure = done.outcome == QueryOutcome::kOk        ? FailureCause::kNone
+                               : done.outcome == QueryOutcome::kTimeout ? FailureCause::kDbTimeout
+                                                                        : FailureCause::kDbRefused;
+  notify_.Statement(now_, slot, a, messages_.Get(a.delivery.message), done.latency,
+                    a.step == Step::kClaim, failure);
 }
 
 void World::AfterQuery(uint32_t slot, QueryOutcome outcome) {

@@ -31,19 +31,21 @@ std::string LineColumn(JsonSource& source, size_t offset) {
 
 // The sizes of a set before a file: what a failed file is cut back to (contract (2)).
 struct Mark {
-  size_t kinds, classes, messages, spans;
+  size_t kinds, classes, messages, spans, statements;
   int64_t skipped;
   explicit Mark(const TelemetrySet& set)
       : kinds(set.kinds.size()),
         classes(set.classes.size()),
         messages(set.messages.size()),
         spans(set.spans.size()),
+        statements(set.statements.size()),
         skipped(set.spans_skipped) {}
   void Restore(TelemetrySet& set) const {
     set.kinds.resize(kinds);
     set.classes.resize(classes);
     set.messages.resize(messages);
     set.spans.resize(spans);
+    set.statements.resize(statements);
     set.spans_skipped = skipped;
   }
 };
@@ -79,6 +81,17 @@ base::Status Parse(JsonSource& source, const std::string& file,
 }
 
 }  // namespace
+
+uint64_t SpanKey(std::string_view trace_id, std::string_view span_id) {
+  uint64_t hash = 14695981039346656037ull;
+  const auto add = [&hash](std::string_view text) {
+    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  };
+  add(trace_id);
+  add("/");
+  add(span_id);
+  return hash == 0 ? 1 : hash;
+}
 
 base::Status ReadOtlpTraces(std::string_view text, const std::string& file, TelemetrySet* set) {
   DRAINSIM_CHECK(set != nullptr);

@@ -10,7 +10,8 @@
 // its times startTimeUnixNano and endTimeUnixNano (decimal strings, as OTLP/JSON writes 64-bit
 // integers, or JSON integers); it failed iff status.code is 2 (or "STATUS_CODE_ERROR"), with the
 // class from its "exception" event's exception.type, else error.type, else "unknown". A span
-// whose drainsim.outcome is "unfinished" was cut by the run's end: kept, marked censored.
+// whose drainsim.outcome is "unfinished" was cut by the run's end: kept, marked censored. A span
+// with db.system.name (or db.system) and a parentSpanId is a database statement (StatementSpan).
 //
 // Contract:
 //  (1) Never throws and never recurses deeper than kDepthMax: the bytes are scanned for nesting
@@ -49,6 +50,18 @@ struct ProcessSpan {
   bool failed = false;       // status ERROR
   uint32_t error_class = 0;  // index into TelemetrySet::classes when failed
   bool censored = false;     // drainsim.outcome "unfinished": still running at the end
+  // SpanKey(traceId, spanId), by which its database statements name it; 0 without a spanId.
+  uint64_t key = 0;
+};
+
+// A database client span under a process span: an attribute db.system.name (or the older
+// db.system) and a parentSpanId. Which process span, and so which kind, is resolved when the
+// fit has read every file (experiments/fit.h): a child may come before its parent.
+struct StatementSpan {
+  uint64_t parent_key = 0;  // SpanKey(traceId, parentSpanId)
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;   // >= start_ns
+  bool failed = false;  // status ERROR
 };
 
 struct TelemetrySet {
@@ -57,8 +70,14 @@ struct TelemetrySet {
   std::vector<std::string> classes;
   std::vector<std::string> messages;  // message ids as written (per kind: "kind/id")
   std::vector<ProcessSpan> spans;
-  int64_t spans_skipped = 0;  // spans that are not messaging "process" spans
+  std::vector<StatementSpan> statements;
+  int64_t spans_skipped = 0;  // spans that are neither process spans nor statements under one
 };
+
+// A 64-bit FNV-1a hash of "traceId/spanId": a span's name among the files' spans in 8 bytes.
+// Two spans' keys collide with probability about n^2 / 2^65 (3e-8 for a million spans); 0 is
+// never returned.
+uint64_t SpanKey(std::string_view trace_id, std::string_view span_id);
 
 // Reads one file's text into `set` (appending; kinds, classes and messages are shared between
 // files). `file` names it in problems. REQUIRES: set != nullptr

@@ -52,6 +52,12 @@ std::string ErrorClass(const Json& span, const std::map<std::string, std::string
   return "unknown";
 }
 
+// A string id member ("traceId", "spanId", "parentSpanId") as written, or "".
+std::string Id(const Json& span, const char* key) {
+  const auto it = span.find(key);
+  return it != span.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 }  // namespace
 
 SpanReader::SpanReader(const std::string& file, TelemetrySet& set)
@@ -63,7 +69,8 @@ base::Status SpanReader::Problem(const std::string& pointer, const std::string& 
 
 bool SpanReader::IsRead(const std::string& key) {
   return key == "attributes" || key == "startTimeUnixNano" || key == "endTimeUnixNano" ||
-         key == "status" || key == "events";
+         key == "status" || key == "events" || key == "traceId" || key == "spanId" ||
+         key == "parentSpanId";
 }
 
 std::optional<int64_t> SpanReader::Nanos(const Json& span, const std::string& pointer,
@@ -99,6 +106,9 @@ base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) 
   const std::string* operation = find("messaging.operation.type");
   if (operation == nullptr) operation = find("messaging.operation");
   if (operation == nullptr || *operation != "process") {
+    if (find("db.system.name") != nullptr || find("db.system") != nullptr) {
+      return ReadStatement(span, pointer);
+    }
     ++set_.spans_skipped;
     return {};
   }
@@ -125,7 +135,27 @@ base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) 
   if (out.failed) out.error_class = names_.Class(ErrorClass(span, attributes));
   const std::string* outcome = find("drainsim.outcome");
   out.censored = outcome != nullptr && *outcome == "unfinished";
+  if (const std::string span_id = Id(span, "spanId"); !span_id.empty()) {
+    out.key = SpanKey(Id(span, "traceId"), span_id);
+  }
   set_.spans.push_back(out);
+  return {};
+}
+
+base::Status SpanReader::ReadStatement(const Json& span, const std::string& pointer) {
+  const std::string parent = Id(span, "parentSpanId");
+  if (parent.empty()) {  // a root database span: no process span to charge it to
+    ++set_.spans_skipped;
+    return {};
+  }
+  base::Status status;
+  const auto start = Nanos(span, pointer, "startTimeUnixNano", &status);
+  if (!start) return status;
+  const auto end = Nanos(span, pointer, "endTimeUnixNano", &status);
+  if (!end) return status;
+  if (*end < *start) return Problem(pointer + "/endTimeUnixNano", "before startTimeUnixNano");
+  set_.statements.push_back(
+      StatementSpan{SpanKey(Id(span, "traceId"), parent), *start, *end, IsError(span)});
   return {};
 }
 

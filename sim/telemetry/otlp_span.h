@@ -35,6 +35,8 @@ class SpanReader {
   static bool IsRead(const std::string& key);
 
  private:
+  // A database statement span (it has db.system.name or db.system): kept iff it has a parent.
+  base::Status ReadStatement(const nlohmann::json& span, const std::string& pointer);
   std::optional<int64_t> Nanos(const nlohmann::json& span, const std::string& pointer,
                                const char* key, base::Status* status) const;
 

@@ -1,7 +1,8 @@
 // `drainsim fit` round trips beyond tests/telemetry/fit_cli_test.cc: piecewise arrivals (two
 // Poisson producers in consecutive windows) with an empirical handler time, fitted without
-// --window-s, so the segments come from the data; then the refitted scenario's time to empty
-// against the original's, as replicated means.
+// --window-s, so the segments come from the data; then piecewise arrivals with two error classes
+// (transient and permanent) and a lognormal handler. Each time the refitted scenario's time to
+// empty against the original's, as replicated means.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -151,6 +152,99 @@ TEST_CASE("fit round trip: piecewise arrivals and an empirical handler", "[cli][
   const double refitted_s = MeanTimeToEmpty(dir / "refitted");
   INFO("time to empty: original " << original_s << " s, refitted " << refitted_s << " s");
   CHECK(original_s > 150);  // the backlog and the replays: about 180 s of work
+  CHECK(std::abs(refitted_s - original_s) <= 0.05 * original_s);
+  fs::remove_all(dir);
+}
+
+// The second truth: a lognormal(mu 3.2, sigma 0.5) ms handler (mean about 28 ms); transient
+// errors with probability 0.08, then (of the attempts that passed it) permanent ones with 0.03,
+// transient ones retried up to 4 attempts a second apart; Poisson arrivals at 10/s for 300 s,
+// then 40/s for 300 s.
+constexpr double kTransient = 0.08;
+constexpr double kPermanent = 0.03;
+constexpr const char* kClassesCommon = R"("kinds": {"job": {"handler": {"cpu_ms":
+      {"lognormal": {"mu": 3.2, "sigma": 0.5}}}}},
+    "producers": [{"kind": "job", "poisson": {"rate_per_s": 10, "until_s": 300}},
+                  {"kind": "job", "poisson": {"rate_per_s": 40, "from_s": 300, "until_s": 600}}],
+    "retry": {"backoff": {"kind": "constant", "delay_s": 1, "jitter": {"kind": "none"}},
+              "classes": {"transient": {"attempts_max": 4}}},
+    "faults": [{"type": "errors", "kind": "job", "probability": 0.08, "error": "transient"},
+               {"type": "errors", "kind": "job", "probability": 0.03, "error": "permanent"}])";
+
+std::string ClassesDay() {
+  return std::string(R"({"format_version": 1, "name": "fit-two-classes", "seed": 31,
+    "run": {"until_s": 700}, )") +
+         kClassesCommon + R"(, "workers": {"count": 4, "prefetch": 1}})";
+}
+
+// The same traffic and errors on one worker (about 33 attempts/s: the 40/s phase builds a
+// backlog), 5000 DLQ messages replayed at once at 400 s; a replay's transient failure waits its
+// retry behind the queue, a permanent one goes back to the DLQ, so the time to empty depends on
+// both probabilities as well as the rates and the handler time.
+std::string ClassesIncident() {
+  return std::string(R"({"format_version": 1, "name": "fit-two-classes-incident", "seed": 37,
+    "run": {"until_s": 1500}, )") +
+         kClassesCommon +
+         R"(, "backlog": [{"where": "dlq", "kind": "job", "count": 5000, "attempts": 1,
+                         "error": "permanent", "reason": "not_retryable", "age_s": 3600}],
+    "drains": [{"start_at_s": 400, "strategy": "bulk"}],
+    "workers": {"count": 1, "prefetch": 1}})";
+}
+
+TEST_CASE("fit round trip: two error classes with piecewise arrivals", "[cli][fit]") {
+  const fs::path dir = FreshDir("fit-two-classes");
+  const std::string day = (dir / "day.json").string();
+  std::ofstream(day) << ClassesDay();
+  const ProcessResult run =
+      RunDrainsim({"run", day, "--format", "otlp", "--out", (dir / "out").string()});
+  INFO(run.stderr_text);
+  REQUIRE(run.exit_code == 0);
+  const std::string traces = (dir / "out" / "otlp-traces.json").string();
+  const ProcessResult fit = RunDrainsim({"fit", traces});
+  INFO(fit.stderr_text);
+  REQUIRE(fit.exit_code == 0);
+  const json fragment = json::parse(fit.stdout_text);
+
+  // Both classes, in the scenario's order, each truth inside its Wilson interval.
+  const json& faults = fragment.at("faults");
+  REQUIRE(faults.size() == 2);
+  CHECK(faults[0]["error"] == "transient");
+  CHECK(faults[1]["error"] == "permanent");
+  for (const json& fault : faults) {
+    const double truth = fault["error"] == "transient" ? kTransient : kPermanent;
+    const json& wilson = fault["fitted"]["interval"];
+    INFO(fault.dump());
+    CHECK(wilson[0].get<double>() <= truth);
+    CHECK(truth <= wilson[1].get<double>());
+    CHECK(wilson[1].get<double>() - wilson[0].get<double>() < 0.25 * truth);
+    CHECK(Contains(fault["fitted"]["method"].get<std::string>(), "Wilson"));
+  }
+  // The handler (successes only) stays lognormal; the arrivals two segments split near 300 s.
+  REQUIRE(fragment["kinds"]["job"]["handler"]["cpu_ms"].contains("lognormal"));
+  const json& producers = fragment.at("producers");
+  REQUIRE(producers.size() == 2);
+  CHECK(std::abs(producers[0]["poisson"]["until_s"].get<double>() - 300) <= 2);
+
+  // The incident as written and with the fit merged in: mean time to empty within 5%.
+  const std::string incident = (dir / "incident.json").string();
+  std::ofstream(incident) << ClassesIncident();
+  const std::string refitted = (dir / "refitted.json").string();
+  const ProcessResult into = RunDrainsim({"fit", traces, "--into", incident, "-o", refitted});
+  INFO(into.stderr_text);
+  REQUIRE(into.exit_code == 0);
+  const json merged = json::parse(ReadFile(refitted));
+  CHECK(merged["faults"].size() == 2);  // the fitted faults replaced the written ones
+  CHECK(merged["faults"][0].contains("fitted"));
+  const ProcessResult original_runs =
+      RunDrainsim({"run", incident, "--replications", "20", "--out", (dir / "original").string()});
+  const ProcessResult refitted_runs =
+      RunDrainsim({"run", refitted, "--replications", "20", "--out", (dir / "refitted").string()});
+  REQUIRE(original_runs.exit_code == 0);
+  REQUIRE(refitted_runs.exit_code == 0);
+  const double original_s = MeanTimeToEmpty(dir / "original");
+  const double refitted_s = MeanTimeToEmpty(dir / "refitted");
+  INFO("time to empty: original " << original_s << " s, refitted " << refitted_s << " s");
+  CHECK(original_s > 150);
   CHECK(std::abs(refitted_s - original_s) <= 0.05 * original_s);
   fs::remove_all(dir);
 }

@@ -142,6 +142,35 @@ TEST_CASE("fit: the OTLP reader names the file, the JSON pointer and the reason"
 // Deterministic mutations of a valid file (byte changes, cuts, brackets, huge numbers): the
 // reader never crashes and either reads the file or names it in its one problem. The fuzzing of
 // the scenario loader (tools/fuzz/) in miniature, for the telemetry reader.
+TEST_CASE("fit: database statements are charged to their process span, found by id", "[fit]") {
+  // One process span of 10 ms with two statements: a 2.5 ms SELECT written before its parent
+  // (db.system.name) and a failed UPDATE (the older db.system); a statement whose parent is not
+  // in the file; a database span with no parent (skipped like any foreign span).
+  std::ifstream in(std::string(DRAINSIM_SOURCE_DIR) +
+                   "/tests/fuzz/otlp_corpus/database-statements.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  telemetry::TelemetrySet set;
+  REQUIRE(telemetry::ReadOtlpTraces(text, "db.json", &set));
+  CHECK(set.spans.size() == 1);
+  CHECK(set.statements.size() == 3);
+  CHECK(set.spans_skipped == 1);
+  const FitResult fit = FitTelemetry(set, 0);
+  CHECK(fit.statements == 3);
+  CHECK(fit.statements_unmatched == 1);
+  REQUIRE(fit.kinds.size() == 1);
+  REQUIRE(fit.kinds[0].statements.has_value());
+  const StatementFit& st = *fit.kinds[0].statements;
+  CHECK(st.spans == 2);
+  CHECK(st.failed == 1);
+  CHECK(st.per_attempt == 1);  // the failed statement is not counted
+  CHECK(st.per_attempt_share == 1.0);
+  REQUIRE(st.latency.n == 1);
+  CHECK(st.latency.empirical->points.back().second == Approx(2.5));
+  // The handler's own time: 10 ms less the successful statement's 2.5 ms.
+  REQUIRE(fit.kinds[0].handler.n == 1);
+  CHECK(fit.kinds[0].handler.empirical->points.back().second == Approx(7.5));
+}
+
 TEST_CASE("fit: the OTLP reader survives mutated input", "[fit][fuzz]") {
   const std::string valid =
       Traces(Span("", kTimes) + "," +

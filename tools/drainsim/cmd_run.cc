@@ -127,7 +127,10 @@ int RunOnce(const po::variables_map& vm, const std::vector<const reports::Format
   options.pending_messages_max = PendingMessagesMax(vm);
   const bool record = std::any_of(formats.begin(), formats.end(),
                                   [](const reports::Format* f) { return f->needs_trace_log; });
-  RunWatch watch(scenario, record ? std::optional(model::TraceOptions{}) : std::nullopt,
+  model::TraceOptions trace_options;
+  trace_options.statements = std::any_of(
+      formats.begin(), formats.end(), [](const reports::Format* f) { return f->needs_statements; });
+  RunWatch watch(scenario, record ? std::optional(trace_options) : std::nullopt,
                  !vm["quiet"].as<bool>());
   options.observer = watch.observer();
   const experiments::SingleRun run = experiments::RunSingle(scenario, path, seed, options);

@@ -16,11 +16,17 @@ std::string CheckOtlpBytes(std::string_view bytes) {
     if (status.error().rfind(std::string(kFile) + ": ", 0) != 0) {
       return "a problem that does not name the file: " + status.error();
     }
-    if (!set.spans.empty() || !set.files.empty()) return "a problem, and spans read all the same";
+    if (!set.spans.empty() || !set.statements.empty() || !set.files.empty()) {
+      return "a problem, and spans read all the same";
+    }
     return "";
   }
   for (const telemetry::ProcessSpan& span : set.spans) {
     if (span.end_ns < span.start_ns) return "a span read that ends before it starts";
+  }
+  for (const telemetry::StatementSpan& statement : set.statements) {
+    if (statement.end_ns < statement.start_ns) return "a statement that ends before it starts";
+    if (statement.parent_key == 0) return "a statement without a parent";
   }
   if (set.spans.empty()) return "";
   for (const double window_s : {0.0, 1.0}) {
