@@ -280,9 +280,9 @@ TEST_CASE("trace: slice names and categories carry the outcome, on a track per o
           "[cli][trace][outcomes]") {
   const json& events = MonthlyTrace()["traceEvents"];
   const auto names = ThreadNames(events);
-  const std::vector<std::string> classes = {"acked",         "retried",  "redelivered",
-                                            "dead-lettered", "replayed", "parked",
-                                            "expired",       "rejected", "duplicate"};
+  const std::vector<std::string> classes = {
+      "acked",  "retried", "redelivered", "dead-lettered", "replayed",
+      "parked", "expired", "rejected",    "duplicate",     "broker-lost"};
   std::map<std::string, int64_t> track_of;  // class -> tid in process 4 "outcomes"
   for (const auto& [where, name] : names) {
     if (where.first == 4) track_of[name] = where.second;
