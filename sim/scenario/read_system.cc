@@ -68,6 +68,32 @@ void ReadDeliveryCounted(const Node& counted, config::Broker* broker) {
   if (ok) broker->delivery_counted = kinds;
 }
 
+// The broker's DLQ: whether there is one, what becomes of dead letters it cannot keep, its
+// retention, cap and trimming, duplicate dead-lettering. Reads `o`'s keys in the schema's order.
+void ReadDlqFields(ObjectReader& o, config::Broker* broker) {
+  if (auto v = ReadBool(o.Optional("dead_letter_queue"))) broker->dead_letter_queue = *v;
+  if (auto v = ReadEnum<config::WithoutDlq>(o.Optional("without_dlq"))) broker->without_dlq = *v;
+  if (auto v = ReadEnum<config::DeadLetterStrategy>(o.Optional("dead_letter_strategy"))) {
+    broker->dead_letter_strategy = *v;
+  }
+  const Node retention = o.Optional("dlq_retention_s");
+  if (retention.is_null()) {
+    broker->dlq_retention.reset();
+  } else if (auto d = ReadSeconds(retention, Range::Above(0))) {
+    broker->dlq_retention = *d;
+  }
+  if (auto v = ReadEnum<config::RetentionFrom>(o.Optional("dlq_retention_from"))) {
+    broker->dlq_retention_from = *v;
+  }
+  broker->dlq_max_length =
+      ReadInt(NullAsAbsent(o.Optional("dlq_max_length")), Range::Closed(1, 1'000'000'000));
+  if (auto v = ReadEnum<config::DlqTrim>(o.Optional("dlq_trim"))) broker->dlq_trim = *v;
+  if (auto v = ReadEnum<config::Overflow>(o.Optional("dlq_overflow"))) broker->dlq_overflow = *v;
+  if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
+    broker->dead_letter_duplicate_probability = *v;
+  }
+}
+
 }  // namespace
 
 void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
@@ -112,27 +138,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
     ReadBackoff(redelivery, &backoff);
     broker->redelivery_backoff = backoff;
   }
-  if (auto v = ReadBool(o.Optional("dead_letter_queue"))) broker->dead_letter_queue = *v;
-  if (auto v = ReadEnum<config::WithoutDlq>(o.Optional("without_dlq"))) broker->without_dlq = *v;
-  if (auto v = ReadEnum<config::DeadLetterStrategy>(o.Optional("dead_letter_strategy"))) {
-    broker->dead_letter_strategy = *v;
-  }
-  const Node retention = o.Optional("dlq_retention_s");
-  if (retention.is_null()) {
-    broker->dlq_retention.reset();
-  } else if (auto d = ReadSeconds(retention, Range::Above(0))) {
-    broker->dlq_retention = *d;
-  }
-  if (auto v = ReadEnum<config::RetentionFrom>(o.Optional("dlq_retention_from"))) {
-    broker->dlq_retention_from = *v;
-  }
-  broker->dlq_max_length =
-      ReadInt(NullAsAbsent(o.Optional("dlq_max_length")), Range::Closed(1, 1'000'000'000));
-  if (auto v = ReadEnum<config::DlqTrim>(o.Optional("dlq_trim"))) broker->dlq_trim = *v;
-  if (auto v = ReadEnum<config::Overflow>(o.Optional("dlq_overflow"))) broker->dlq_overflow = *v;
-  if (auto v = ReadNumber(o.Optional("dead_letter_duplicate_probability"), Range::Probability())) {
-    broker->dead_letter_duplicate_probability = *v;
-  }
+  ReadDlqFields(o, broker);
   broker->redrive_rate_max_per_s = ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
                                               Range::Closed(kTokenRatePerSecondMin, kRateMax));
   if (auto v = ReadEnum<config::StaleAck>(o.Optional("stale_ack"))) broker->stale_ack = *v;
