@@ -118,19 +118,18 @@ base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) 
     return Problem(pointer + "/attributes",
                    "a process span without messaging.destination.name (or drainsim.kind)");
   }
-  base::Status status;
-  const auto start = Nanos(span, pointer, "startTimeUnixNano", &status);
-  if (!start) return status;
-  const auto end = Nanos(span, pointer, "endTimeUnixNano", &status);
-  if (!end) return status;
-  if (*end < *start) return Problem(pointer + "/endTimeUnixNano", "before startTimeUnixNano");
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  if (base::Status status = Interval(span, pointer, &start_ns, &end_ns); !status.ok()) {
+    return status;
+  }
   ProcessSpan out;
   out.kind = names_.Kind(*kind);
   if (const std::string* id = find("messaging.message.id")) {
     out.message = names_.Message(*kind + "/" + *id);
   }
-  out.start_ns = *start;
-  out.end_ns = *end;
+  out.start_ns = start_ns;
+  out.end_ns = end_ns;
   out.failed = IsError(span);
   if (out.failed) out.error_class = names_.Class(ErrorClass(span, attributes));
   const std::string* outcome = find("drainsim.outcome");
@@ -142,20 +141,32 @@ base::Status SpanReader::ReadSpan(const Json& span, const std::string& pointer) 
   return {};
 }
 
-base::Status SpanReader::ReadStatement(const Json& span, const std::string& pointer) {
-  const std::string parent = Id(span, "parentSpanId");
-  if (parent.empty()) {  // a root database span: no process span to charge it to
-    ++set_.spans_skipped;
-    return {};
-  }
+base::Status SpanReader::Interval(const Json& span, const std::string& pointer, int64_t* start_ns,
+                                  int64_t* end_ns) const {
   base::Status status;
   const auto start = Nanos(span, pointer, "startTimeUnixNano", &status);
   if (!start) return status;
   const auto end = Nanos(span, pointer, "endTimeUnixNano", &status);
   if (!end) return status;
   if (*end < *start) return Problem(pointer + "/endTimeUnixNano", "before startTimeUnixNano");
+  *start_ns = *start;
+  *end_ns = *end;
+  return {};
+}
+
+base::Status SpanReader::ReadStatement(const Json& span, const std::string& pointer) {
+  const std::string parent = Id(span, "parentSpanId");
+  if (parent.empty()) {  // a root database span: no process span to charge it to
+    ++set_.spans_skipped;
+    return {};
+  }
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  if (base::Status status = Interval(span, pointer, &start_ns, &end_ns); !status.ok()) {
+    return status;
+  }
   set_.statements.push_back(
-      StatementSpan{SpanKey(Id(span, "traceId"), parent), *start, *end, IsError(span)});
+      StatementSpan{SpanKey(Id(span, "traceId"), parent), start_ns, end_ns, IsError(span)});
   return {};
 }
 

@@ -37,6 +37,9 @@ class SpanReader {
  private:
   // A database statement span (it has db.system.name or db.system): kept iff it has a parent.
   base::Status ReadStatement(const nlohmann::json& span, const std::string& pointer);
+  // A span's start and end times, end not before start, or what is wrong with them.
+  base::Status Interval(const nlohmann::json& span, const std::string& pointer, int64_t* start_ns,
+                        int64_t* end_ns) const;
   std::optional<int64_t> Nanos(const nlohmann::json& span, const std::string& pointer,
                                const char* key, base::Status* status) const;
 
