@@ -18,8 +18,9 @@ auto Depth = [](const model::Sample& x) { return static_cast<double>(x.depth); }
 auto DbQueue = [](const model::Sample& x) { return static_cast<double>(x.db_queue); };
 auto LiveP99 = [](const model::Sample& x) { return x.live_p99_ms; };
 
-TEST_CASE("poison pills unclassified: 10 pills x 5 attempts x 30 s of worker time, healthy orders wait",
-          "[stories][failure]") {
+TEST_CASE(
+    "poison pills unclassified: 10 pills x 5 attempts x 30 s of worker time, healthy orders wait",
+    "[stories][failure]") {
   const config::Scenario s = LoadStory("poison-pills");
   for (const uint64_t seed : StorySeeds(s)) {
     INFO("seed " << seed);
@@ -58,8 +59,9 @@ TEST_CASE("poison pills fail fast: permanent at validation, dead-lettered at onc
   }
 }
 
-TEST_CASE("slow-motion outage: the oldest message ages past the alert while the depth stays unremarkable",
-          "[stories][failure]") {
+TEST_CASE(
+    "slow-motion outage: the oldest message ages past the alert while the depth stays unremarkable",
+    "[stories][failure]") {
   const config::Scenario s = LoadStory("slow-motion-outage");
   REQUIRE(s.alerts.depth);
   REQUIRE(s.alerts.oldest_age);
@@ -85,7 +87,8 @@ TEST_CASE("slow-motion outage: the oldest message ages past the alert while the 
   }
 }
 
-TEST_CASE("healthy deep queue: the depth alert fires and the age alert does not", "[stories][failure]") {
+TEST_CASE("healthy deep queue: the depth alert fires and the age alert does not",
+          "[stories][failure]") {
   const config::Scenario s = LoadStory("healthy-deep-queue");
   REQUIRE(s.alerts.oldest_age);
   for (const uint64_t seed : StorySeeds(s)) {
@@ -107,8 +110,10 @@ TEST_CASE("healthy deep queue: the depth alert fires and the age alert does not"
 // The trigger: a 60 s slowdown from 600 s to 660 s. "Long after" is 10 minutes after it ends.
 constexpr double kTriggerStarts = 600, kTriggerEnds = 660, kLongAfter = kTriggerEnds + 600;
 
-TEST_CASE("metastable without a retry budget: still saturated and failing 10 minutes after a 60 s trigger",
-          "[stories][failure]") {
+TEST_CASE(
+    "metastable without a retry budget: still saturated and failing 10 minutes after a 60 s "
+    "trigger",
+    "[stories][failure]") {
   const config::Scenario s = LoadStory("metastable-no-budget");
   const int64_t slots = s.workers.count * s.workers.concurrency;
   for (const uint64_t seed : StorySeeds(s)) {
@@ -150,6 +155,35 @@ TEST_CASE("metastable with a retry budget: recovered within a minute of the trig
     CHECK(Reason(r, "dlq:retry_budget") > 0);
     CHECK(Reason(r, "dlq:retry_budget") == r.dlq_end);
     CHECK(r.dlq_end < r.published / 10);
+  }
+}
+
+TEST_CASE(
+    "dlq full: at-most-once dead-lettering loses what a capped DLQ refuses; at least once, none",
+    "[stories][failure][broker_lost]") {
+  config::Scenario s = LoadStory("dlq-full");
+  for (const uint64_t seed : StorySeeds(s)) {
+    INFO("seed " << seed);
+    const model::Results most = Run(s, seed);
+    CheckConserved(most);
+    // Half of 30 minutes of orders at 2/s fail: about 1,800 dead letters; the DLQ keeps 1,000.
+    CHECK(most.dlq_inflow == 1000);
+    CHECK(most.broker_lost ==
+          most.broker_lost_by_cause[static_cast<size_t>(model::BrokerLossCause::kDlqFull)]);
+    CHECK(most.broker_lost > 600);
+    CHECK(most.broker_lost < 1100);
+    CHECK(most.drains[0].replayed == 1000);  // the drain replays only what was kept
+    CHECK(most.acked + most.broker_lost == most.published);
+  }
+  s.broker.dead_letter_strategy = config::DeadLetterStrategy::kAtLeastOnce;
+  for (const uint64_t seed : StorySeeds(s)) {
+    INFO("seed " << seed << ", at least once");
+    const model::Results least = Run(s, seed);
+    CheckConserved(least);
+    CHECK(least.broker_lost == 0);
+    CHECK(least.acked == least.published);  // the refused waited, and the drain made room
+    CHECK(least.drains[0].replayed > 1000);
+    CHECK(least.dead_letter_waiting_end == 0);
   }
 }
 

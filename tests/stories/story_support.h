@@ -42,7 +42,9 @@ inline model::Results Run(const config::Scenario& s, uint64_t seed) {
 // Nothing lost, and every published message accounted for exactly once.
 inline void CheckConserved(const model::Results& r) {
   CHECK(r.lost == 0);
-  CHECK(r.acked + r.parked + r.expired + r.dlq_end + r.not_terminal_end == r.published);
+  CHECK(r.acked + r.parked + r.expired + r.dlq_end + r.rejected + r.broker_lost +
+            r.not_terminal_end ==
+        r.published);
   CHECK_FALSE(r.events_max_reached);
 }
 
