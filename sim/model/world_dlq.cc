@@ -42,8 +42,7 @@ bool World::DlqRefuses() const {
   const config::Broker& broker = scenario_.broker;
   if (broker.dlq_overflow != config::Overflow::kRejectPublish) return false;
   // The loader requires dlq_max_length with reject_publish. Waiting ones go first, in order.
-  return broker_.dead_letters_waiting() ||
-         ledger_.count(MessageState::kDeadLettered) >= *broker.dlq_max_length;
+  return broker_.dead_letters_waiting() || DlqFullForWaiting();
 }
 
 void World::EnterDlq(MessageRef ref, Message& m) {
