@@ -95,6 +95,38 @@ ArrivalWindow PoissonWindow(double from_s, double until_s, int64_t arrivals) {
   return w;
 }
 
+namespace {
+
+// The rule's steps (2) to (4) on bins of bin_s; the last segment ends at end_s.
+ArrivalRateFit FitCounts(std::vector<int64_t> counts, double bin_s, double end_s) {
+  const size_t bins = counts.size();
+  ArrivalRateFit fit;
+  fit.dispersion = Dispersion(counts, bin_s);
+  const std::vector<size_t> bounds =
+      fit.dispersion.rejected ? Segment(counts) : std::vector<size_t>{0, bins};
+  fit.counts = std::move(counts);
+  for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+    int64_t arrivals = 0;
+    for (size_t b = bounds[i]; b < bounds[i + 1]; ++b) arrivals += fit.counts[b];
+    // The last segment ends at end_s exactly, not at bins * bin_s rounded.
+    const double until_s =
+        bounds[i + 1] == bins ? end_s : static_cast<double>(bounds[i + 1]) * bin_s;
+    fit.segments.push_back(
+        PoissonWindow(static_cast<double>(bounds[i]) * bin_s, until_s, arrivals));
+  }
+  return fit;
+}
+
+}  // namespace
+
+ArrivalRateFit FitArrivalCounts(std::vector<int64_t> counts, double bin_s) {
+  DRAINSIM_CHECK(counts.size() >= 2);
+  DRAINSIM_CHECK(bin_s > 0);
+  for (const int64_t c : counts) DRAINSIM_CHECK(c >= 0);
+  const double end_s = static_cast<double>(counts.size()) * bin_s;
+  return FitCounts(std::move(counts), bin_s, end_s);
+}
+
 ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_s) {
   DRAINSIM_CHECK(end_s > 0);
   const double wanted = static_cast<double>(arrivals_s.size()) / kDispersionCountPerBin;
@@ -106,21 +138,7 @@ ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_
     DRAINSIM_CHECK(t_s >= 0);
     ++counts[std::min(bins - 1, static_cast<size_t>(t_s / bin_s))];
   }
-  ArrivalRateFit fit;
-  fit.dispersion = Dispersion(counts, bin_s);
-  const std::vector<size_t> bounds =
-      fit.dispersion.rejected ? Segment(counts) : std::vector<size_t>{0, bins};
-  fit.counts = counts;
-  for (size_t i = 0; i + 1 < bounds.size(); ++i) {
-    int64_t arrivals = 0;
-    for (size_t b = bounds[i]; b < bounds[i + 1]; ++b) arrivals += counts[b];
-    // The last segment ends at end_s exactly, not at bins * bin_s rounded.
-    const double until_s =
-        bounds[i + 1] == bins ? end_s : static_cast<double>(bounds[i + 1]) * bin_s;
-    fit.segments.push_back(
-        PoissonWindow(static_cast<double>(bounds[i]) * bin_s, until_s, arrivals));
-  }
-  return fit;
+  return FitCounts(std::move(counts), bin_s, end_s);
 }
 
 }  // namespace drainsim::experiments

@@ -15,6 +15,8 @@
 //      segments. Segments are split in order of position (left first), so the result is
 //      deterministic.
 //  (4) Per segment a Poisson rate with Garwood's exact 95% interval.
+// FitArrivalRate bins arrival times by (1); FitArrivalCounts takes bins already counted (a
+// metric series' inflow) and applies (2) to (4), so both sources are tested and segmented alike.
 //
 // Contract: pure, deterministic; never throws.
 #pragma once
@@ -39,6 +41,11 @@ struct ArrivalRateFit {
 
 // REQUIRES: end_s > 0; every arrival in [0, end_s) (a later one counts in the last bin).
 ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_s);
+
+// Steps (2) to (4) on counts already binned (a metric series' inflow, experiments/fit_series.h):
+// bin i is [i * bin_s, (i + 1) * bin_s). Step (1) is the caller's.
+// REQUIRES: counts.size() >= 2, every count >= 0, bin_s > 0
+ArrivalRateFit FitArrivalCounts(std::vector<int64_t> counts, double bin_s);
 
 // One window [from_s, until_s) with `arrivals` events: its rate and Garwood's interval.
 // REQUIRES: until_s > from_s

@@ -50,7 +50,7 @@ svg::LineChart ArrivalChart(const KindFit& k) {
   chart.x_max = k.arrivals.back().until_s;
   svg::Series bins{"arrivals per bin / bin width", "#9ca3af", {}, {}, false};
   for (size_t i = 0; i < k.bin_counts.size(); ++i) {
-    bins.x.push_back((static_cast<double>(i) + 0.5) * k.bin_s);
+    bins.x.push_back(k.bins_from_s + (static_cast<double>(i) + 0.5) * k.bin_s);
     bins.y.push_back(static_cast<double>(k.bin_counts[i]) / k.bin_s);
   }
   svg::Series fitted{"fitted rate", "#dc2626", {}, {}, false};
@@ -62,10 +62,19 @@ svg::LineChart ArrivalChart(const KindFit& k) {
   return chart;
 }
 
+// The files fitted: the traces, then any metric series.
+std::string Sources(const FitResult& fit) {
+  std::string sources = fit.from;
+  for (const std::string& file : fit.series_files) {
+    sources += (sources.empty() ? "" : ", ") + file;
+  }
+  return sources;
+}
+
 }  // namespace
 
 std::string FitMarkdown(const FitResult& fit) {
-  std::string md = "# Fit: " + fit.from + "\n\n```\n" + FitSummary(fit) + "```\n\n";
+  std::string md = "# Fit: " + Sources(fit) + "\n\n```\n" + FitSummary(fit) + "```\n\n";
   for (const KindFit& k : fit.kinds) {
     md += "## " + k.kind +
           "\n\n| arrivals from (s) | until (s) | count | rate (/s) | 95% |\n"
@@ -85,7 +94,7 @@ std::string FitMarkdown(const FitResult& fit) {
 std::string FitHtml(const FitResult& fit) {
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Fit: " +
-      svg::XmlEscape(fit.from) +
+      svg::XmlEscape(Sources(fit)) +
       "</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:1em auto}"
       "svg{width:100%;height:auto}</style>\n</head>\n<body>\n<pre>" +
       svg::XmlEscape(FitSummary(fit)) + "</pre>\n";

@@ -107,6 +107,16 @@ std::string StatementLines(const experiments::StatementFit& st) {
   return line + DurationLines("statement latency", st.latency);
 }
 
+// Where a kind's arrivals came from when a metric series gave them (experiments/fit_series.h).
+std::string SeriesLine(const KindFit& k) {
+  char line[160];
+  std::snprintf(line, sizeof line, ": %lld points every %s s (",
+                static_cast<long long>(k.series_steps), Seconds(k.series_step_s).c_str());
+  return "  arrivals from the series " + k.arrivals_from + "'s inflow_per_s" + line +
+         (k.spans > 0 ? "replacing the spans': the series counts every message" : "no spans") +
+         ")\n";
+}
+
 }  // namespace
 
 std::string FitFragment(const FitResult& fit) {
@@ -132,6 +142,7 @@ std::string FitFragment(const FitResult& fit) {
                       {"from_s", Number(w.from_s)},
                       {"until_s", Number(w.until_s)}};
       poisson["fitted"] = Provenance(fit, w.arrivals, ArrivalMethod(k, i).c_str());
+      if (!k.arrivals_from.empty()) poisson["fitted"]["from"] = k.arrivals_from;
       poisson["fitted"]["interval"] = Pair(w.poisson);
       producers.push_back({{"kind", k.kind}, {"poisson", poisson}});
     }
@@ -142,8 +153,11 @@ std::string FitFragment(const FitResult& fit) {
 
 std::string FitSummary(const FitResult& fit) {
   char line[512];
-  std::string text = "fit: " + fit.from + ": " + std::to_string(fit.spans) + " process spans (" +
-                     std::to_string(fit.spans_skipped) + " other spans skipped)\n";
+  std::string text;
+  if (!fit.files.empty()) {
+    text += "fit: " + fit.from + ": " + std::to_string(fit.spans) + " process spans (" +
+            std::to_string(fit.spans_skipped) + " other spans skipped)\n";
+  }
   if (fit.statements > 0) {
     text += std::to_string(fit.statements) + " database statement spans (" +
             std::to_string(fit.statements_unmatched) +
@@ -182,6 +196,7 @@ std::string FitSummary(const FitResult& fit) {
                          " segment(s) by binary segmentation\n"
                    : ": a constant rate is not rejected at 5%\n");
     }
+    if (!k.arrivals_from.empty()) text += SeriesLine(k);
     for (const experiments::ArrivalWindow& w : k.arrivals) {
       std::snprintf(line, sizeof line, "  arrivals [%s, %s) s: %lld, %.4f/s [%.4f, %.4f]\n",
                     Seconds(w.from_s).c_str(), Seconds(w.until_s).c_str(),

@@ -117,6 +117,12 @@ struct KindFit {
   ArrivalDispersion dispersion;
   double bin_s = 0;  // the arrival counts drawn: dispersion bins or windows
   std::vector<int64_t> bin_counts;
+  double bins_from_s = 0;  // where the first bin starts: 0, or a series' first t_s
+  // Where the arrivals came from: empty for the spans (FitResult::from), else the metric
+  // series file whose inflow_per_s replaced them (experiments/fit_series.h), with its points.
+  std::string arrivals_from;
+  int64_t series_steps = 0;
+  double series_step_s = 0;
 };
 
 struct FitResult {
@@ -130,6 +136,7 @@ struct FitResult {
   double window_s = 0;               // 0: one window over all arrivals; else the width used
   double window_s_asked = 0;         // --window-s; less than window_s iff it was widened
   std::vector<KindFit> kinds;        // by name
+  std::vector<std::string> series_files;  // metric series whose inflow gave arrivals
 };
 
 }  // namespace drainsim::experiments

@@ -17,6 +17,7 @@
 #include "reports/metrics.h"
 #include "reports/version.h"
 #include "tools/drainsim/experiment_cli.h"
+#include "tools/drainsim/series_options.h"
 
 namespace drainsim::cli {
 
@@ -32,16 +33,6 @@ base::Expected<std::string> ReadText(const std::string& path) {
     return base::Failure{path + ": larger than 1024 MiB"};
   }
   return text;
-}
-
-// "KEY=VALUE" split at its first '='; or the usage error.
-base::Expected<std::pair<std::string, std::string>> KeyValue(const char* option,
-                                                             const std::string& text) {
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    return base::Failure{std::string(option) + " '" + text + "': must be KEY=VALUE"};
-  }
-  return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
 }
 
 base::Expected<experiments::BacktestTolerances> Tolerances(const po::variables_map& vm) {
@@ -64,23 +55,6 @@ base::Expected<experiments::BacktestTolerances> Tolerances(const po::variables_m
     }
   }
   return t;
-}
-
-base::Expected<telemetry::SeriesReadOptions> ReadOptions(const po::variables_map& vm) {
-  telemetry::SeriesReadOptions options;
-  for (const reports::SeriesColumn& column : reports::SeriesColumns()) {
-    options.ignored_columns.push_back(column.name);  // drainsim's own series.csv
-  }
-  if (!vm.count("map")) return options;
-  for (const std::string& item : vm["map"].as<std::vector<std::string>>()) {
-    const auto kv = KeyValue("--map", item);
-    if (!kv) return base::Failure{kv.error()};
-    if (base::Status s = telemetry::CheckFigureName(kv->second); !s) {
-      return base::Failure{"--map " + item + ": " + s.error()};
-    }
-    options.name_map[kv->first] = kv->second;
-  }
-  return options;
 }
 
 void AddOptions(CommandLine& line) {
@@ -124,7 +98,8 @@ int RunBacktest(const Args& args) {
   if (replications < 2 || replications > 100000) return Fail("--replications must be in 2..100000");
   const base::Expected<experiments::BacktestTolerances> tolerances = Tolerances(vm);
   if (!tolerances) return Fail(tolerances.error());
-  const base::Expected<telemetry::SeriesReadOptions> read_options = ReadOptions(vm);
+  const base::Expected<telemetry::SeriesReadOptions> read_options = SeriesOptions(
+      vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{});
   if (!read_options) return Fail(read_options.error());
   const base::Expected<int> jobs = JobsOption(vm);
   if (!jobs) return Fail(jobs.error());

@@ -1,10 +1,13 @@
 // `drainsim fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W]`: OpenTelemetry traces
-// (OTLP/JSON) or `drainsim live`'s live-events.jsonl to a scenario fragment whose fitted values
-// carry their provenance (docs/TELEMETRY.md). Reading is sim/telemetry/, fitting experiments/fit.h,
-// the outputs reports/fit_report.h; this file only wires them to files.
+// (OTLP/JSON), `drainsim live`'s live-events.jsonl and metric series (CSV, Prometheus,
+// CloudWatch) to a scenario fragment whose fitted values carry their provenance
+// (docs/TELEMETRY.md). Reading is tools/drainsim/fit_input.h over sim/telemetry/, fitting
+// experiments/fit.h and experiments/fit_series.h, the outputs reports/fit_report.h; this file
+// only wires them to files.
 //
-// Bad input (a file that cannot be read, is not OTLP/JSON, or holds no messaging process span)
-// is exit 2 with the file, the JSON pointer or line, and the reason; nothing is written then.
+// Bad input (a file that cannot be read, is not what its kind says, holds no messaging process
+// span, or a series without inflow_per_s) is exit 2 with the file, the JSON pointer or line, and
+// the reason; nothing is written then.
 // OUT is one output set (tools/drainsim/output_set.h): whole or not at all.
 #include <algorithm>
 #include <cstdio>
@@ -17,12 +20,14 @@
 
 #include "experiments/fit.h"
 #include "experiments/fit_merge.h"
+#include "experiments/fit_series.h"
 #include "reports/fit_chart.h"
 #include "reports/fit_report.h"
-#include "sim/telemetry/live_events_read.h"
 #include "sim/telemetry/otlp_read.h"
+#include "tools/drainsim/fit_input.h"
 #include "tools/drainsim/options.h"
 #include "tools/drainsim/output_set.h"
+#include "tools/drainsim/series_options.h"
 
 namespace drainsim::cli {
 
@@ -41,35 +46,6 @@ base::Status ReadFileText(const std::string& path, std::string* text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return base::Failure{path + ": cannot open"};
   text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return {};
-}
-
-// `drainsim live`'s event log, by its name (*.jsonl); other files are OTLP/JSON traces.
-bool IsLiveEvents(const std::string& path) {
-  return path.size() >= 6 && path.compare(path.size() - 6, 6, ".jsonl") == 0;
-}
-
-base::Status ReadTelemetry(const std::vector<std::string>& paths, telemetry::TelemetrySet* set) {
-  for (const std::string& path : paths) {
-    if (base::Status s = IsLiveEvents(path) ? telemetry::ReadLiveEventsFile(path, set)
-                                            : telemetry::ReadOtlpTracesFile(path, set);
-        !s) {
-      return s;
-    }
-  }
-  if (set->spans.empty()) {
-    std::string files;
-    for (const std::string& path : paths) files += (files.empty() ? "" : ", ") + path;
-    if (std::any_of(paths.begin(), paths.end(), IsLiveEvents)) {
-      return base::Failure{files +
-                           ": no attempt to fit: no \"attempt\" line in live-events.jsonl and no "
-                           "messaging process span in OTLP traces"};
-    }
-    return base::Failure{files +
-                         ": /resourceSpans: no spans of the messaging kind "
-                         "(messaging.operation.type \"process\"; " +
-                         std::to_string(set->spans_skipped) + " other spans)"};
-  }
   return {};
 }
 
@@ -134,16 +110,18 @@ int WriteFitOutputs(const po::variables_map& vm, const experiments::FitResult& f
 
 int RunFit(const Args& args) {
   CommandLine line(
-      "fit", "fit TELEMETRY... [--into SCENARIO] [-o OUT] [--window-s W] [--report DIR]",
+      "fit", "fit TELEMETRY... [--kind K] [--into SCENARIO] [-o OUT] [--window-s W] [--report DIR]",
       "Fits a scenario's numbers to OpenTelemetry traces in OTLP/JSON (such as drainsim run\n"
-      "--format otlp writes) or to drainsim live's live-events.jsonl: per message kind "
-      "(drainsim.kind or messaging.destination.name),\n"
+      "--format otlp writes), to drainsim live's live-events.jsonl, and to metric series (CSV,\n"
+      "Prometheus query_range or CloudWatch GetMetricData JSON) whose inflow_per_s gives the\n"
+      "arrivals: per message kind (drainsim.kind or messaging.destination.name),\n"
       "the handler time (lognormal by maximum likelihood and an empirical table, each with its\n"
       "Kolmogorov-Smirnov distance; the lognormal unless the data reject it at 5%), the failure\n"
       "probability of each error class with a Wilson 95% interval, attempts per message, and the\n"
       "Poisson arrival rate per --window-s window or, without it, per segment chosen from the "
       "data\n"
-      "(a dispersion test at 5%, then change points by binary segmentation). Writes a scenario "
+      "(a dispersion test at 5%, then change points by binary segmentation); a series' arrivals\n"
+      "replace the spans' (it counts every message; traces are often sampled). Writes a scenario "
       "fragment (with --into, the scenario\n"
       "with the fragment merged in) whose every fitted value carries \"fitted\": {\"from\", "
       "\"n\",\n"
@@ -152,7 +130,17 @@ int RunFit(const Args& args) {
       "given, else to stderr. docs/TELEMETRY.md has the rules.\n"
       "Exit code 0, or 2 on bad input (the file, JSON pointer and reason; nothing written).");
   line.options.add_options()("telemetry", po::value<std::vector<std::string>>()->required(),
-                             "OTLP/JSON trace files, or live-events.jsonl of drainsim live")(
+                             "OTLP/JSON trace files, live-events.jsonl of drainsim live, or metric "
+                             "series (CSV, Prometheus, CloudWatch)")(
+      "kind", po::value<std::string>(),
+      "read every file as otlp, live, csv, prometheus or cloudwatch (default: recognised by its "
+      "name and content, docs/TELEMETRY.md)")(
+      "inflow-kind", po::value<std::string>(),
+      "the message kind whose arrivals a series' inflow_per_s counts (default: the traces' one "
+      "kind)")(
+      "map", po::value<std::vector<std::string>>(),
+      "read the series named NAME (Prometheus __name__, CloudWatch Id or Label) as FIGURE, "
+      "e.g. rabbitmq_queue_messages_published_rate=inflow_per_s")(
       "into", po::value<std::string>(),
       "merge the fragment into this scenario (its kinds, "
       "errors faults and producers of the fitted kinds)")(
@@ -169,11 +157,28 @@ int RunFit(const Args& args) {
   const double window_s = vm["window-s"].as<double>();
   if (!(window_s >= 0 && window_s <= 1e9)) return Fail("--window-s: must be 0..1e9 seconds");
 
-  telemetry::TelemetrySet set;
-  if (base::Status s = ReadTelemetry(vm["telemetry"].as<std::vector<std::string>>(), &set); !s) {
+  std::optional<FitInputKind> kind;
+  if (vm.count("kind")) {
+    const base::Expected<FitInputKind> named = ParseFitInputKind(vm["kind"].as<std::string>());
+    if (!named) return Fail(named.error());
+    kind = *named;
+  }
+  const base::Expected<telemetry::SeriesReadOptions> series_options = SeriesOptions(
+      vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  if (!series_options) return Fail(series_options.error());
+  FitInputs inputs;
+  if (base::Status s = ReadFitInputs(vm["telemetry"].as<std::vector<std::string>>(), kind,
+                                     *series_options, &inputs);
+      !s) {
     return Fail(s.error());
   }
-  const experiments::FitResult fit = experiments::FitTelemetry(set, window_s);
+  experiments::FitResult fit = experiments::FitTelemetry(inputs.set, window_s);
+  const std::string inflow_kind =
+      vm.count("inflow-kind") ? vm["inflow-kind"].as<std::string>() : "";
+  if (base::Status s = experiments::FitSeriesArrivals(inputs.series, inflow_kind, window_s, &fit);
+      !s) {
+    return Fail(s.error());
+  }
   std::string output = reports::FitFragment(fit);
   if (vm.count("into")) {
     const std::string path = vm["into"].as<std::string>();
