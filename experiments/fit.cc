@@ -56,7 +56,9 @@ std::vector<std::string> ClassOrder(const std::vector<std::string>& seen) {
   return order;
 }
 
-std::vector<ClassFit> FitClasses(const std::map<std::string, int64_t>& failures, int64_t attempts) {
+std::vector<ClassFit> FitClasses(const std::map<std::string, int64_t>& failures,
+                                 const std::map<std::string, std::vector<double>>& failed_ms,
+                                 int64_t attempts) {
   std::vector<std::string> seen;
   for (const auto& [name, count] : failures) seen.push_back(name);
   std::vector<ClassFit> out;
@@ -72,6 +74,7 @@ std::vector<ClassFit> FitClasses(const std::map<std::string, int64_t>& failures,
     c.probability = static_cast<double>(c.failures) / static_cast<double>(c.trials);
     c.wilson = Wilson95(c.failures, c.trials);
     c.share = static_cast<double>(c.failures) / static_cast<double>(attempts);
+    c.fail_after_ms = FitMean(failed_ms.at(name));
     trials -= c.failures;
     out.push_back(c);
   }
@@ -166,9 +169,10 @@ struct KindData {
   std::map<int32_t, int64_t> statements_per_attempt;  // successful attempts by statement count
   std::vector<double> durations_ms;
   std::map<std::string, int64_t> failures;
-  int64_t attempts = 0;                       // finished (not censored)
-  std::map<int64_t, int64_t> attempts_of;     // message -> spans
-  std::map<int64_t, int64_t> first_start_ns;  // message -> its first attempt's start
+  std::map<std::string, std::vector<double>> failed_ms;  // the failed attempts' durations
+  int64_t attempts = 0;                                  // finished (not censored)
+  std::map<int64_t, int64_t> attempts_of;                // message -> spans
+  std::map<int64_t, int64_t> first_start_ns;             // message -> its first attempt's start
 };
 
 }  // namespace
@@ -218,6 +222,8 @@ void CollectSpans(const telemetry::TelemetrySet& set, const Statements& statemen
     ++d.attempts;
     if (s.failed) {
       ++d.failures[set.classes[s.error_class]];
+      d.failed_ms[set.classes[s.error_class]].push_back(static_cast<double>(s.end_ns - s.start_ns) /
+                                                        1e6);
     } else if (statements.kinds.count(kind) == 0) {
       d.durations_ms.push_back(static_cast<double>(s.end_ns - s.start_ns) / 1e6);
     } else {  // the handler's own time: statements that overlap may leave less than nothing
@@ -267,7 +273,7 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
     if (const auto it = statements.kinds.find(kind); it != statements.kinds.end()) {
       fit.statements = FitStatements(it->second, d.statements_per_attempt);
     }
-    if (d.attempts > 0) fit.classes = FitClasses(d.failures, d.attempts);
+    if (d.attempts > 0) fit.classes = FitClasses(d.failures, d.failed_ms, d.attempts);
     fit.messages = static_cast<int64_t>(d.attempts_of.size());
     int64_t with_id = 0;
     for (const auto& [message, count] : d.attempts_of) {

@@ -11,7 +11,9 @@
 //  - Failures: per error class, in ErrorClass order then by name, the probability conditional
 //    on the earlier classes not having failed the attempt, with a Wilson 95% interval. Censored
 //    attempts (still running at the end) are left out; attempts failed by a class that is not a
-//    scenario class (worker_crashed) are no trial for the scenario classes after it.
+//    scenario class (worker_crashed) are no trial for the scenario classes after it. The time to
+//    fail (fail_after_ms): the mean of the class's failed attempts' durations with Student's t
+//    95% interval.
 //  - Database statements (telemetry::StatementSpan), matched to their process spans by key: per
 //    kind, the latency of those that did not fail, by the handler time's rules; the most common
 //    count per successful attempt. A kind with statements has its handler time taken as each
@@ -54,5 +56,8 @@ Interval95 Wilson95(int64_t successes, int64_t trials);
 std::vector<CdfPoint> CdfCurve(const std::vector<double>& durations_ms, const HandlerFit& fit);
 // Garwood's exact 95% interval for a Poisson mean given `count` events.
 Interval95 Garwood95(int64_t count);
+// The mean with Student's t 95% interval (n - 1 degrees of freedom), its low end at least 0.
+// REQUIRES: values not empty, every one >= 0
+MeanFit FitMean(const std::vector<double>& values);
 
 }  // namespace drainsim::experiments

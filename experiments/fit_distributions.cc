@@ -47,6 +47,26 @@ double TableCdf(const std::vector<std::pair<double, double>>& rows, double x, bo
 
 }  // namespace
 
+MeanFit FitMean(const std::vector<double>& values) {
+  DRAINSIM_CHECK(!values.empty());
+  MeanFit fit;
+  fit.n = static_cast<int64_t>(values.size());
+  const auto n = static_cast<double>(values.size());
+  double sum = 0;
+  for (const double x : values) {
+    DRAINSIM_CHECK(x >= 0);
+    sum += x;
+  }
+  fit.mean = sum / n;
+  if (values.size() < 2) return fit;
+  double squares = 0;
+  for (const double x : values) squares += (x - fit.mean) * (x - fit.mean);
+  const boost::math::students_t t(n - 1);
+  const double half = boost::math::quantile(t, 0.975) * std::sqrt(squares / (n - 1) / n);
+  fit.interval = Interval95{std::max(0.0, fit.mean - half), fit.mean + half};
+  return fit;
+}
+
 LognormalFit FitLognormal(const std::vector<double>& durations_ms) {
   DRAINSIM_CHECK(durations_ms.size() >= 2);
   DRAINSIM_CHECK(durations_ms.front() > 0);

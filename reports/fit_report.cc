@@ -16,6 +16,8 @@ using experiments::KindFit;
 
 Json Number(double value) { return Fixed(value); }
 
+constexpr const char* kFailAfterMethod = "mean of failed attempts' durations, Student t 95%";
+
 Json Pair(const Interval95& i) { return Json::array({Number(i.low), Number(i.high)}); }
 
 Json Provenance(const FitResult& fit, int64_t n, const char* method) {
@@ -107,6 +109,19 @@ std::string StatementLines(const experiments::StatementFit& st) {
   return line + DurationLines("statement latency", st.latency);
 }
 
+// "    fails after (ms): mean M [low, high], n N\n": the class's fail_after_ms.
+std::string FailAfterLine(const experiments::MeanFit& f) {
+  char line[160];
+  if (f.interval) {
+    std::snprintf(line, sizeof line, "    fails after (ms): mean %.3f [%.3f, %.3f], n %lld\n",
+                  f.mean, f.interval->low, f.interval->high, static_cast<long long>(f.n));
+  } else {
+    std::snprintf(line, sizeof line, "    fails after (ms): %.3f, n %lld (no interval)\n", f.mean,
+                  static_cast<long long>(f.n));
+  }
+  return line;
+}
+
 // Where a kind's arrivals came from when a metric series gave them (experiments/fit_series.h).
 std::string SeriesLine(const KindFit& k) {
   char line[160];
@@ -133,6 +148,10 @@ std::string FitFragment(const FitResult& fit) {
                     {"probability", Number(c.probability)}};
       fault["fitted"] = Provenance(fit, c.trials, "conditional on earlier classes, Wilson 95%");
       fault["fitted"]["interval"] = Pair(c.wilson);
+      const experiments::MeanFit& after = c.fail_after_ms;
+      fault["fail_after_ms"] = Number(after.mean);
+      fault["fail_after_fitted"] = Provenance(fit, after.n, kFailAfterMethod);
+      if (after.interval) fault["fail_after_fitted"]["interval"] = Pair(*after.interval);
       faults.push_back(fault);
     }
     for (size_t i = 0; i < k.arrivals.size(); ++i) {
@@ -187,6 +206,7 @@ std::string FitSummary(const FitResult& fit) {
                     c.share,
                     c.in_scenario ? "" : "; not a scenario error class: not in the fragment");
       text += line;
+      text += FailAfterLine(c.fail_after_ms);
     }
     if (k.statements) text += StatementLines(*k.statements);
     if (k.dispersion.tested) {

@@ -57,6 +57,13 @@ struct HandlerFit {
   std::vector<CdfPoint> cdf;  // the minimum and the data's percentiles (at most 101 points)
 };
 
+// The mean of a sample with Student's t 95% interval (the low end at least 0: durations).
+struct MeanFit {
+  int64_t n = 0;
+  double mean = 0;
+  std::optional<Interval95> interval;  // none when n < 2
+};
+
 // One error class, conditional on the classes before it not having failed the attempt: the
 // probability a scenario `errors` fault in this order states (faults are tried in order, the
 // first that fires fails the attempt).
@@ -68,6 +75,9 @@ struct ClassFit {
   double probability = 0;  // failures / trials
   Interval95 wilson;
   double share = 0;  // failures / every attempt: what dashboards show
+  // The failed attempts' durations in ms: the errors fault's fail_after_ms (the validation they
+  // include is in it: the fragment's handler has none).
+  MeanFit fail_after_ms;
 };
 
 struct ArrivalWindow {

@@ -1,5 +1,6 @@
 // DumpCanonical and the JSON of values, distributions and the non-policy sections.
 #include <cmath>
+#include <string_view>
 
 #include "sim/base/json_integers.h"
 #include "sim/scenario/dump_json.h"
@@ -284,14 +285,19 @@ std::string Text(const internal::Json& json) {
 std::string DumpCanonical(const config::Scenario& s) { return Text(CanonicalJson(s)); }
 
 std::string DumpCanonicalWithFitted(const config::Scenario& s, const FittedValues& fitted) {
+  constexpr std::string_view kFailAfterFitted = "/fail_after_fitted";
   internal::Json out = CanonicalJson(s);
   for (const auto& [pointer, provenance] : fitted) {
     // The loader's pointers name objects the dump writes at the same place: a distribution, a
     // fault, a producer's schedule. One it does not hold is skipped, never invented.
     try {
-      const internal::Json::json_pointer at(pointer);
+      // "/faults/N/fail_after_fitted" names the member itself (fitted_values.h); the others
+      // name the object whose `fitted` it is.
+      const bool member = pointer.ends_with(kFailAfterFitted);
+      const internal::Json::json_pointer at(
+          member ? pointer.substr(0, pointer.size() - kFailAfterFitted.size()) : pointer);
       if (!out.contains(at) || !out.at(at).is_object()) continue;
-      out.at(at)["fitted"] = internal::FittedJson(provenance);
+      out.at(at)[member ? "fail_after_fitted" : "fitted"] = internal::FittedJson(provenance);
     } catch (const internal::Json::exception&) {
       continue;  // not a JSON pointer: no loader makes one
     }

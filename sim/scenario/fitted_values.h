@@ -21,7 +21,8 @@
 namespace drainsim::scenario {
 
 // By the JSON pointer of the object holding the fitted value: "/kinds/job/handler/cpu_ms",
-// "/faults/0", "/producers/0/poisson".
+// "/faults/0", "/producers/0/poisson"; an errors fault's `fail_after_fitted` (the provenance of
+// its fail_after_ms) by its own pointer, "/faults/0/fail_after_fitted".
 using FittedValues = std::map<std::string, config::Fitted>;
 
 struct FittedLoad {

@@ -158,6 +158,16 @@ void AfterFields(FaultReader& r, F& fault) {
     const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
     if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
     if (fitted_node.present() && !fitted) r.ok = false;
+    // And of fail_after_ms, which it needs (a provenance of nothing is a mistake).
+    const Node after_node = o.Optional("fail_after_fitted");
+    const std::optional<config::Fitted> after = ReadFitted(after_node);
+    if (after && !fault.fail_after) {
+      after_node.Error("needs fail_after_ms (the value it is the provenance of)");
+      r.ok = false;
+    } else if (after) {
+      o.node().problems().fitted[o.node().pointer() + "/fail_after_fitted"] = *after;
+    }
+    if (after_node.present() && !after) r.ok = false;
   } else if constexpr (std::is_same_v<F, config::DownstreamRateLimitFault>) {
     if (!r.NodeFor("burst", config::Presence::kOptional).present()) {
       fault.burst = DefaultBurst(fault.rate_limit_per_s);

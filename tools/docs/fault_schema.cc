@@ -12,6 +12,7 @@
 #include "sim/config/fault_field.h"
 #include "sim/config/fault_types.h"
 #include "sim/config/faults.h"
+#include "sim/config/fitted.h"
 #include "sim/config/workload.h"
 
 namespace drainsim::tools {
@@ -148,6 +149,10 @@ Json FaultDef() {
   for (auto& [key, value] : windows.items()) properties[key] = value;
   if constexpr (requires { F::kFittedDoc; }) {
     properties["fitted"] = {{"$ref", "#/$defs/Fitted"}, {"description", F::kFittedDoc}};
+  }
+  if constexpr (std::is_same_v<F, config::ErrorsFault>) {
+    properties["fail_after_fitted"] = {{"$ref", "#/$defs/Fitted"},
+                                       {"description", config::kFailAfterFittedDoc}};
   }
   Json def = {{"type", "object"},
               {"description", info.description},
