@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "experiments/fit_arrivals.h"
+#include "experiments/fit_windows.h"
 #include "sim/base/check.h"
 
 namespace drainsim::experiments {
@@ -170,9 +171,11 @@ struct KindData {
   std::vector<double> durations_ms;
   std::map<std::string, int64_t> failures;
   std::map<std::string, std::vector<double>> failed_ms;  // the failed attempts' durations
-  int64_t attempts = 0;                                  // finished (not censored)
-  std::map<int64_t, int64_t> attempts_of;                // message -> spans
-  std::map<int64_t, int64_t> first_start_ns;             // message -> its first attempt's start
+  // Each finished attempt's start and the class that failed it (-1: none), for the windows.
+  std::vector<std::pair<int64_t, int32_t>> outcomes;
+  int64_t attempts = 0;                       // finished (not censored)
+  std::map<int64_t, int64_t> attempts_of;     // message -> spans
+  std::map<int64_t, int64_t> first_start_ns;  // message -> its first attempt's start
 };
 
 }  // namespace
@@ -201,6 +204,31 @@ void FitKindArrivals(const KindData& d, const FitResult& result, double end_s, K
   fit.bin_counts = std::move(rate.counts);
 }
 
+// Each class's probability over time (fit_windows.h): its trials are the attempts that no earlier
+// class failed, by their start from the origin; the data end at the last start, ceiled.
+void FitClassWindows(const KindData& d, const std::vector<std::string>& names, int64_t origin_ns,
+                     std::vector<ClassFit>& classes) {
+  std::map<std::string, size_t> rank;
+  for (size_t r = 0; r < classes.size(); ++r) rank[classes[r].error_class] = r;
+  double end_s = 0;
+  for (const auto& [start_ns, error_class] : d.outcomes) {
+    end_s = std::max(end_s, static_cast<double>(start_ns - origin_ns) / 1e9);
+  }
+  end_s = std::floor(end_s) + 1;
+  for (size_t r = 0; r < classes.size(); ++r) {
+    std::vector<Trial> trials;
+    for (const auto& [start_ns, error_class] : d.outcomes) {
+      const size_t failed_by = error_class < 0 ? classes.size() : rank.at(names[error_class]);
+      if (failed_by < r) continue;  // an earlier class failed it: no trial for this one
+      trials.push_back(
+          {std::max(0.0, static_cast<double>(start_ns - origin_ns) / 1e9), failed_by == r});
+    }
+    FailureWindowsFit windows = FitFailureWindows(trials, end_s);
+    classes[r].homogeneity = windows.homogeneity;
+    if (windows.windows.size() > 1) classes[r].windows = std::move(windows.windows);
+  }
+}
+
 // Each process span counted into its kind's fit (spans, censored) and data (fit.cc's rules).
 void CollectSpans(const telemetry::TelemetrySet& set, const Statements& statements,
                   std::map<std::string, KindFit>& fits, std::map<std::string, KindData>& data) {
@@ -220,6 +248,7 @@ void CollectSpans(const telemetry::TelemetrySet& set, const Statements& statemen
       continue;
     }
     ++d.attempts;
+    d.outcomes.emplace_back(s.start_ns, s.failed ? s.error_class : -1);
     if (s.failed) {
       ++d.failures[set.classes[s.error_class]];
       d.failed_ms[set.classes[s.error_class]].push_back(static_cast<double>(s.end_ns - s.start_ns) /
@@ -273,7 +302,10 @@ FitResult FitTelemetry(const telemetry::TelemetrySet& set, double window_s) {
     if (const auto it = statements.kinds.find(kind); it != statements.kinds.end()) {
       fit.statements = FitStatements(it->second, d.statements_per_attempt);
     }
-    if (d.attempts > 0) fit.classes = FitClasses(d.failures, d.failed_ms, d.attempts);
+    if (d.attempts > 0) {
+      fit.classes = FitClasses(d.failures, d.failed_ms, d.attempts);
+      FitClassWindows(d, set.classes, result.origin_unix_ns, fit.classes);
+    }
     fit.messages = static_cast<int64_t>(d.attempts_of.size());
     int64_t with_id = 0;
     for (const auto& [message, count] : d.attempts_of) {

@@ -43,16 +43,11 @@ struct Split {
 };
 
 // The best boundary of bins [from, until) by the likelihood ratio, if significant (fit_arrivals.h).
-Split BestSplit(const std::vector<int64_t>& prefix, size_t from, size_t until) {
+Split BestSplit(const SplitRatio& ratio_of, size_t from, size_t until) {
   Split best;
   if (until - from < 2 * kSegmentBinsMin) return best;
-  const auto total = static_cast<double>(prefix[until] - prefix[from]);
-  const auto length = static_cast<double>(until - from);
-  const double joint = LogLikelihood(total, length);
   for (size_t at = from + kSegmentBinsMin; at + kSegmentBinsMin <= until; ++at) {
-    const auto left = static_cast<double>(prefix[at] - prefix[from]);
-    const double ratio = 2 * (LogLikelihood(left, static_cast<double>(at - from)) +
-                              LogLikelihood(total - left, static_cast<double>(until - at)) - joint);
+    const double ratio = ratio_of(from, at, until);
     if (ratio > best.ratio) best = {at, ratio};
   }
   const auto candidates = static_cast<double>(until - from - 2 * kSegmentBinsMin + 1);
@@ -61,16 +56,28 @@ Split BestSplit(const std::vector<int64_t>& prefix, size_t from, size_t until) {
   return best.ratio > critical ? best : Split{};
 }
 
-// Binary segmentation: boundaries (bin indices) of the segments, ascending, 0 and k included.
+// The Poisson likelihood ratio of two rates against one (step (3)).
 std::vector<size_t> Segment(const std::vector<int64_t>& counts) {
   std::vector<int64_t> prefix(counts.size() + 1, 0);
   for (size_t i = 0; i < counts.size(); ++i) prefix[i + 1] = prefix[i] + counts[i];
-  std::vector<size_t> bounds = {0, counts.size()};
+  return SegmentBins(counts.size(), [&](size_t from, size_t at, size_t until) {
+    const auto total = static_cast<double>(prefix[until] - prefix[from]);
+    const double joint = LogLikelihood(total, static_cast<double>(until - from));
+    const auto left = static_cast<double>(prefix[at] - prefix[from]);
+    return 2 * (LogLikelihood(left, static_cast<double>(at - from)) +
+                LogLikelihood(total - left, static_cast<double>(until - at)) - joint);
+  });
+}
+
+}  // namespace
+
+std::vector<size_t> SegmentBins(size_t bins, const SplitRatio& ratio) {
+  std::vector<size_t> bounds = {0, bins};
   // Sweep left to right, splitting where a split is significant, until a sweep splits nothing.
   for (bool split = true; split && bounds.size() - 1 < kSegmentsMax;) {
     split = false;
     for (size_t i = 0; i + 1 < bounds.size() && bounds.size() - 1 < kSegmentsMax; ++i) {
-      const Split s = BestSplit(prefix, bounds[i], bounds[i + 1]);
+      const Split s = BestSplit(ratio, bounds[i], bounds[i + 1]);
       if (s.at == 0) continue;
       bounds.insert(bounds.begin() + static_cast<std::ptrdiff_t>(i) + 1, s.at);
       split = true;
@@ -79,8 +86,6 @@ std::vector<size_t> Segment(const std::vector<int64_t>& counts) {
   }
   return bounds;
 }
-
-}  // namespace
 
 ArrivalWindow PoissonWindow(double from_s, double until_s, int64_t arrivals) {
   DRAINSIM_CHECK(until_s > from_s);

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "experiments/results/fit_result.h"
@@ -46,6 +47,13 @@ ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_
 // bin i is [i * bin_s, (i + 1) * bin_s). Step (1) is the caller's.
 // REQUIRES: counts.size() >= 2, every count >= 0, bin_s > 0
 ArrivalRateFit FitArrivalCounts(std::vector<int64_t> counts, double bin_s);
+
+// Step (3) for any model of the bins (failure windows use it too, experiments/fit_windows.h):
+// ratio(from, at, until) is the likelihood-ratio statistic of splitting bins [from, until) at
+// `at` (two parameters against one, chi-squared(1) under one). Returns the boundaries, bin
+// indices ascending, 0 and bins included.
+using SplitRatio = std::function<double(size_t from, size_t at, size_t until)>;
+std::vector<size_t> SegmentBins(size_t bins, const SplitRatio& ratio);
 
 // One window [from_s, until_s) with `arrivals` events: its rate and Garwood's interval.
 // REQUIRES: until_s > from_s

@@ -122,6 +122,67 @@ std::string FailAfterLine(const experiments::MeanFit& f) {
   return line;
 }
 
+// The homogeneity test in words: what the summary prints and each window's method carries.
+std::string HomogeneityWords(const experiments::FailureHomogeneity& h) {
+  char text[160];
+  std::snprintf(text, sizeof text, "homogeneity chi-squared %.6g over %lld bins of %.3f s, p %.6f",
+                h.statistic, static_cast<long long>(h.bins), h.bin_s, h.p_value);
+  return text;
+}
+
+// A class's errors faults (the fragment's): one over the whole run, or, when its probability
+// changed over time, one per window with failures, from_s to until_s (the last one to the end of
+// the run, as its errors went on at the data's end).
+void AddErrorsFaults(const FitResult& fit, const KindFit& k, const experiments::ClassFit& c,
+                     Json& faults) {
+  const bool windowed = c.windows.size() > 1;
+  const size_t count = windowed ? c.windows.size() : 1;
+  for (size_t i = 0; i < count; ++i) {
+    Json fault = {{"type", "errors"}, {"kind", k.kind}, {"error", c.error_class}};
+    if (!windowed) {
+      fault["probability"] = Number(c.probability);
+      fault["fitted"] = Provenance(fit, c.trials, "conditional on earlier classes, Wilson 95%");
+      fault["fitted"]["interval"] = Pair(c.wilson);
+    } else {
+      const experiments::ProbabilityWindow& w = c.windows[i];
+      if (w.failures == 0) continue;  // no errors fault is the window's probability 0
+      fault["probability"] = Number(w.probability);
+      fault["from_s"] = Number(w.from_s);
+      if (i + 1 < count) fault["until_s"] = Number(w.until_s);
+      const std::string method = "conditional on earlier classes, Wilson 95%; window " +
+                                 std::to_string(i + 1) + " of " + std::to_string(count) +
+                                 " by binary segmentation; " + HomogeneityWords(c.homogeneity);
+      fault["fitted"] = Provenance(fit, w.trials, method.c_str());
+      fault["fitted"]["interval"] = Pair(w.wilson);
+    }
+    const experiments::MeanFit& after = c.fail_after_ms;
+    fault["fail_after_ms"] = Number(after.mean);
+    fault["fail_after_fitted"] = Provenance(fit, after.n, kFailAfterMethod);
+    if (after.interval) fault["fail_after_fitted"]["interval"] = Pair(*after.interval);
+    faults.push_back(fault);
+  }
+}
+
+// "    homogeneity ...: ..." and each window's line: a class's probability over time.
+std::string WindowLines(const experiments::ClassFit& c) {
+  if (!c.homogeneity.tested) return "";
+  std::string text =
+      "    over time: " + HomogeneityWords(c.homogeneity) +
+      (c.homogeneity.rejected ? ": a constant probability is rejected at 5%; " +
+                                    std::to_string(std::max<size_t>(1, c.windows.size())) +
+                                    " window(s) by binary segmentation\n"
+                              : ": a constant probability is not rejected at 5%\n");
+  char line[200];
+  for (const experiments::ProbabilityWindow& w : c.windows) {
+    std::snprintf(line, sizeof line, "      window [%s, %s) s: %lld of %lld, p %.5f [%.5f, %.5f]\n",
+                  Seconds(w.from_s).c_str(), Seconds(w.until_s).c_str(),
+                  static_cast<long long>(w.failures), static_cast<long long>(w.trials),
+                  w.probability, w.wilson.low, w.wilson.high);
+    text += line;
+  }
+  return text;
+}
+
 // Where a kind's arrivals came from when a metric series gave them (experiments/fit_series.h).
 std::string SeriesLine(const KindFit& k) {
   char line[160];
@@ -141,18 +202,7 @@ std::string FitFragment(const FitResult& fit) {
   for (const KindFit& k : fit.kinds) {
     if (k.handler.empirical) kinds[k.kind] = {{"handler", HandlerJson(fit, k)}};
     for (const experiments::ClassFit& c : k.classes) {
-      if (!c.in_scenario) continue;
-      Json fault = {{"type", "errors"},
-                    {"kind", k.kind},
-                    {"error", c.error_class},
-                    {"probability", Number(c.probability)}};
-      fault["fitted"] = Provenance(fit, c.trials, "conditional on earlier classes, Wilson 95%");
-      fault["fitted"]["interval"] = Pair(c.wilson);
-      const experiments::MeanFit& after = c.fail_after_ms;
-      fault["fail_after_ms"] = Number(after.mean);
-      fault["fail_after_fitted"] = Provenance(fit, after.n, kFailAfterMethod);
-      if (after.interval) fault["fail_after_fitted"]["interval"] = Pair(*after.interval);
-      faults.push_back(fault);
+      if (c.in_scenario) AddErrorsFaults(fit, k, c, faults);
     }
     for (size_t i = 0; i < k.arrivals.size(); ++i) {
       const experiments::ArrivalWindow& w = k.arrivals[i];
@@ -207,6 +257,7 @@ std::string FitSummary(const FitResult& fit) {
                     c.in_scenario ? "" : "; not a scenario error class: not in the fragment");
       text += line;
       text += FailAfterLine(c.fail_after_ms);
+      text += WindowLines(c);
     }
     if (k.statements) text += StatementLines(*k.statements);
     if (k.dispersion.tested) {

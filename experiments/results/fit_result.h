@@ -64,6 +64,26 @@ struct MeanFit {
   std::optional<Interval95> interval;  // none when n < 2
 };
 
+// The homogeneity test of a class's failures over time bins (experiments/fit_windows.h).
+struct FailureHomogeneity {
+  bool tested = false;  // false: fewer than 10 failures or successes
+  int64_t bins = 0;
+  double bin_s = 0;
+  double statistic = 0;   // Pearson's chi-squared of the 2 x bins table
+  double p_value = 1;     // upper tail, bins with trials - 1 degrees of freedom
+  bool rejected = false;  // p_value < 0.05: the probability changed over time
+};
+
+// A window [from_s, until_s) of a class's trials and its probability there.
+struct ProbabilityWindow {
+  double from_s = 0;
+  double until_s = 0;
+  int64_t failures = 0;
+  int64_t trials = 0;
+  double probability = 0;
+  Interval95 wilson;
+};
+
 // One error class, conditional on the classes before it not having failed the attempt: the
 // probability a scenario `errors` fault in this order states (faults are tried in order, the
 // first that fires fails the attempt).
@@ -78,6 +98,10 @@ struct ClassFit {
   // The failed attempts' durations in ms: the errors fault's fail_after_ms (the validation they
   // include is in it: the fragment's handler has none).
   MeanFit fail_after_ms;
+  FailureHomogeneity homogeneity;
+  // More than one iff the homogeneity test rejected and segmentation split: the errors faults
+  // are then one per window with failures, each with from_s (and until_s but the last).
+  std::vector<ProbabilityWindow> windows;
 };
 
 struct ArrivalWindow {

@@ -90,7 +90,7 @@ TEST_CASE("fit series: the segments' intervals cover the truth about 95% of the 
   CHECK(covered >= 82);
 }
 
-TEST_CASE("fit series: a constant rate is one segment; times stay on the series' axis",
+TEST_CASE("fit series: a constant rate is one segment, times stay on the series' axis",
           "[fit][series]") {
   // 2/s in 1 s steps: 3 steps a bin for 5 arrivals on average; t_s from 1000.
   const std::vector<int64_t> counts = PoissonCounts(3, 2, 2, 0, 900, 1);
