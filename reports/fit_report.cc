@@ -20,8 +20,14 @@ constexpr const char* kFailAfterMethod = "mean of failed attempts' durations, St
 
 Json Pair(const Interval95& i) { return Json::array({Number(i.low), Number(i.high)}); }
 
+// The loader's cap on `method` (sim/config/fitted.h: at most 200 bytes). The methods written
+// here stay far below it for any real data (the longest, a failure window's, is about 150
+// bytes); absurd numbers (a dispersion index of 1e15) are cut rather than make the fragment one
+// the loader refuses.
+constexpr size_t kMethodBytesMax = 200;
+
 Json Provenance(const FitResult& fit, int64_t n, const char* method) {
-  return {{"from", fit.from}, {"n", n}, {"method", method}};
+  return {{"from", fit.from}, {"n", n}, {"method", std::string(method).substr(0, kMethodBytesMax)}};
 }
 
 // A fitted duration as the scenario writes a distribution, with its provenance.

@@ -6,8 +6,10 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <vector>
 
+#include "reports/fit_report.h"
 #include "sim/engine/rng.h"
 
 namespace drainsim::experiments {
@@ -70,6 +72,38 @@ TEST_CASE("fit windows: a constant probability is one window, the test rejects a
   const FailureWindowsFit few = FitFailureWindows(Trials(1, 1, 100, 0, 0, 0, 0.05), 100);
   CHECK_FALSE(few.homogeneity.tested);
   CHECK(few.windows.size() == 1);
+}
+
+TEST_CASE("fit windows: every method fits the loader's 200 bytes, even for absurd numbers",
+          "[fit][windows]") {
+  FitResult result;
+  result.from = "a.json";
+  KindFit k;
+  k.kind = "job";
+  ClassFit c;
+  c.error_class = "transient";
+  c.in_scenario = true;
+  c.trials = 100;
+  c.fail_after_ms = {100, 5, Interval95{4, 6}};
+  c.homogeneity = {true, 10000, 123456789.125, 1.5e300, 1e-300, true};
+  for (int i = 0; i < 16; ++i)
+    c.windows.push_back({i * 1e9, (i + 1) * 1e9, 5, 10, 0.5, {0.2, 0.8}});
+  k.classes.push_back(c);
+  k.dispersion = {true, 10000, 123456789.125, 1e15, 1e19, 0, true};
+  for (int i = 0; i < 16; ++i) k.arrivals.push_back({i * 1e9, (i + 1) * 1e9, 5, 1e-9, {0, 1}});
+  result.kinds.push_back(k);
+  const nlohmann::json fragment = nlohmann::json::parse(reports::FitFragment(result));
+  REQUIRE(fragment["faults"].size() == 16);
+  REQUIRE(fragment["producers"].size() == 16);
+  size_t longest = 0;
+  for (const auto& fault : fragment["faults"]) {
+    longest = std::max(longest, fault["fitted"]["method"].get<std::string>().size());
+  }
+  CHECK(longest <= 200);
+  CHECK(longest > 150);  // not cut: the windows' method holds absurd numbers whole
+  for (const auto& producer : fragment["producers"]) {
+    CHECK(producer["poisson"]["fitted"]["method"].get<std::string>().size() <= 200);
+  }
 }
 
 }  // namespace
