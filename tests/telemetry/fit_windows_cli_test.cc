@@ -27,7 +27,8 @@ constexpr const char* kTruth = R"({"format_version": 1, "name": "window-truth", 
   "faults": [{"type": "errors", "kind": "job", "probability": 0.2, "error": "permanent",
               "from_s": 200, "until_s": 400}]})";
 
-TEST_CASE("fit round trip: an errors fault active only in [200 s, 400 s) is found", "[cli][fit]") {
+TEST_CASE("fit round trip: an errors fault active only from 200 s to 400 s is found",
+          "[cli][fit]") {
   const fs::path dir = FreshDir("fit-windows");
   const std::string truth = WriteFile(dir / "truth.json", kTruth);
   const ProcessResult run =
