@@ -250,9 +250,12 @@ std::string FitSummary(const FitResult& fit) {
                   static_cast<long long>(k.censored), static_cast<long long>(k.messages),
                   k.attempts_per_message, static_cast<long long>(k.attempts_per_message_max),
                   static_cast<long long>(k.messages_retried));
-    text += line;
-    text += DurationLines(k.statements ? "handler time less its statements" : "handler time",
-                          k.handler);
+    // A kind only a metric series gave (no span): its arrivals alone, no empty span figures.
+    text += k.spans > 0 ? std::string(line) : "kind " + k.kind + ": no spans\n";
+    if (k.spans > 0) {
+      text += DurationLines(k.statements ? "handler time less its statements" : "handler time",
+                            k.handler);
+    }
     for (const experiments::ClassFit& c : k.classes) {
       std::snprintf(line, sizeof line,
                     "  failures %s: %lld of %lld attempts, p %.5f [%.5f, %.5f] (share of all "
