@@ -1,5 +1,7 @@
 #include "reports/headline.h"
 
+#include <algorithm>
+
 #include "reports/metrics.h"
 
 namespace drainsim::reports {
@@ -96,11 +98,28 @@ std::string RetryAmplificationText(const model::Results& r) {
   if (!r.retry_amplification) return "no attempt";
   std::string out = Decimal(*r.retry_amplification, 3) + " (" + std::to_string(r.attempts) +
                     " attempts over " + std::to_string(r.first_attempts) + " first attempts)";
-  for (const model::FaultWindowAttempts& w : r.fault_windows) {
-    if (const std::optional<double> a = RetryAmplification(w)) {
-      out += "; " + w.type + " " + Decimal(w.from_s, 1) + "-" + Decimal(w.until_s, 1) +
-             " s: " + Decimal(*a, 3);
-    }
+  // Faults of one type over one window count the same attempts: the figure is given once, with
+  // the number of faults that share it, not repeated under the same label. Should their counts
+  // differ (one window opened after an attempt started in the same instant), each names its fault.
+  using Window = model::FaultWindowAttempts;
+  const auto same_label = [](const Window& a, const Window& b) {
+    return a.type == b.type && a.from_s == b.from_s && a.until_s == b.until_s;
+  };
+  const auto same = [&](const Window& a, const Window& b) {
+    return same_label(a, b) && a.attempts == b.attempts && a.first_attempts == b.first_attempts;
+  };
+  const std::vector<Window>& windows = r.fault_windows;
+  for (auto w = windows.begin(); w != windows.end(); ++w) {
+    const std::optional<double> a = RetryAmplification(*w);
+    const auto like = [&](const Window& e) { return same(e, *w); };
+    if (!a || std::any_of(windows.begin(), w, like)) continue;
+    out += "; " + w->type + " " + Decimal(w->from_s, 1) + "-" + Decimal(w->until_s, 1) + " s";
+    const auto sharing = std::count_if(w, windows.end(), like);
+    if (sharing > 1) out += " (" + std::to_string(sharing) + " faults)";
+    const auto labelled = std::count_if(windows.begin(), windows.end(),
+                                        [&](const Window& e) { return same_label(e, *w); });
+    if (labelled > sharing) out += " (fault " + std::to_string(w->fault) + ")";
+    out += ": " + Decimal(*a, 3);
   }
   return out;
 }

@@ -73,5 +73,26 @@ TEST_CASE("only configured alerts have a phrase, fired or not", "[reports][headl
   CHECK(phrases[1].fired);
 }
 
+TEST_CASE("a window shared by faults of one type gives its amplification once",
+          "[reports][headline]") {
+  model::Results r;
+  r.retry_amplification = 1.5;
+  r.attempts = 300;
+  r.first_attempts = 200;
+  r.fault_windows = {{0, "errors", 0, 600, 90, 30},
+                     {1, "errors", 0, 600, 90, 30},
+                     {2, "db_slowdown", 0, 600, 90, 30},
+                     {3, "errors", 600, 900, 10, 10}};
+  CHECK(RetryAmplificationText(r) ==
+        "1.5 (300 attempts over 200 first attempts); errors 0-600 s (2 faults): 3; "
+        "db_slowdown 0-600 s: 3; errors 600-900 s: 1");
+  // Faults whose counts differ (one opened after an attempt started in the same instant) are
+  // not merged, and each names its fault.
+  r.fault_windows[1].attempts = 91;
+  CHECK(RetryAmplificationText(r) ==
+        "1.5 (300 attempts over 200 first attempts); errors 0-600 s (fault 0): 3; "
+        "errors 0-600 s (fault 1): 3.033; db_slowdown 0-600 s: 3; errors 600-900 s: 1");
+}
+
 }  // namespace
 }  // namespace drainsim::reports
