@@ -15,19 +15,20 @@ std::string CsvSeries(const ReportInput& input) {
   constexpr const char* kLineEnd = "\r\n";
   std::string out;
   bool first = true;
-  for (const SeriesColumn& column : SeriesColumns()) {
+  const std::vector<const SeriesColumn*> columns = SeriesColumnsOf(input.results);
+  for (const SeriesColumn* column : columns) {
     if (!first) out += ',';
-    out += CsvField(column.name);
+    out += CsvField(column->name);
     first = false;
   }
   out += kLineEnd;
   for (const model::Sample& sample : input.results.series) {
     first = true;
-    for (const SeriesColumn& column : SeriesColumns()) {
+    for (const SeriesColumn* column : columns) {
       if (!first) out += ',';
       first = false;
-      const double value = column.value(sample);
-      switch (column.type) {
+      const double value = column->value(sample);
+      switch (column->type) {
         case SeriesColumn::Type::kCount:
           out += std::to_string(static_cast<int64_t>(value));
           break;

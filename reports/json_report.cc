@@ -29,10 +29,12 @@ json Distribution(const model::Histogram& h_us, double scale) {
               {"max", Fixed(*HistogramStat(h_us, Stat::kMax, scale))}};
 }
 
-json Series(const std::vector<model::Sample>& series) {
+json Series(const model::Results& r) {
+  const std::vector<model::Sample>& series = r.series;
   // Column-oriented: compact, and each chart reads one array.
   json columns = json::object();
-  for (const SeriesColumn& column : SeriesColumns()) {
+  for (const SeriesColumn* column_ref : SeriesColumnsOf(r)) {
+    const SeriesColumn& column = *column_ref;
     json values = json::array();
     for (const model::Sample& s : series) {
       const double value = column.value(s);
@@ -311,7 +313,7 @@ std::string JsonReport(const ReportInput& input) {
   report.update(CountsJson(r));
   report.update(TimesJson(r));
   report["fault_windows"] = FaultWindows(r.fault_windows);
-  report["series"] = Series(r.series);
+  report["series"] = Series(r);
   report["expectations"] = Expectations(input.verdicts);
   report["health_findings"] = Findings(HealthFindings(r, input.verdicts));
   report["drains"] = Drains(r);

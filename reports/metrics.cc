@@ -70,6 +70,8 @@ std::vector<SeriesColumn> MakeColumns() {
       {"dlq_depth", Type::kCount, false, [=](const Sample& s) { return count(s.dlq_depth); }},
       {"parked", Type::kCount, false, [=](const Sample& s) { return count(s.parked); }},
       {"in_flight", Type::kCount, false, [=](const Sample& s) { return count(s.in_flight); }},
+      {"ack_pending", Type::kCount, false, [=](const Sample& s) { return count(s.ack_pending); },
+       /*ack_pending_only=*/true},
       {"oldest_age_s", Type::kReal, false, [](const Sample& s) { return s.oldest_age_s; }},
       {"dlq_inflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_inflow_per_s; }},
       {"dlq_outflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_outflow_per_s; }},
@@ -114,6 +116,14 @@ std::vector<SeriesColumn> MakeColumns() {
 std::span<const SeriesColumn> SeriesColumns() {
   static const std::vector<SeriesColumn> kColumns = MakeColumns();
   return kColumns;
+}
+
+std::vector<const SeriesColumn*> SeriesColumnsOf(const model::Results& results) {
+  std::vector<const SeriesColumn*> out;
+  for (const SeriesColumn& column : SeriesColumns()) {
+    if (!column.ack_pending_only || results.ack_pending_limited) out.push_back(&column);
+  }
+  return out;
 }
 
 const SeriesColumn* FindSeriesColumn(std::string_view name) {

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/base/decimal.h"
 #include "sim/model/histogram.h"
@@ -67,11 +68,17 @@ struct SeriesColumn {
   // The sample at t = 0 closes no interval: its value for such a column is 0 and means nothing.
   bool over_interval;
   std::function<double(const model::Sample&)> value;
+  // True iff written only for a run whose scenario sets broker.ack_pending_max (ack_pending):
+  // other runs' reports stay as they were before the column existed.
+  bool ack_pending_only = false;
 };
 
 // Every column of report.json's `series`, each once: t_s, the depths, ..., drain_rate_per_s,
 // the inspector's dlq_reason_* and dlq_error_* counts, then drain_active and fault_active.
 std::span<const SeriesColumn> SeriesColumns();
+
+// The columns a report of `results` writes: SeriesColumns() less those the run does not use.
+std::vector<const SeriesColumn*> SeriesColumnsOf(const model::Results& results);
 
 // The column named `name`, or nullptr iff there is none.
 const SeriesColumn* FindSeriesColumn(std::string_view name);

@@ -56,10 +56,10 @@ std::string OtlpMetrics(const ReportInput& input) {
   const size_t stride = std::max<size_t>(1, (series.size() + kOtlpPointsMax - 1) / kOtlpPointsMax);
   const std::vector<size_t> kept = KeptSamples(series.size(), stride);
   std::string metrics;
-  for (const SeriesColumn& column : SeriesColumns()) {
-    if (column.name == "t_s") continue;
+  for (const SeriesColumn* column : SeriesColumnsOf(input.results)) {
+    if (column->name == "t_s") continue;
     if (!metrics.empty()) metrics += ',';
-    metrics += MetricText(column, series, kept);
+    metrics += MetricText(*column, series, kept);
   }
   OtlpAttributes bound;
   bound.Int("drainsim.otlp.samples", static_cast<int64_t>(series.size()))

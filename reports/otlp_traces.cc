@@ -38,6 +38,8 @@ std::string_view MessagingSystem(const std::optional<config::BrokerPreset>& pres
       return "gcp_pubsub";
     case config::BrokerPreset::kAzureServiceBus:
       return "servicebus";
+    case config::BrokerPreset::kNatsJetstream:
+      return "nats";
   }
   return "drainsim";
 }

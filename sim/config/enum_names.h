@@ -55,7 +55,8 @@ DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
                     {BrokerPreset::kRabbitmqQuorum, "rabbitmq-quorum"},
                     {BrokerPreset::kSidekiq, "sidekiq"}, {BrokerPreset::kCelery, "celery"},
                     {BrokerPreset::kBullmq, "bullmq"}, {BrokerPreset::kPubsub, "pubsub"},
-                    {BrokerPreset::kAzureServiceBus, "azure-service-bus"})
+                    {BrokerPreset::kAzureServiceBus, "azure-service-bus"},
+                    {BrokerPreset::kNatsJetstream, "nats-jetstream"})
 DRAINSIM_ENUM_TABLE(Overflow, {Overflow::kDropHead, "drop_head"},
                     {Overflow::kRejectPublish, "reject_publish"})
 DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
@@ -68,7 +69,8 @@ DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "rede
                     {OnVisibilityTimeout::kCloseChannel, "close_channel"},
                     {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})
 DRAINSIM_ENUM_TABLE(RequeuePosition, {RequeuePosition::kTail, "tail"},
-                    {RequeuePosition::kHead, "head"})
+                    {RequeuePosition::kHead, "head"},
+                    {RequeuePosition::kRedeliveriesFirst, "redeliveries_first"})
 DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kReject, "reject"},
                     {ReturnKind::kCrash, "crash"},
                     {ReturnKind::kConsumerTimeout, "consumer_timeout"})

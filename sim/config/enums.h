@@ -60,6 +60,7 @@ enum class BrokerPreset : uint8_t {
   kBullmq,           // "bullmq"
   kPubsub,           // "pubsub"
   kAzureServiceBus,  // "azure-service-bus"
+  kNatsJetstream,    // "nats-jetstream"
 };
 
 // When a crashed consumer's unacked deliveries become deliverable again.
@@ -108,6 +109,10 @@ enum class RequeuePosition : uint8_t {
           // delivery limit).
   kHead,  // "head": before every message never delivered, in the order returned (quorum queues'
           // returns queue, RabbitMQ 4.x and 3.x with a delivery limit).
+  // "redeliveries_first": every message that was delivered before and is ready again (returned,
+  // its visibility timeout run out, its redelivery backoff over) waits before every message
+  // never delivered, in the order it became ready (NATS JetStream's redelivery queue).
+  kRedeliveriesFirst,
 };
 
 // The kinds of return a broker can count towards delivery_limit.

@@ -28,10 +28,11 @@ struct Broker {
   // broker's documented defaults into every field the scenario leaves out (the loader does it;
   // `drainsim dump` shows the result) and adds its hard limits to the checks.
   std::optional<BrokerPreset> preset;
-  // rabbitmq-quorum and sidekiq only: the broker's version, "MAJOR.MINOR", which picks the
-  // preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default "4.3"): before 4.3 every
-  // return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and
+  // rabbitmq-quorum, sidekiq and nats-jetstream only: the broker's version, "MAJOR.MINOR", which
+  // picks the preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default "4.3"): before 4.3
+  // every return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and
   // later; default "8.1"): the backoff's random_term, "stepped" before 8.0, "full_range" from 8.0.
+  // NATS (2.10 and later; default "2.14"): one table; older versions are refused.
   std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
@@ -72,8 +73,16 @@ struct Broker {
   // 4.0-4.2); the rabbitmq-quorum preset at 4.3+ counts reject and crash only.
   std::array<bool, kReturnKindCount> delivery_counted{true, true, true, true};
   // Where a returned message waits again. Default "tail". "head": quorum queues serve returned
-  // messages first, in the order returned (RabbitMQ 4.x).
+  // messages first, in the order returned (RabbitMQ 4.x). "redeliveries_first": every message
+  // ready again after a delivery (returned, timed out, backoff over) is served first (NATS
+  // JetStream).
   RequeuePosition requeue_position = RequeuePosition::kTail;
+  // Most messages delivered and not yet settled (acked, dead-lettered, parked or lost), 1..1e6:
+  // in flight, or waiting (ready or delayed) to be delivered again. Default null: no limit. At
+  // the limit a message never delivered is not delivered (nor any behind it) until one
+  // settles; redeliveries go on. NATS JetStream's MaxAckPending (1000 by default): the stall is
+  // silent, seen only in the series (ack_pending) and in results.ack_pending_stalled_s.
+  std::optional<int64_t> ack_pending_max;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

@@ -48,6 +48,9 @@ struct Sample {
   int64_t dlq_depth = 0;
   int64_t parked = 0;
   int64_t in_flight = 0;
+  // Delivered and not settled (broker.ack_pending_max counts these); written to the reports
+  // only when the scenario sets ack_pending_max (reports/metrics.h).
+  int64_t ack_pending = 0;
   double oldest_age_s = 0;  // oldest message in the pipeline (ready, delayed, in flight)
   double dlq_inflow_per_s = 0;
   double dlq_outflow_per_s = 0;
@@ -141,6 +144,8 @@ struct Results {
   double ended_at_s = 0;
   bool reached_until = false;       // false: ended early, nothing left to happen
   bool events_max_reached = false;  // stopped by run.events_max: the figures are partial
+  // The scenario sets broker.ack_pending_max: the series' ack_pending column is written.
+  bool ack_pending_limited = false;
 
   int64_t published = 0;
   int64_t acked = 0;

@@ -117,6 +117,7 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   }
   if (scenario.downstream) downstream_.emplace(*scenario.downstream);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
+  metrics_.results().ack_pending_limited = scenario.broker.ack_pending_max.has_value();
 }
 
 void World::At(engine::Instant at, Event event) {

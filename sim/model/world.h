@@ -130,6 +130,9 @@ class World final : public Scheduler {
   void MakeReady(MessageRef ref, Message& message, const TransitionNote& note,
                  bool returned = false);
   void Dispatch();
+  // True iff broker.ack_pending_max is reached and the next ready message was never delivered:
+  // delivery stalls. REQUIRES: !broker_.ready_empty().
+  bool AckPendingFull() const;
   void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
   void VisibilityWake();
   void VisibilityExpired(const Delivery& delivery);
@@ -317,6 +320,9 @@ class World final : public Scheduler {
   RunMetrics metrics_;
   std::vector<int32_t> fault_window_slot_;  // by fault: its entry in Results::fault_windows, or -1
   bool dead_letter_room_due_ = false;       // a kDeadLetterRoom event is pending
+  // Messages delivered and not settled (world_broker.cc AckPending), for ack_pending_max and
+  // the series' ack_pending column.
+  int64_t ack_pending_ = 0;
 };
 
 }  // namespace drainsim::model

@@ -8,8 +8,23 @@
 
 namespace drainsim::model {
 
+namespace {
+
+// Delivered and not yet settled: what NATS JetStream's MaxAckPending counts (broker
+// ack_pending_max). The receive count does not change across a Transition.
+bool AckPending(MessageState state, const Message& m) {
+  if (m.receive_count == 0) return false;
+  return state == MessageState::kReady || state == MessageState::kDelayed ||
+         state == MessageState::kInFlight;
+}
+
+}  // namespace
+
 void World::Transition(Message& message, MessageState to, const TransitionNote& note) {
   const MessageState from = message.state;
+  ack_pending_ += static_cast<int64_t>(AckPending(to, message)) -
+                  static_cast<int64_t>(AckPending(from, message));
+  DRAINSIM_CHECK(ack_pending_ >= 0);
   // First the record against its own last transition (MessageStore's invariant (4)), then the
   // move against the table of legal ones (the ledger).
   messages_.Move(message, to);
@@ -42,7 +57,9 @@ bool World::IsCurrent(const Delivery& delivery) const {
 void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, bool returned) {
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
-  if (returned && scenario_.broker.requeue_position == config::RequeuePosition::kHead) {
+  const config::RequeuePosition position = scenario_.broker.requeue_position;
+  if ((returned && position == config::RequeuePosition::kHead) ||
+      (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
     broker_.PushReturned(ref);
   } else {
     broker_.PushReady(ref);
@@ -78,6 +95,7 @@ void World::Dispatch() {
   const auto& receive_count_max = scenario_.broker.receive_count_max;
   while (!broker_.ready_empty() && !pool_.ring_empty()) {
     if (!retry_.breaker().AllowsDelivery()) return;
+    if (AckPendingFull()) return;  // silently, until a delivered message settles
     const uint32_t w = pool_.PopRing();
     if (!pool_.CanTake(w)) continue;
     const MessageRef ref = broker_.PopOldestReady();
@@ -101,12 +119,25 @@ void World::Dispatch() {
   }
 }
 
+bool World::AckPendingFull() const {
+  const auto& limit = scenario_.broker.ack_pending_max;
+  if (!limit || ack_pending_ < *limit) return false;
+  // JetStream serves its redelivery queue before the limit's check (getNextMsg): only a
+  // message never delivered waits. A redelivery behind one waits too (requeue_position tail).
+  return messages_.Get(broker_.NextReady()).receive_count == 0;
+}
+
 void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   Transition(
       m, MessageState::kInFlight,
       TransitionNote{.cause = TransitionCause::kDelivered, .worker = static_cast<int32_t>(w)});
   m.redelivered = m.receive_count > 0;
   ++m.receive_count;
+  if (!m.redelivered) {
+    ++ack_pending_;  // AckPending's receive count went from 0 to 1 in flight
+    const auto& limit = scenario_.broker.ack_pending_max;
+    if (limit) DRAINSIM_CHECK(ack_pending_ <= *limit);
+  }
   ++m.delivery_generation;
   ++m.copies_on_workers;
   metrics_.results().queue_wait_us.Record((now_ - m.ready_at).micros());
@@ -268,7 +299,11 @@ void World::BrokerRestart(const Event& event) {
                TransitionNote{.cause = TransitionCause::kBrokerRestart,
                               .redelivery = RedeliveryCause::kOther});
     m.ready_at = now_;
-    broker_.PushReady(ref);
+    if (scenario_.broker.requeue_position == config::RequeuePosition::kRedeliveriesFirst) {
+      broker_.PushReturned(ref);  // a redelivery, as MakeReady would have it
+    } else {
+      broker_.PushReady(ref);
+    }
   }
   // The recovery (the broker's start and the clients' reconnection, docs/MODEL.md) keeps the
   // broker unavailable exactly as the downtime does: one resume, at the end of both.

@@ -48,6 +48,7 @@ void World::FillInstantColumns(Sample& s) {
   s.dlq_depth = ledger_.count(MessageState::kDeadLettered);
   s.parked = ledger_.count(MessageState::kParked);
   s.in_flight = ledger_.count(MessageState::kInFlight);
+  s.ack_pending = ack_pending_;
   s.oldest_age_s = broker_.OldestAgeSeconds(now_);
   s.workers_busy = pool_.busy_slots();
   if (database_) s.db_queue = database_->waiting();

@@ -168,6 +168,19 @@ void CheckSidekiq(const Limits& l) {
   }
 }
 
+void CheckNats(const Limits& l) {
+  int major = 0;
+  int minor = 0;
+  const std::string version = l.s.broker.version.value_or(std::string(kNatsDefaultVersion));
+  if (!ParseBrokerVersion(version, &major, &minor)) return;
+  if (major < 2 || (major == 2 && minor < 10)) {
+    l.Add("/broker/version", Quote(version), "is older than", "the NATS model",
+          "drainsim models NATS JetStream 2.10 and later, the releases whose consumer.go "
+          "docs/PRESETS-AUDIT.md checked (AckWait 30 s, MaxDeliver unlimited, MaxAckPending "
+          "1000)");
+  }
+}
+
 // Brokers that learn of a dead consumer only when its lease runs out: nothing hands its
 // messages back at once (requeue_on_crash immediate) or fails them (fail), as a closed AMQP
 // channel or Celery's worker does. `rule` names what the broker does instead and its source
@@ -220,6 +233,13 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
       break;
     case config::BrokerPreset::kSidekiq:
       CheckSidekiq(limits);
+      break;
+    case config::BrokerPreset::kNatsJetstream:
+      CheckNats(limits);
+      // nats-server server/consumer.go@v2.14.5, checkPending
+      CrashOnlyByTimeout(limits, "NATS JetStream",
+                         "a message delivered to a consumer that went away is redelivered when "
+                         "its AckWait runs out (checkPending)");
       break;
     case config::BrokerPreset::kCelery:
       break;

@@ -227,11 +227,25 @@ void CheckDeadLetterSettings(const config::Broker& b, Context& c) {
   }
 }
 
+// ack_pending_max stalls only messages never delivered. A redelivery queued behind such a message
+// (requeue_position tail or head) would wait for a slot only its own settling frees: the run
+// would stall for ever. JetStream serves redeliveries first, and so must the scenario.
+void CheckAckPending(const config::Broker& b, Context& c) {
+  if (!b.ack_pending_max) return;
+  if (b.requeue_position == config::RequeuePosition::kRedeliveriesFirst) return;
+  c.problems.Add("/broker/ack_pending_max",
+                 "needs requeue_position \"redeliveries_first\" (got " +
+                     Quote(config::NameOf(b.requeue_position)) +
+                     "): behind a message never delivered, a redelivery would wait for a slot "
+                     "only its own settling frees");
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
   CheckNoDeadLetterQueue(s, c);
   CheckDeadLetterSettings(s.broker, c);
+  CheckAckPending(s.broker, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

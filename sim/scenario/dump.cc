@@ -134,6 +134,7 @@ Json BrokerJson(const config::Broker& b) {
   if (b.preset || b.requeue_position != config::RequeuePosition::kTail) {
     out["requeue_position"] = EnumJson(b.requeue_position);
   }
+  if (b.ack_pending_max) out["ack_pending_max"] = *b.ack_pending_max;
   // No preset fills these three: written only when not the default, for the same hash reason.
   if (b.without_dlq != config::WithoutDlq::kFailed) {
     out["without_dlq"] = EnumJson(b.without_dlq);

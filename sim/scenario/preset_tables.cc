@@ -217,6 +217,44 @@ constexpr PresetDefault kAzureServiceBus[] = {
                          "Service Bus: MaxDeliveryCount decides, not the application"),
 };
 
+// NATS JetStream 2.10 and later: one table (the rules below are the same in v2.10.29, v2.11.17,
+// v2.12.15 and v2.14.5; docs/PRESETS-AUDIT.md, section 4, has the line numbers of each).
+#define DRAINSIM_NATS_SOURCE "nats-server server/consumer.go@v2.14.5 "
+constexpr PresetDefault kNatsJetstream[] = {
+    {"/broker/version", "\"2.14\"", "drainsim models NATS 2.14 (v2.14.5) unless told otherwise"},
+    {"/broker/visibility_timeout_s", "30",
+     DRAINSIM_NATS_SOURCE "l.571, l.648-650: AckWait defaults to JsAckWaitDefault, 30 s"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     DRAINSIM_NATS_SOURCE "checkPending l.5964-6049: an unacked message is redelivered only when "
+                          "its AckWait has run out, whatever became of the consumer"},
+    {"/broker/receive_count_max", "null",
+     DRAINSIM_NATS_SOURCE "l.587-592: MaxDeliver 0 or unset becomes -1, no limit"},
+    {"/broker/ack_pending_max", "1000",
+     DRAINSIM_NATS_SOURCE "l.578, l.671-681: MaxAckPending defaults to JsDefaultMaxAckPending, "
+                          "1000, for explicit acks; getNextMsg l.4873-4876 stalls new deliveries "
+                          "there (errMaxAckPending)"},
+    {"/broker/requeue_position", "\"redeliveries_first\"",
+     DRAINSIM_NATS_SOURCE "getNextMsg l.4823-4870: the redelivery queue (rdq) is served before "
+                          "new messages, and before the MaxAckPending check"},
+    {"/broker/redelivery_backoff", "null",
+     DRAINSIM_NATS_SOURCE "processNak l.3155-3228: a plain Nak is redelivered at once (rdq); a "
+                          "Nak with a delay (NakWithDelay): set a constant redelivery_backoff"},
+    {"/broker/dead_letter_queue", "true",
+     "NATS has no DLQ: the usual pattern consumes the MAX_DELIVERIES advisory (consumer.go "
+     "notifyDeliveryExceeded l.4754, sent once from getNextMsg l.4835) and copies the message "
+     "into a DLQ stream; dead_letter_queue false: the message stays in the stream, undelivered"},
+    {"/broker/dlq_retention_s", "null",
+     "NATS: a stream's MaxAge 0 (the default) never ages messages out (filestore.go@v2.14.5 "
+     "l.605, l.746: only MaxAge != 0 starts the age check)"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"",
+     "NATS: the advisory consumer publishes a new message into the DLQ stream"},
+    {"/retry/delivery", "\"requeue\"", "NATS: a failed message is Nak'd and redelivered"},
+    {"/retry/requeue_with", "\"nack\"", "NATS: AckNak (msg.Nak())"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",
+                         "NATS: MaxDeliver decides, not the application"),
+};
+#undef DRAINSIM_NATS_SOURCE
+
 #undef DRAINSIM_CLASSES_ALL
 #undef DRAINSIM_RABBITMQ_QUORUM_COMMON
 #undef DRAINSIM_RABBITMQ_QUORUM_3X
@@ -230,6 +268,8 @@ std::string_view DefaultBrokerVersion(config::BrokerPreset preset) {
       return kRabbitmqDefaultVersion;
     case config::BrokerPreset::kSidekiq:
       return kSidekiqDefaultVersion;
+    case config::BrokerPreset::kNatsJetstream:
+      return kNatsDefaultVersion;
     case config::BrokerPreset::kSqs:
     case config::BrokerPreset::kCelery:
     case config::BrokerPreset::kBullmq:
@@ -269,6 +309,8 @@ std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
       return kPubsub;
     case config::BrokerPreset::kAzureServiceBus:
       return kAzureServiceBus;
+    case config::BrokerPreset::kNatsJetstream:
+      return kNatsJetstream;
   }
   return {};
 }

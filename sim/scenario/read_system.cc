@@ -30,7 +30,8 @@ void ReadBrokerVersion(const Node& version, const Node& preset_node, config::Bro
   if (!version.present()) return;
   int major = 0;
   int minor = 0;
-  constexpr std::string_view kWhich = "applies only with preset 'rabbitmq-quorum' or 'sidekiq'";
+  constexpr std::string_view kWhich =
+      "applies only with preset 'rabbitmq-quorum', 'sidekiq' or 'nats-jetstream'";
   if (!preset_node.present()) {
     version.Error(std::string(kWhich) + " (the scenario has no preset)");
   } else if (broker->preset && DefaultBrokerVersion(*broker->preset).empty()) {
@@ -128,6 +129,8 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   if (auto v = ReadEnum<config::RequeuePosition>(o.Optional("requeue_position"))) {
     broker->requeue_position = *v;
   }
+  broker->ack_pending_max =
+      ReadInt(NullAsAbsent(o.Optional("ack_pending_max")), Range::Closed(1, 1'000'000));
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;
