@@ -29,6 +29,9 @@ constexpr double kSqsDrainRateMax = 500;
 // Sidekiq's own 25 retries wait 21 days in all; the swarm runs its variants to rest, so a drawn
 // sidekiq preset retries 7 times (`sidekiq_options retry: 7`, 44 minutes of backoff).
 constexpr int64_t kSidekiqAttemptsMax = 8;
+// NATS JetStream's MaxDeliver is unlimited by default: a message that always fails would be
+// redelivered for ever, so a drawn nats-jetstream preset delivers at most 10 times.
+constexpr int64_t kNatsDeliverMax = 10;
 
 // Ladders, exact in decimal so that a dumped variant reads as it was drawn.
 constexpr std::array kBudgetRatios = {0.05, 0.1, 0.2, 0.5, 1.0};
@@ -175,7 +178,7 @@ void DrawBreaker(uint64_t seed, json& document, std::vector<std::string>& drawn)
   drawn.push_back("breaker: " + (breaker.is_null() ? std::string("off") : breaker.dump()));
 }
 
-// Invariant (4) and the sidekiq retry count, on the loaded preset variant.
+// Invariant (4), the sidekiq retry count and NATS's MaxDeliver, on the loaded preset variant.
 void BoundDrawnPreset(const config::Scenario& loaded, json& document,
                       std::vector<std::string>& drawn) {
   const int64_t visibility_max_us = kSwarmVisibilityMaxS * 1'000'000;
@@ -194,6 +197,12 @@ void BoundDrawnPreset(const config::Scenario& loaded, json& document,
     }
     drawn.push_back("attempts_max: at most " + std::to_string(kSidekiqAttemptsMax) +
                     " (sidekiq retry: 7; docs/SWARM.md)");
+  }
+  if (loaded.broker.preset == BrokerPreset::kNatsJetstream &&
+      (!loaded.broker.receive_count_max || *loaded.broker.receive_count_max > kNatsDeliverMax)) {
+    document["broker"]["receive_count_max"] = kNatsDeliverMax;
+    drawn.push_back("receive_count_max: " + std::to_string(kNatsDeliverMax) +
+                    " (MaxDeliver; the preset's is unlimited; docs/SWARM.md)");
   }
 }
 

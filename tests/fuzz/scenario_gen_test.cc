@@ -40,10 +40,10 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"delayed\"", "\"dlq\"", "\"due_in_s\":",
       // presets
       "\"sqs\"", "\"rabbitmq-quorum\"", "\"sidekiq\"", "\"celery\"", "\"bullmq\"", "\"pubsub\"",
-      "\"azure-service-bus\"", "\"version\":",
+      "\"azure-service-bus\"", "\"nats-jetstream\"", "\"version\":",
       // broker fields
-      "\"close_channel\"", "\"cancel_consumer\"",
-      "\"requeue_position\":", "\"lock_renewal\":", "\"stalled_count_max\":", "\"fail\"",
+      "\"close_channel\"", "\"cancel_consumer\"", "\"requeue_position\":", "\"redeliveries_first\"",
+      "\"ack_pending_max\":", "\"lock_renewal\":", "\"stalled_count_max\":", "\"fail\"",
       "\"delivery_limit\":", "\"delivery_counted\":", "\"reject_publish\"", "\"retention_s\":",
       "\"redelivery_backoff\":", "\"dead_letter_queue\":", "\"dlq_max_length\":",
       "\"dead_letter_duplicate_probability\":", "\"redrive_rate_max_per_s\":", "\"keep\"",

@@ -87,7 +87,8 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   // Lease-based brokers redeliver a dead consumer's messages only when the lease runs out: any
   // other value is a hard limit of their presets (sim/scenario/check_presets.cc).
   const bool lease_only = c.preset == "sqs" || c.preset == "pubsub" ||
-                          c.preset == "azure-service-bus" || c.preset == "bullmq";
+                          c.preset == "azure-service-bus" || c.preset == "bullmq" ||
+                          c.preset == "nats-jetstream";
   if (in.Chance(40)) {
     const char* on_crash = in.Pick(kOnCrash);
     b["requeue_on_crash"] = lease_only ? "after_visibility_timeout" : on_crash;
@@ -120,7 +121,17 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
     }
     b["delivery_counted"] = counted;
   }
-  if (in.Chance(20)) b["requeue_position"] = in.Chance(50) ? "tail" : "head";
+  static const char* const kPositions[] = {"tail", "head", "redeliveries_first"};
+  if (in.Chance(20)) b["requeue_position"] = in.Pick(kPositions);
+  // ack_pending_max needs redeliveries first (the loader's rule); nats-jetstream sets both.
+  const bool redeliveries_first = b.contains("requeue_position")
+                                      ? b["requeue_position"] == "redeliveries_first"
+                                      : c.preset == "nats-jetstream";
+  if (!redeliveries_first) {
+    if (c.preset == "nats-jetstream") b["ack_pending_max"] = nullptr;
+  } else if (in.Chance(30)) {
+    b["ack_pending_max"] = in.IntIn(1, 50);
+  }
   if (in.Chance(20)) b["max_length"] = in.IntIn(0, 30);
   if (in.Chance(20)) b["overflow"] = in.Chance(50) ? "drop_head" : "reject_publish";
   // SQS keeps messages 60 s..14 days; 60..3600 s fits every preset.
@@ -145,8 +156,9 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
 }  // namespace
 
 Json Broker(Choices& in, GenContext& c) {
-  static const char* const kPresets[] = {"sqs",    "rabbitmq-quorum", "sidekiq",          "celery",
-                                         "bullmq", "pubsub",          "azure-service-bus"};
+  static const char* const kPresets[] = {
+      "sqs",    "rabbitmq-quorum", "sidekiq",           "celery",
+      "bullmq", "pubsub",          "azure-service-bus", "nats-jetstream"};
   static const char* const kVersions[] = {"4.0", "4.2", "4.3", "5.1"};
   Json b = Json::object();
   if (in.Chance(50)) {
