@@ -134,7 +134,11 @@ Json BrokerJson(const config::Broker& b) {
   if (b.preset || b.requeue_position != config::RequeuePosition::kTail) {
     out["requeue_position"] = EnumJson(b.requeue_position);
   }
-  if (b.ack_pending_max) out["ack_pending_max"] = *b.ack_pending_max;
+  // Only nats-jetstream's table fills it: written under that preset even when null (so that
+  // reading the dump back does not fill 1000 in), elsewhere only when set (the hash).
+  if (b.ack_pending_max || b.preset == config::BrokerPreset::kNatsJetstream) {
+    out["ack_pending_max"] = OrNull(b.ack_pending_max, integer);
+  }
   // No preset fills these three: written only when not the default, for the same hash reason.
   if (b.without_dlq != config::WithoutDlq::kFailed) {
     out["without_dlq"] = EnumJson(b.without_dlq);
