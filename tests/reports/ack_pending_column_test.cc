@@ -1,0 +1,48 @@
+// The series' ack_pending column (docs/METRICS.md) is written only for a run whose scenario sets
+// broker.ack_pending_max: every other report keeps the columns it had before the field existed.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "reports/csv_report.h"
+#include "reports/json_report.h"
+#include "reports/metrics.h"
+#include "tests/reports/report_fixture.h"
+
+namespace drainsim {
+namespace {
+
+reports::ReportInput InputOf(const model::Results& results) {
+  static const reports::ReportContext kContext{"scenarios/fixture.json", "00000000deadbeef",
+                                               "0.1.0 (commit test)"};
+  return {results, kContext, {}, reports::ReproduceCommand(kContext.scenario_path, 42)};
+}
+
+std::string HeaderOf(const std::string& csv) { return csv.substr(0, csv.find("\r\n")); }
+
+TEST_CASE("series: ack_pending only for a run with ack_pending_max", "[reports][csv][json]") {
+  model::Results plain = testing::FixtureResults();
+  REQUIRE_FALSE(plain.ack_pending_limited);
+  CHECK(reports::SeriesColumnsOf(plain).size() + 1 == reports::SeriesColumns().size());
+  CHECK(HeaderOf(reports::CsvSeries(InputOf(plain))).find("ack_pending") == std::string::npos);
+  CHECK_FALSE(
+      nlohmann::json::parse(reports::JsonReport(InputOf(plain)))["series"].contains("ack_pending"));
+
+  model::Results limited = testing::FixtureResults();
+  limited.ack_pending_limited = true;
+  for (size_t i = 0; i < limited.series.size(); ++i) {
+    limited.series[i].ack_pending = static_cast<int64_t>(i);
+  }
+  CHECK(reports::SeriesColumnsOf(limited).size() == reports::SeriesColumns().size());
+  const std::string header = HeaderOf(reports::CsvSeries(InputOf(limited)));
+  CHECK(header.rfind("t_s,depth,delayed_depth,dlq_depth,parked,in_flight,ack_pending,", 0) == 0);
+  const nlohmann::json series =
+      nlohmann::json::parse(reports::JsonReport(InputOf(limited)))["series"];
+  REQUIRE(series.contains("ack_pending"));
+  REQUIRE(series["ack_pending"].size() == limited.series.size());
+  CHECK(series["ack_pending"][3] == 3);
+  CHECK(series["ack_pending"][3].is_number_integer());
+}
+
+}  // namespace
+}  // namespace drainsim
