@@ -45,6 +45,11 @@ void CheckBroker(const config::Broker& b, std::vector<Problem>* out) {
          "requeue_on_crash other than immediate (AMQP requeues at once)");
   refuse(b.redrive_rate_max_per_s.has_value(), "/broker/redrive_rate_max_per_s",
          "redrive_rate_max_per_s");
+  // NATS JetStream's rules: RabbitMQ has neither.
+  refuse(b.ack_pending_max.has_value(), "/broker/ack_pending_max",
+         "ack_pending_max (NATS MaxAckPending)");
+  refuse(b.requeue_position == config::RequeuePosition::kRedeliveriesFirst,
+         "/broker/requeue_position", "requeue_position redeliveries_first (NATS JetStream)");
 }
 
 // live/drainer.h runs one drain plan of strategy bulk, drip or bounded; the DLQ keeps its

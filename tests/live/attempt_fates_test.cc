@@ -182,3 +182,15 @@ TEST_CASE("live: errors, bug, db_slowdown and db_connections are no longer refus
   for (const auto& p : problems) CHECK(p.pointer != "/faults/1/type");  // its db_slowdown
   CHECK(live::CheckLiveSupport(LoadScenario("live-db-faults.json")).empty());
 }
+
+TEST_CASE("live: NATS JetStream's ack_pending_max and redeliveries_first are refused", "[live]") {
+  config::Scenario s = LoadScenario("live-poison.json");
+  REQUIRE(live::CheckLiveSupport(s).empty());
+  s.broker.requeue_position = config::RequeuePosition::kRedeliveriesFirst;
+  s.broker.ack_pending_max = 100;
+  const auto problems = live::CheckLiveSupport(s);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].pointer == "/broker/ack_pending_max");
+  CHECK(problems[1].pointer == "/broker/requeue_position");
+  CHECK(problems[1].message.find("not supported by drainsim live") != std::string::npos);
+}
