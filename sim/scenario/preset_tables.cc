@@ -230,7 +230,7 @@ constexpr PresetDefault kNatsJetstream[] = {
     {"/broker/receive_count_max", "null",
      DRAINSIM_NATS_SOURCE "l.587-592: MaxDeliver 0 or unset becomes -1, no limit"},
     {"/broker/ack_pending_max", "1000",
-     DRAINSIM_NATS_SOURCE "l.578, l.671-681: MaxAckPending defaults to JsDefaultMaxAckPending, "
+     DRAINSIM_NATS_SOURCE "l.578, l.671-680: MaxAckPending defaults to JsDefaultMaxAckPending, "
                           "1000, for explicit acks; getNextMsg l.4873-4876 stalls new deliveries "
                           "there (errMaxAckPending)"},
     {"/broker/requeue_position", "\"redeliveries_first\"",
