@@ -34,6 +34,8 @@ ArrivalDispersion Dispersion(const std::vector<int64_t>& counts, double bin_s) {
   const boost::math::chi_squared chi2(static_cast<double>(counts.size() - 1));
   d.p_value = boost::math::cdf(boost::math::complement(chi2, d.statistic));
   d.rejected = d.p_value < kArrivalTestLevel;
+  d.p_value_low = boost::math::cdf(chi2, d.statistic);
+  d.regular = d.bins >= kRegularBinsMin && d.p_value_low < kRegularTestLevel;
   return d;
 }
 
@@ -129,7 +131,9 @@ ArrivalRateFit FitArrivalCounts(std::vector<int64_t> counts, double bin_s) {
   DRAINSIM_CHECK(bin_s > 0);
   for (const int64_t c : counts) DRAINSIM_CHECK(c >= 0);
   const double end_s = static_cast<double>(counts.size()) * bin_s;
-  return FitCounts(std::move(counts), bin_s, end_s);
+  ArrivalRateFit fit = FitCounts(std::move(counts), bin_s, end_s);
+  fit.dispersion.regular = false;  // rule (5): a series' smoothness is its averaging
+  return fit;
 }
 
 ArrivalRateFit FitArrivalRate(const std::vector<double>& arrivals_s, double end_s) {

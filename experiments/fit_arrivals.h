@@ -15,6 +15,16 @@
 //      segments. Segments are split in order of position (left first), so the result is
 //      deterministic.
 //  (4) Per segment a Poisson rate with Garwood's exact 95% interval.
+//  (5) Regular arrivals: when D's lower-tail p-value is below kRegularTestLevel (arrival times
+//      only, not a series), the arrivals are more even than Poisson ones — a producer publishing at
+//      a fixed pace, as drainsim's `constant` schedule does — and the fragment gives a `constant`
+//      producer at the rate of (4). The level is 0.1%, not 5%, so that Poisson data turns constant
+//      once in a thousand fits, not once in twenty; a fixed-pace producer's index is near 0, far
+//      below that threshold (the live run of scenarios/live-retry.json: 0.0000 over 120 bins).
+//      At least kRegularBinsMin bins (100 arrivals): over a few bins, equal counts are common
+//      for Poisson arrivals too (two bins of a 10-arrival sample are 5 and 5 a quarter of the time).
+//      A metric series' counts are averages over its rate window, smoother than the arrivals
+//      behind them, so they are no evidence of regularity: FitArrivalCounts never sets it.
 // FitArrivalRate bins arrival times by (1); FitArrivalCounts takes bins already counted (a
 // metric series' inflow) and applies (2) to (4), so both sources are tested and segmented alike.
 //
@@ -22,6 +32,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -33,6 +44,8 @@ inline constexpr double kDispersionCountPerBin = 5;
 inline constexpr size_t kSegmentBinsMin = 5;
 inline constexpr size_t kSegmentsMax = 16;
 inline constexpr double kArrivalTestLevel = 0.05;
+inline constexpr double kRegularTestLevel = 0.001;
+inline constexpr int64_t kRegularBinsMin = 20;
 
 struct ArrivalRateFit {
   std::vector<ArrivalWindow> segments;  // consecutive, covering [0, end_s)

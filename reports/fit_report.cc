@@ -77,6 +77,14 @@ std::string DispersionWords(const experiments::ArrivalDispersion& d) {
 }
 
 std::string ArrivalMethod(const KindFit& k, size_t segment) {
+  if (k.dispersion.regular) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "constant rate, Garwood exact 95%% (conservative); more even than Poisson: "
+                  "dispersion index %.4f, lower-tail p %.2e",
+                  k.dispersion.index, k.dispersion.p_value_low);
+    return text;
+  }
   std::string method = "Poisson rate, Garwood exact 95%";
   if (!k.dispersion.tested) return method;
   if (k.arrivals.size() == 1) return method + "; constant: " + DispersionWords(k.dispersion);
@@ -213,13 +221,15 @@ std::string FitFragment(const FitResult& fit) {
     for (size_t i = 0; i < k.arrivals.size(); ++i) {
       const experiments::ArrivalWindow& w = k.arrivals[i];
       if (w.arrivals == 0) continue;
-      Json poisson = {{"rate_per_s", Number(w.rate_per_s)},
-                      {"from_s", Number(w.from_s)},
-                      {"until_s", Number(w.until_s)}};
-      poisson["fitted"] = Provenance(fit, w.arrivals, ArrivalMethod(k, i).c_str());
-      if (!k.arrivals_from.empty()) poisson["fitted"]["from"] = k.arrivals_from;
-      poisson["fitted"]["interval"] = Pair(w.poisson);
-      producers.push_back({{"kind", k.kind}, {"poisson", poisson}});
+      Json schedule = {{"rate_per_s", Number(w.rate_per_s)},
+                       {"from_s", Number(w.from_s)},
+                       {"until_s", Number(w.until_s)}};
+      schedule["fitted"] = Provenance(fit, w.arrivals, ArrivalMethod(k, i).c_str());
+      if (!k.arrivals_from.empty()) schedule["fitted"]["from"] = k.arrivals_from;
+      schedule["fitted"]["interval"] = Pair(w.poisson);
+      // Regular arrivals: a fixed-pace producer (experiments/fit_arrivals.h, rule (5)).
+      const char* shape = k.dispersion.regular ? "constant" : "poisson";
+      producers.push_back({{"kind", k.kind}, {shape, schedule}});
     }
   }
   const Json out = {{"kinds", kinds}, {"faults", faults}, {"producers", producers}};
@@ -275,6 +285,13 @@ std::string FitSummary(const FitResult& fit) {
                    ? ": a constant rate is rejected at 5%; " + std::to_string(k.arrivals.size()) +
                          " segment(s) by binary segmentation\n"
                    : ": a constant rate is not rejected at 5%\n");
+      if (k.dispersion.regular) {
+        std::snprintf(line, sizeof line,
+                      "  arrivals more even than Poisson (lower-tail p %.2e < 0.001): a constant "
+                      "producer\n",
+                      k.dispersion.p_value_low);
+        text += line;
+      }
     }
     if (!k.arrivals_from.empty()) text += SeriesLine(k);
     for (const experiments::ArrivalWindow& w : k.arrivals) {

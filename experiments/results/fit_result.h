@@ -122,6 +122,10 @@ struct ArrivalDispersion {
   double statistic = 0;   // (bins - 1) * index, chi-squared with bins - 1 degrees of freedom
   double p_value = 1;     // upper tail
   bool rejected = false;  // p_value < 0.05: the rate is not constant
+  double p_value_low = 1;  // lower tail
+  // p_value_low < kRegularTestLevel: the arrivals are more even than a Poisson process's, as a
+  // producer publishing at a fixed pace is (experiments/fit_arrivals.h, rule (5)).
+  bool regular = false;
 };
 
 // The database statements under a kind's process spans (client spans with db.system.name).

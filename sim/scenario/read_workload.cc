@@ -110,10 +110,8 @@ std::optional<config::Producer::Schedule> ReadSchedule(config::ProducerShape sha
       auto rate = ReadNumber(o.Required("rate_per_s"), Range::AboveAtMost(0, kRateMax));
       config::Window window;
       const bool window_ok = ReadWindow(o, c, false, &window);
-      // `drainsim fit`'s provenance of a Poisson rate; a constant schedule is never fitted.
-      const Node fitted_node = shape == config::ProducerShape::kPoisson
-                                   ? o.Optional("fitted")
-                                   : Node(nullptr, "", nullptr);
+      // `drainsim fit`'s provenance of the rate: Poisson, or constant for regular arrivals.
+      const Node fitted_node = o.Optional("fitted");
       const std::optional<config::Fitted> fitted = ReadFitted(fitted_node);
       if (fitted) o.node().problems().fitted[o.node().pointer()] = *fitted;
       const bool fitted_ok = !fitted_node.present() || fitted.has_value();

@@ -61,6 +61,38 @@ TEST_CASE("fit arrivals: the dispersion test rejects a constant rate about 5% of
   CHECK(split <= 20);  // at most 5%: a constant rate is seldom cut
 }
 
+TEST_CASE("fit arrivals: evenly spaced arrivals are regular, Poisson ones almost never",
+          "[fit][arrivals]") {
+  // A producer at a fixed pace (drainsim's constant schedule, a cron loop): 100/s for 60 s.
+  std::vector<double> even_s;
+  for (int i = 0; i < 6000; ++i) even_s.push_back(i * 0.01);
+  const ArrivalRateFit even = FitArrivalRate(even_s, 60);
+  INFO("index " << even.dispersion.index << " lower p " << even.dispersion.p_value_low);
+  CHECK(even.dispersion.regular);
+  CHECK_FALSE(even.dispersion.rejected);
+  CHECK(even.dispersion.index < 0.1);
+  REQUIRE(even.segments.size() == 1);
+  CHECK(even.segments[0].rate_per_s == Approx(100));
+  // 400 Poisson data sets at the rule's level of 0.1%: Binomial(400, 0.001), mean 0.4; at most 3
+  // is 99.9% likely for a test at its level.
+  int regular = 0;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    engine::Rng rng = engine::Rng::FromSeed(seed);
+    std::vector<double> arrivals_s;
+    AddPoisson(rng, 10, 0, 300, &arrivals_s);
+    regular += FitArrivalRate(arrivals_s, 300).dispersion.regular ? 1 : 0;
+  }
+  INFO("Poisson data sets called regular: " << regular << " of 400");
+  CHECK(regular <= 3);
+  // Few arrivals: two equal bins are no evidence (10 arrivals, 5 and 5).
+  const std::vector<double> few_s = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  CHECK_FALSE(FitArrivalRate(few_s, 10).dispersion.regular);
+  // A series' counts are averages: however smooth, never regular (rule (5)).
+  const ArrivalRateFit series = FitArrivalCounts(std::vector<int64_t>(100, 50), 1);
+  CHECK(series.dispersion.p_value_low < 0.001);
+  CHECK_FALSE(series.dispersion.regular);
+}
+
 TEST_CASE("fit arrivals: a rate step is two segments split near the step", "[fit][arrivals]") {
   engine::Rng rng = engine::Rng::FromSeed(5);
   std::vector<double> arrivals_s;

@@ -72,13 +72,23 @@ TEST_CASE("fit live-events.jsonl: the live run's attempts fitted into its scenar
           Approx(static_cast<double>(counts.failed_transient)).margin(0.01));
   }
   CHECK(found);
+  // The live producer published at a fixed 100/s: the fit keeps it constant, not Poisson, so the
+  // fitted scenario publishes what the live run did (experiments/fit_arrivals.h, rule (5)).
+  REQUIRE(s["producers"].size() == 1);
+  const json& producer = s["producers"][0];
+  REQUIRE(producer.contains("constant"));
+  CHECK(producer["constant"]["rate_per_s"].get<double>() * 6 ==
+        Approx(static_cast<double>(counts.messages)));
+  CHECK(producer["constant"]["fitted"]["n"] == counts.messages);
   const ProcessResult check = RunDrainsim({"check", fitted});
   INFO(check.stdout_text << check.stderr_text);
   CHECK(check.exit_code == 0);
   const ProcessResult run =
       RunDrainsim({"run", fitted, "--format", "json", "--out", (dir / "run").string()});
   CHECK((run.exit_code == 0 || run.exit_code == 1));  // 1: an expectation missed, not a failure
-  CHECK(fs::exists(dir / "run" / "report.json"));
+  REQUIRE(fs::exists(dir / "run" / "report.json"));
+  const json report = json::parse(ReadFile((dir / "run" / "report.json").string()));
+  CHECK(report["published"] == counts.messages);
   fs::remove_all(dir);
 }
 
