@@ -10,6 +10,7 @@
 
 #include "tests/cli/process.h"
 #include "tests/experiments/cli_helpers.h"
+#include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
@@ -51,11 +52,7 @@ TEST_CASE("fit round trip: every fitted parameter within its 95% interval of the
   const fs::path dir = FreshDir("fit-round-trip");
   const std::string truth = (dir / "truth.json").string();
   std::ofstream(truth) << TruthScenario();
-  const ProcessResult run =
-      RunDrainsim({"run", truth, "--format", "otlp", "--out", (dir / "out").string()});
-  INFO(run.stderr_text);
-  REQUIRE(run.exit_code == 0);
-  const std::string traces = (dir / "out" / "otlp-traces.json").string();
+  const std::string traces = RunAsOtlp(truth, dir);
   const std::string fragment_path = (dir / "fitted.json").string();
   const ProcessResult fit = RunDrainsim({"fit", traces, "-o", fragment_path});
   INFO(fit.stdout_text << fit.stderr_text);

@@ -11,6 +11,7 @@
 
 #include "tests/cli/process.h"
 #include "tests/experiments/cli_helpers.h"
+#include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
@@ -49,14 +50,8 @@ TEST_CASE("fit round trip: fail_after_ms per error class within its Student-t in
           "[cli][fit]") {
   const fs::path dir = FreshDir("fit-fail-after");
   const std::string truth = WriteFile(dir / "truth.json", kTruth);
-  const ProcessResult run =
-      RunDrainsim({"run", truth, "--format", "otlp", "--out", (dir / "out").string()});
-  INFO(run.stderr_text);
-  REQUIRE(run.exit_code == 0);
-  const std::string traces = (dir / "out" / "otlp-traces.json").string();
-  const ProcessResult fit = RunDrainsim({"fit", traces});
-  INFO(fit.stderr_text);
-  REQUIRE(fit.exit_code == 0);
+  const std::string traces = RunAsOtlp(truth, dir);
+  const ProcessResult fit = FitTraces(traces);
   const json fragment = json::parse(fit.stdout_text);
   const json& faults = fragment.at("faults");
   REQUIRE(faults.size() == 2);

@@ -13,6 +13,7 @@
 
 #include "tests/cli/process.h"
 #include "tests/experiments/cli_helpers.h"
+#include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
@@ -79,11 +80,7 @@ TEST_CASE("fit round trip: piecewise arrivals and an empirical handler", "[cli][
   const fs::path dir = FreshDir("fit-piecewise");
   const std::string normal = (dir / "normal.json").string();
   std::ofstream(normal) << NormalDay();
-  const ProcessResult run =
-      RunDrainsim({"run", normal, "--format", "otlp", "--out", (dir / "out").string()});
-  INFO(run.stderr_text);
-  REQUIRE(run.exit_code == 0);
-  const std::string traces = (dir / "out" / "otlp-traces.json").string();
+  const std::string traces = RunAsOtlp(normal, dir);
   const ProcessResult fit = RunDrainsim({"fit", traces});  // no --window-s: segments from data
   INFO(fit.stderr_text);
   REQUIRE(fit.exit_code == 0);
@@ -195,14 +192,8 @@ TEST_CASE("fit round trip: two error classes with piecewise arrivals", "[cli][fi
   const fs::path dir = FreshDir("fit-two-classes");
   const std::string day = (dir / "day.json").string();
   std::ofstream(day) << ClassesDay();
-  const ProcessResult run =
-      RunDrainsim({"run", day, "--format", "otlp", "--out", (dir / "out").string()});
-  INFO(run.stderr_text);
-  REQUIRE(run.exit_code == 0);
-  const std::string traces = (dir / "out" / "otlp-traces.json").string();
-  const ProcessResult fit = RunDrainsim({"fit", traces});
-  INFO(fit.stderr_text);
-  REQUIRE(fit.exit_code == 0);
+  const std::string traces = RunAsOtlp(day, dir);
+  const ProcessResult fit = FitTraces(traces);
   const json fragment = json::parse(fit.stdout_text);
 
   // Both classes, in the scenario's order, each truth inside its Wilson interval.

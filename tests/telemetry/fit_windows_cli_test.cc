@@ -12,6 +12,7 @@
 
 #include "tests/cli/process.h"
 #include "tests/experiments/cli_helpers.h"
+#include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
 namespace {
@@ -31,14 +32,8 @@ TEST_CASE("fit round trip: an errors fault active only from 200 s to 400 s is fo
           "[cli][fit]") {
   const fs::path dir = FreshDir("fit-windows");
   const std::string truth = WriteFile(dir / "truth.json", kTruth);
-  const ProcessResult run =
-      RunDrainsim({"run", truth, "--format", "otlp", "--out", (dir / "out").string()});
-  INFO(run.stderr_text);
-  REQUIRE(run.exit_code == 0);
-  const std::string traces = (dir / "out" / "otlp-traces.json").string();
-  const ProcessResult fit = RunDrainsim({"fit", traces});
-  INFO(fit.stderr_text);
-  REQUIRE(fit.exit_code == 0);
+  const std::string traces = RunAsOtlp(truth, dir);
+  const ProcessResult fit = FitTraces(traces);
   CHECK(Contains(fit.stderr_text, "a constant probability is rejected at 5%; 3 window(s)"));
   const json fragment = json::parse(fit.stdout_text);
   const json& faults = fragment.at("faults");
