@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "reports/csv_report.h"
 #include "reports/json_report.h"
@@ -15,7 +16,10 @@ namespace {
 reports::ReportInput InputOf(const model::Results& results) {
   static const reports::ReportContext kContext{"scenarios/fixture.json", "00000000deadbeef",
                                                "0.1.0 (commit test)"};
-  return {results, kContext, {}, reports::ReproduceCommand(kContext.scenario_path, 42)};
+  // A named empty list: ReportInput holds the verdicts by reference, and a `{}` here would be a
+  // temporary gone before the caller reads it.
+  static const std::vector<reports::Verdict> kNoVerdicts;
+  return {results, kContext, kNoVerdicts, reports::ReproduceCommand(kContext.scenario_path, 42)};
 }
 
 std::string HeaderOf(const std::string& csv) { return csv.substr(0, csv.find("\r\n")); }
