@@ -50,6 +50,9 @@ void CheckBroker(const config::Broker& b, std::vector<Problem>* out) {
          "ack_pending_max (NATS MaxAckPending)");
   refuse(b.requeue_position == config::RequeuePosition::kRedeliveriesFirst,
          "/broker/requeue_position", "requeue_position redeliveries_first (NATS JetStream)");
+  // Celery/kombu on Redis: RabbitMQ puts a timed-out delivery nowhere near the head.
+  refuse(b.requeue_position == config::RequeuePosition::kRestoredToHead,
+         "/broker/requeue_position", "requeue_position restored_to_head (kombu on Redis)");
 }
 
 // live/drainer.h runs one drain plan of strategy bulk, drip or bounded; the DLQ keeps its

@@ -70,7 +70,8 @@ DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "rede
                     {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})
 DRAINSIM_ENUM_TABLE(RequeuePosition, {RequeuePosition::kTail, "tail"},
                     {RequeuePosition::kHead, "head"},
-                    {RequeuePosition::kRedeliveriesFirst, "redeliveries_first"})
+                    {RequeuePosition::kRedeliveriesFirst, "redeliveries_first"},
+                    {RequeuePosition::kRestoredToHead, "restored_to_head"})
 DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kReject, "reject"},
                     {ReturnKind::kCrash, "crash"},
                     {ReturnKind::kConsumerTimeout, "consumer_timeout"})

@@ -113,6 +113,11 @@ enum class RequeuePosition : uint8_t {
   // its visibility timeout run out, its redelivery backoff over) waits before every message
   // never delivered, in the order it became ready (NATS JetStream's redelivery queue).
   kRedeliveriesFirst,
+  // "restored_to_head": a message whose visibility timeout ran out is put in front of every ready
+  // message, so the last one restored is delivered next; returns (nack, reject, crash) wait at
+  // the tail. Celery on Redis: kombu publishes with LPUSH, consumes with BRPOP and restores with
+  // RPUSH, but requeues a reject with LPUSH (kombu/transport/redis.py@v5.6.2).
+  kRestoredToHead,
 };
 
 // The kinds of return a broker can count towards delivery_limit.

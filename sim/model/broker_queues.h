@@ -50,9 +50,11 @@ class BrokerQueues {
   // ---- the main queue ----------------------------------------------------------------------
   // Ready messages wait in two lines: returned ones (broker.requeue_position head: a quorum
   // queue's returns queue), delivered first in the order returned, then all others in the
-  // order they became ready.
+  // order they became ready. With restored_to_head the first line is a stack: a message whose
+  // visibility timeout ran out is delivered before every other (kombu's RPUSH on Redis).
   void PushReady(MessageRef ref) { main_.push_back(ref); }
   void PushReturned(MessageRef ref) { returns_.push_back(ref); }
+  void PushRestored(MessageRef ref) { returns_.push_front(ref); }
   // REQUIRES: !ready_empty(). The next to deliver, taken off.
   MessageRef PopOldestReady() {
     std::deque<MessageRef>& line = returns_.empty() ? main_ : returns_;
@@ -175,7 +177,7 @@ class BrokerQueues {
 
   const MessageStore& messages_;
   std::deque<MessageRef> main_;
-  std::deque<MessageRef> returns_;  // broker.requeue_position head only
+  std::deque<MessageRef> returns_;  // requeue_position head, redeliveries_first, restored_to_head
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
   std::deque<DlqEntry> dlq_;                          // dead-letter order
   std::deque<MessageRef> waiting_dead_letters_;       // refused by the DLQ, oldest first

@@ -125,10 +125,14 @@ class World final : public Scheduler {
   void EnforceMaxLength(int64_t published);
 
   // world_broker.cc
-  // `returned`: a consumer gave it back (nack, reject, crash, consumer timeout): it waits where
-  // broker.requeue_position says.
+  // Why a message that was delivered is ready again, for broker.requeue_position: kReturned, a
+  // consumer gave it back (nack, reject, crash, consumer timeout); kTimedOut, its visibility
+  // timeout ran out (or its lock, at a stalled check); kOther, anything else (a retry's ETA or
+  // delay, a redrive).
+  enum class ReadyFrom : uint8_t { kOther, kReturned, kTimedOut };
+  // It waits where broker.requeue_position says for `from`.
   void MakeReady(MessageRef ref, Message& message, const TransitionNote& note,
-                 bool returned = false);
+                 ReadyFrom from = ReadyFrom::kOther);
   void Dispatch();
   // True iff broker.ack_pending_max is reached and the next ready message was never delivered:
   // delivery stalls. REQUIRES: !broker_.ready_empty().
@@ -136,13 +140,16 @@ class World final : public Scheduler {
   void Deliver(uint32_t worker_index, MessageRef ref, Message& message);
   void VisibilityWake();
   void VisibilityExpired(const Delivery& delivery);
+  // requeue_position restored_to_head: the deliveries due now, restored as one batch.
+  template <typename Stale>
+  void RestoreDueBatch(const Stale& stale);
   void DelayDue(const Event& event);
   void DeadLetter(MessageRef ref, Message& message, config::DlqReason reason);
   void Park(MessageRef ref, Message& message, const TransitionNote& note);
   void DlqExpire(const Event& event);
   void ScheduleExpiry(MessageRef ref, const Message& message);
   void Requeue(MessageRef ref, Message& message, RedeliveryCause cause, TransitionCause why,
-               bool returned = false);
+               ReadyFrom from);
   // A return of an in-flight message to the queue by `kind`: counts towards delivery_limit and
   // dead-letters (reason delivery_limit) past it; otherwise Requeue as returned.
   void ReturnToQueue(MessageRef ref, Message& message, config::ReturnKind kind,

@@ -54,12 +54,14 @@ bool World::IsCurrent(const Delivery& delivery) const {
          m.delivery_generation == delivery.delivery_generation;
 }
 
-void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, bool returned) {
+void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, ReadyFrom from) {
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
   const config::RequeuePosition position = scenario_.broker.requeue_position;
-  if ((returned && position == config::RequeuePosition::kHead) ||
-      (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
+  if (from == ReadyFrom::kTimedOut && position == config::RequeuePosition::kRestoredToHead) {
+    broker_.PushRestored(ref);
+  } else if ((from == ReadyFrom::kReturned && position == config::RequeuePosition::kHead) ||
+             (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
     broker_.PushReturned(ref);
   } else {
     broker_.PushReady(ref);
@@ -68,9 +70,9 @@ void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, bo
 }
 
 void World::Requeue(MessageRef ref, Message& m, RedeliveryCause cause, TransitionCause why,
-                    bool returned) {
+                    ReadyFrom from) {
   m.cause = cause;
-  MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause}, returned);
+  MakeReady(ref, m, TransitionNote{.cause = why, .redelivery = cause}, from);
 }
 
 bool World::CountReturn(MessageRef ref, Message& m, config::ReturnKind kind) {
@@ -87,7 +89,7 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
                           RedeliveryCause cause, TransitionCause why) {
   m.cause = cause;
   if (CountReturn(ref, m, kind)) return;
-  Requeue(ref, m, cause, why, /*returned=*/true);
+  Requeue(ref, m, cause, why, ReadyFrom::kReturned);
 }
 
 void World::Dispatch() {
@@ -162,10 +164,27 @@ void World::VisibilityWake() {
   // A timer is stale once its delivery was acked, failed or redelivered.
   const auto stale = [this](const VisibilityTimer& t) { return !IsCurrent(t.delivery); };
   broker_.visibility_timers().BeginWake();
-  while (const auto due = broker_.visibility_timers().PopDue(now_, stale))
-    VisibilityExpired(due->delivery);
+  if (scenario_.broker.requeue_position == config::RequeuePosition::kRestoredToHead) {
+    RestoreDueBatch(stale);
+  } else {
+    while (const auto due = broker_.visibility_timers().PopDue(now_, stale))
+      VisibilityExpired(due->delivery);
+  }
   if (const auto next = broker_.visibility_timers().EndWake(stale)) {
     At(*next, Event{EventType::kVisibilityExpired});
+  }
+}
+
+template <typename Stale>
+void World::RestoreDueBatch(const Stale& stale) {
+  // kombu restores one sweep's expired deliveries newest fetch first (ZREVRANGEBYSCORE), each
+  // RPUSHed where BRPOP pops next: the earliest fetched ends up delivered first. Restoring the
+  // batch in reverse, each pushed in front, gives that order.
+  std::vector<Delivery> batch;
+  while (const auto due = broker_.visibility_timers().PopDue(now_, stale))
+    batch.push_back(due->delivery);
+  for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+    if (IsCurrent(*it)) VisibilityExpired(*it);  // a hook may have returned it already
   }
 }
 
@@ -173,7 +192,7 @@ void World::VisibilityExpired(const Delivery& delivery) {
   if (VisibilityExpiredHook(delivery)) return;  // a stall past the limit, a closed channel
   const MessageRef ref = delivery.message;
   Message& m = messages_.Get(ref);
-  Requeue(ref, m, ExpiryCause(m), TransitionCause::kVisibilityTimeout);
+  Requeue(ref, m, ExpiryCause(m), TransitionCause::kVisibilityTimeout, ReadyFrom::kTimedOut);
 }
 
 void World::DelayDue(const Event& event) {

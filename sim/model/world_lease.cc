@@ -131,7 +131,7 @@ void World::ActOnStall(MessageRef ref, Message& m) {
     return;
   }
   // BullMQ moves a stalled job back to wait.
-  Requeue(ref, m, m.cause, TransitionCause::kVisibilityTimeout);
+  Requeue(ref, m, m.cause, TransitionCause::kVisibilityTimeout, ReadyFrom::kTimedOut);
 }
 
 // ---- ordinary visibility timeouts: stalls, closed channels ---------------------------------

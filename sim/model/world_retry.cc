@@ -78,7 +78,7 @@ void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
   if (CountReturn(ref, m, retry_.return_kind())) return;
   const std::optional<engine::Duration> delay = retry_.RedeliveryDelay(m, rng);
   if (!delay) {
-    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned, /*returned=*/true);
+    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned, ReadyFrom::kReturned);
     return;
   }
   Transition(m, MessageState::kDelayed,

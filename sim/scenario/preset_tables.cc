@@ -151,6 +151,9 @@ constexpr PresetDefault kCelery[] = {
     {"/broker/requeue_on_crash", "\"fail\"",
      "Celery acks_late without task_reject_on_worker_lost: WorkerLostError fails the task and "
      "its message is acked; nothing runs it again"},
+    {"/broker/requeue_position", "\"restored_to_head\"",
+     "kombu Redis transport (redis.py@v5.6.2 l.1039 LPUSH publish, l.963-973 BRPOP, l.796-811 "
+     "restore with RPUSH): a message restored after its visibility timeout is popped next"},
     {"/broker/dead_letter_queue", "false", "Celery has no dead-letter queue of its own"},
     {"/broker/dlq_retention_s", "null", "Celery: failed results are kept, not expired"},
     {"/retry/delivery", "\"eta_in_consumer\"",

@@ -194,3 +194,12 @@ TEST_CASE("live: NATS JetStream's ack_pending_max and redeliveries_first are ref
   CHECK(problems[1].pointer == "/broker/requeue_position");
   CHECK(problems[1].message.find("not supported by drainsim live") != std::string::npos);
 }
+
+TEST_CASE("live: kombu's restored_to_head is refused", "[live]") {
+  config::Scenario s = LoadScenario("live-poison.json");
+  s.broker.requeue_position = config::RequeuePosition::kRestoredToHead;
+  const auto problems = live::CheckLiveSupport(s);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].pointer == "/broker/requeue_position");
+  CHECK(problems[0].message.find("restored_to_head") != std::string::npos);
+}

@@ -37,6 +37,30 @@ TEST_CASE("broker queues: the main queue delivers oldest first, refuses newest f
   CHECK(queues.ready_count() == 1);
 }
 
+TEST_CASE("broker queues: a restored message goes in front of every other, the last one first",
+          "[model][broker]") {
+  // requeue_position restored_to_head (kombu's RPUSH where BRPOP pops): a stack at the head.
+  MessageStore store;
+  BrokerQueues queues(store);
+  const MessageRef a = Create(store, MessageState::kReady);
+  const MessageRef b = Create(store, MessageState::kReady);
+  const MessageRef c = Create(store, MessageState::kReady);
+  const MessageRef d = Create(store, MessageState::kReady);
+  queues.PushReady(a);
+  queues.PushReady(b);
+  queues.PushRestored(c);
+  CHECK(queues.NextReady() == c);
+  queues.PushRestored(d);
+  std::vector<MessageRef> order;
+  queues.ForEachReady([&](MessageRef ref) { order.push_back(ref); });
+  CHECK(order == std::vector<MessageRef>{d, c, a, b});
+  CHECK(queues.PopOldestReady() == d);
+  CHECK(queues.PopOldestReady() == c);
+  CHECK(queues.PopOldestReady() == a);
+  CHECK(queues.PopNewestReady() == b);
+  CHECK(queues.ready_empty());
+}
+
 TEST_CASE("broker queues: a DLQ entry is current while its message is dead-lettered at its count",
           "[model][broker]") {
   MessageStore store;

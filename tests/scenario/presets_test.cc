@@ -246,6 +246,7 @@ TEST_CASE("preset celery: defaults in the struct", "[presets]") {
   const config::Broker& b = s.broker;
   CHECK(b.visibility_timeout == engine::Duration::Seconds(3600));
   CHECK(b.requeue_on_crash == config::RequeueOnCrash::kFail);
+  CHECK(b.requeue_position == config::RequeuePosition::kRestoredToHead);
   CHECK_FALSE(b.dead_letter_queue);
   CHECK_FALSE(b.dlq_retention.has_value());
   CHECK(s.retry.delivery == config::RetryDelivery::kEtaInConsumer);

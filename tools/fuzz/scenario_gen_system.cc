@@ -121,7 +121,8 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
     }
     b["delivery_counted"] = counted;
   }
-  static const char* const kPositions[] = {"tail", "head", "redeliveries_first"};
+  static const char* const kPositions[] = {"tail", "head", "redeliveries_first",
+                                           "restored_to_head"};
   if (in.Chance(20)) b["requeue_position"] = in.Pick(kPositions);
   // ack_pending_max needs redeliveries first (the loader's rule); nats-jetstream sets both.
   const bool redeliveries_first = b.contains("requeue_position")
