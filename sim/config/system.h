@@ -54,6 +54,15 @@ struct Broker {
   // JSON `stalled_check_s`, > 0. Default null: an expired lock is noticed at once. BullMQ checks
   // for stalled jobs every 30 s: an expiry is acted on at the next multiple of this period.
   std::optional<Duration> stalled_check;
+  // JSON `restore_sweep_s`, > 0. Default null: a delivery is handed out again the moment its
+  // visibility timeout runs out. Set: only a periodic sweep restores timed-out deliveries, at
+  // every multiple of this period from t = 0 (the phase drainsim assumes: the sweeping worker
+  // started with the run); each sweep restores every delivery whose timeout ran out strictly
+  // before it, so a delivery fetched at a sweep (a restored message taken at once) waits a
+  // whole period more. Celery on Redis (kombu 5.4-5.6): each worker sweeps about every 100 s
+  // (a 10 s timer, 1 call in 10 scans). No effect with lock_renewal: a renewed lock has no
+  // visibility timer (stalled_check_s is its sweep); not refused, as the celery preset sets it.
+  std::optional<Duration> restore_sweep;
   // Times a message's visibility timeout (lock) may run out before it is dead-lettered with
   // reason "stalled" instead of redelivered, 0..1000. Default null: unlimited. BullMQ: 1.
   std::optional<int64_t> stalled_count_max;

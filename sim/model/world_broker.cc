@@ -10,6 +10,16 @@ namespace drainsim::model {
 
 namespace {
 
+// When a delivery whose visibility timeout ends at `timeout_at` is handed out again: then, or
+// with broker.restore_sweep at the first sweep (a multiple of the period) after it.
+engine::Instant RestoredAt(engine::Instant timeout_at,
+                           const std::optional<engine::Duration>& sweep) {
+  if (!sweep) return timeout_at;
+  const int64_t period_us = sweep->micros();
+  DRAINSIM_CHECK(period_us > 0);
+  return engine::Instant::Micros((timeout_at.micros() / period_us + 1) * period_us);
+}
+
 // Delivered and not yet settled: what NATS JetStream's MaxAckPending counts (broker
 // ack_pending_max). The receive count does not change across a Transition.
 bool AckPending(MessageState state, const Message& m) {
@@ -147,7 +157,9 @@ void World::Deliver(uint32_t w, MessageRef ref, Message& m) {
   if (!HoldUntilEta(w, Delivery{ref, m.delivery_generation}, m)) {
     pool_.Buffer(w, Delivery{ref, m.delivery_generation});
   }
-  const engine::Instant expires_at = now_ + scenario_.broker.visibility_timeout;
+  // Non-decreasing in now_ with or without a sweep, as the timer FIFO needs.
+  const engine::Instant expires_at =
+      RestoredAt(now_ + scenario_.broker.visibility_timeout, scenario_.broker.restore_sweep);
   if (!scenario_.broker.lock_renewal &&  // a renewed lock runs out only in LockLapses
       broker_.visibility_timers().Add(
           VisibilityTimer{expires_at, Delivery{ref, m.delivery_generation}})) {

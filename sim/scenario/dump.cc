@@ -139,6 +139,10 @@ Json BrokerJson(const config::Broker& b) {
   if (b.ack_pending_max || b.preset == config::BrokerPreset::kNatsJetstream) {
     out["ack_pending_max"] = OrNull(b.ack_pending_max, integer);
   }
+  // Only celery's table fills it: as ack_pending_max.
+  if (b.restore_sweep || b.preset == config::BrokerPreset::kCelery) {
+    out["restore_sweep_s"] = OrNull(b.restore_sweep, seconds);
+  }
   // No preset fills these three: written only when not the default, for the same hash reason.
   if (b.without_dlq != config::WithoutDlq::kFailed) {
     out["without_dlq"] = EnumJson(b.without_dlq);

@@ -151,6 +151,10 @@ constexpr PresetDefault kCelery[] = {
     {"/broker/requeue_on_crash", "\"fail\"",
      "Celery acks_late without task_reject_on_worker_lost: WorkerLostError fails the task and "
      "its message is acked; nothing runs it again"},
+    {"/broker/restore_sweep_s", "100",
+     "kombu Redis transport (redis.py@v5.6.2 l.410-425, l.551-566, l.1382): the worker calls "
+     "restore_visible every 10 s and it scans on every 10th call, restoring the unacked "
+     "messages fetched at least visibility_timeout ago"},
     {"/broker/requeue_position", "\"restored_to_head\"",
      "kombu Redis transport (redis.py@v5.6.2 l.1039 LPUSH publish, l.963-973 BRPOP, l.796-811 "
      "restore with RPUSH): a message restored after its visibility timeout is popped next"},

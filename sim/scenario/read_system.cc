@@ -116,6 +116,8 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   if (auto v = ReadBool(o.Optional("lock_renewal"))) broker->lock_renewal = *v;
   broker->stalled_check = ReadSeconds(NullAsAbsent(o.Optional("stalled_check_s")),
                                       Range::AboveAtMost(0, kRunSecondsMax));
+  broker->restore_sweep = ReadSeconds(NullAsAbsent(o.Optional("restore_sweep_s")),
+                                      Range::AboveAtMost(0, kRunSecondsMax));
   broker->stalled_count_max =
       ReadInt(NullAsAbsent(o.Optional("stalled_count_max")), Range::Closed(0, 1000));
   if (auto v = ReadEnum<config::RequeueOnCrash>(o.Optional("requeue_on_crash"))) {

@@ -2,6 +2,9 @@
 // after its visibility timeout waits (requeue_position restored_to_head). Through the loader;
 // expectations are exact, derived in the comments.
 //
+// The ordering tests set restore_sweep_s null (exact timers) to see the order alone; the sweep's
+// own tests come last.
+//
 // A message is restored only if nothing acked it: the worker holding it died (the host lost, not
 // the pool's child process, which Celery fails with WorkerLostError), so these scenarios set
 // requeue_on_crash after_visibility_timeout: Redis keeps the delivery in its unacked set until
@@ -21,14 +24,17 @@ using testing::Recorder;
 using testing::RunRecorded;
 using testing::Times;
 
-// The celery preset with a visibility timeout of `timeout_s`, a dead worker's messages restored
-// after it, `broker` (JSON members, each after a comma) and the rest `body`.
-config::Scenario Celery(double timeout_s, const std::string& broker, const std::string& body) {
+// The celery preset with a visibility timeout of `timeout_s`, a restore sweep every `sweep_s`
+// ("null": exact timers; "": the preset's 100 s), a dead worker's messages restored after the
+// timeout, `broker` (JSON members, each after a comma) and the rest `body`.
+config::Scenario Celery(double timeout_s, const std::string& sweep_s, const std::string& broker,
+                        const std::string& body) {
+  const std::string sweep = sweep_s.empty() ? "" : R"(, "restore_sweep_s": )" + sweep_s;
   return LoadOrFail(
       R"({"format_version": 1, "name": "celery-redis", "run": {"until_s": 10000},
           "broker": {"preset": "celery", "visibility_timeout_s": )" +
-      std::to_string(timeout_s) + R"(, "requeue_on_crash": "after_visibility_timeout")" + broker +
-      "}, " + body + "}");
+      std::to_string(timeout_s) + R"(, "requeue_on_crash": "after_visibility_timeout")" + sweep +
+      broker + "}, " + body + "}");
 }
 
 // `count` one-second jobs on one worker running one at a time with `prefetch`; the worker dies
@@ -59,7 +65,7 @@ TEST_CASE("celery: a message restored after its visibility timeout is the next d
   const std::string body = Backlog(21, 1, "0.5");
   SECTION("the preset (restored_to_head): message 0 runs next, at 10.5") {
     Recorder rec;
-    const Results r = RunRecorded(Celery(10, "", body), rec);
+    const Results r = RunRecorded(Celery(10, "null", "", body), rec);
     CheckConserved(r);
     CHECK(r.acked == 21);
     CHECK(rec.StartTimes(0) == Times{0, 10.5});
@@ -69,14 +75,14 @@ TEST_CASE("celery: a message restored after its visibility timeout is the next d
   }
   SECTION("tail (drainsim's celery before the audit): behind the ten waiting, at 20.5") {
     Recorder rec;
-    const Results r = RunRecorded(Celery(10, R"(, "requeue_position": "tail")", body), rec);
+    const Results r = RunRecorded(Celery(10, "null", R"(, "requeue_position": "tail")", body), rec);
     CheckConserved(r);
     CHECK(rec.StartTimes(0) == Times{0, 20.5});
     CHECK(rec.StartTimes(11) == Times{10.5});
   }
   SECTION("head (RabbitMQ's returns queue) does not apply: a timeout is not a return") {
     Recorder rec;
-    RunRecorded(Celery(10, R"(, "requeue_position": "head")", body), rec);
+    RunRecorded(Celery(10, "null", R"(, "requeue_position": "head")", body), rec);
     CHECK(rec.StartTimes(0) == Times{0, 20.5});
   }
 }
@@ -88,7 +94,7 @@ TEST_CASE("celery: of two restores, the later is delivered first (kombu RPUSH, B
   // Message 0 is restored at 10.25 and message 1 at 10.75, both while message 11 runs (10-11):
   // 1, pushed last, runs at 11, then 0 at 12, then message 12 at 13.
   Recorder rec;
-  const Results r = RunRecorded(Celery(10.25, "", Backlog(14, 1, "0.5, 1")), rec);
+  const Results r = RunRecorded(Celery(10.25, "null", "", Backlog(14, 1, "0.5, 1")), rec);
   CheckConserved(r);
   CHECK(r.acked == 14);
   CHECK(rec.StartTimes(1) == Times{0.5, 11});
@@ -103,13 +109,83 @@ TEST_CASE("celery: one batch of restores is delivered in fetch order", "[model][
   // ends up first. While 11 runs (9.5-10.5) the worker holds 12; it fetches 0 at 10.5 and 1 at
   // 11.5: 0 runs 11.5-12.5, 1 runs 12.5-13.5, then 13.
   Recorder rec;
-  const Results r = RunRecorded(Celery(10, "", Backlog(16, 2, "0.5")), rec);
+  const Results r = RunRecorded(Celery(10, "null", "", Backlog(16, 2, "0.5")), rec);
   CheckConserved(r);
   CHECK(r.acked == 16);
   CHECK(rec.StartTimes(0) == Times{0, 11.5});
   CHECK(rec.StartTimes(1) == Times{12.5});
   CHECK(rec.StartTimes(12) == Times{10.5});
   CHECK(rec.StartTimes(13) == Times{13.5});
+}
+
+// ---- the restore sweep (broker.restore_sweep_s) -------------------------------------------
+
+// One 30 s job whose first run (started at 0, while the errors fault is on) fails at 30; it is
+// retried with a countdown of 3800 s (ETA
+// 3830), on four workers; visibility timeout 1000 s.
+std::string EtaBody() {
+  return R"("kinds": {"job": {"handler": {"cpu_ms": {"constant": 30000}}, "idempotency": "none"}},
+    "backlog": [{"where": "main", "kind": "job", "count": 1}],
+    "workers": {"count": 4},
+    "faults": [{"type": "errors", "kind": "job", "probability": 1.0, "error": "transient",
+                "fail_after_ms": 30000, "until_s": 1}],
+    "retry": {"backoff": {"kind": "constant", "delay_s": 3800, "jitter": {"kind": "none"}}})";
+}
+
+// Times at which message `id` was restored after its visibility timeout.
+Times RestoredAt(const Recorder& rec, uint64_t id) {
+  Times out;
+  for (const Recorder::Move& m : rec.moves) {
+    if (m.id == id && m.to == MessageState::kReady &&
+        m.cause == TransitionCause::kVisibilityTimeout)
+      out.push_back(m.at_s);
+  }
+  return out;
+}
+
+TEST_CASE(
+    "celery: an ETA longer than the visibility timeout loops every timeout plus the wait for "
+    "a sweep",
+    "[model][preset][celery]") {
+  // The retry is fetched at 30 and held until the ETA. Its timeout runs out at 1030; the sweep
+  // (every 100 s from 0) restores it at 1100 and a worker fetches it at once. That fetch, at a
+  // sweep, runs out at 2100 exactly, after the sweep at 2100 read its clock: restored at 2200,
+  // then 3300. The loop's period is 1100 s, the timeout plus one sweep period. At the ETA the
+  // four holders (fetched at 30, 1100, 2200, 3300) all run it: three duplicates.
+  SECTION("the preset: a sweep every 100 s") {
+    Recorder rec;
+    const Results r = RunRecorded(Celery(1000, "", "", EtaBody()), rec);
+    CheckConserved(r);
+    CHECK(RestoredAt(rec, 0) == Times{1100, 2200, 3300});
+    CHECK(r.acked == 1);
+    CHECK(r.duplicate_executions == 3);
+  }
+  SECTION("restore_sweep_s null: exactly every timeout") {
+    Recorder rec;
+    const Results r = RunRecorded(Celery(1000, "null", "", EtaBody()), rec);
+    CheckConserved(r);
+    CHECK(RestoredAt(rec, 0) == Times{1030, 2030, 3030});  // the period is the timeout
+    CHECK(r.duplicate_executions == 3);
+  }
+}
+
+TEST_CASE("celery: a sweep restores every delivery whose timeout ran out, and no other",
+          "[model][preset][celery]") {
+  // Timeout 10.25 s, a sweep every 4.5 s. The worker dies at 0.5 holding message 0 (fetched at
+  // 0) and at 1 holding message 1 (fetched at 0.5 after the restart); their timeouts end at
+  // 10.25 and 10.75. The sweep at 9 restores neither, the sweep at 13.5 both, as one batch.
+  // Message k (k >= 2) runs from k - 1: 14 runs 13-14, then 0 (fetched first) at 14, 1 at 15,
+  // and 15 at 16.
+  Recorder rec;
+  const Results r =
+      RunRecorded(Celery(10.25, "4.5", "", Backlog(18, 1, "0.5, 1")), rec);
+  CheckConserved(r);
+  CHECK(r.acked == 18);
+  CHECK(RestoredAt(rec, 0) == Times{13.5});
+  CHECK(RestoredAt(rec, 1) == Times{13.5});
+  CHECK(rec.StartTimes(0) == Times{0, 14});
+  CHECK(rec.StartTimes(1) == Times{0.5, 15});
+  CHECK(rec.StartTimes(15) == Times{16});
 }
 
 }  // namespace
