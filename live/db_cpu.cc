@@ -180,6 +180,22 @@ std::optional<double> ProcessCpuMs(int pid) {
   return ns / 1e6;
 }
 
+std::optional<BackendsCpu> ReadBackendsCpu(const std::vector<int>& pids) {
+  BackendsCpu read{pids, 0};
+  for (int pid : pids) {
+    const std::optional<double> ms = ProcessCpuMs(pid);
+    if (!ms) return std::nullopt;
+    read.cpu_ms += *ms;
+  }
+  return read;
+}
+
+std::optional<double> BackendsCpuBetween(const std::optional<BackendsCpu>& start,
+                                         const std::optional<BackendsCpu>& end) {
+  if (!start || !end || start->pids != end->pids) return std::nullopt;
+  return end->cpu_ms - start->cpu_ms;
+}
+
 double MedianIterationsPerMs(const std::vector<CalibrationRun>& runs) {
   std::vector<double> ipm;
   for (const CalibrationRun& r : runs) {

@@ -81,6 +81,20 @@ double RunMs(const CalibrationRun& run);  // contract (2)
 // The CPU time process `pid` has had, in ms, from /proc/PID/schedstat; nullopt if unreadable.
 std::optional<double> ProcessCpuMs(int pid);
 
+// The CPU time a set of processes (the pool's backends) has had: the pids, in order, and the sum.
+struct BackendsCpu {
+  std::vector<int> pids;
+  double cpu_ms = 0;
+};
+// nullopt if any pid is 0 or its schedstat unreadable (a server given by --postgres on another
+// machine or user).
+std::optional<BackendsCpu> ReadBackendsCpu(const std::vector<int>& pids);
+// The CPU the same backends had between `start` and `end`; nullopt if either is missing or the
+// pids differ (a connection was reset: its new backend's time started from 0, the old one's is
+// gone).
+std::optional<double> BackendsCpuBetween(const std::optional<BackendsCpu>& start,
+                                         const std::optional<BackendsCpu>& end);
+
 struct CpuCalibration {
   double iterations_per_ms = 0;
   std::vector<CalibrationRun> runs;

@@ -36,6 +36,11 @@ nlohmann::json DbWorkJson(const DbWorkFigures& f) {
   nlohmann::json cells = nlohmann::json::array();
   for (const DbWorkCell& c : f.totals.by_running) cells.push_back(DbWorkCellJson(c));
   j["by_running"] = cells;
+  j["backends_cpu_ms"] = f.backends_cpu_ms ? nlohmann::json(*f.backends_cpu_ms) : nullptr;
+  j["backends_cpu_ms_per_statement"] =
+      f.backends_cpu_ms && f.totals.all.statements > 0
+          ? nlohmann::json(*f.backends_cpu_ms / static_cast<double>(f.totals.all.statements))
+          : nullptr;
   return j;
 }
 
@@ -53,7 +58,13 @@ void PrintDbWork(std::FILE* out, const DbWorkFigures& f) {
     std::fprintf(out, " %d: %.2f x%lld", c.running, c.ratio(),
                  static_cast<long long>(c.statements));
   }
-  std::fprintf(out, ")\n");
+  std::fprintf(out, ")");
+  if (f.backends_cpu_ms) {
+    const double n = static_cast<double>(f.totals.all.statements);
+    std::fprintf(out, "; backends' CPU %.0f ms, %.2f ms a statement against %.2f drawn",
+                 *f.backends_cpu_ms, *f.backends_cpu_ms / n, f.totals.all.drawn_ms_sum / n);
+  }
+  std::fprintf(out, "\n");
 }
 
 }  // namespace drainsim::live

@@ -19,6 +19,10 @@ struct DbWorkFigures {
   std::vector<int> cpus;                      // the private server's CPUs; empty: not pinned
   std::optional<CpuCalibration> calibration;  // with cpu work
   DbWorkTotals totals;
+  // The CPU time the pool's backends had from the calibration's end to the run's end: what the
+  // statements really cost the server, against the calibration's promise (the drawn ms). nullopt:
+  // schedstat unreadable (a server given by --postgres) or a connection was reset.
+  std::optional<double> backends_cpu_ms;
 };
 
 nlohmann::json DbWorkCellJson(const DbWorkCell& cell);

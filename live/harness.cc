@@ -82,6 +82,9 @@ struct Services {
   std::unique_ptr<AmqpConnection> inspector;
   std::unique_ptr<PgPool> pool;
   std::unique_ptr<DownstreamServer> downstream;  // the scenario's downstream API
+  // The pool's backends' CPU time once the calibration is done: the run's statements' CPU is
+  // the difference at the end (db_work.backends_cpu_ms).
+  std::optional<BackendsCpu> backends_cpu_at_start;
 };
 
 // The run's tables, and with a db_slowdown its table and function.
@@ -144,6 +147,7 @@ bool OpenServices(RunState& state, const LiveOptions& options, Services* s, Live
     s->pool = OpenPool(scenario, state.topology, options, r);
     if (!s->pool) return false;
     state.pool = s->pool.get();
+    s->backends_cpu_at_start = ReadBackendsCpu(s->pool->BackendPids());
   }
   auto undo = [&] {  // best effort: the failure that came first is the one reported
     Undeclare(options.amqp_url, state.topology);
@@ -318,6 +322,8 @@ void Collect(RunState& state, const ProducerResult& produced, Services& services
       r->executions = counts->executions;
     }
     r->db_work.totals = services.pool->meter().Figures();
+    r->db_work.backends_cpu_ms = BackendsCpuBetween(
+        services.backends_cpu_at_start, ReadBackendsCpu(services.pool->BackendPids()));
     (void)services.pool->DropTables();
   }
   Undeclare(state.amqp_url, state.topology);

@@ -117,6 +117,13 @@ void PgPool::SetLimit(int limit) {
   cv_.notify_all();
 }
 
+std::vector<int> PgPool::BackendPids() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<int> pids;
+  for (PGconn* conn : all_) pids.push_back(PQbackendPID(conn));
+  return pids;
+}
+
 int PgPool::limit() const {
   std::lock_guard<std::mutex> lock(mu_);
   return limit_;

@@ -62,6 +62,9 @@ class PgPool {
   // REQUIRES: 1 <= limit <= the size opened.
   void SetLimit(int limit);
   int limit() const;
+  // Every connection's backend pid (PQbackendPID; 0 for a connection that is down), in opening
+  // order: whose CPU time the run's statements cost (live/db_cpu.h).
+  std::vector<int> BackendPids() const;
   const std::string& claims_table() const { return claims_; }
   const std::string& executions_table() const { return executions_; }
   const std::string& server_version() const { return version_; }

@@ -3,7 +3,11 @@
 // calibration's arithmetic, the SQL of the functions, and the meter's cells.
 #include "live/db_cpu.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,6 +116,34 @@ TEST_CASE("live db work: the calibration is the median rate, per CPU ms when mea
         Approx(100));
   // Runs without iterations or time are ignored, not divided by.
   CHECK(live::MedianIterationsPerMs({{0, 10, 0}, {1000, 0, 0}, {3000, 10, 0}}) == Approx(300));
+}
+
+TEST_CASE("live db work: the backends' CPU is summed, and compared only for the same backends",
+          "[live]") {
+  // This process's own schedstat: readable, and it grows while it spins.
+  const int self = static_cast<int>(getpid());
+  const std::optional<live::BackendsCpu> before = live::ReadBackendsCpu({self, self});
+  REQUIRE(before.has_value());
+  CHECK(before->pids == std::vector<int>{self, self});
+  const std::optional<double> one = live::ProcessCpuMs(self);
+  REQUIRE(one.has_value());
+  CHECK(before->cpu_ms >= 2 * *one * 0.999);  // summed over the list (read a moment earlier)
+  volatile uint64_t x = 0;
+  for (uint64_t i = 0; i < 20'000'000; ++i) x = x + i;
+  const std::optional<live::BackendsCpu> after = live::ReadBackendsCpu({self, self});
+  REQUIRE(after.has_value());
+  const std::optional<double> spent = live::BackendsCpuBetween(before, after);
+  REQUIRE(spent.has_value());
+  CHECK(*spent > 0);
+  // A connection down (pid 0) or a process gone: no figure rather than a partial one.
+  CHECK_FALSE(live::ReadBackendsCpu({self, 0}).has_value());
+  CHECK_FALSE(live::ReadBackendsCpu({self, -1}).has_value());
+  // A backend replaced between the two readings (a reset connection): no figure.
+  const live::BackendsCpu start{{10, 11}, 100}, same{{10, 11}, 250}, reset{{10, 12}, 260};
+  CHECK(live::BackendsCpuBetween(start, same) == Approx(150));
+  CHECK_FALSE(live::BackendsCpuBetween(start, reset).has_value());
+  CHECK_FALSE(live::BackendsCpuBetween(std::nullopt, same).has_value());
+  CHECK_FALSE(live::BackendsCpuBetween(start, std::nullopt).has_value());
 }
 
 TEST_CASE("live db work: the functions' SQL carries the run id, the rate and the slowdown",

@@ -844,12 +844,18 @@ def run_dbcpu(args, env, tmpdir):
     four = cells.get(4)
     check(four is not None and four["statements"] >= 50 and four["ratio"] >= 2.0,
           f"4 running on 1 CPU: at least 2 x the draw (PS: 4 x): {four}")
-    # 200 x 20 ms of CPU on one core cannot take less than 4 s, give or take the calibration's
-    # noise; calibrated on the wall clock (no schedstat) the work shrinks under load, hence 0.5.
+    # What the statements really cost: the backends' CPU time over the run (schedstat; the
+    # private server is ours to read). It burns CPU (a sleep costs ~0), and on one pinned CPU the
+    # backends cannot have had more CPU than the backlog's wall time. The calibration's promise
+    # (20 ms a statement) is not asserted: a CI machine's CPU ms did 30% more work in the run
+    # than in the calibration (2.86 s for 200 x 20 ms), so it is reported instead.
     settled = live["time_to_empty_s"]
-    share = 0.8 if cal["per"] == "backend cpu ms" else 0.5
-    check(settled is not None and settled >= share * 200 * 0.020,
-          f"the backlog took at least {share} x its 4 s of CPU on one core: {settled} s")
+    cpu_ms = work["backends_cpu_ms"]
+    per = work["backends_cpu_ms_per_statement"]
+    check(cpu_ms is not None and per is not None and per >= 0.4 * 20,
+          f"the statements burned the server's CPU: {per} ms a statement against 20 drawn")
+    check(settled is not None and settled >= 0.95 * cpu_ms / 1000,
+          f"one pinned CPU: the backlog's {settled} s of wall hold the backends' {cpu_ms} ms of CPU")
     rows = {r["metric"]: r for r in report["comparison"]}
     row = rows["main_queue_settled_s"]
     check(row["exact"] and abs(row["simulated_mean"] - 200 * 0.020) < 1e-9,
@@ -861,7 +867,7 @@ def run_dbcpu(args, env, tmpdir):
           f"exit {proc.returncode} iff a figure is outside ({row['verdict']})")
     print(f"measured: 4 running on 1 CPU x{four['ratio']:.2f} the draw; settled live {settled} s, "
           f"simulated {row['simulated_mean']} s; {cal['iterations_per_ms']:.0f} iterations/ms "
-          f"({cal['per']})")
+          f"({cal['per']}); backends' CPU {cpu_ms:.0f} ms, {per:.2f} ms a statement")
     if args.services:  # the private PostgreSQL gone, the run's queues gone from the shared broker
         check("rabbitmq:" not in stdout, "the shared RabbitMQ was used")
         assert_nothing_left(stdout, tmpdir, str(proc.pid), min_pids=1, min_ports=1)
