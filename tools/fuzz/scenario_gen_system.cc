@@ -95,6 +95,11 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   }
   if (in.Chance(30)) b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
   if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
+  // Celery's sweep (its preset: 100 s); null restores at the exact timeout; short sweeps beside
+  // short timeouts, long ones far beyond them.
+  if (in.Chance(15)) {
+    b["restore_sweep_s"] = in.Chance(20) ? Json(nullptr) : Json(in.RealIn(0.5, 400));
+  }
 }
 
 // What the broker does with dead letters it cannot keep (broker_lost, at-least-once waiting),
