@@ -64,6 +64,7 @@ reports::ExplainScene ExplainSceneOf(const config::Scenario& scenario) {
   }
   scene.delivery_limit = scenario.broker.delivery_limit.value_or(0);
   scene.rabbitmq_quorum = scenario.broker.preset == config::BrokerPreset::kRabbitmqQuorum;
+  scene.delayed_retry = scenario.broker.delayed_retry.has_value();
   scene.preset_rules = PresetRulesOf(scenario);
   return scene;
 }

@@ -52,8 +52,28 @@ std::string PublishText(const LifeEvent& e, const model::MessageLife& life,
   return text + "; first published at " + Seconds3(life.published_at) + " s";
 }
 
+// A return the broker's delayed retry (broker.delayed_retry) holds: the return's own words, then
+// the wait.
+std::string DelayedReturnText(const LifeEvent& e) {
+  using C = model::TransitionCause;
+  std::string what = e.cause == C::kCrashRequeue        ? "returned: its worker crashed"
+                     : e.cause == C::kVisibilityTimeout ? "returned by the consumer timeout"
+                                                        : "returned by its consumer";
+  return what + "; the broker's delayed retry holds it until " + Seconds3(e.until) + " s (" +
+         Backoff(e.at, e.until) + " s)";
+}
+
 std::string TransitionText(const LifeEvent& e, const ExplainScene& scene) {
   using C = model::TransitionCause;
+  if (scene.delayed_retry && e.to == model::MessageState::kDelayed &&
+      (e.cause == C::kReturned || e.cause == C::kCrashRequeue ||
+       e.cause == C::kVisibilityTimeout)) {
+    return DelayedReturnText(e);
+  }
+  if (scene.delayed_retry && e.cause == C::kRetryDue &&
+      e.redelivery != model::RedeliveryCause::kNone) {
+    return "delayed retry due: back with the returned messages";
+  }
   switch (e.cause) {
     case C::kDelivered:
       return "delivered to worker " + std::to_string(e.worker);

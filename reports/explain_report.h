@@ -37,6 +37,7 @@ struct ExplainScene {
   std::array<int64_t, 4> attempts_max{};
   int64_t delivery_limit = 0;    // broker.delivery_limit, 0 when unset
   bool rabbitmq_quorum = false;  // broker.preset is rabbitmq_quorum: x-death's reason names
+  bool delayed_retry = false;    // broker.delayed_retry is set: a return may wait delayed
   // The broker preset's defaults the scenario kept, by JSON pointer: "VALUE: preset NAME
   // [VERSION], SOURCE" (explain_rules.h names them under the lines they decided).
   std::map<std::string, std::string> preset_rules;

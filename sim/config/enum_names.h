@@ -68,6 +68,9 @@ DRAINSIM_ENUM_TABLE(WithoutDlq, {WithoutDlq::kFailed, "failed"}, {WithoutDlq::kD
 DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "redeliver"},
                     {OnVisibilityTimeout::kCloseChannel, "close_channel"},
                     {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})
+DRAINSIM_ENUM_TABLE(DelayedRetryType, {DelayedRetryType::kAll, "all"},
+                    {DelayedRetryType::kFailed, "failed"},
+                    {DelayedRetryType::kReturned, "returned"})
 DRAINSIM_ENUM_TABLE(RequeuePosition, {RequeuePosition::kTail, "tail"},
                     {RequeuePosition::kHead, "head"},
                     {RequeuePosition::kRedeliveriesFirst, "redeliveries_first"},

@@ -104,6 +104,15 @@ enum class OnVisibilityTimeout : uint8_t {
 };
 
 // Where a message a consumer returned (nack, reject, crash, consumer timeout) waits again.
+// broker.delayed_retry's type: which returns the broker holds back (RabbitMQ 4.3 quorum queues'
+// x-delayed-retry-type; its "disabled" is the field's null).
+enum class DelayedRetryType : uint8_t {
+  kAll,       // "all": every return
+  kFailed,    // "failed": the returns delivery_counted lists (RabbitMQ: those that increment the
+              // delivery count, reject and a crashed consumer's)
+  kReturned,  // "returned": the others (RabbitMQ 4.3: nack and the consumer timeout)
+};
+
 enum class RequeuePosition : uint8_t {
   kTail,  // "tail": behind every ready message (classic queues; quorum queues of 3.x without a
           // delivery limit).

@@ -23,6 +23,16 @@ namespace drainsim::config {
 
 using engine::Duration;
 
+// broker.delayed_retry: a returned message waits min(min x max(1, delivery_count), max) before it
+// is ready again, delivery_count after this return's own count (RabbitMQ 4.3 quorum queues,
+// rabbit_fifo.erl@v4.3.5 calculate_ready_at).
+struct DelayedRetry {
+  DelayedRetryType type = DelayedRetryType::kAll;
+  Duration min;  // JSON min_s, > 0
+  Duration max;  // JSON max_s, > 0; default min_s (a constant delay). Below min_s: a constant max
+  bool operator==(const DelayedRetry&) const = default;
+};
+
 struct Broker {
   // The broker being modelled. Default null: drainsim's own defaults below. A preset fills the
   // broker's documented defaults into every field the scenario leaves out (the loader does it;
@@ -105,6 +115,13 @@ struct Broker {
   // Broker-side delay before a requeued message (retry delivery "requeue") is deliverable again
   // (Pub/Sub's retry policy). Default null: at once. Its jitter applies.
   std::optional<Backoff> redelivery_backoff;
+  // Default null: a return is ready again at once. Set: a return of the type's kinds (nack,
+  // reject, crash, consumer timeout) waits delayed for the DelayedRetry's delay, then joins the
+  // returned messages (requeue_position decides where). The delivery limit is checked before the
+  // wait, at the return. RabbitMQ 4.3 quorum queues' delayed retry (x-delayed-retry-type, -min,
+  // -max; default disabled). Not with redelivery_backoff. Unlike RabbitMQ, max_length does not
+  // count the waiting messages (it counts ready ones only).
+  std::optional<DelayedRetry> delayed_retry;
   // Default true. False: the broker has no DLQ (Celery): what would be dead-lettered ends as
   // without_dlq says; drains find nothing.
   bool dead_letter_queue = true;

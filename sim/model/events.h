@@ -44,6 +44,9 @@ enum class EventType : uint8_t {
   // The DLQ lost an entry while dead letters wait for room (dead_letter_strategy at_least_once):
   // the oldest waiting enter. After the tests' types for the same reason as they.
   kDeadLetterRoom,
+  // a = message slot, b = message generation: a return the broker held back
+  // (broker.delayed_retry) is due; it joins the returned messages. Last, for the same reason.
+  kReturnDue,
 };
 
 struct Event {

@@ -259,6 +259,9 @@ void World::Handle(const Event& event) {
     case EventType::kDelayDue:
       DelayDue(event);
       break;
+    case EventType::kReturnDue:
+      ReturnDue(event);
+      break;
     case EventType::kVisibilityExpired:
       VisibilityWake();
       break;
@@ -337,6 +340,7 @@ void World::HandleControl(const Event& event) {
       break;
     case EventType::kProducerTick:
     case EventType::kDelayDue:
+    case EventType::kReturnDue:
     case EventType::kVisibilityExpired:
     case EventType::kAttemptStep:
     case EventType::kDbServiceEnd:

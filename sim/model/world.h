@@ -144,6 +144,14 @@ class World final : public Scheduler {
   template <typename Stale>
   void RestoreDueBatch(const Stale& stale);
   void DelayDue(const Event& event);
+  // broker.delayed_retry: how long a return of `kind` waits (after CountReturn counted it), or
+  // nullopt when it is ready again at once.
+  std::optional<engine::Duration> ReturnWait(const Message& message,
+                                             config::ReturnKind kind) const;
+  // The return waits delayed for `wait`, then ReturnDue makes it ready as returned.
+  void DelayReturn(MessageRef ref, Message& message, engine::Duration wait, RedeliveryCause cause,
+                   TransitionCause why);
+  void ReturnDue(const Event& event);
   void DeadLetter(MessageRef ref, Message& message, config::DlqReason reason);
   void Park(MessageRef ref, Message& message, const TransitionNote& note);
   void DlqExpire(const Event& event);

@@ -99,7 +99,37 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
                           RedeliveryCause cause, TransitionCause why) {
   m.cause = cause;
   if (CountReturn(ref, m, kind)) return;
+  if (const std::optional<engine::Duration> wait = ReturnWait(m, kind)) {
+    DelayReturn(ref, m, *wait, cause, why);
+    return;
+  }
   Requeue(ref, m, cause, why, ReadyFrom::kReturned);
+}
+
+std::optional<engine::Duration> World::ReturnWait(const Message& m,
+                                                  config::ReturnKind kind) const {
+  const std::optional<config::DelayedRetry>& delayed = scenario_.broker.delayed_retry;
+  if (!delayed) return std::nullopt;
+  // RabbitMQ's delivery-failed flag is set exactly for the returns that count (rabbit_fifo
+  // incr_msg_headers), so "failed" is delivery_counted's set.
+  const bool failed = scenario_.broker.delivery_counted[static_cast<size_t>(kind)];
+  if ((delayed->type == config::DelayedRetryType::kFailed && !failed) ||
+      (delayed->type == config::DelayedRetryType::kReturned && failed)) {
+    return std::nullopt;
+  }
+  const int64_t count = std::max<int64_t>(1, m.delivery_count);
+  // min x count, clamped to max; the product saturates rather than overflows.
+  const int64_t max_us = delayed->max.micros();
+  const int64_t min_us = delayed->min.micros();
+  const int64_t wait_us = count > max_us / min_us ? max_us : std::min(min_us * count, max_us);
+  return engine::Duration::Micros(wait_us);
+}
+
+void World::DelayReturn(MessageRef ref, Message& m, engine::Duration wait, RedeliveryCause cause,
+                        TransitionCause why) {
+  Transition(m, MessageState::kDelayed,
+             TransitionNote{.cause = why, .until = now_ + wait, .redelivery = cause});
+  At(now_ + wait, Event{EventType::kReturnDue, ref.slot, ref.generation});
 }
 
 void World::Dispatch() {
@@ -213,6 +243,16 @@ void World::DelayDue(const Event& event) {
   Message& m = messages_.Get(ref);
   if (m.state != MessageState::kDelayed) return;
   MakeReady(ref, m, TransitionNote{.cause = TransitionCause::kRetryDue});
+}
+
+void World::ReturnDue(const Event& event) {
+  const MessageRef ref{event.a, static_cast<uint32_t>(event.b)};
+  if (!messages_.IsLive(ref)) return;
+  Message& m = messages_.Get(ref);
+  if (m.state != MessageState::kDelayed) return;
+  // rabbit_fifo appends a due message to its returns queue: served as a return.
+  MakeReady(ref, m, TransitionNote{.cause = TransitionCause::kRetryDue, .redelivery = m.cause},
+            ReadyFrom::kReturned);
 }
 
 void World::Park(MessageRef ref, Message& m, const TransitionNote& note) {

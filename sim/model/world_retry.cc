@@ -78,6 +78,10 @@ void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
   if (CountReturn(ref, m, retry_.return_kind())) return;
   const std::optional<engine::Duration> delay = retry_.RedeliveryDelay(m, rng);
   if (!delay) {
+    if (const std::optional<engine::Duration> wait = ReturnWait(m, retry_.return_kind())) {
+      DelayReturn(ref, m, *wait, RedeliveryCause::kOther, TransitionCause::kReturned);
+      return;
+    }
     Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned, ReadyFrom::kReturned);
     return;
   }

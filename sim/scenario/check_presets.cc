@@ -152,7 +152,25 @@ void CheckRabbitmqQuorum(const Limits& l) {
                                             " is not a RabbitMQ release: the 3.x series ended "
                                             "with 3.13, then 4.0" +
                                             l.Tail());
+  } else if (l.s.broker.delayed_retry && (major < 4 || (major == 4 && minor < 3))) {
+    l.c.problems.Add("/broker/delayed_retry",
+                     "RabbitMQ " + version +
+                         " has no delayed retry: quorum queues delay returns from 4.3.0 "
+                         "(x-delayed-retry-type, release notes 4.3.0)" +
+                         l.Tail());
   }
+}
+
+// delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
+// (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too).
+void DelayedRetryOnlyRabbitmq(const Limits& l) {
+  if (!l.s.broker.delayed_retry) return;
+  if (*l.s.broker.preset == config::BrokerPreset::kRabbitmqQuorum) return;
+  l.c.problems.Add("/broker/delayed_retry",
+                   "is RabbitMQ 4.3 quorum queues' delayed retry, not something " +
+                       std::string(config::NameOf(*l.s.broker.preset)) +
+                       " does (a broker-side delay of a return: see redelivery_backoff)" +
+                       l.Tail());
 }
 
 void CheckSidekiq(const Limits& l) {
@@ -200,6 +218,7 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
   CheckDrainRates(s, c);
   if (!s.broker.preset) return;
   const Limits limits{s, c};
+  DelayedRetryOnlyRabbitmq(limits);
   switch (*s.broker.preset) {
     case config::BrokerPreset::kSqs:
       CheckSqs(limits);

@@ -240,12 +240,20 @@ void CheckAckPending(const config::Broker& b, Context& c) {
                      "only its own settling frees");
 }
 
+// Two broker-side delays of one return would need an order nobody documents: one at a time.
+void CheckDelayedRetry(const config::Broker& b, Context& c) {
+  if (!b.delayed_retry || !b.redelivery_backoff) return;
+  c.problems.Add("/broker/delayed_retry",
+                 "and redelivery_backoff both delay a returned message: set one of them");
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
   CheckNoDeadLetterQueue(s, c);
   CheckDeadLetterSettings(s.broker, c);
   CheckAckPending(s.broker, c);
+  CheckDelayedRetry(s.broker, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

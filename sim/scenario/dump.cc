@@ -143,6 +143,12 @@ Json BrokerJson(const config::Broker& b) {
   if (b.restore_sweep || b.preset == config::BrokerPreset::kCelery) {
     out["restore_sweep_s"] = OrNull(b.restore_sweep, seconds);
   }
+  // No preset fills it: written only when set, for the same hash reason.
+  if (b.delayed_retry) {
+    out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},
+                            {"min_s", SecondsJson(b.delayed_retry->min)},
+                            {"max_s", SecondsJson(b.delayed_retry->max)}};
+  }
   // No preset fills these three: written only when not the default, for the same hash reason.
   if (b.without_dlq != config::WithoutDlq::kFailed) {
     out["without_dlq"] = EnumJson(b.without_dlq);

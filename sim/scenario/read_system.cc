@@ -71,6 +71,23 @@ void ReadDeliveryCounted(const Node& counted, config::Broker* broker) {
 
 // The broker's DLQ: whether there is one, what becomes of dead letters it cannot keep, its
 // retention, cap and trimming, duplicate dead-lettering. Reads `o`'s keys in the schema's order.
+// broker.delayed_retry: {type, min_s, max_s}; max_s defaults to min_s (RabbitMQ's rule: a
+// missing max is the min).
+void ReadDelayedRetry(const Node& node, config::Broker* broker) {
+  ObjectReader o(node);
+  if (!o.valid()) return;
+  config::DelayedRetry delayed;
+  const auto type = ReadEnum<config::DelayedRetryType>(o.Required("type"));
+  const auto min = ReadSeconds(o.Required("min_s"), Range::AboveAtMost(0, kDaySeconds));
+  const auto max = ReadSeconds(o.Optional("max_s"), Range::AboveAtMost(0, kDaySeconds));
+  o.Finish();
+  if (!type || !min) return;
+  delayed.type = *type;
+  delayed.min = *min;
+  delayed.max = max.value_or(*min);
+  broker->delayed_retry = delayed;
+}
+
 void ReadDlqFields(ObjectReader& o, config::Broker* broker) {
   if (auto v = ReadBool(o.Optional("dead_letter_queue"))) broker->dead_letter_queue = *v;
   if (auto v = ReadEnum<config::WithoutDlq>(o.Optional("without_dlq"))) broker->without_dlq = *v;
@@ -143,6 +160,7 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
     ReadBackoff(redelivery, &backoff);
     broker->redelivery_backoff = backoff;
   }
+  ReadDelayedRetry(NullAsAbsent(o.Optional("delayed_retry")), broker);
   ReadDlqFields(o, broker);
   broker->redrive_rate_max_per_s = ReadNumber(NullAsAbsent(o.Optional("redrive_rate_max_per_s")),
                                               Range::Closed(kTokenRatePerSecondMin, kRateMax));

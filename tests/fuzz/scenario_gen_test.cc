@@ -43,7 +43,7 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"azure-service-bus\"", "\"nats-jetstream\"", "\"version\":",
       // broker fields
       "\"close_channel\"", "\"cancel_consumer\"", "\"requeue_position\":", "\"redeliveries_first\"",
-      "\"restored_to_head\"", "\"restore_sweep_s\":",
+      "\"restored_to_head\"", "\"restore_sweep_s\":", "\"delayed_retry\":", "\"returned\"",
       "\"ack_pending_max\":", "\"lock_renewal\":", "\"stalled_count_max\":", "\"fail\"",
       "\"delivery_limit\":", "\"delivery_counted\":", "\"reject_publish\"", "\"retention_s\":",
       "\"redelivery_backoff\":", "\"dead_letter_queue\":", "\"dlq_max_length\":",

@@ -103,5 +103,28 @@ TEST_CASE("the settings behind each kind of line", "[reports][explain]") {
   CHECK(PointersActingOn(e) == std::vector<std::string>{"/broker/stale_ack"});
 }
 
+TEST_CASE("explain says how long the broker's delayed retry holds a return", "[reports][explain]") {
+  // Rejects at 1, 3 and 6 s wait 1, 2, 3 s (min 1, max 3; the count 1, 2, 3); limit 2.
+  const std::string out = ExplainFirst(Poisoned(
+      R"({"preset": "rabbitmq-quorum", "delivery_limit": 2,
+          "delayed_retry": {"type": "failed", "min_s": 1, "max_s": 3}})"));
+  INFO(out);
+  CHECK(Count(out, "1.000 s  returned by its consumer; the broker's delayed retry holds it "
+                   "until 2.000 s (1.000 s)") == 1);
+  CHECK(Count(out, "3.000 s  returned by its consumer; the broker's delayed retry holds it "
+                   "until 5.000 s (2.000 s)") == 1);
+  CHECK(Count(out, "delayed retry due: back with the returned messages") == 2);
+  CHECK(Count(out, "6.000 s  dead-lettered: reason delivery_limit") == 1);
+  // Without delayed_retry, the redelivery backoff's words stay as they were.
+  const std::string backoff = ExplainFirst(Poisoned(
+      R"({"delivery_limit": 1, "redelivery_backoff": {"kind": "constant", "delay_s": 1,
+          "jitter": {"kind": "none"}}})",
+      R"(, "retry": {"delivery": "requeue",
+                     "classes": {"permanent": {"action": "retry", "attempts_max": 100}}})"));
+  INFO(backoff);
+  CHECK(Count(backoff, "returned by its consumer; the broker's redelivery backoff holds it") == 1);
+  CHECK(Count(backoff, "delayed retry") == 0);
+}
+
 }  // namespace
 }  // namespace drainsim::reports

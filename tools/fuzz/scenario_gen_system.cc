@@ -116,6 +116,18 @@ void DeadLetterHandling(Choices& in, const GenContext& c, Json& b) {
   }
 }
 
+// RabbitMQ 4.3's delayed retry, within the loader's rules: no preset or rabbitmq-quorum at 4.3
+// or later, never beside redelivery_backoff.
+void DelayedRetry(Choices& in, const GenContext& c, Json& b) {
+  static const char* const kTypes[] = {"all", "failed", "returned"};
+  const bool rabbit_43 = c.preset == "rabbitmq-quorum" &&
+                         (!b.contains("version") || b["version"] == "4.3" || b["version"] == "5.1");
+  if ((c.preset && !rabbit_43) || b.contains("redelivery_backoff") || !in.Chance(20)) return;
+  Json delayed = {{"type", in.Pick(kTypes)}, {"min_s", in.RealIn(0.01, 30)}};
+  if (in.Chance(70)) delayed["max_s"] = in.RealIn(0.01, 600);
+  b["delayed_retry"] = delayed;
+}
+
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   static const char* const kReturns[] = {"nack", "reject", "crash", "consumer_timeout"};
   if (in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
@@ -143,6 +155,7 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   // SQS keeps messages 60 s..14 days; 60..3600 s fits every preset.
   if (in.Chance(20)) b["retention_s"] = in.RealIn(60, 3600);
   if (in.Chance(20)) b["redelivery_backoff"] = Backoff(in, c.preset == "pubsub");
+  DelayedRetry(in, c, b);
   if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
   c.no_dlq =
       b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>() : c.preset == "celery";
