@@ -127,9 +127,10 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   const std::optional<BrokerPreset> preset = choices[draw.Below(choices.size())];
   for (const std::string& pointer : PresetPointers()) Remove(document, pointer);
   // What the broker does with dead letters it cannot keep depends on fields a preset fills (a
-  // DLQ at all, its cap and trim): part of the policy, so it goes with them.
-  for (const char* pointer :
-       {"/broker/dlq_overflow", "/broker/dead_letter_strategy", "/broker/without_dlq"}) {
+  // DLQ at all, its cap and trim): part of the policy, so it goes with them; so does RabbitMQ
+  // 4.3's delayed retry, which every other preset refuses.
+  for (const char* pointer : {"/broker/dlq_overflow", "/broker/dead_letter_strategy",
+                              "/broker/without_dlq", "/broker/delayed_retry"}) {
     Remove(document, pointer);
   }
   Remove(document, "/broker/preset");
