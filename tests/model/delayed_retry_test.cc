@@ -53,7 +53,7 @@ TEST_CASE("delayed_retry: min x delivery count up to max, the limit checked befo
   CHECK(r.dlq_sample[0].reason == "delivery_limit");
 }
 
-TEST_CASE("delayed_retry: max_s defaults to min_s; a max below min is a constant max",
+TEST_CASE("delayed_retry: max_s defaults to min_s, and a max below min is a constant max",
           "[model][broker_rules][rabbitmq]") {
   // Limit 3: the fourth reject dead-letters. Constant 2 s: returns at 1, 4, 7, dead at 10.
   Recorder constant;
@@ -126,7 +126,7 @@ TEST_CASE("delayed_retry: a crashed consumer's delivery waits under failed, not 
   }
 }
 
-TEST_CASE("delayed_retry: others flow during the wait; the due return goes before new ones",
+TEST_CASE("delayed_retry: others flow during the wait, and the due return goes before new ones",
           "[model][broker_rules][rabbitmq]") {
   // Message 0 fails after 1 s; 1..3 take 1 s. Limit 1. The reject at 1 waits 0.5 s while 1 runs
   // (1-2); at 2 the due return is served before 2 and 3, fails at 3 and is dead-lettered.

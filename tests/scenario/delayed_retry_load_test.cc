@@ -14,19 +14,7 @@ using testing::Load;
 using testing::MustLoad;
 using testing::With;
 
-Json Minimal(const char* preset) {
-  Json s = Json::parse(R"({
-    "format_version": 1,
-    "name": "minimal",
-    "run": {"until_s": 3600},
-    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 5}}}},
-    "producers": [{"kind": "job", "poisson": {"rate_per_s": 1}}],
-    "workers": {"count": 2}
-  })");
-  s["broker"] = Json::object();
-  if (preset != nullptr) s["broker"]["preset"] = preset;
-  return s;
-}
+Json Minimal(const char* preset) { return testing::PresetScenario(preset == nullptr ? "" : preset); }
 
 Json Delayed(const char* type, double min_s) { return {{"type", type}, {"min_s", min_s}}; }
 

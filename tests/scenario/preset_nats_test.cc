@@ -15,18 +15,7 @@ using testing::Load;
 using testing::MustLoad;
 using testing::With;
 
-Json Minimal(const char* preset) {
-  Json s = Json::parse(R"({
-    "format_version": 1,
-    "name": "minimal",
-    "run": {"until_s": 3600},
-    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 5}}}},
-    "producers": [{"kind": "job", "poisson": {"rate_per_s": 1}}],
-    "workers": {"count": 2}
-  })");
-  if (preset != nullptr) s["broker"] = {{"preset", preset}};
-  return s;
-}
+Json Minimal(const char* preset) { return testing::PresetScenario(preset == nullptr ? "" : preset); }
 
 TEST_CASE("preset nats-jetstream: defaults in the struct", "[presets][nats]") {
   const config::Scenario s = MustLoad(Minimal("nats-jetstream"));

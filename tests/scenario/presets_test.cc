@@ -18,19 +18,7 @@ using testing::Load;
 using testing::MustLoad;
 using testing::With;
 
-// A scenario that names only the preset: no database, no downstream, no retry, no drains.
-Json Minimal(std::string_view preset) {
-  Json s = Json::parse(R"({
-    "format_version": 1,
-    "name": "minimal",
-    "run": {"until_s": 3600},
-    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 5}}}},
-    "producers": [{"kind": "job", "poisson": {"rate_per_s": 1}}],
-    "workers": {"count": 2}
-  })");
-  s["broker"] = {{"preset", std::string(preset)}};
-  return s;
-}
+Json Minimal(std::string_view preset) { return testing::PresetScenario(preset); }
 
 Json WithDrain(Json s, const char* drain) {
   s["drains"] = Json::array({Json::parse(drain)});

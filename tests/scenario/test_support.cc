@@ -31,6 +31,19 @@ std::vector<std::string> ExampleScenarioPaths() {
   return paths;
 }
 
+Json PresetScenario(std::string_view preset) {
+  Json s = Json::parse(R"({
+    "format_version": 1,
+    "name": "minimal",
+    "run": {"until_s": 3600},
+    "kinds": {"job": {"handler": {"cpu_ms": {"constant": 5}}}},
+    "producers": [{"kind": "job", "poisson": {"rate_per_s": 1}}],
+    "workers": {"count": 2}
+  })");
+  if (!preset.empty()) s["broker"] = {{"preset", std::string(preset)}};
+  return s;
+}
+
 Json BaseScenario() {
   return Json::parse(R"({
     "format_version": 1,

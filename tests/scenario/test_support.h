@@ -21,6 +21,9 @@ std::vector<std::string> ExampleScenarioPaths();
 
 // A minimal valid scenario that uses a database and a downstream API, for rule tests.
 Json BaseScenario();
+// A scenario that names only the broker preset (none when empty): no database, no downstream,
+// no retry, no drains; for the preset tests.
+Json PresetScenario(std::string_view preset);
 // `document` with the value at `pointer` replaced (created if missing).
 Json With(Json document, const std::string& pointer, Json value);
 // `document` without the value at `pointer`.

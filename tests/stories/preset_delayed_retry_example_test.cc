@@ -25,7 +25,7 @@ config::Scenario WithOutageUntil(config::Scenario s, double until_s) {
 }
 
 TEST_CASE(
-    "preset rabbitmq delayed-retry example: a 180 s outage fits 20 growing waits; without them "
+    "preset rabbitmq delayed-retry example: a 180 s outage fits 20 growing waits, and without them "
     "every order of the outage is dead-lettered",
     "[stories][preset][rabbitmq]") {
   const config::Scenario s = LoadStory("preset-rabbitmq-delayed-retry");
@@ -64,7 +64,7 @@ TEST_CASE(
       CHECK_FALSE(r.age_alert_first_s);
     }
   }
-  SECTION("a 240 s outage: 210 s of waits are not enough at min 1 s; at min 2 s (420 s) they are") {
+  SECTION("a 240 s outage: 210 s of waits are not enough at min 1 s, at min 2 s (420 s) they are") {
     const config::Scenario longer = WithOutageUntil(s, kOutageFromS + 240);
     config::Scenario doubled = longer;
     doubled.broker.delayed_retry->min = engine::Duration::Seconds(2);
