@@ -74,17 +74,17 @@ bool World::TakeRoute(uint32_t slot, Message& m, const RetryRoute& route) {
 }
 
 void World::ReturnFailed(MessageRef ref, Message& m, engine::Rng& rng) {
+  // Without the broker's redelivery backoff a failed attempt's return is any other return
+  // (delayed_retry included; the loader never sets both).
+  if (!scenario_.broker.redelivery_backoff) {
+    ReturnToQueue(ref, m, retry_.return_kind(), RedeliveryCause::kOther,
+                  TransitionCause::kReturned);
+    return;
+  }
   m.cause = RedeliveryCause::kOther;
   if (CountReturn(ref, m, retry_.return_kind())) return;
   const std::optional<engine::Duration> delay = retry_.RedeliveryDelay(m, rng);
-  if (!delay) {
-    if (const std::optional<engine::Duration> wait = ReturnWait(m, retry_.return_kind())) {
-      DelayReturn(ref, m, *wait, RedeliveryCause::kOther, TransitionCause::kReturned);
-      return;
-    }
-    Requeue(ref, m, RedeliveryCause::kOther, TransitionCause::kReturned, ReadyFrom::kReturned);
-    return;
-  }
+  DRAINSIM_CHECK(delay.has_value());
   Transition(m, MessageState::kDelayed,
              TransitionNote{.cause = TransitionCause::kReturned, .until = now_ + *delay});
   At(now_ + *delay, Event{EventType::kDelayDue, ref.slot, ref.generation});
