@@ -122,6 +122,8 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   for (const auto& entry : EnumNames<BrokerPreset>()) {
     if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
     if (LacksDeadLetterQueue(entry.value) && UsesDeadLetterQueue(skeleton)) continue;
+    // Message groups are SQS FIFO queues': every other preset refuses them.
+    if (skeleton.broker.message_groups && entry.value != BrokerPreset::kSqs) continue;
     choices.push_back(entry.value);
   }
   const std::optional<BrokerPreset> preset = choices[draw.Below(choices.size())];

@@ -319,6 +319,11 @@ std::string JsonReport(const ReportInput& input) {
   report["drains"] = Drains(r);
   report["inspector"] = Inspector(r);
   if (r.has_database) report["database"] = Database(r);
+  if (r.message_groups > 0) {  // written only with broker.message_groups (docs/METRICS.md)
+    report["message_groups"] = r.message_groups;
+    report["ordering_violations"] = r.ordering_violations;
+    report["group_hold_max_s"] = Fixed(r.group_hold_max_s);
+  }
   return report.dump(2) + "\n";
 }
 

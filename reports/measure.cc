@@ -73,6 +73,8 @@ std::optional<int64_t> RunCount(const model::Results& r, RunMetric metric) {
       return r.lost;
     case RunMetric::kBrokerLost:
       return r.broker_lost;
+    case RunMetric::kOrderingViolations:
+      return r.ordering_violations;
     case RunMetric::kExpired:
       return r.expired;
     case RunMetric::kRefilled:
@@ -142,6 +144,8 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
                    "never reached: the main queue did not empty after it held a message");
     case RunMetric::kRetryAmplification:
       return Maybe(r.retry_amplification, "no attempt was made");
+    case RunMetric::kGroupHoldMax:
+      return Value(r.group_hold_max_s);
     case RunMetric::kTimeToRecover: {
       const Recovery recovery = RecoveryOf(r);
       return Maybe(recovery.time_to_recover_s,

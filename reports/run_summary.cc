@@ -64,6 +64,13 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
     Append(out, "lost by the broker: %lld (%s)\n", static_cast<long long>(r.broker_lost),
            BrokerLossCauses(r).c_str());
   }
+  if (r.message_groups > 0) {
+    Append(out,
+           "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "
+           "(acked after a later message of the group)\n",
+           static_cast<long long>(r.message_groups), r.group_hold_max_s,
+           static_cast<long long>(r.ordering_violations));
+  }
   if (r.dead_letter_waiting_end > 0) {
     Append(out,
            "waiting for DLQ room: %lld of the unfinished, refused by a full DLQ and kept "

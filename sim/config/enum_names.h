@@ -139,7 +139,9 @@ DRAINSIM_ENUM_TABLE(
     {RunMetric::kDlqDepthAlertFirst, "dlq_depth_alert_first_s"},
     {RunMetric::kBacklogCleared, "backlog_cleared_s"},
     {RunMetric::kRetryAmplification, "retry_amplification"},
-    {RunMetric::kTimeToRecover, "time_to_recover_s"}, {RunMetric::kBrokerLost, "broker_lost"})
+    {RunMetric::kTimeToRecover, "time_to_recover_s"}, {RunMetric::kBrokerLost, "broker_lost"},
+    {RunMetric::kOrderingViolations, "ordering_violations"},
+    {RunMetric::kGroupHoldMax, "group_hold_max_s"})
 DRAINSIM_ENUM_TABLE(
     SeriesMetric, {SeriesMetric::kDepth, "depth"}, {SeriesMetric::kDelayedDepth, "delayed_depth"},
     {SeriesMetric::kDlqDepth, "dlq_depth"}, {SeriesMetric::kParked, "parked"},

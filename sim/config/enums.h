@@ -303,6 +303,8 @@ enum class RunMetric : uint8_t {
   kRetryAmplification,    // "retry_amplification"
   kTimeToRecover,         // "time_to_recover_s": after the last fault window (reports/recovery.h)
   kBrokerLost,            // "broker_lost": discarded by the broker by design (Results::broker_lost)
+  kOrderingViolations,    // "ordering_violations": broker.message_groups (Results)
+  kGroupHoldMax,          // "group_hold_max_s": broker.message_groups (Results)
 };
 
 // Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.

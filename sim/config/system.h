@@ -102,6 +102,14 @@ struct Broker {
   // settles; redeliveries go on. NATS JetStream's MaxAckPending (1000 by default): the stall is
   // silent, seen only in the series (ack_pending) and in results.ack_pending_stalled_s.
   std::optional<int64_t> ack_pending_max;
+  // Message group IDs the messages are spread over, 1..1e6 (SQS FIFO queues' MessageGroupId).
+  // Default null: none, one FIFO for all. Set: each message belongs to one group, a hash of its
+  // publish number; a group's messages are delivered in order, and none while one of them is in
+  // flight (received, not yet deleted, returned or timed out), so a failing message holds its
+  // group while the other groups flow. A returned or timed-out message goes back to its group's
+  // front; a publish, a replay or the end of a delay joins its back. Not with requeue_position
+  // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs.
+  std::optional<int64_t> message_groups;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

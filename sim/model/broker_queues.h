@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <queue>
 #include <utility>
 
@@ -25,6 +26,7 @@
 #include "sim/engine/time.h"
 #include "sim/engine/timer_fifo.h"
 #include "sim/model/message.h"
+#include "sim/model/message_groups.h"
 
 namespace drainsim::model {
 
@@ -52,34 +54,77 @@ class BrokerQueues {
   // queue's returns queue), delivered first in the order returned, then all others in the
   // order they became ready. With restored_to_head the first line is a stack: a message whose
   // visibility timeout ran out is delivered before every other (kombu's RPUSH on Redis).
-  void PushReady(MessageRef ref) { main_.push_back(ref); }
-  void PushReturned(MessageRef ref) { returns_.push_back(ref); }
-  void PushRestored(MessageRef ref) { returns_.push_front(ref); }
-  // REQUIRES: !ready_empty(). The next to deliver, taken off.
+  // With message groups (EnableGroups) the lines are the groups' (message_groups.h): a publish
+  // joins its group's back, a returned or restored message its group's front.
+  void EnableGroups(int64_t count) { groups_.emplace(count); }
+  bool grouped() const { return groups_.has_value(); }
+  void PushReady(MessageRef ref) {
+    if (groups_) [[unlikely]] {
+      groups_->PushBack(ref, GroupOf(ref));
+      return;
+    }
+    main_.push_back(ref);
+  }
+  void PushReturned(MessageRef ref) {
+    if (groups_) [[unlikely]] {
+      groups_->PushFront(ref, GroupOf(ref));
+      return;
+    }
+    returns_.push_back(ref);
+  }
+  void PushRestored(MessageRef ref) {
+    if (groups_) [[unlikely]] {
+      groups_->PushFront(ref, GroupOf(ref));
+      return;
+    }
+    returns_.push_front(ref);
+  }
+  // True iff a ready message may be delivered now: there is one, and with message groups its
+  // group has nothing in flight.
+  bool deliverable() {
+    if (groups_) [[unlikely]] return groups_->deliverable();
+    return !ready_empty();
+  }
+  // REQUIRES: deliverable(). The next to deliver, taken off.
   MessageRef PopOldestReady() {
+    if (groups_) [[unlikely]] return groups_->PopNext();
     std::deque<MessageRef>& line = returns_.empty() ? main_ : returns_;
     DRAINSIM_CHECK(!line.empty());
     const MessageRef ref = line.front();
     line.pop_front();
     return ref;
   }
-  // REQUIRES: the last one queued is a publish (PushReady). It is taken off (a refused publish).
+  // REQUIRES: the last one queued is a publish (PushReady); no message groups (the loader
+  // refuses max_length with them). It is taken off (a refused publish).
   MessageRef PopNewestReady() {
-    DRAINSIM_CHECK(!main_.empty());
+    DRAINSIM_CHECK(!groups_ && !main_.empty());
     const MessageRef ref = main_.back();
     main_.pop_back();
     return ref;
   }
-  bool ready_empty() const { return main_.empty() && returns_.empty(); }
-  int64_t ready_count() const { return static_cast<int64_t>(main_.size() + returns_.size()); }
-  // REQUIRES: !ready_empty(). The next to deliver, not taken off.
-  MessageRef NextReady() const { return returns_.empty() ? main_.front() : returns_.front(); }
-  // Calls visit(ref) for every ready message, in delivery order.
+  bool ready_empty() const { return ready_count() == 0; }
+  int64_t ready_count() const {
+    if (groups_) [[unlikely]] return groups_->ready_count();
+    return static_cast<int64_t>(main_.size() + returns_.size());
+  }
+  // REQUIRES: !ready_empty(); no message groups. The next to deliver, not taken off.
+  MessageRef NextReady() const {
+    DRAINSIM_CHECK(!groups_);
+    return returns_.empty() ? main_.front() : returns_.front();
+  }
+  // Calls visit(ref) for every ready message: in delivery order, or with message groups group
+  // by group.
   template <typename Visit>
   void ForEachReady(Visit&& visit) const {
+    if (groups_) {
+      groups_->ForEachReady(visit);
+      return;
+    }
     for (const MessageRef ref : returns_) visit(ref);
     for (const MessageRef ref : main_) visit(ref);
   }
+  // REQUIRES: grouped(). The groups' lines, for what a transition does to a group's flight.
+  MessageGroups& groups() { return *groups_; }
 
   // ---- the DLQ -----------------------------------------------------------------------------
   void AddDeadLetter(MessageRef ref, int32_t dead_letters) {
@@ -159,6 +204,7 @@ class BrokerQueues {
 
  private:
   bool InPipeline(const PipelineEntry& entry) const;
+  uint32_t GroupOf(MessageRef ref) const { return groups_->GroupOf(messages_.Get(ref).id); }
   // Entries of messages that finished behind a stuck one pile up; compacting them away when
   // they outnumber the current ones removes at least half, so memory follows the pipeline, not
   // the run, even between samples.
@@ -178,6 +224,7 @@ class BrokerQueues {
   const MessageStore& messages_;
   std::deque<MessageRef> main_;
   std::deque<MessageRef> returns_;  // requeue_position head, redeliveries_first, restored_to_head
+  std::optional<MessageGroups> groups_;  // broker.message_groups: replaces main_ and returns_
   engine::TimerFifo<VisibilityTimer> visibility_timers_;
   std::deque<DlqEntry> dlq_;                          // dead-letter order
   std::deque<MessageRef> waiting_dead_letters_;       // refused by the DLQ, oldest first

@@ -168,6 +168,14 @@ struct Results {
   int64_t dead_letter_waiting_end = 0;
   std::optional<ModelError> model_error;  // set iff the run broke a model invariant
 
+  // broker.message_groups (0: none, and the two below are not reported). ordering_violations:
+  // acks of a message after a later-published message of its group was acked; group_hold_max_s:
+  // the longest one message kept its group from delivering others, counting holds still going
+  // on at the end (group_tallies.h).
+  int64_t message_groups = 0;
+  int64_t ordering_violations = 0;
+  double group_hold_max_s = 0;
+
   int64_t attempts = 0;
   // Attempts that were a message's first execution ever (not a retry, redelivery or replay):
   // retry_amplification = attempts / first_attempts (Brooker: N retries cost up to 1 + N times

@@ -118,6 +118,10 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   if (scenario.downstream) downstream_.emplace(*scenario.downstream);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   metrics_.results().ack_pending_limited = scenario.broker.ack_pending_max.has_value();
+  if (scenario.broker.message_groups) {
+    broker_.EnableGroups(*scenario.broker.message_groups);
+    group_tallies_.emplace(*scenario.broker.message_groups);
+  }
 }
 
 void World::At(engine::Instant at, Event event) {

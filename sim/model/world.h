@@ -55,6 +55,7 @@
 #include "sim/model/durations.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
+#include "sim/model/group_tallies.h"
 #include "sim/model/idempotency_keys.h"
 #include "sim/model/ledger_audit.h"
 #include "sim/model/live_traffic.h"
@@ -134,6 +135,9 @@ class World final : public Scheduler {
   void MakeReady(MessageRef ref, Message& message, const TransitionNote& note,
                  ReadyFrom from = ReadyFrom::kOther);
   void Dispatch();
+  // broker.message_groups: what a transition does to its message's group (in flight, the hold,
+  // the order of acks).
+  void NoteGroupTransition(const Message& message, MessageState from, MessageState to);
   // True iff broker.ack_pending_max is reached and the next ready message was never delivered:
   // delivery stalls. REQUIRES: !broker_.ready_empty().
   bool AckPendingFull() const;
@@ -338,6 +342,7 @@ class World final : public Scheduler {
   // Messages delivered and not settled (world_broker.cc AckPending), for ack_pending_max and
   // the series' ack_pending column.
   int64_t ack_pending_ = 0;
+  std::optional<GroupTallies> group_tallies_;  // broker.message_groups
 };
 
 }  // namespace drainsim::model

@@ -52,9 +52,26 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
     message.pending_in_drain = -1;
   }
   message.state = to;
+  if (group_tallies_) [[unlikely]] {
+    NoteGroupTransition(message, from, to);
+  }
   if (notify_.attached()) [[unlikely]] {
     notify_.Transition(now_, message, from, note);
   }
+}
+
+void World::NoteGroupTransition(const Message& message, MessageState from, MessageState to) {
+  if (from == to) return;
+  MessageGroups& groups = broker_.groups();
+  const uint32_t group = groups.GroupOf(message.id);
+  if (from == MessageState::kInFlight) groups.RemoveInFlight(group);
+  if (to == MessageState::kInFlight) {
+    groups.AddInFlight(group);
+    group_tallies_->Delivered(group, message.id, now_);
+  } else if (to != MessageState::kReady) {
+    group_tallies_->LeftHead(group, message.id, now_);
+  }
+  if (to == MessageState::kAcked) group_tallies_->Acked(group, message.id);
 }
 
 bool World::IsCurrent(const Delivery& delivery) const {
@@ -68,7 +85,10 @@ void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, Re
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
   const config::RequeuePosition position = scenario_.broker.requeue_position;
-  if (from == ReadyFrom::kTimedOut && position == config::RequeuePosition::kRestoredToHead) {
+  if (broker_.grouped() && from != ReadyFrom::kOther) {
+    broker_.PushReturned(ref);  // the front of its group (the loader requires position tail)
+  } else if (from == ReadyFrom::kTimedOut &&
+             position == config::RequeuePosition::kRestoredToHead) {
     broker_.PushRestored(ref);
   } else if ((from == ReadyFrom::kReturned && position == config::RequeuePosition::kHead) ||
              (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
@@ -135,7 +155,7 @@ void World::DelayReturn(MessageRef ref, Message& m, engine::Duration wait, Redel
 void World::Dispatch() {
   if (broker_.down()) return;
   const auto& receive_count_max = scenario_.broker.receive_count_max;
-  while (!broker_.ready_empty() && !pool_.ring_empty()) {
+  while (broker_.deliverable() && !pool_.ring_empty()) {
     if (!retry_.breaker().AllowsDelivery()) return;
     if (AckPendingFull()) return;  // silently, until a delivered message settles
     const uint32_t w = pool_.PopRing();
@@ -370,7 +390,8 @@ void World::BrokerRestart(const Event& event) {
                TransitionNote{.cause = TransitionCause::kBrokerRestart,
                               .redelivery = RedeliveryCause::kOther});
     m.ready_at = now_;
-    if (scenario_.broker.requeue_position == config::RequeuePosition::kRedeliveriesFirst) {
+    if (scenario_.broker.requeue_position == config::RequeuePosition::kRedeliveriesFirst ||
+        broker_.grouped()) {
       broker_.PushReturned(ref);  // a redelivery, as MakeReady would have it
     } else {
       broker_.PushReady(ref);

@@ -116,6 +116,11 @@ Results World::Collect() {
   r.lost = ledger_.Lost();
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
                        ledger_.count(MessageState::kInFlight) + r.dead_letter_waiting_end;
+  if (group_tallies_) {
+    r.message_groups = *scenario_.broker.message_groups;
+    r.ordering_violations = group_tallies_->ordering_violations();
+    r.group_hold_max_s = group_tallies_->HoldMaxAt(now_).seconds();
+  }
   if (database_) {
     r.has_database = true;
     const double capacity = database_->capacity_connection_seconds();

@@ -173,6 +173,18 @@ void DelayedRetryOnlyRabbitmq(const Limits& l) {
                        l.Tail());
 }
 
+// message_groups is SQS FIFO queues' MessageGroupId. Service Bus sessions, Pub/Sub ordering keys
+// and Kafka partitions order messages too, each by its own rules (a session's lock, a key's
+// redelivery of what follows a nack, a partition's offset): not modelled (docs/PRESETS.md).
+void MessageGroupsOnlySqs(const Limits& l) {
+  if (!l.s.broker.message_groups) return;
+  if (*l.s.broker.preset == config::BrokerPreset::kSqs) return;
+  l.c.problems.Add("/broker/message_groups",
+                   "are SQS FIFO queues' message groups, and " +
+                       std::string(config::NameOf(*l.s.broker.preset)) +
+                       " orders messages by other rules that drainsim does not model" + l.Tail());
+}
+
 void CheckSidekiq(const Limits& l) {
   int major = 0;
   int minor = 0;
@@ -219,6 +231,7 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
   if (!s.broker.preset) return;
   const Limits limits{s, c};
   DelayedRetryOnlyRabbitmq(limits);
+  MessageGroupsOnlySqs(limits);
   switch (*s.broker.preset) {
     case config::BrokerPreset::kSqs:
       CheckSqs(limits);

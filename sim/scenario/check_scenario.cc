@@ -247,6 +247,23 @@ void CheckDelayedRetry(const config::Broker& b, Context& c) {
                  "and redelivery_backoff both delay a returned message: set one of them");
 }
 
+// Message groups order the main queue by group; the fields below order or bound it by other
+// rules, which no broker combines with message groups.
+void CheckMessageGroups(const config::Broker& b, Context& c) {
+  if (!b.message_groups) return;
+  const auto refuse = [&](const char* field, const std::string& got) {
+    c.problems.Add(std::string("/broker/") + field,
+                   got + " cannot be combined with message_groups (a FIFO queue's groups decide "
+                         "the order of delivery): remove one");
+  };
+  if (b.requeue_position != config::RequeuePosition::kTail) {
+    refuse("requeue_position", Quote(config::NameOf(b.requeue_position)));
+  }
+  if (b.max_length) refuse("max_length", std::to_string(*b.max_length));
+  if (b.ack_pending_max) refuse("ack_pending_max", std::to_string(*b.ack_pending_max));
+  if (b.delayed_retry) refuse("delayed_retry", "a delayed retry");
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
@@ -254,6 +271,7 @@ void CheckScenario(const config::Scenario& s, Context& c) {
   CheckDeadLetterSettings(s.broker, c);
   CheckAckPending(s.broker, c);
   CheckDelayedRetry(s.broker, c);
+  CheckMessageGroups(s.broker, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

@@ -144,6 +144,8 @@ Json BrokerJson(const config::Broker& b) {
     out["restore_sweep_s"] = OrNull(b.restore_sweep, seconds);
   }
   // No preset fills it: written only when set, for the same hash reason.
+  if (b.message_groups) out["message_groups"] = *b.message_groups;
+  // No preset fills it: written only when set, for the same hash reason.
   if (b.delayed_retry) {
     out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},
                             {"min_s", SecondsJson(b.delayed_retry->min)},

@@ -27,6 +27,8 @@ bool IsPerKind(config::RunMetric m) {
     case config::RunMetric::kBacklogCleared:
     case config::RunMetric::kRetryAmplification:
     case config::RunMetric::kTimeToRecover:
+    case config::RunMetric::kOrderingViolations:
+    case config::RunMetric::kGroupHoldMax:
       return false;
     default:
       return true;
@@ -48,6 +50,8 @@ bool IsWindowable(config::RunMetric m) {
     case config::RunMetric::kBacklogCleared:
     case config::RunMetric::kRetryAmplification:
     case config::RunMetric::kTimeToRecover:
+    case config::RunMetric::kOrderingViolations:
+    case config::RunMetric::kGroupHoldMax:
       return false;
     default:
       return true;
@@ -74,6 +78,9 @@ const char* MissingSection(config::RunMetric m, const Context& c) {
       return c.has_depth_alert ? nullptr : "alerts.depth";
     case config::RunMetric::kDlqDepthAlertFirst:
       return c.has_dlq_depth_alert ? nullptr : "alerts.dlq_depth";
+    case config::RunMetric::kOrderingViolations:
+    case config::RunMetric::kGroupHoldMax:
+      return c.has_message_groups ? nullptr : "broker.message_groups";
     default:
       return nullptr;
   }

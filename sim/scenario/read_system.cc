@@ -114,7 +114,7 @@ void ReadDlqFields(ObjectReader& o, config::Broker* broker) {
 
 }  // namespace
 
-void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
+void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
   ObjectReader o(node);
   if (!o.valid()) {
     if (node.is_null()) node.TypeError("an object");
@@ -150,6 +150,9 @@ void ReadBroker(const Node& node, Context& /*c*/, config::Broker* broker) {
   }
   broker->ack_pending_max =
       ReadInt(NullAsAbsent(o.Optional("ack_pending_max")), Range::Closed(1, 1'000'000));
+  broker->message_groups =
+      ReadInt(NullAsAbsent(o.Optional("message_groups")), Range::Closed(1, 1'000'000));
+  c.has_message_groups = broker->message_groups.has_value();
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;

@@ -128,6 +128,18 @@ void DelayedRetry(Choices& in, const GenContext& c, Json& b) {
   b["delayed_retry"] = delayed;
 }
 
+// SQS FIFO's message groups, within the loader's rules: no preset or sqs; never beside a
+// requeue_position but tail, max_length, ack_pending_max or delayed_retry. Few groups often, so
+// that groups hold each other up.
+void MessageGroups(Choices& in, const GenContext& c, Json& b) {
+  if ((c.preset && c.preset != "sqs") || !in.Chance(20)) return;
+  for (const char* field : {"max_length", "ack_pending_max", "delayed_retry"}) {
+    if (b.contains(field)) return;
+  }
+  if (b.contains("requeue_position") && b["requeue_position"] != "tail") return;
+  b["message_groups"] = in.Chance(50) ? in.IntIn(1, 4) : in.IntIn(1, 100'000);
+}
+
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   static const char* const kReturns[] = {"nack", "reject", "crash", "consumer_timeout"};
   if (in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
@@ -156,6 +168,7 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   if (in.Chance(20)) b["retention_s"] = in.RealIn(60, 3600);
   if (in.Chance(20)) b["redelivery_backoff"] = Backoff(in, c.preset == "pubsub");
   DelayedRetry(in, c, b);
+  MessageGroups(in, c, b);
   if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
   c.no_dlq =
       b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>() : c.preset == "celery";

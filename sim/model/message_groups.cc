@@ -1,0 +1,102 @@
+#include "sim/model/message_groups.h"
+
+#include <algorithm>
+
+namespace drainsim::model {
+
+MessageGroups::MessageGroups(int64_t count) {
+  DRAINSIM_CHECK(count >= 1 && count <= kGroupsMax);
+  groups_.resize(static_cast<size_t>(count));
+}
+
+uint32_t MessageGroups::GroupOf(uint64_t id, uint64_t count) {
+  // SplitMix64's finaliser: neighbouring ids land in unrelated groups.
+  uint64_t z = id + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<uint32_t>(z % count);
+}
+
+MessageGroups::Link& MessageGroups::LinkOf(MessageRef ref) {
+  if (ref.slot >= links_.size()) links_.resize(std::max<size_t>(ref.slot + 1, links_.size() * 2));
+  return links_[ref.slot];
+}
+
+void MessageGroups::PushBack(MessageRef ref, uint32_t group) {
+  Group& g = groups_[group];
+  Link& link = LinkOf(ref);
+  link = Link{ref, kNone, next_place_++};
+  if (g.back == kNone) {
+    g.front = ref.slot;
+  } else {
+    links_[g.back].next = ref.slot;
+  }
+  g.back = ref.slot;
+  ++ready_count_;
+  if (g.front == ref.slot) NoteIfFree(group);
+}
+
+void MessageGroups::PushFront(MessageRef ref, uint32_t group) {
+  Group& g = groups_[group];
+  Link& link = LinkOf(ref);
+  // Invariant (2): never behind the line's front (a message delivered, then overtaken by a
+  // replay of an older one, keeps the order of the line).
+  const uint64_t place = g.front == kNone ? g.last_place
+                                          : std::min(g.last_place, links_[g.front].place);
+  link = Link{ref, g.front, place};
+  g.front = ref.slot;
+  if (g.back == kNone) g.back = ref.slot;
+  ++ready_count_;
+  NoteIfFree(group);
+}
+
+bool MessageGroups::IsCurrent(const FreeEntry& entry) const {
+  const Group& g = groups_[entry.second];
+  return g.in_flight == 0 && g.front != kNone && links_[g.front].place == entry.first;
+}
+
+bool MessageGroups::deliverable() {
+  while (!free_.empty() && !IsCurrent(free_.top())) free_.pop();
+  return !free_.empty();
+}
+
+MessageRef MessageGroups::PopNext() {
+  DRAINSIM_CHECK(deliverable());
+  const uint32_t group = free_.top().second;
+  free_.pop();
+  Group& g = groups_[group];
+  const Link& link = links_[g.front];
+  g.last_place = link.place;
+  g.front = link.next;
+  if (g.front == kNone) g.back = kNone;
+  --ready_count_;
+  NoteIfFree(group);  // the next one, if the popped one is not delivered (expired, dead-lettered)
+  return link.ref;
+}
+
+void MessageGroups::AddInFlight(uint32_t group) { ++groups_[group].in_flight; }
+
+void MessageGroups::RemoveInFlight(uint32_t group) {
+  Group& g = groups_[group];
+  DRAINSIM_CHECK(g.in_flight > 0);
+  if (--g.in_flight == 0) NoteIfFree(group);
+}
+
+void MessageGroups::NoteIfFree(uint32_t group) {
+  const Group& g = groups_[group];
+  if (g.in_flight != 0 || g.front == kNone) return;
+  free_.emplace(links_[g.front].place, group);
+  // Stale entries are dropped when they surface; rebuild when they outnumber the groups, so
+  // memory follows the groups, not the run.
+  if (free_.size() > 2 * groups_.size() + 4096) {
+    decltype(free_) rebuilt;
+    for (uint32_t i = 0; i < groups_.size(); ++i) {
+      const Group& each = groups_[i];
+      if (each.in_flight == 0 && each.front != kNone) rebuilt.emplace(links_[each.front].place, i);
+    }
+    free_ = std::move(rebuilt);
+  }
+}
+
+}  // namespace drainsim::model
