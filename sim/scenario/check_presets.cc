@@ -161,28 +161,26 @@ void CheckRabbitmqQuorum(const Limits& l) {
   }
 }
 
-// delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
-// (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too).
-void DelayedRetryOnlyRabbitmq(const Limits& l) {
-  if (!l.s.broker.delayed_retry) return;
-  if (*l.s.broker.preset == config::BrokerPreset::kRabbitmqQuorum) return;
-  l.c.problems.Add("/broker/delayed_retry",
-                   "is RabbitMQ 4.3 quorum queues' delayed retry, not something " +
-                       std::string(config::NameOf(*l.s.broker.preset)) +
-                       " does (a broker-side delay of a return: see redelivery_backoff)" +
-                       l.Tail());
+// A field that models one broker's own feature, set under another preset: refused at
+// `pointer` with "<is> <broker's name> <what>".
+void OnlyUnder(const Limits& l, bool set, config::BrokerPreset owner, const char* pointer,
+               const std::string& is, const std::string& what) {
+  if (!set || *l.s.broker.preset == owner) return;
+  l.c.problems.Add(pointer, is + std::string(config::NameOf(*l.s.broker.preset)) + what + l.Tail());
 }
 
-// message_groups is SQS FIFO queues' MessageGroupId. Service Bus sessions, Pub/Sub ordering keys
-// and Kafka partitions order messages too, each by its own rules (a session's lock, a key's
-// redelivery of what follows a nack, a partition's offset): not modelled (docs/PRESETS.md).
-void MessageGroupsOnlySqs(const Limits& l) {
-  if (!l.s.broker.message_groups) return;
-  if (*l.s.broker.preset == config::BrokerPreset::kSqs) return;
-  l.c.problems.Add("/broker/message_groups",
-                   "are SQS FIFO queues' message groups, and " +
-                       std::string(config::NameOf(*l.s.broker.preset)) +
-                       " orders messages by other rules that drainsim does not model" + l.Tail());
+// delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
+// (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too). message_groups is SQS
+// FIFO queues' MessageGroupId: Service Bus sessions, Pub/Sub ordering keys and Kafka partitions
+// order messages by their own rules (a session's lock, a key's redelivery of what follows a
+// nack, a partition's offset), not modelled (docs/PRESETS.md).
+void FeaturesOfOtherBrokers(const Limits& l) {
+  OnlyUnder(l, l.s.broker.delayed_retry.has_value(), config::BrokerPreset::kRabbitmqQuorum,
+            "/broker/delayed_retry", "is RabbitMQ 4.3 quorum queues' delayed retry, not something ",
+            " does (a broker-side delay of a return: see redelivery_backoff)");
+  OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
+            "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
+            " orders messages by other rules that drainsim does not model");
 }
 
 void CheckSidekiq(const Limits& l) {
@@ -230,8 +228,7 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
   CheckDrainRates(s, c);
   if (!s.broker.preset) return;
   const Limits limits{s, c};
-  DelayedRetryOnlyRabbitmq(limits);
-  MessageGroupsOnlySqs(limits);
+  FeaturesOfOtherBrokers(limits);
   switch (*s.broker.preset) {
     case config::BrokerPreset::kSqs:
       CheckSqs(limits);
