@@ -13,6 +13,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
+namespace audit_test {
 namespace {
 
 using engine::Duration;
@@ -102,4 +103,5 @@ TEST_CASE("audit: a resting message misstated for a while is caught by the perio
 }
 
 }  // namespace
+}  // namespace audit_test
 }  // namespace drainsim::chaos::testing

@@ -13,6 +13,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos {
+namespace consistency_test {
 namespace {
 
 using testing::LoadShipped;
@@ -149,4 +150,5 @@ TEST_CASE("one drain: its live latency and the run's during-drains latency are o
 }
 
 }  // namespace
+}  // namespace consistency_test
 }  // namespace drainsim::chaos

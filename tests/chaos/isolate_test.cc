@@ -14,6 +14,7 @@
 #include "sim/base/check.h"
 
 namespace drainsim::chaos::testing {
+namespace isolate_test {
 namespace {
 
 // Seed s does what s % 7 says: pass, liveness, fail a DRAINSIM_CHECK, abort, get killed,
@@ -122,4 +123,5 @@ TEST_CASE("isolate: a report survives the pipe", "[chaos][isolate]") {
 }
 
 }  // namespace
+}  // namespace isolate_test
 }  // namespace drainsim::chaos::testing

@@ -9,6 +9,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
+namespace plan_test {
 namespace {
 
 using engine::Duration;
@@ -141,4 +142,5 @@ TEST_CASE("plan: seconds are written exactly", "[chaos][plan]") {
 }
 
 }  // namespace
+}  // namespace plan_test
 }  // namespace drainsim::chaos::testing

@@ -14,6 +14,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
+namespace policy_draw_test {
 namespace {
 
 using engine::Duration;
@@ -210,4 +211,5 @@ TEST_CASE("liveness bound: a longer backoff gives a longer bound, by the model's
 }
 
 }  // namespace
+}  // namespace policy_draw_test
 }  // namespace drainsim::chaos::testing

@@ -10,6 +10,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos {
+namespace recovery_test {
 namespace {
 
 using testing::LoadShipped;
@@ -117,4 +118,5 @@ TEST_CASE("recovery: back from the first sample that stays within the limits", "
 }
 
 }  // namespace
+}  // namespace recovery_test
 }  // namespace drainsim::chaos

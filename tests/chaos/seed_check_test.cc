@@ -9,6 +9,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
+namespace seed_check_test {
 namespace {
 
 using engine::Duration;
@@ -141,4 +142,5 @@ TEST_CASE("seed check: a run that stalls is a correctness failure, not a livenes
 }
 
 }  // namespace
+}  // namespace seed_check_test
 }  // namespace drainsim::chaos::testing

@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace drainsim::chaos::testing {
+namespace seed_progress_test {
 namespace {
 
 struct Watched {
@@ -56,4 +57,5 @@ TEST_CASE("seed progress: nothing after the last seed, nothing for a short swarm
 }
 
 }  // namespace
+}  // namespace seed_progress_test
 }  // namespace drainsim::chaos::testing

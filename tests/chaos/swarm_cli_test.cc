@@ -13,6 +13,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace swarm_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -272,4 +273,5 @@ TEST_CASE("swarm: a seed past --seed-timeout-s gets the timeout verdict and exit
 }
 
 }  // namespace
+}  // namespace swarm_cli_test
 }  // namespace drainsim::testing

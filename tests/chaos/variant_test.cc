@@ -13,6 +13,7 @@
 #include "tests/chaos/chaos_support.h"
 
 namespace drainsim::chaos::testing {
+namespace variant_test {
 namespace {
 
 using config::AckLossFault;
@@ -267,4 +268,5 @@ TEST_CASE("variant: poison hangs only when the broker's receive count can end it
 }
 
 }  // namespace
+}  // namespace variant_test
 }  // namespace drainsim::chaos::testing

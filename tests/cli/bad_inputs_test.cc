@@ -10,6 +10,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace bad_inputs_test {
 namespace {
 
 const std::string kCorpus = std::string(DRAINSIM_SOURCE_DIR) + "/tests/bad_inputs/";
@@ -47,4 +48,5 @@ TEST_CASE("every bad input exits 2 naming the problem's place", "[cli][bad-input
 }
 
 }  // namespace
+}  // namespace bad_inputs_test
 }  // namespace drainsim::testing

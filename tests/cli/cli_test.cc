@@ -11,6 +11,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -223,4 +224,5 @@ TEST_CASE("dump of a bad scenario prints nothing on stdout and exits 2", "[cli]"
 }
 
 }  // namespace
+}  // namespace cli_test
 }  // namespace drainsim::testing

@@ -14,6 +14,7 @@
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
+namespace early_end_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,4 +124,5 @@ TEST_CASE("run: every format of a run stopped inside a fault window", "[cli][run
 }
 
 }  // namespace
+}  // namespace early_end_test
 }  // namespace drainsim::testing

@@ -19,6 +19,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace explain_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -318,4 +319,5 @@ TEST_CASE("explain: unknown ids and keys, and bad usage, exit 2", "[cli][explain
 }
 
 }  // namespace
+}  // namespace explain_test
 }  // namespace drainsim::testing

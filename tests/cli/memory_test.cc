@@ -27,6 +27,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace memory_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -274,4 +275,5 @@ TEST_CASE("memory is flat in acked messages", "[memory]") {
 }
 
 }  // namespace
+}  // namespace memory_test
 }  // namespace drainsim::testing

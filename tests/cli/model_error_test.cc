@@ -11,6 +11,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace model_error_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,4 +91,5 @@ TEST_CASE("experiments: a model error in any run stops them with exit 3", "[cli]
 }
 
 }  // namespace
+}  // namespace model_error_test
 }  // namespace drainsim::testing

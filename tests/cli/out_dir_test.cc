@@ -9,6 +9,7 @@
 #include "tests/cli/output_set_support.h"
 
 namespace drainsim::testing {
+namespace out_dir_test {
 namespace {
 
 // kSmallScenario with its name replaced.
@@ -149,4 +150,5 @@ TEST_CASE("a negative number for an unsigned option is refused, in every subcomm
 }
 
 }  // namespace
+}  // namespace out_dir_test
 }  // namespace drainsim::testing

@@ -11,6 +11,7 @@
 #include "tests/cli/output_set_support.h"
 
 namespace drainsim::testing {
+namespace output_set_test {
 namespace {
 
 const std::string kFaults = DRAINSIM_FAULTS_BINARY;
@@ -178,4 +179,5 @@ TEST_CASE("output set: a re-run with fewer formats replaces only what it writes"
 }
 
 }  // namespace
+}  // namespace output_set_test
 }  // namespace drainsim::testing

@@ -10,6 +10,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace pending_cap_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -118,4 +119,5 @@ TEST_CASE("experiments: a run over the cap stops them with exit 7, nothing writt
 }
 
 }  // namespace
+}  // namespace pending_cap_test
 }  // namespace drainsim::testing

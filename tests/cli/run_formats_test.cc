@@ -13,6 +13,7 @@
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
+namespace run_formats_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -277,4 +278,5 @@ TEST_CASE("run: the canonical monthly rehearsal meets its expectations", "[cli][
 }
 
 }  // namespace
+}  // namespace run_formats_test
 }  // namespace drainsim::testing

@@ -8,6 +8,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,4 +92,5 @@ TEST_CASE("run answers --help and refuses a bad seed", "[cli][run]") {
 }
 
 }  // namespace
+}  // namespace run_test
 }  // namespace drainsim::testing

@@ -15,6 +15,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace trace_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -381,4 +382,5 @@ TEST_CASE("run: stderr stays empty when it is not a terminal (no progress line)"
 }
 
 }  // namespace
+}  // namespace trace_test
 }  // namespace drainsim::testing

@@ -10,6 +10,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::engine {
+namespace distributions_test {
 namespace {
 
 using testing::DiesOfFailedCheck;
@@ -296,4 +297,5 @@ TEST_CASE("Factories refuse invalid parameters", "[distributions][death]") {
 }
 
 }  // namespace
+}  // namespace distributions_test
 }  // namespace drainsim::engine

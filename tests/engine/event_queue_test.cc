@@ -11,6 +11,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::engine {
+namespace event_queue_test {
 namespace {
 
 using testing::DiesOfFailedCheck;
@@ -235,4 +236,5 @@ TEST_CASE("EventQueue refuses what would break its invariants", "[event_queue][d
 }
 
 }  // namespace
+}  // namespace event_queue_test
 }  // namespace drainsim::engine

@@ -7,6 +7,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::engine {
+namespace math_test {
 namespace {
 
 using testing::DiesOfFailedCheck;
@@ -97,4 +98,5 @@ TEST_CASE("InverseNormalCdf refuses probabilities outside the unit interval", "[
 }
 
 }  // namespace
+}  // namespace math_test
 }  // namespace drainsim::engine

@@ -9,6 +9,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::engine {
+namespace rng_test {
 namespace {
 
 using testing::DiesOfFailedCheck;
@@ -270,9 +271,11 @@ TEST_CASE("Rng refuses invalid arguments", "[rng][death]") {
 }
 
 }  // namespace
+}  // namespace rng_test
 }  // namespace drainsim::engine
 
 namespace drainsim::engine {
+namespace rng_test {
 namespace {
 
 TEST_CASE("a stream family gives exactly the streams of ForStream", "[rng]") {
@@ -289,4 +292,5 @@ TEST_CASE("a stream family gives exactly the streams of ForStream", "[rng]") {
 }
 
 }  // namespace
+}  // namespace rng_test
 }  // namespace drainsim::engine

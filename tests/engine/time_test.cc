@@ -7,6 +7,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::engine {
+namespace time_test {
 namespace {
 
 using testing::DiesOfFailedCheck;
@@ -118,4 +119,5 @@ TEST_CASE("Arithmetic that would overflow fails a check", "[time][death]") {
 }
 
 }  // namespace
+}  // namespace time_test
 }  // namespace drainsim::engine

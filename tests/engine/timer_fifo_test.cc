@@ -10,6 +10,7 @@
 #include "sim/engine/rng.h"
 
 namespace drainsim::engine {
+namespace timer_fifo_test {
 namespace {
 
 struct Timer {
@@ -158,4 +159,5 @@ TEST_CASE("TimerFifo compaction keeps the queue O(live) and fires the live timer
 }
 
 }  // namespace
+}  // namespace timer_fifo_test
 }  // namespace drainsim::engine

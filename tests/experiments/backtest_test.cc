@@ -14,6 +14,7 @@
 #include "sim/scenario/load.h"
 
 namespace drainsim::experiments {
+namespace backtest_test {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -133,4 +134,5 @@ TEST_CASE("backtest: nothing to compare is bad input", "[backtest]") {
 }
 
 }  // namespace
+}  // namespace backtest_test
 }  // namespace drainsim::experiments

@@ -7,6 +7,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace compare_gate_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -169,4 +170,5 @@ TEST_CASE("compare --format markdown: stdout is comment.md, the file list on std
 }
 
 }  // namespace
+}  // namespace compare_gate_test
 }  // namespace drainsim::testing

@@ -7,6 +7,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace compare_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -178,4 +179,5 @@ TEST_CASE("compare: bulk vs drip gives a verdict although bulk never goes quiet"
 }
 
 }  // namespace
+}  // namespace compare_test
 }  // namespace drainsim::testing

@@ -7,6 +7,7 @@
 #include <string>
 
 namespace drainsim::base {
+namespace expected_test {
 namespace {
 
 Expected<int> Half(int n) {
@@ -46,4 +47,5 @@ TEST_CASE("status: success or a reason", "[base][expected]") {
 }
 
 }  // namespace
+}  // namespace expected_test
 }  // namespace drainsim::base

@@ -10,6 +10,7 @@
 #include "experiments/seeds.h"
 
 namespace drainsim::experiments {
+namespace experiment_result_test {
 namespace {
 
 RunRecord Record(uint64_t seed, std::vector<std::optional<double>> values,
@@ -93,4 +94,5 @@ TEST_CASE("ReplicationsResultOf: passes, the first failure and its reproduce lin
 }
 
 }  // namespace
+}  // namespace experiment_result_test
 }  // namespace drainsim::experiments

@@ -7,6 +7,7 @@
 #include "tests/experiments/small_scenario.h"
 
 namespace drainsim::experiments {
+namespace grid_test {
 namespace {
 
 using reports::SweepCell;
@@ -122,9 +123,11 @@ TEST_CASE("BuildPoints lists at most errors_max problems, then how many more",
 }
 
 }  // namespace
+}  // namespace grid_test
 }  // namespace drainsim::experiments
 
 namespace drainsim::experiments {
+namespace grid_test {
 namespace {
 
 using reports::SweepCell;
@@ -151,4 +154,5 @@ TEST_CASE("a sweep cell counts runs that never reached an instant as never, othe
 }
 
 }  // namespace
+}  // namespace grid_test
 }  // namespace drainsim::experiments

@@ -21,6 +21,7 @@
 #include "reports/censored_report.h"
 
 namespace drainsim::experiments {
+namespace paired_tests_test {
 namespace {
 
 using reports::PValueJson;
@@ -223,4 +224,5 @@ TEST_CASE("CompareMetric: never decides through the signed-rank test",
 }
 
 }  // namespace
+}  // namespace paired_tests_test
 }  // namespace drainsim::experiments

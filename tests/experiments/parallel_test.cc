@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace drainsim::experiments {
+namespace parallel_test {
 namespace {
 
 TEST_CASE("ParallelFor calls work once per index, on at most `jobs` threads",
@@ -89,4 +90,5 @@ TEST_CASE("ParallelFor rethrows the exception of the lowest failing index and st
 }
 
 }  // namespace
+}  // namespace parallel_test
 }  // namespace drainsim::experiments

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 namespace drainsim::experiments {
+namespace partial_test {
 namespace {
 
 using nlohmann::json;
@@ -272,4 +273,5 @@ TEST_CASE("ParseShard reads i/N and refuses anything else", "[experiments][parti
 }
 
 }  // namespace
+}  // namespace partial_test
 }  // namespace drainsim::experiments

@@ -9,6 +9,7 @@
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
+namespace replication_formats_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -181,4 +182,5 @@ TEST_CASE("run --replications --format: trace, unknown names and sharded extras 
 }
 
 }  // namespace
+}  // namespace replication_formats_test
 }  // namespace drainsim::testing

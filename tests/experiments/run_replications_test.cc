@@ -6,6 +6,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace run_replications_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -147,4 +148,5 @@ TEST_CASE("the experiment commands answer --help and are listed", "[experiments]
 }
 
 }  // namespace
+}  // namespace run_replications_test
 }  // namespace drainsim::testing

@@ -13,6 +13,7 @@
 #include "tests/experiments/small_scenario.h"
 
 namespace drainsim::experiments {
+namespace runner_test {
 namespace {
 
 // 100 jobs of 1 s on 2 workers: drained at 50 s, then nothing is left to happen.
@@ -120,4 +121,5 @@ TEST_CASE("RunUntilCiWidth stops at the maximum when the width is never reached,
 }
 
 }  // namespace
+}  // namespace runner_test
 }  // namespace drainsim::experiments

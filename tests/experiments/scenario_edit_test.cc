@@ -8,6 +8,7 @@
 #include "reports/table.h"
 
 namespace drainsim::experiments {
+namespace scenario_edit_test {
 namespace {
 
 using nlohmann::json;
@@ -103,4 +104,5 @@ TEST_CASE("scenario edit: values print as the tables print them", "[experiments]
 }
 
 }  // namespace
+}  // namespace scenario_edit_test
 }  // namespace drainsim::experiments

@@ -5,6 +5,7 @@
 #include <set>
 
 namespace drainsim::experiments {
+namespace seeds_test {
 namespace {
 
 TEST_CASE("replication seeds are distinct per index and differ between bases",
@@ -28,4 +29,5 @@ TEST_CASE("replication seeds are pinned", "[experiments][seeds]") {
 }
 
 }  // namespace
+}  // namespace seeds_test
 }  // namespace drainsim::experiments

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace drainsim::experiments {
+namespace statistics_test {
 namespace {
 
 using Values = std::vector<std::optional<double>>;
@@ -113,4 +114,5 @@ TEST_CASE("UnpairedHalfWidth: Welch's interval for independent samples",
 }
 
 }  // namespace
+}  // namespace statistics_test
 }  // namespace drainsim::experiments

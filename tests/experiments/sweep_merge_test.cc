@@ -6,6 +6,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace sweep_merge_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -160,4 +161,5 @@ TEST_CASE("sweep: a bad pointer or value exits 2 naming it, and nothing runs",
 }
 
 }  // namespace
+}  // namespace sweep_merge_test
 }  // namespace drainsim::testing

@@ -10,6 +10,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace tune_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,4 +124,5 @@ TEST_CASE("constraints parse as METRIC op NUMBER", "[experiments][tune]") {
 }
 
 }  // namespace
+}  // namespace tune_test
 }  // namespace drainsim::testing

@@ -11,6 +11,7 @@
 #include "tools/fuzz/otlp_check.h"
 
 namespace drainsim::fuzz {
+namespace corpus_replay_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -71,4 +72,5 @@ TEST_CASE("the otlp fuzz corpus replays without a property violation", "[fuzz][o
 }
 
 }  // namespace
+}  // namespace corpus_replay_test
 }  // namespace drainsim::fuzz

@@ -20,6 +20,7 @@
 #include "tools/fuzz/scenario_gen.h"
 
 namespace drainsim::fuzz {
+namespace pipeline_test {
 namespace {
 
 // What the abort handler prints: the case being checked, formatted before it runs.
@@ -120,4 +121,5 @@ TEST_CASE("the minimised regression scenarios keep every pipeline property", "[f
 }
 
 }  // namespace
+}  // namespace pipeline_test
 }  // namespace drainsim::fuzz

@@ -8,6 +8,7 @@
 #include "sim/scenario/load.h"
 
 namespace drainsim::fuzz {
+namespace scenario_gen_test {
 namespace {
 
 TEST_CASE("the generator is a pure function of its bytes", "[fuzz][generator]") {
@@ -76,4 +77,5 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
 }
 
 }  // namespace
+}  // namespace scenario_gen_test
 }  // namespace drainsim::fuzz

@@ -10,6 +10,7 @@
 #include "tools/fuzz/series_check.h"
 
 namespace drainsim::fuzz {
+namespace series_corpus_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -64,4 +65,5 @@ TEST_CASE("the live-events fuzz corpus and the shipped live log replay without a
 }
 
 }  // namespace
+}  // namespace series_corpus_test
 }  // namespace drainsim::fuzz

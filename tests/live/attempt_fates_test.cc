@@ -10,6 +10,7 @@
 #include "sim/model/results.h"
 #include "sim/scenario/load.h"
 
+namespace attempt_fates_test {
 namespace {
 
 namespace live = drainsim::live;
@@ -203,3 +204,5 @@ TEST_CASE("live: kombu's restored_to_head is refused", "[live]") {
   CHECK(problems[0].pointer == "/broker/requeue_position");
   CHECK(problems[0].message.find("restored_to_head") != std::string::npos);
 }
+
+}  // namespace attempt_fates_test

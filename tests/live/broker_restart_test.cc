@@ -12,6 +12,7 @@
 #include "live/side_by_side.h"
 #include "sim/scenario/load.h"
 
+namespace broker_restart_test {
 namespace {
 
 using drainsim::live::ReconnectDelayMs;
@@ -159,3 +160,5 @@ TEST_CASE("live broker_restart: each restart's first consumer back, for its meas
   CHECK_FALSE(f.restarts[0].measured_recovery_s());
   CHECK(*f.restarts[1].first_consumer_s == 13.9);
 }
+
+}  // namespace broker_restart_test

@@ -14,6 +14,7 @@
 
 #include "live/db_work_meter.h"
 
+namespace db_cpu_test {
 namespace {
 
 namespace live = drainsim::live;
@@ -208,3 +209,5 @@ TEST_CASE("live db work: the meter counts concurrent statements exactly", "[live
     CHECK(cell.running <= 4);
   }
 }
+
+}  // namespace db_cpu_test

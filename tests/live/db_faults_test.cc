@@ -9,6 +9,7 @@
 #include "live/plan.h"
 #include "sim/scenario/load.h"
 
+namespace db_faults_test {
 namespace {
 
 namespace live = drainsim::live;
@@ -77,3 +78,5 @@ TEST_CASE("live db faults: a pool beyond kLivePoolMax is refused at its pointer"
   CHECK(problems[0].pointer == "/faults/0/connections");
   CHECK(problems[0].message.find("above 200") != std::string::npos);
 }
+
+}  // namespace db_faults_test

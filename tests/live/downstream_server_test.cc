@@ -22,6 +22,7 @@
 #include "live/plan.h"
 #include "sim/scenario/load.h"
 
+namespace downstream_server_test {
 namespace {
 
 using drainsim::config::RetryAfterFormat;
@@ -216,3 +217,5 @@ TEST_CASE("live downstream: Retry-After with republish waits in whole-second del
   CHECK(problems[0].pointer == "/retry/classes/rate_limited/honor_retry_after");
   CHECK(drainsim::live::RetryAfterLevelsMs(s).empty());
 }
+
+}  // namespace downstream_server_test

@@ -13,6 +13,7 @@
 #include "live/topology.h"
 #include "sim/scenario/load.h"
 
+namespace duplicate_copy_test {
 namespace {
 
 using drainsim::live::AmqpHeaders;
@@ -90,3 +91,5 @@ TEST_CASE("of one copy received by several workers at once exactly one is the fi
 }
 
 }  // namespace
+
+}  // namespace duplicate_copy_test

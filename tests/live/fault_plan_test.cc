@@ -11,6 +11,7 @@
 #include "sim/model/results.h"
 #include "sim/scenario/load.h"
 
+namespace fault_plan_test {
 namespace {
 
 drainsim::config::Scenario LoadScenario(const std::string& name) {
@@ -140,3 +141,5 @@ TEST_CASE(
   CHECK(drainsim::live::DbOutageWindows(scenario) == Pairs{{1, 2}, {6, 9}, {10, 14}});
   CHECK(drainsim::live::DbOutageWindows(LoadScenario("live-crash.json")).empty());
 }
+
+}  // namespace fault_plan_test

@@ -10,6 +10,7 @@
 #include "live/plan.h"
 #include "sim/scenario/load.h"
 
+namespace live_drain_unit_test {
 namespace {
 
 using drainsim::live::AmqpMessage;
@@ -198,3 +199,5 @@ TEST_CASE("drainer busy time: the slack is burst token intervals", "[live][drain
 }
 
 }  // namespace
+
+}  // namespace live_drain_unit_test

@@ -14,6 +14,7 @@
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 
+namespace live_traffic_test {
 namespace {
 
 using drainsim::live::LiveArrival;
@@ -204,3 +205,5 @@ TEST_CASE("live traffic: only a wait of a millisecond or more lowers the stateme
   CHECK(LoweredTimeoutMs(1000, 999'999) == 1);
   CHECK(LoweredTimeoutMs(1000, 1'000'000) == 0);  // timed out
 }
+
+}  // namespace live_traffic_test

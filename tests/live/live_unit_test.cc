@@ -19,6 +19,7 @@
 #include "live/process.h"
 #include "sim/scenario/load.h"
 
+namespace live_unit_test {
 namespace {
 
 using drainsim::live::Child;
@@ -199,3 +200,5 @@ TEST_CASE("live: a scratch directory is made, moved and removed, and a bad TMPDI
         "cannot create a directory like /drainsim-no-such-dir/drainsim-live-XXXXXX: No such file "
         "or directory");
 }
+
+}  // namespace live_unit_test

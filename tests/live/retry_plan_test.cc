@@ -14,6 +14,7 @@
 #include "sim/model/simulation.h"
 #include "sim/scenario/load.h"
 
+namespace retry_plan_test {
 namespace {
 
 using drainsim::config::ErrorClass;
@@ -140,3 +141,5 @@ TEST_CASE("live retry: sleep_in_consumer sleeps the simulation's jittered draws"
   CHECK(extra >= 0);
   CHECK(extra <= 1'600'000);
 }
+
+}  // namespace retry_plan_test

@@ -21,6 +21,7 @@
 #include "live/where_time_went.h"
 #include "sim/scenario/load.h"
 
+namespace side_by_side_test {
 namespace {
 
 using drainsim::live::Compare;
@@ -355,3 +356,5 @@ TEST_CASE("side by side: with a drain, replays and time_to_empty_s are compared"
   }
   CHECK(not_compared);
 }
+
+}  // namespace side_by_side_test

@@ -11,6 +11,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::model {
+namespace backoff_test {
 namespace {
 
 using config::JitterKind;
@@ -391,4 +392,5 @@ TEST_CASE("backoff preconditions are checked", "[model][backoff]") {
 }
 
 }  // namespace
+}  // namespace backoff_test
 }  // namespace drainsim::model

@@ -6,6 +6,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace breaker_test {
 namespace {
 
 using testing::CheckConserved;
@@ -49,4 +50,5 @@ TEST_CASE("breaker: probes whose workers crash mid-attempt are probed again") {
 }
 
 }  // namespace
+}  // namespace breaker_test
 }  // namespace drainsim::model

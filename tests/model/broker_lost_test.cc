@@ -8,6 +8,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace broker_lost_test {
 namespace {
 
 using testing::CheckConserved;
@@ -142,4 +143,5 @@ TEST_CASE("sidekiq preset: a crash loses the jobs its process held (basic fetch)
 }
 
 }  // namespace
+}  // namespace broker_lost_test
 }  // namespace drainsim::model

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace drainsim::model {
+namespace broker_queues_test {
 namespace {
 
 using engine::Duration;
@@ -127,4 +128,5 @@ TEST_CASE("broker queues: the down flag", "[model][broker]") {
 }
 
 }  // namespace
+}  // namespace broker_queues_test
 }  // namespace drainsim::model

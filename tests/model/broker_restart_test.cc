@@ -7,6 +7,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace broker_restart_test {
 namespace {
 
 using testing::CheckConserved;
@@ -148,4 +149,5 @@ TEST_CASE("a drain due during the recovery starts when it ends", "[model][restar
 }
 
 }  // namespace
+}  // namespace broker_restart_test
 }  // namespace drainsim::model

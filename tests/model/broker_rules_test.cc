@@ -7,6 +7,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace broker_rules_test {
 namespace {
 
 using engine::Duration;
@@ -420,4 +421,5 @@ TEST_CASE("every message is accounted for under the broker rules and every fault
 }
 
 }  // namespace
+}  // namespace broker_rules_test
 }  // namespace drainsim::model

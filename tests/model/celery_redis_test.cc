@@ -16,6 +16,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace celery_redis_test {
 namespace {
 
 using testing::CheckConserved;
@@ -189,4 +190,5 @@ TEST_CASE("celery: a sweep restores every delivery whose timeout ran out, and no
 }
 
 }  // namespace
+}  // namespace celery_redis_test
 }  // namespace drainsim::model

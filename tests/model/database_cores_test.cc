@@ -11,6 +11,7 @@
 #include "tests/model/database_harness.h"
 
 namespace drainsim::model {
+namespace database_cores_test {
 namespace {
 
 using engine::Duration;
@@ -144,4 +145,5 @@ TEST_CASE("one CPU shared by every connection is an M/G/1 processor-sharing queu
 }
 
 }  // namespace
+}  // namespace database_cores_test
 }  // namespace drainsim::model

@@ -12,6 +12,7 @@
 #include "tests/model/database_harness.h"
 
 namespace drainsim::model {
+namespace database_test {
 namespace {
 
 using engine::Duration;
@@ -337,4 +338,5 @@ TEST_CASE("an M/M/c pool waits as long as Erlang C predicts", "[database]") {
 }
 
 }  // namespace
+}  // namespace database_test
 }  // namespace drainsim::model

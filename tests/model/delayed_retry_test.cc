@@ -10,6 +10,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace delayed_retry_test {
 namespace {
 
 using testing::CheckConserved;
@@ -153,4 +154,5 @@ TEST_CASE("delayed_retry: others flow during the wait, and the due return goes b
 }
 
 }  // namespace
+}  // namespace delayed_retry_test
 }  // namespace drainsim::model

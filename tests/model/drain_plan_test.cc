@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 namespace drainsim::model {
+namespace drain_plan_test {
 namespace {
 
 using engine::Duration;
@@ -216,4 +217,5 @@ TEST_CASE("drain plans: settling, and the catch-up time of each started plan", "
 }
 
 }  // namespace
+}  // namespace drain_plan_test
 }  // namespace drainsim::model

@@ -6,6 +6,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace drain_test {
 namespace {
 
 using testing::CheckConserved;
@@ -167,9 +168,11 @@ TEST_CASE("DLQ retention expires messages a drain came too late for", "[model][d
 }
 
 }  // namespace
+}  // namespace drain_test
 }  // namespace drainsim::model
 
 namespace drainsim::model {
+namespace drain_test {
 namespace {
 
 TEST_CASE("the inspector sees the DLQ by reason and error without draining it",
@@ -196,4 +199,5 @@ TEST_CASE("the inspector sees the DLQ by reason and error without draining it",
 }
 
 }  // namespace
+}  // namespace drain_test
 }  // namespace drainsim::model

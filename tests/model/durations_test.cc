@@ -9,6 +9,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace durations_test {
 namespace {
 
 using testing::CheckConserved;
@@ -114,4 +115,5 @@ TEST_CASE("durations: uniform and exponential", "[model][durations]") {
 }
 
 }  // namespace
+}  // namespace durations_test
 }  // namespace drainsim::model

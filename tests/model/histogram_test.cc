@@ -12,6 +12,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::model {
+namespace histogram_test {
 namespace {
 
 using engine::testing::DiesOfFailedCheck;
@@ -236,4 +237,5 @@ TEST_CASE("histogram preconditions are checked", "[model][histogram]") {
 }
 
 }  // namespace
+}  // namespace histogram_test
 }  // namespace drainsim::model

@@ -5,6 +5,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace keys_test {
 namespace {
 
 using engine::Instant;
@@ -66,4 +67,5 @@ TEST_CASE("messages that share a key share its claim row", "[model][keys][sim]")
 }
 
 }  // namespace
+}  // namespace keys_test
 }  // namespace drainsim::model

@@ -11,6 +11,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace lease_test {
 namespace {
 
 using testing::CheckConserved;
@@ -350,4 +351,5 @@ TEST_CASE("every message is accounted for with ETAs, leases and closed channels 
 }
 
 }  // namespace
+}  // namespace lease_test
 }  // namespace drainsim::model

@@ -9,6 +9,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace lost_ack_channel_test {
 namespace {
 
 using testing::CheckConserved;
@@ -71,4 +72,5 @@ TEST_CASE("close_channel: the consumer timeout of a lost ack returns the channel
 }
 
 }  // namespace
+}  // namespace lost_ack_channel_test
 }  // namespace drainsim::model

@@ -5,6 +5,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace max_length_test {
 namespace {
 
 using testing::CheckConserved;
@@ -82,4 +83,5 @@ TEST_CASE("a backlog larger than max_length overflows at the start", "[model][ma
 }
 
 }  // namespace
+}  // namespace max_length_test
 }  // namespace drainsim::model

@@ -5,6 +5,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::model {
+namespace message_state_test {
 namespace {
 
 constexpr MessageState kAll[] = {MessageState::kReady,        MessageState::kDelayed,
@@ -88,4 +89,5 @@ TEST_CASE("the ledger refuses illegal moves and moves from empty states", "[mode
 }
 
 }  // namespace
+}  // namespace message_state_test
 }  // namespace drainsim::model

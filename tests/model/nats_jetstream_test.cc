@@ -10,6 +10,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace nats_jetstream_test {
 namespace {
 
 using testing::CheckConserved;
@@ -167,4 +168,5 @@ TEST_CASE("nats-jetstream: NakWithDelay waits, then the redelivery goes before n
 }
 
 }  // namespace
+}  // namespace nats_jetstream_test
 }  // namespace drainsim::model

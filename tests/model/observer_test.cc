@@ -16,6 +16,7 @@
 #include "sim/scenario/load.h"
 
 namespace drainsim::model {
+namespace observer_test {
 namespace {
 
 std::string ReadText(const std::string& path) {
@@ -342,4 +343,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace observer_test
 }  // namespace drainsim::model

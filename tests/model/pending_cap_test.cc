@@ -7,6 +7,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace pending_cap_test {
 namespace {
 
 using testing::LoadOrFail;
@@ -95,4 +96,5 @@ TEST_CASE("a backlog larger than the cap stops the run at t = 0", "[model][cap]"
 }
 
 }  // namespace
+}  // namespace pending_cap_test
 }  // namespace drainsim::model

@@ -7,6 +7,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace preset_stories_test {
 namespace {
 
 using testing::CheckConserved;
@@ -453,4 +454,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace preset_stories_test
 }  // namespace drainsim::model

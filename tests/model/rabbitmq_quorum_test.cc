@@ -9,6 +9,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace rabbitmq_quorum_test {
 namespace {
 
 using testing::CheckConserved;
@@ -184,4 +185,5 @@ TEST_CASE("rabbitmq-quorum 4.3: the consumer-timeout loop is never counted, 4.2'
 }
 
 }  // namespace
+}  // namespace rabbitmq_quorum_test
 }  // namespace drainsim::model

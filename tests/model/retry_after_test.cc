@@ -7,6 +7,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::model {
+namespace retry_after_test {
 namespace {
 
 using config::RetryAfterFormat;
@@ -140,4 +141,5 @@ TEST_CASE("a missing header is not answered here", "[model][retry_after]") {
 }
 
 }  // namespace
+}  // namespace retry_after_test
 }  // namespace drainsim::model

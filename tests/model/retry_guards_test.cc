@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 namespace drainsim::model {
+namespace retry_guards_test {
 namespace {
 
 using engine::Duration;
@@ -133,4 +134,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace retry_guards_test
 }  // namespace drainsim::model

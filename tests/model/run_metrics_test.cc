@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 namespace drainsim::model {
+namespace run_metrics_test {
 namespace {
 
 using engine::Duration;
@@ -180,4 +181,5 @@ TEST_CASE("run metrics: time averages, backlog cleared, quiet, and the results t
 }
 
 }  // namespace
+}  // namespace run_metrics_test
 }  // namespace drainsim::model

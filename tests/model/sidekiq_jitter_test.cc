@@ -13,6 +13,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace sidekiq_jitter_test {
 namespace {
 
 using config::JitterKind;
@@ -141,4 +142,5 @@ TEST_CASE("sidekiq jitter: the policy's r count and largest term", "[model][back
 }
 
 }  // namespace
+}  // namespace sidekiq_jitter_test
 }  // namespace drainsim::model

@@ -6,6 +6,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace simulation_basic_test {
 namespace {
 
 using testing::CheckConserved;
@@ -138,4 +139,5 @@ TEST_CASE("same scenario and seed give the same run, another seed another", "[mo
 }
 
 }  // namespace
+}  // namespace simulation_basic_test
 }  // namespace drainsim::model

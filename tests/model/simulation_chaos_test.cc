@@ -8,6 +8,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace simulation_chaos_test {
 namespace {
 
 using testing::CheckConserved;
@@ -90,4 +91,5 @@ TEST_CASE("Retry-After is honoured: no call before the advertised time", "[model
 }
 
 }  // namespace
+}  // namespace simulation_chaos_test
 }  // namespace drainsim::model

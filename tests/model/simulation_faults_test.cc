@@ -7,6 +7,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace simulation_faults_test {
 namespace {
 
 using testing::CheckConserved;
@@ -184,4 +185,5 @@ TEST_CASE("an open circuit breaker stops consumption, messages wait in the main 
 }
 
 }  // namespace
+}  // namespace simulation_faults_test
 }  // namespace drainsim::model

@@ -8,6 +8,7 @@
 #include "tests/engine/death.h"
 
 namespace drainsim::model {
+namespace token_bucket_test {
 namespace {
 
 using engine::Duration;
@@ -206,4 +207,5 @@ TEST_CASE("token bucket preconditions are checked", "[model][token_bucket]") {
 }
 
 }  // namespace
+}  // namespace token_bucket_test
 }  // namespace drainsim::model

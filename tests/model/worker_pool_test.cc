@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 namespace drainsim::model {
+namespace worker_pool_test {
 namespace {
 
 TEST_CASE("worker pool: the ring lists able workers once each, round robin", "[model][pool]") {
@@ -145,4 +146,5 @@ TEST_CASE("worker pool: crashes, restarts and crashes armed at commit", "[model]
 }
 
 }  // namespace
+}  // namespace worker_pool_test
 }  // namespace drainsim::model

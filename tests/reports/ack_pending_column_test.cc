@@ -11,6 +11,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim {
+namespace ack_pending_column_test {
 namespace {
 
 reports::ReportInput InputOf(const model::Results& results) {
@@ -49,4 +50,5 @@ TEST_CASE("series: ack_pending only for a run with ack_pending_max", "[reports][
 }
 
 }  // namespace
+}  // namespace ack_pending_column_test
 }  // namespace drainsim

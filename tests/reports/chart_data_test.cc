@@ -15,6 +15,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::testing {
+namespace chart_data_test {
 namespace {
 
 using nlohmann::json;
@@ -195,4 +196,5 @@ TEST_CASE("chart data: the same run gives the same bytes", "[reports][html][char
 }
 
 }  // namespace
+}  // namespace chart_data_test
 }  // namespace drainsim::testing

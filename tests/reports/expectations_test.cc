@@ -10,6 +10,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::testing {
+namespace expectations_test {
 namespace {
 
 using config::During;
@@ -308,4 +309,5 @@ TEST_CASE("expectations: one verdict per expectation, in order, and the failures
 }
 
 }  // namespace
+}  // namespace expectations_test
 }  // namespace drainsim::testing

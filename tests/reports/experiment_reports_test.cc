@@ -12,6 +12,7 @@
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
+namespace experiment_reports_test {
 namespace {
 
 using experiments::Better;
@@ -167,4 +168,5 @@ TEST_CASE("replications html: histogram bins cover every value once", "[reports]
 }
 
 }  // namespace
+}  // namespace experiment_reports_test
 }  // namespace drainsim::testing

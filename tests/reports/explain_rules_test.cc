@@ -13,6 +13,7 @@
 #include "tests/reports/explain_fixture.h"
 
 namespace drainsim::reports {
+namespace explain_rules_test {
 namespace {
 
 using model::testing::LoadOrFail;
@@ -127,4 +128,5 @@ TEST_CASE("explain says how long the broker's delayed retry holds a return", "[r
 }
 
 }  // namespace
+}  // namespace explain_rules_test
 }  // namespace drainsim::reports

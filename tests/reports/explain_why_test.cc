@@ -13,6 +13,7 @@
 #include "tests/reports/explain_fixture.h"
 
 namespace drainsim::reports {
+namespace explain_why_test {
 namespace {
 
 using model::testing::LoadOrFail;
@@ -391,4 +392,5 @@ TEST_CASE("explain: a key several messages carry gets a closing paragraph", "[re
 }
 
 }  // namespace
+}  // namespace explain_why_test
 }  // namespace drainsim::reports

@@ -8,6 +8,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::reports {
+namespace headline_test {
 namespace {
 
 model::DrainResults Drain(std::optional<double> start_s, int64_t replayed,
@@ -95,4 +96,5 @@ TEST_CASE("a window shared by faults of one type gives its amplification once",
 }
 
 }  // namespace
+}  // namespace headline_test
 }  // namespace drainsim::reports

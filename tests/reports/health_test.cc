@@ -11,6 +11,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::reports {
+namespace health_test {
 namespace {
 
 bool Contains(const std::string& haystack, const std::string& needle) {
@@ -104,4 +105,5 @@ TEST_CASE("health findings: under the verdict in Markdown, HTML, JUnit and JSON,
 }
 
 }  // namespace
+}  // namespace health_test
 }  // namespace drainsim::reports

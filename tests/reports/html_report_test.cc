@@ -19,6 +19,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::testing {
+namespace html_report_test {
 namespace {
 
 using config::RunMetric;
@@ -371,4 +372,5 @@ TEST_CASE("html: a long run is down-sampled to max_points per series", "[reports
 }
 
 }  // namespace
+}  // namespace html_report_test
 }  // namespace drainsim::testing

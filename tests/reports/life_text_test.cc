@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace drainsim::reports {
+namespace life_text_test {
 namespace {
 
 using config::ErrorClass;
@@ -135,4 +136,5 @@ TEST_CASE("life text: seconds print with three decimals", "[reports][life]") {
 }
 
 }  // namespace
+}  // namespace life_text_test
 }  // namespace drainsim::reports

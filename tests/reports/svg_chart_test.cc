@@ -12,6 +12,7 @@
 #include "tests/reports/mini_xml.h"
 
 namespace drainsim::testing {
+namespace svg_chart_test {
 namespace {
 
 namespace svg = reports::svg;
@@ -225,9 +226,11 @@ TEST_CASE("svg: a long series is drawn with at most max_points points", "[report
 }
 
 }  // namespace
+}  // namespace svg_chart_test
 }  // namespace drainsim::testing
 
 namespace drainsim::testing {
+namespace svg_chart_test {
 namespace {
 
 svg::LineChart SpikeChart(bool clip) {
@@ -311,4 +314,5 @@ TEST_CASE("svg: a narrow chart wraps its legend inside its width", "[reports][sv
 }
 
 }  // namespace
+}  // namespace svg_chart_test
 }  // namespace drainsim::testing

@@ -21,6 +21,7 @@
 #include "tests/reports/report_fixture.h"
 
 namespace drainsim::testing {
+namespace writers_test {
 namespace {
 
 using config::During;
@@ -352,9 +353,11 @@ TEST_CASE("json: the verdicts, and the series columns as before", "[reports][jso
 }
 
 }  // namespace
+}  // namespace writers_test
 }  // namespace drainsim::testing
 
 namespace drainsim::testing {
+namespace writers_test {
 namespace {
 
 TEST_CASE("broker_lost: report.json, Markdown and the summary agree, terms add up",
@@ -397,4 +400,5 @@ TEST_CASE("broker_lost: report.json, Markdown and the summary agree, terms add u
 }
 
 }  // namespace
+}  // namespace writers_test
 }  // namespace drainsim::testing

@@ -8,6 +8,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace bad_inputs_test {
 namespace {
 
 struct Case {
@@ -58,4 +59,5 @@ TEST_CASE("every bad input is refused with the expected problem", "[bad_inputs]"
 }
 
 }  // namespace
+}  // namespace bad_inputs_test
 }  // namespace drainsim::scenario

@@ -6,6 +6,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace cascade_test {
 namespace {
 
 using testing::Json;
@@ -48,4 +49,5 @@ TEST_CASE("expectations on a section that is really missing are still refused",
 }
 
 }  // namespace
+}  // namespace cascade_test
 }  // namespace drainsim::scenario

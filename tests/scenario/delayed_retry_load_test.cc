@@ -6,6 +6,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace delayed_retry_load_test {
 namespace {
 
 using testing::CheckRoundTrip;
@@ -86,4 +87,5 @@ TEST_CASE("delayed_retry: RabbitMQ 4.3 and later only, and not beside redelivery
 }
 
 }  // namespace
+}  // namespace delayed_retry_load_test
 }  // namespace drainsim::scenario

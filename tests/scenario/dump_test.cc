@@ -6,6 +6,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace dump_test {
 namespace {
 
 using testing::BaseScenario;
@@ -174,4 +175,5 @@ TEST_CASE("a hand-built scenario with invalid UTF-8 dumps without throwing", "[d
 }
 
 }  // namespace
+}  // namespace dump_test
 }  // namespace drainsim::scenario

@@ -11,6 +11,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace examples_test {
 namespace {
 
 using testing::Json;
@@ -254,4 +255,5 @@ TEST_CASE("the mini validator rejects what the schema forbids", "[schema]") {
 }
 
 }  // namespace
+}  // namespace examples_test
 }  // namespace drainsim::scenario

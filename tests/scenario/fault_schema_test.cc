@@ -11,6 +11,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace fault_schema_test {
 namespace {
 
 TEST_CASE("the schema's fault part is the one the fault descriptors generate", "[schema][faults]") {
@@ -53,4 +54,5 @@ TEST_CASE("every field of a fault table has a schema description", "[schema][fau
 }
 
 }  // namespace
+}  // namespace fault_schema_test
 }  // namespace drainsim::scenario

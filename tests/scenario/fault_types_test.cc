@@ -19,6 +19,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace fault_types_test {
 namespace {
 
 using config::FaultShape;
@@ -309,4 +310,5 @@ TEST_CASE("the loader's fault limits are the descriptors' limits", "[faults]") {
 }
 
 }  // namespace
+}  // namespace fault_types_test
 }  // namespace drainsim::scenario

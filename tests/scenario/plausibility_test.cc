@@ -8,6 +8,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario::testing {
+namespace plausibility_test {
 namespace {
 
 // The warning at `pointer`, or "" when there is none.
@@ -107,4 +108,5 @@ TEST_CASE("without a dead-letter queue, a DLQ backlog or a drain is an error", "
 }
 
 }  // namespace
+}  // namespace plausibility_test
 }  // namespace drainsim::scenario::testing

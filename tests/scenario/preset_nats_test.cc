@@ -7,6 +7,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace preset_nats_test {
 namespace {
 
 using testing::CheckRoundTrip;
@@ -101,4 +102,5 @@ TEST_CASE("ack_pending_max: 1..1e6, only with redeliveries served first", "[pres
 }
 
 }  // namespace
+}  // namespace preset_nats_test
 }  // namespace drainsim::scenario

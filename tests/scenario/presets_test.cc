@@ -9,6 +9,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace presets_test {
 namespace {
 
 using engine::Duration;
@@ -453,4 +454,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace presets_test
 }  // namespace drainsim::scenario

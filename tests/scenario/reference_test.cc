@@ -7,6 +7,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace reference_test {
 namespace {
 
 TEST_CASE("the scenario reference lists every field of the schema, nested ones too",
@@ -51,4 +52,5 @@ TEST_CASE("the scenario reference lists every field of the schema, nested ones t
 }
 
 }  // namespace
+}  // namespace reference_test
 }  // namespace drainsim::scenario

@@ -6,6 +6,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace robustness_test {
 namespace {
 
 using testing::Json;
@@ -120,4 +121,5 @@ TEST_CASE("value-level damage and dropped keys never break the round trip", "[ro
 }
 
 }  // namespace
+}  // namespace robustness_test
 }  // namespace drainsim::scenario

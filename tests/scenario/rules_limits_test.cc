@@ -8,6 +8,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace rules_limits_test {
 namespace {
 
 using testing::BaseScenario;
@@ -129,4 +130,5 @@ TEST_CASE("decorrelated jitter needs base_s and cap_s, not factor", "[rules]") {
 }
 
 }  // namespace
+}  // namespace rules_limits_test
 }  // namespace drainsim::scenario

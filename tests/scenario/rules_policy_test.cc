@@ -5,6 +5,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace rules_policy_test {
 namespace {
 
 using testing::BaseScenario;
@@ -331,4 +332,5 @@ TEST_CASE("FormatProblem: FILE: /pointer: message, or FILE: message", "[rules]")
 }
 
 }  // namespace
+}  // namespace rules_policy_test
 }  // namespace drainsim::scenario

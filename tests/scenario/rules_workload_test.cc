@@ -5,6 +5,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace rules_workload_test {
 namespace {
 
 using testing::BaseScenario;
@@ -306,4 +307,5 @@ TEST_CASE("many messages over time load, many pending at once from the start do 
 }
 
 }  // namespace
+}  // namespace rules_workload_test
 }  // namespace drainsim::scenario

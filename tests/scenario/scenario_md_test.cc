@@ -7,6 +7,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace scenario_md_test {
 namespace {
 
 using testing::BaseScenario;
@@ -159,4 +160,5 @@ TEST_CASE("the schema's $id names the format version it describes", "[rules]") {
 }
 
 }  // namespace
+}  // namespace scenario_md_test
 }  // namespace drainsim::scenario

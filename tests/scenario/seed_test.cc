@@ -7,6 +7,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace seed_test {
 namespace {
 
 using base::kJsonExactIntegerMax;
@@ -51,4 +52,5 @@ TEST_CASE("the dump writes a big seed as a string, and reads it back", "[scenari
 }
 
 }  // namespace
+}  // namespace seed_test
 }  // namespace drainsim::scenario

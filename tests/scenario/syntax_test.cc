@@ -12,6 +12,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace syntax_test {
 namespace {
 
 std::string OnlyMessage(const LoadResult& r) {
@@ -114,4 +115,5 @@ TEST_CASE("files that cannot be read are problems, not exceptions", "[syntax][fi
 }
 
 }  // namespace
+}  // namespace syntax_test
 }  // namespace drainsim::scenario

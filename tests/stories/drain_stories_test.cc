@@ -6,6 +6,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace drain_stories_test {
 namespace {
 
 TEST_CASE("monthly rehearsal: 500 synthetic failures dead-lettered, then drained at 20/s, at most 500",
@@ -139,4 +140,5 @@ TEST_CASE("drip redrive of 50,000 at 100/s: no timeouts, no refill, live p99 as 
 }
 
 }  // namespace
+}  // namespace drain_stories_test
 }  // namespace drainsim::stories

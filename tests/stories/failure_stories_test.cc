@@ -7,6 +7,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace failure_stories_test {
 namespace {
 
 constexpr size_t kTransient = static_cast<size_t>(config::ErrorClass::kTransient);
@@ -188,4 +189,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace failure_stories_test
 }  // namespace drainsim::stories

@@ -10,6 +10,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace preset_delayed_retry_example_test {
 namespace {
 
 constexpr double kOutageFromS = 300;
@@ -84,4 +85,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace preset_delayed_retry_example_test
 }  // namespace drainsim::stories

@@ -12,6 +12,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace preset_examples_test {
 namespace {
 
 using config::DlqReason;
@@ -462,4 +463,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace preset_examples_test
 }  // namespace drainsim::stories

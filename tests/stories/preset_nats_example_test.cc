@@ -9,6 +9,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace preset_nats_example_test {
 namespace {
 
 constexpr double kOutageFromS = 1800;
@@ -70,4 +71,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace preset_nats_example_test
 }  // namespace drainsim::stories

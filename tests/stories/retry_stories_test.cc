@@ -6,6 +6,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace retry_stories_test {
 namespace {
 
 constexpr size_t kRateLimited = static_cast<size_t>(config::ErrorClass::kRateLimited);
@@ -98,4 +99,5 @@ TEST_CASE("lost acks: claim rows stop duplicates, deletes converge, emails go ou
 }
 
 }  // namespace
+}  // namespace retry_stories_test
 }  // namespace drainsim::stories

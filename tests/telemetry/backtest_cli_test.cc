@@ -18,6 +18,7 @@
 #include "tests/cli/process.h"
 
 namespace drainsim::testing {
+namespace backtest_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -215,4 +216,5 @@ TEST_CASE("backtest cli: bad input is exit 2 with the place and reason, nothing 
 }
 
 }  // namespace
+}  // namespace backtest_cli_test
 }  // namespace drainsim::testing

@@ -10,6 +10,7 @@
 #include "sim/engine/rng.h"
 
 namespace drainsim::experiments {
+namespace fit_arrivals_test {
 namespace {
 
 // Poisson arrivals at rate_per_s over [from_s, until_s), appended: exponential gaps.
@@ -129,4 +130,5 @@ TEST_CASE("fit arrivals: three rates are three segments, each inside its interva
 }
 
 }  // namespace
+}  // namespace fit_arrivals_test
 }  // namespace drainsim::experiments

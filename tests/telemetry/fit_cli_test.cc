@@ -13,6 +13,7 @@
 #include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -172,4 +173,5 @@ TEST_CASE("fit: bad input is exit 2 with the file, pointer and reason, and nothi
 }
 
 }  // namespace
+}  // namespace fit_cli_test
 }  // namespace drainsim::testing

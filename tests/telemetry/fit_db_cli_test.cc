@@ -15,6 +15,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_db_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -145,4 +146,5 @@ TEST_CASE("fit: statement latency within its 95% interval of the truth, and the 
 }
 
 }  // namespace
+}  // namespace fit_db_cli_test
 }  // namespace drainsim::testing

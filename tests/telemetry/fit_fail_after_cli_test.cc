@@ -14,6 +14,7 @@
 #include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_fail_after_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -73,4 +74,5 @@ TEST_CASE("fit round trip: fail_after_ms per error class within its Student-t in
 }
 
 }  // namespace
+}  // namespace fit_fail_after_cli_test
 }  // namespace drainsim::testing

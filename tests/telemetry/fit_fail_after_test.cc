@@ -14,6 +14,7 @@
 #include "tests/scenario/mini_schema.h"
 
 namespace drainsim::experiments {
+namespace fit_fail_after_test {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -91,4 +92,5 @@ TEST_CASE("fit: a bad `fail_after_fitted` is a problem at its pointer", "[fit][s
 }
 
 }  // namespace
+}  // namespace fit_fail_after_test
 }  // namespace drainsim::experiments

@@ -12,6 +12,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_live_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -113,4 +114,5 @@ TEST_CASE("fit --report beside -o: one output set, and a name both would write i
 }
 
 }  // namespace
+}  // namespace fit_live_cli_test
 }  // namespace drainsim::testing

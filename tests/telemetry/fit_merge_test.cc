@@ -8,6 +8,7 @@
 #include <string>
 
 namespace drainsim::experiments {
+namespace fit_merge_test {
 namespace {
 
 using nlohmann::json;
@@ -83,4 +84,5 @@ TEST_CASE("fit --into: every kind fitted drops an errors fault for every kind", 
 }
 
 }  // namespace
+}  // namespace fit_merge_test
 }  // namespace drainsim::experiments

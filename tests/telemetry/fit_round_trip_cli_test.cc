@@ -16,6 +16,7 @@
 #include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_round_trip_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -241,4 +242,5 @@ TEST_CASE("fit round trip: two error classes with piecewise arrivals", "[cli][fi
 }
 
 }  // namespace
+}  // namespace fit_round_trip_cli_test
 }  // namespace drainsim::testing

@@ -17,6 +17,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_series_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -156,4 +157,5 @@ TEST_CASE("fit series: bad series are exit 2 with the file and the reason", "[cl
 }
 
 }  // namespace
+}  // namespace fit_series_cli_test
 }  // namespace drainsim::testing

@@ -12,6 +12,7 @@
 #include "sim/engine/rng.h"
 
 namespace drainsim::experiments {
+namespace fit_series_test {
 namespace {
 
 // Poisson counts per step_s step, rate rate_1 before change_s and rate_2 after: exponential gaps.
@@ -148,4 +149,5 @@ TEST_CASE("fit series: bad series are refused with the file and the reason", "[f
 }
 
 }  // namespace
+}  // namespace fit_series_test
 }  // namespace drainsim::experiments

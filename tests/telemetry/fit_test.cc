@@ -17,6 +17,7 @@
 #include "tests/scenario/mini_schema.h"
 
 namespace drainsim::experiments {
+namespace fit_test {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -311,4 +312,5 @@ TEST_CASE("fit: a bad `fitted` is a problem at its pointer", "[fit][scenario]") 
 }
 
 }  // namespace
+}  // namespace fit_test
 }  // namespace drainsim::experiments

@@ -15,6 +15,7 @@
 #include "tests/telemetry/fit_cli_helpers.h"
 
 namespace drainsim::testing {
+namespace fit_windows_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -62,4 +63,5 @@ TEST_CASE("fit round trip: an errors fault active only from 200 s to 400 s is fo
 }
 
 }  // namespace
+}  // namespace fit_windows_cli_test
 }  // namespace drainsim::testing

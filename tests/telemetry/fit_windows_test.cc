@@ -13,6 +13,7 @@
 #include "sim/engine/rng.h"
 
 namespace drainsim::experiments {
+namespace fit_windows_test {
 namespace {
 
 // Attempts at rate_per_s over [0, end_s) (exponential gaps), failing with p_inside in
@@ -107,4 +108,5 @@ TEST_CASE("fit windows: every method fits the loader's 200 bytes, even for absur
 }
 
 }  // namespace
+}  // namespace fit_windows_test
 }  // namespace drainsim::experiments

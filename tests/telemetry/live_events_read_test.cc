@@ -7,6 +7,7 @@
 #include <string>
 
 namespace drainsim::telemetry {
+namespace live_events_read_test {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -88,4 +89,5 @@ TEST_CASE("live events: a bad line is refused with its number, the set left as i
 }
 
 }  // namespace
+}  // namespace live_events_read_test
 }  // namespace drainsim::telemetry

@@ -7,6 +7,7 @@
 #include "sim/telemetry/metric_series.h"
 
 namespace drainsim::telemetry {
+namespace metric_cloudwatch_test {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -130,4 +131,5 @@ TEST_CASE("series offset: the scenario's 0 moved into the observation", "[teleme
 }
 
 }  // namespace
+}  // namespace metric_cloudwatch_test
 }  // namespace drainsim::telemetry

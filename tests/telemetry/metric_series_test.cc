@@ -6,6 +6,7 @@
 #include <string>
 
 namespace drainsim::telemetry {
+namespace metric_series_test {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -139,4 +140,5 @@ TEST_CASE("series prometheus: every bad-input reason names the pointer", "[telem
 }
 
 }  // namespace
+}  // namespace metric_series_test
 }  // namespace drainsim::telemetry

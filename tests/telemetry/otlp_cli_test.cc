@@ -10,6 +10,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace otlp_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -70,4 +71,5 @@ TEST_CASE("drainsim run --help lists the otlp format and its files", "[cli][otlp
 }
 
 }  // namespace
+}  // namespace otlp_cli_test
 }  // namespace drainsim::testing

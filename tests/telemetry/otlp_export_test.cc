@@ -20,6 +20,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::reports {
+namespace otlp_export_test {
 namespace {
 
 using nlohmann::json;
@@ -277,4 +278,5 @@ TEST_CASE("otlp: bounded, and says what it left out", "[reports][otlp]") {
 }
 
 }  // namespace
+}  // namespace otlp_export_test
 }  // namespace drainsim::reports

@@ -17,6 +17,7 @@
 #include "tests/telemetry/otlp_read_dom.h"
 
 namespace drainsim::telemetry {
+namespace otlp_read_test {
 namespace {
 
 bool SameSpan(const ProcessSpan& a, const ProcessSpan& b) {
@@ -199,4 +200,5 @@ TEST_CASE("otlp reader: the file reader streams in chunks and agrees with the te
 }
 
 }  // namespace
+}  // namespace otlp_read_test
 }  // namespace drainsim::telemetry

@@ -17,6 +17,7 @@
 #include "tests/experiments/cli_helpers.h"
 
 namespace drainsim::testing {
+namespace worked_example_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -140,4 +141,5 @@ TEST_CASE("worked example: backtest as the README shows it", "[cli][backtest]") 
 }
 
 }  // namespace
+}  // namespace worked_example_cli_test
 }  // namespace drainsim::testing

@@ -15,6 +15,7 @@
 #include "tests/validation/theory.h"
 
 namespace drainsim::validation {
+namespace drain_test {
 namespace {
 
 constexpr double kServiceMeanMs = 100;
@@ -161,4 +162,5 @@ TEST_CASE("a pure drain run ends at its last ack", "[validation][drain]") {
 }
 
 }  // namespace
+}  // namespace drain_test
 }  // namespace drainsim::validation

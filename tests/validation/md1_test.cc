@@ -11,6 +11,7 @@
 #include "tests/validation/theory.h"
 
 namespace drainsim::validation {
+namespace md1_test {
 namespace {
 
 void CheckMd1(double rho, int replications, double until_s) {
@@ -54,4 +55,5 @@ TEST_CASE("M/D/1 at rho 0.8 matches Pollaczek-Khinchine, long", "[validation][.l
 }
 
 }  // namespace
+}  // namespace md1_test
 }  // namespace drainsim::validation

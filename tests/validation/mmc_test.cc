@@ -13,6 +13,7 @@
 #include "tests/validation/theory.h"
 
 namespace drainsim::validation {
+namespace mmc_test {
 namespace {
 
 // Service: exponential with mean 100 ms, mu = 10 per second, in every check.
@@ -100,4 +101,5 @@ TEST_CASE("M/M/10 at rho 0.9 matches P(wait), Wq, W, Lq and L, long", "[validati
 }
 
 }  // namespace
+}  // namespace mmc_test
 }  // namespace drainsim::validation

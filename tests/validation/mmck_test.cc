@@ -15,6 +15,7 @@
 #include "tests/validation/theory.h"
 
 namespace drainsim::validation {
+namespace mmck_test {
 namespace {
 
 constexpr double kServiceMeanMs = 100;
@@ -72,4 +73,5 @@ TEST_CASE("M/M/3/3 at rho 0.8: refused share is Erlang B and L matches, long",
 }
 
 }  // namespace
+}  // namespace mmck_test
 }  // namespace drainsim::validation

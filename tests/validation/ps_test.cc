@@ -14,6 +14,7 @@
 #include "tests/validation/theory.h"
 
 namespace drainsim::validation {
+namespace ps_test {
 namespace {
 
 constexpr double kServiceMs = 100;  // mu = 10 per second
@@ -68,4 +69,5 @@ TEST_CASE("M/M/2-PS at rho 0.7: L and W of the M/M/2 chain (Erlang C)", "[valida
 }
 
 }  // namespace
+}  // namespace ps_test
 }  // namespace drainsim::validation

@@ -12,6 +12,7 @@
 #include "tests/validation/stats.h"
 
 namespace drainsim::validation {
+namespace theory_test {
 namespace {
 
 // Erlang C straight from its definition, with a^k / k! formed term by term (fine for small c).
@@ -176,4 +177,5 @@ TEST_CASE("CountZeros counts exact zeros in a histogram", "[validation][stats]")
 }
 
 }  // namespace
+}  // namespace theory_test
 }  // namespace drainsim::validation
