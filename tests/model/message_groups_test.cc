@@ -15,6 +15,7 @@
 #include "tests/model/scenario_fixture.h"
 
 namespace drainsim::model {
+namespace message_groups_test {
 namespace {
 
 using testing::CheckConserved;
@@ -184,4 +185,5 @@ TEST_CASE("message_groups: a redrive's messages join their groups' backs and are
 }
 
 }  // namespace
+}  // namespace message_groups_test
 }  // namespace drainsim::model

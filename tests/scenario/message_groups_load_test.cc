@@ -7,6 +7,7 @@
 #include "tests/scenario/test_support.h"
 
 namespace drainsim::scenario {
+namespace message_groups_load_test {
 namespace {
 
 using testing::CheckRoundTrip;
@@ -72,4 +73,5 @@ TEST_CASE("message_groups: its two figures may be expected only with groups",
 }
 
 }  // namespace
+}  // namespace message_groups_load_test
 }  // namespace drainsim::scenario

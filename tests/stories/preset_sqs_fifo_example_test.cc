@@ -10,6 +10,7 @@
 #include "tests/stories/story_support.h"
 
 namespace drainsim::stories {
+namespace preset_sqs_fifo_example_test {
 namespace {
 
 TEST_CASE(
@@ -49,4 +50,5 @@ TEST_CASE(
 }
 
 }  // namespace
+}  // namespace preset_sqs_fifo_example_test
 }  // namespace drainsim::stories
