@@ -122,12 +122,18 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   for (const auto& entry : EnumNames<BrokerPreset>()) {
     if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
     if (LacksDeadLetterQueue(entry.value) && UsesDeadLetterQueue(skeleton)) continue;
-    // Message groups are SQS FIFO queues': every other preset refuses them.
+    // Message groups are SQS FIFO queues', partitions Kafka's: every other preset refuses them.
     if (skeleton.broker.message_groups && entry.value != BrokerPreset::kSqs) continue;
+    if (skeleton.broker.partitions && entry.value != BrokerPreset::kKafka) continue;
+    // A Kafka consumer is one thread (workers.concurrency 1).
+    if (entry.value == BrokerPreset::kKafka && skeleton.workers.concurrency != 1) continue;
     choices.push_back(entry.value);
   }
   const std::optional<BrokerPreset> preset = choices[draw.Below(choices.size())];
-  for (const std::string& pointer : PresetPointers()) Remove(document, pointer);
+  for (const std::string& pointer : PresetPointers()) {
+    // The base's partitions are its workload's shape, not the policy: kept as they are.
+    if (pointer != "/broker/partitions") Remove(document, pointer);
+  }
   // What the broker does with dead letters it cannot keep depends on fields a preset fills (a
   // DLQ at all, its cap and trim): part of the policy, so it goes with them; so does RabbitMQ
   // 4.3's delayed retry, which every other preset refuses.
@@ -142,6 +148,13 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   }
   document["broker"]["preset"] = std::string(NameOf(*preset));
   drawn.push_back("preset: " + std::string(NameOf(*preset)));
+  if (*preset == BrokerPreset::kKafka && !skeleton.broker.partitions) {
+    // Kafka's default of one partition would run the base on one consumer: one per worker, as a
+    // topic sized for its consumer group is.
+    document["broker"]["partitions"] = skeleton.workers.count;
+    drawn.push_back("partitions: " + std::to_string(skeleton.workers.count) +
+                    " (one per worker; docs/SWARM.md)");
+  }
   return true;
 }
 

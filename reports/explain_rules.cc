@@ -35,6 +35,25 @@ std::vector<std::string> DeadLetterPointers(const LifeEvent& e) {
   return {};
 }
 
+// A loss by design names what made the broker (or the consumer) let go of the message.
+std::vector<std::string> BrokerLossPointers(const LifeEvent& e) {
+  switch (e.loss) {
+    case model::BrokerLossCause::kNoDeadLetterTarget:
+    case model::BrokerLossCause::kSkipped: {
+      std::vector<std::string> pointers = DeadLetterPointers(e);
+      pointers.push_back("/broker/dead_letter_queue");
+      pointers.push_back("/broker/without_dlq");
+      return pointers;
+    }
+    case model::BrokerLossCause::kDlqFull:
+      return {"/broker/dlq_overflow", "/broker/dead_letter_strategy"};
+    case model::BrokerLossCause::kCrash:
+    case model::BrokerLossCause::kWorkerLost:
+      return {"/broker/requeue_on_crash"};
+  }
+  return {};
+}
+
 std::vector<std::string> TransitionPointers(const LifeEvent& e) {
   switch (e.cause) {
     case Cause::kVisibilityTimeout:
@@ -58,6 +77,8 @@ std::vector<std::string> TransitionPointers(const LifeEvent& e) {
       return {"/broker/dead_letter_queue"};
     case Cause::kParkedByPolicy:
       return {ClassPointer(e.error)};
+    case Cause::kBrokerLost:
+      return BrokerLossPointers(e);
     default:
       return {};
   }

@@ -53,6 +53,9 @@ std::string_view BrokerLossText(model::BrokerLossCause cause) {
     case model::BrokerLossCause::kWorkerLost:
       return "its worker died while running it, and the message was acked as failed "
              "(requeue_on_crash fail)";
+    case model::BrokerLossCause::kSkipped:
+      return "its attempts ran out and the consumer logged it and moved past it, with no "
+             "dead-letter target (without_dlq skipped)";
   }
   return "";
 }

@@ -324,6 +324,11 @@ std::string JsonReport(const ReportInput& input) {
     report["ordering_violations"] = r.ordering_violations;
     report["group_hold_max_s"] = Fixed(r.group_hold_max_s);
   }
+  if (r.partitions > 0) {  // written only with broker.partitions (docs/METRICS.md)
+    report["partitions"] = r.partitions;
+    report["ordering_violations"] = r.ordering_violations;
+    report["group_hold_max_s"] = Fixed(r.group_hold_max_s);
+  }
   return report.dump(2) + "\n";
 }
 

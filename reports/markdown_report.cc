@@ -87,6 +87,11 @@ void Headline(std::string& out, const model::Results& r) {
   if (r.broker_lost > 0) {
     rows.push_back({"lost by the broker", Count(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
   }
+  if (r.partitions > 0) {
+    rows.push_back({"partitions", Count(r.partitions) + " partitions; longest hold " +
+                                      Seconds(r.group_hold_max_s) + "; " +
+                                      Count(r.ordering_violations) + " ordering violations"});
+  }
   if (r.message_groups > 0) {
     rows.push_back({"message groups", Count(r.message_groups) + " groups; longest hold " +
                                           Seconds(r.group_hold_max_s) + "; " +

@@ -40,6 +40,8 @@ std::string_view MessagingSystem(const std::optional<config::BrokerPreset>& pres
       return "servicebus";
     case config::BrokerPreset::kNatsJetstream:
       return "nats";
+    case config::BrokerPreset::kKafka:
+      return "kafka";
   }
   return "drainsim";
 }

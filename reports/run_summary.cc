@@ -64,6 +64,13 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
     Append(out, "lost by the broker: %lld (%s)\n", static_cast<long long>(r.broker_lost),
            BrokerLossCauses(r).c_str());
   }
+  if (r.partitions > 0) {
+    Append(out,
+           "partitions: %lld; longest hold of a partition %.1f s; %lld ordering violations "
+           "(acked after a later record of the partition)\n",
+           static_cast<long long>(r.partitions), r.group_hold_max_s,
+           static_cast<long long>(r.ordering_violations));
+  }
   if (r.message_groups > 0) {
     Append(out,
            "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "

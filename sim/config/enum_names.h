@@ -56,7 +56,7 @@ DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
                     {BrokerPreset::kSidekiq, "sidekiq"}, {BrokerPreset::kCelery, "celery"},
                     {BrokerPreset::kBullmq, "bullmq"}, {BrokerPreset::kPubsub, "pubsub"},
                     {BrokerPreset::kAzureServiceBus, "azure-service-bus"},
-                    {BrokerPreset::kNatsJetstream, "nats-jetstream"})
+                    {BrokerPreset::kNatsJetstream, "nats-jetstream"}, {BrokerPreset::kKafka, "kafka"})
 DRAINSIM_ENUM_TABLE(Overflow, {Overflow::kDropHead, "drop_head"},
                     {Overflow::kRejectPublish, "reject_publish"})
 DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
@@ -64,7 +64,8 @@ DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
                     {RequeueOnCrash::kFail, "fail"}, {RequeueOnCrash::kLost, "lost"})
 DRAINSIM_ENUM_TABLE(DeadLetterStrategy, {DeadLetterStrategy::kAtMostOnce, "at_most_once"},
                     {DeadLetterStrategy::kAtLeastOnce, "at_least_once"})
-DRAINSIM_ENUM_TABLE(WithoutDlq, {WithoutDlq::kFailed, "failed"}, {WithoutDlq::kDropped, "dropped"})
+DRAINSIM_ENUM_TABLE(WithoutDlq, {WithoutDlq::kFailed, "failed"}, {WithoutDlq::kDropped, "dropped"},
+                    {WithoutDlq::kSkipped, "skipped"})
 DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "redeliver"},
                     {OnVisibilityTimeout::kCloseChannel, "close_channel"},
                     {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})

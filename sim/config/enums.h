@@ -61,6 +61,7 @@ enum class BrokerPreset : uint8_t {
   kPubsub,           // "pubsub"
   kAzureServiceBus,  // "azure-service-bus"
   kNatsJetstream,    // "nats-jetstream"
+  kKafka,            // "kafka": a Kafka consumer group under Spring for Apache Kafka's defaults
 };
 
 // When a crashed consumer's unacked deliveries become deliverable again.
@@ -90,6 +91,9 @@ enum class DeadLetterStrategy : uint8_t {
 enum class WithoutDlq : uint8_t {
   kFailed,   // "failed": it ends failed, for a human (Celery's result backend records it).
   kDropped,  // "dropped": the broker discards it (RabbitMQ with no dead-letter exchange).
+  // "skipped": the consumer's error handler logs it and moves past it (Spring Kafka's
+  // DefaultErrorHandler without a recoverer): lost to the application.
+  kSkipped,
 };
 
 // What a visibility timeout (lock, ack deadline, consumer timeout) running out does.

@@ -110,6 +110,17 @@ struct Broker {
   // front; a publish, a replay or the end of a delay joins its back. Not with requeue_position
   // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs.
   std::optional<int64_t> message_groups;
+  // Partitions of the topic, 1..100000 (Kafka). Default null: a shared queue. Set: each message
+  // goes to one partition, a hash of its publish number (a keyed record's), and each partition
+  // belongs to one consumer: worker i of N takes a contiguous range of them (Kafka's
+  // RangeAssignor; with more workers than partitions the rest stay idle). A consumer takes its
+  // partitions' records in order, one at a time per partition, the oldest front first; a failed
+  // or timed-out record goes back to its partition's front and the consumer takes it again
+  // before anything behind it (Spring Kafka's seek to the failed offset). A crashed consumer's
+  // partitions wait for its restart (no rebalance is modelled). Needs workers.concurrency 1 (a
+  // consumer is one thread); not with message_groups or the fields message_groups refuses, nor
+  // a preset other than kafka.
+  std::optional<int64_t> partitions;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

@@ -57,7 +57,14 @@ class BrokerQueues {
   // With message groups (EnableGroups) the lines are the groups' (message_groups.h): a publish
   // joins its group's back, a returned or restored message its group's front.
   void EnableGroups(int64_t count) { groups_.emplace(count); }
+  // Groups owned by consumers (broker.partitions): a topic's partitions, each delivered only to
+  // its owner (PopNextOf), in ranges over `consumers` (MessageGroups::AssignOwners).
+  void EnablePartitions(int64_t count, uint32_t consumers) {
+    groups_.emplace(count);
+    groups_->AssignOwners(consumers);
+  }
   bool grouped() const { return groups_.has_value(); }
+  bool partitioned() const { return groups_ && groups_->owned(); }
   void PushReady(MessageRef ref) {
     if (groups_) [[unlikely]] {
       groups_->PushBack(ref, GroupOf(ref));

@@ -62,7 +62,7 @@ bool MessageGroups::deliverable() {
 }
 
 MessageRef MessageGroups::PopNext() {
-  DRAINSIM_CHECK(deliverable());
+  DRAINSIM_CHECK(!owned() && deliverable());
   const uint32_t group = free_.top().second;
   free_.pop();
   Group& g = groups_[group];
@@ -73,6 +73,41 @@ MessageRef MessageGroups::PopNext() {
   --ready_count_;
   NoteIfFree(group);  // the next one, if the popped one is not delivered (expired, dead-lettered)
   return link.ref;
+}
+
+void MessageGroups::AssignOwners(uint32_t consumers) {
+  DRAINSIM_CHECK(consumers >= 1 && owner_.empty() && ready_count_ == 0);
+  const uint32_t count = static_cast<uint32_t>(groups_.size());
+  const uint32_t each = count / consumers;
+  const uint32_t extra = count % consumers;
+  owner_.resize(count);
+  owned_free_.resize(consumers);
+  owned_count_.assign(consumers, 0);
+  woken_listed_.assign(consumers, false);
+  uint32_t group = 0;
+  for (uint32_t owner = 0; owner < consumers && group < count; ++owner) {
+    const uint32_t take = each + (owner < extra ? 1 : 0);
+    for (uint32_t i = 0; i < take; ++i) owner_[group++] = owner;
+    owned_count_[owner] = take;
+  }
+}
+
+bool MessageGroups::PopNextOf(uint32_t owner, MessageRef* ref) {
+  DRAINSIM_CHECK(owned());
+  FreeHeap& heap = owned_free_[owner];
+  while (!heap.empty() && !IsCurrent(heap.top())) heap.pop();
+  if (heap.empty()) return false;
+  const uint32_t group = heap.top().second;
+  heap.pop();
+  Group& g = groups_[group];
+  const Link& link = links_[g.front];
+  g.last_place = link.place;
+  g.front = link.next;
+  if (g.front == kNone) g.back = kNone;
+  --ready_count_;
+  NoteIfFree(group);  // as PopNext
+  *ref = link.ref;
+  return true;
 }
 
 void MessageGroups::AddInFlight(uint32_t group) { ++groups_[group].in_flight; }
@@ -86,17 +121,33 @@ void MessageGroups::RemoveInFlight(uint32_t group) {
 void MessageGroups::NoteIfFree(uint32_t group) {
   const Group& g = groups_[group];
   if (g.in_flight != 0 || g.front == kNone) return;
-  free_.emplace(links_[g.front].place, group);
-  // Stale entries are dropped when they surface; rebuild when they outnumber the groups, so
-  // memory follows the groups, not the run.
-  if (free_.size() > 2 * groups_.size() + 4096) {
-    decltype(free_) rebuilt;
-    for (uint32_t i = 0; i < groups_.size(); ++i) {
-      const Group& each = groups_[i];
-      if (each.in_flight == 0 && each.front != kNone) rebuilt.emplace(links_[each.front].place, i);
+  if (owned()) {
+    const uint32_t owner = owner_[group];
+    owned_free_[owner].emplace(links_[g.front].place, group);
+    CompactIfStale(owned_free_[owner], owned_count_[owner],
+                   [&](uint32_t i) { return owner_[i] == owner; });
+    if (!woken_listed_[owner]) {
+      woken_listed_[owner] = true;
+      woken_.push_back(owner);
     }
-    free_ = std::move(rebuilt);
+    return;
   }
+  free_.emplace(links_[g.front].place, group);
+  CompactIfStale(free_, groups_.size(), [](uint32_t) { return true; });
+}
+
+// Stale entries are dropped when they surface; a heap is rebuilt when they outnumber its groups.
+template <typename Mine>
+void MessageGroups::CompactIfStale(FreeHeap& heap, size_t groups_count, Mine&& mine) {
+  if (heap.size() <= 2 * groups_count + 4096) return;
+  FreeHeap rebuilt;
+  for (uint32_t i = 0; i < groups_.size(); ++i) {
+    const Group& each = groups_[i];
+    if (mine(i) && each.in_flight == 0 && each.front != kNone) {
+      rebuilt.emplace(links_[each.front].place, i);
+    }
+  }
+  heap = std::move(rebuilt);
 }
 
 }  // namespace drainsim::model

@@ -9,13 +9,19 @@
 // delay) joins the back. The lines are singly linked through the message slots, so a group costs
 // 24 bytes whether or not it holds messages: a queue of a million groups stays small.
 //
+// With owners (AssignOwners: broker.partitions, a Kafka topic's partitions) each group belongs
+// to one consumer, and only that consumer delivers from it: each owner has its own heap of free
+// groups (oldest front first), and an owner whose group becomes free is listed as woken, for the
+// dispatcher to offer it work again.
+//
 // Invariants:
 //  (1) A message is in at most one line, and only while it is ready (the caller moves it).
 //  (2) Within a line the places only grow from front to back (a front push takes a place no
 //      later than the line's front), so a group's place in the queue is its front's place.
 //  (3) A group may deliver iff its line is not empty and none of its messages is in flight;
-//      every such group has an entry with its front's place in `free_`. Entries go stale when
-//      the group delivers, blocks or gets a new front, and are skipped when they surface.
+//      every such group has an entry with its front's place in `free_` (with owners: in its
+//      owner's heap, and the owner was listed woken since). Entries go stale when the group
+//      delivers, blocks or gets a new front, and are skipped when they surface.
 //
 // Thread-safety: one run's state; not shared.
 #pragma once
@@ -47,8 +53,30 @@ class MessageGroups {
   void PushFront(MessageRef ref, uint32_t group);
   // True iff some group may deliver (invariant (3)).
   bool deliverable();
-  // REQUIRES: deliverable(). The front of the group whose front has waited longest, taken off.
+  // REQUIRES: deliverable(); no owners. The front of the group whose front has waited longest,
+  // taken off.
   MessageRef PopNext();
+
+  // ---- owners (a topic's partitions) ---------------------------------------------------------
+  // Gives each group to one of `consumers` owners, in contiguous ranges: owner i of C takes
+  // count / C groups, one more if i < count % C, after those of owners 0..i-1 (Kafka's
+  // RangeAssignor for one topic). REQUIRES: consumers >= 1; called once, before any push.
+  void AssignOwners(uint32_t consumers);
+  bool owned() const { return !owned_free_.empty(); }
+  uint32_t OwnerOf(uint32_t group) const { return owner_[group]; }
+  // The front of the owner's free group whose front has waited longest, taken off into `ref`;
+  // false (nothing taken) if none of its groups may deliver. REQUIRES: owned().
+  bool PopNextOf(uint32_t owner, MessageRef* ref);
+  // Calls visit(owner) for every owner listed woken since the last call, then clears the list.
+  template <typename Visit>
+  void TakeWoken(Visit&& visit) {
+    while (!woken_.empty()) {
+      const uint32_t owner = woken_.back();
+      woken_.pop_back();
+      woken_listed_[owner] = false;
+      visit(owner);
+    }
+  }
   // One of the group's messages went into flight, or left it: the group delivers again when none
   // is left.
   void AddInFlight(uint32_t group);
@@ -79,15 +107,26 @@ class MessageGroups {
     uint64_t place = 0;  // queue order: smaller goes first
   };
   using FreeEntry = std::pair<uint64_t, uint32_t>;  // (front's place, group)
+  using FreeHeap = std::priority_queue<FreeEntry, std::vector<FreeEntry>, std::greater<FreeEntry>>;
 
   Link& LinkOf(MessageRef ref);
   // Adds the group's entry to free_ if it may deliver (invariant (3)).
   void NoteIfFree(uint32_t group);
   bool IsCurrent(const FreeEntry& entry) const;
+  // Rebuilds `heap` from the groups that may deliver and pass `mine`, when stale entries
+  // outnumber `groups_count`: memory follows the groups, not the run.
+  template <typename Mine>
+  void CompactIfStale(FreeHeap& heap, size_t groups_count, Mine&& mine);
 
   std::vector<Group> groups_;
   std::vector<Link> links_;  // by message slot
-  std::priority_queue<FreeEntry, std::vector<FreeEntry>, std::greater<FreeEntry>> free_;
+  FreeHeap free_;
+  // With owners: each group's owner, each owner's free groups and the owners woken.
+  std::vector<uint32_t> owner_;
+  std::vector<FreeHeap> owned_free_;
+  std::vector<uint32_t> owned_count_;  // groups per owner
+  std::vector<uint32_t> woken_;
+  std::vector<bool> woken_listed_;
   uint64_t next_place_ = 1;
   int64_t ready_count_ = 0;
 };

@@ -39,6 +39,8 @@ std::string_view BrokerLossCauseName(BrokerLossCause cause) {
       return "crash";
     case BrokerLossCause::kWorkerLost:
       return "worker_lost";
+    case BrokerLossCause::kSkipped:
+      return "skipped";
   }
   DRAINSIM_CHECK(false);
   return "";

@@ -55,8 +55,12 @@ enum class BrokerLossCause : uint8_t {
   // "worker_lost": running when its consumer died under requeue_on_crash fail (Celery's
   // acks_late without task_reject_on_worker_lost: acked as failed, never run again).
   kWorkerLost,
+  // "skipped": its attempts ran out under a consumer that logs and skips a failed record instead
+  // of dead-lettering it (without_dlq skipped: Spring Kafka's DefaultErrorHandler without a
+  // recoverer).
+  kSkipped,
 };
-inline constexpr int kBrokerLossCauseCount = 4;
+inline constexpr int kBrokerLossCauseCount = 5;
 
 std::string_view BrokerLossCauseName(BrokerLossCause cause);
 

@@ -173,6 +173,9 @@ struct Results {
   // the longest one message kept its group from delivering others, counting holds still going
   // on at the end (group_tallies.h).
   int64_t message_groups = 0;
+  // broker.partitions (0: none): a topic's partitions are groups owned by one consumer each, and
+  // the two figures above and below are theirs.
+  int64_t partitions = 0;
   int64_t ordering_violations = 0;
   double group_hold_max_s = 0;
 

@@ -135,6 +135,8 @@ class World final : public Scheduler {
   void MakeReady(MessageRef ref, Message& message, const TransitionNote& note,
                  ReadyFrom from = ReadyFrom::kOther);
   void Dispatch();
+  void DispatchPartitions();
+  void HandOut(uint32_t w, MessageRef ref);
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
   void NoteGroupTransition(const Message& message, MessageState from, MessageState to);

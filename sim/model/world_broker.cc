@@ -154,30 +154,57 @@ void World::DelayReturn(MessageRef ref, Message& m, engine::Duration wait, Redel
 
 void World::Dispatch() {
   if (broker_.down()) return;
-  const auto& receive_count_max = scenario_.broker.receive_count_max;
+  if (broker_.partitioned()) [[unlikely]] {
+    DispatchPartitions();
+    return;
+  }
   while (broker_.deliverable() && !pool_.ring_empty()) {
     if (!retry_.breaker().AllowsDelivery()) return;
     if (AckPendingFull()) return;  // silently, until a delivered message settles
     const uint32_t w = pool_.PopRing();
     if (!pool_.CanTake(w)) continue;
     const MessageRef ref = broker_.PopOldestReady();
-    Message& m = messages_.Get(ref);
-    if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
-      // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
-      Transition(m, MessageState::kExpired,
-                 TransitionNote{.cause = TransitionCause::kRetentionExpired});
-      ++metrics_.results().expired;
-      ++metrics_.results().retention_expired;
-      ReleaseIfDone(ref);
-    } else if (receive_count_max && m.receive_count >= *receive_count_max) {
-      // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
-      // instead of delivering it again.
-      DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
-    } else {
-      retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
-      Deliver(w, ref, m);
-    }
+    HandOut(w, ref);
     pool_.AddToRing(w);
+  }
+}
+
+// A topic's partitions: a consumer takes only from its own. One with none free leaves the ring
+// until one of them is (MessageGroups lists it woken), so a pass costs the consumers offered.
+void World::DispatchPartitions() {
+  MessageGroups& partitions = broker_.groups();
+  for (;;) {
+    partitions.TakeWoken([&](uint32_t w) { pool_.AddToRing(w); });
+    if (pool_.ring_empty()) return;
+    if (!retry_.breaker().AllowsDelivery()) return;
+    const uint32_t w = pool_.PopRing();
+    if (!pool_.CanTake(w)) continue;
+    MessageRef ref;
+    if (!partitions.PopNextOf(w, &ref)) continue;
+    HandOut(w, ref);
+    pool_.AddToRing(w);
+  }
+}
+
+// The ready message `ref`, just taken off the queue for worker w: delivered, or expired or
+// dead-lettered by the broker's rules instead.
+void World::HandOut(uint32_t w, MessageRef ref) {
+  const auto& receive_count_max = scenario_.broker.receive_count_max;
+  Message& m = messages_.Get(ref);
+  if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
+    // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
+    Transition(m, MessageState::kExpired,
+               TransitionNote{.cause = TransitionCause::kRetentionExpired});
+    ++metrics_.results().expired;
+    ++metrics_.results().retention_expired;
+    ReleaseIfDone(ref);
+  } else if (receive_count_max && m.receive_count >= *receive_count_max) {
+    // SQS moves a message whose receive count has reached maxReceiveCount to the DLQ
+    // instead of delivering it again.
+    DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
+  } else {
+    retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
+    Deliver(w, ref, m);
   }
 }
 

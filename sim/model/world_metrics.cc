@@ -117,7 +117,8 @@ Results World::Collect() {
   r.not_terminal_end = ledger_.count(MessageState::kReady) + ledger_.count(MessageState::kDelayed) +
                        ledger_.count(MessageState::kInFlight) + r.dead_letter_waiting_end;
   if (group_tallies_) {
-    r.message_groups = *scenario_.broker.message_groups;
+    r.message_groups = scenario_.broker.message_groups.value_or(0);
+    r.partitions = scenario_.broker.partitions.value_or(0);
     r.ordering_violations = group_tallies_->ordering_violations();
     r.group_hold_max_s = group_tallies_->HoldMaxAt(now_).seconds();
   }

@@ -171,9 +171,9 @@ void OnlyUnder(const Limits& l, bool set, config::BrokerPreset owner, const char
 
 // delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
 // (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too). message_groups is SQS
-// FIFO queues' MessageGroupId: Service Bus sessions, Pub/Sub ordering keys and Kafka partitions
-// order messages by their own rules (a session's lock, a key's redelivery of what follows a
-// nack, a partition's offset), not modelled (docs/PRESETS.md).
+// FIFO queues' MessageGroupId: Service Bus sessions and Pub/Sub ordering keys order messages by
+// their own rules (a session's lock, a key's redelivery of what follows a nack), not modelled
+// (docs/PRESETS.md); Kafka's partitions are `partitions`, each owned by one consumer.
 void FeaturesOfOtherBrokers(const Limits& l) {
   OnlyUnder(l, l.s.broker.delayed_retry.has_value(), config::BrokerPreset::kRabbitmqQuorum,
             "/broker/delayed_retry", "is RabbitMQ 4.3 quorum queues' delayed retry, not something ",
@@ -181,6 +181,9 @@ void FeaturesOfOtherBrokers(const Limits& l) {
   OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
             "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
             " orders messages by other rules that drainsim does not model");
+  OnlyUnder(l, l.s.broker.partitions.has_value(), config::BrokerPreset::kKafka,
+            "/broker/partitions", "are a Kafka topic's partitions, and ",
+            " has no partitions owned by one consumer each");
 }
 
 void CheckSidekiq(const Limits& l) {
@@ -206,6 +209,22 @@ void CheckNats(const Limits& l) {
           "drainsim models NATS JetStream 2.10 and later, the releases whose consumer.go "
           "docs/PRESETS-AUDIT.md checked (AckWait 30 s, MaxDeliver unlimited, MaxAckPending "
           "1000)");
+  }
+}
+
+// A consumer group's broker counts no deliveries of a record (only share groups do, not
+// modelled): the consumer's error handler counts failures (retry.classes' attempts_max).
+void CheckKafka(const Limits& l) {
+  const char* rule = "a consumer group's broker keeps offsets, not a delivery count per record; "
+                     "Spring Kafka's DefaultErrorHandler counts failures (retry.classes' "
+                     "attempts_max)";
+  if (l.s.broker.receive_count_max) {
+    l.c.problems.Add("/broker/receive_count_max",
+                     "is not something Kafka can do: " + std::string(rule) + l.Tail());
+  }
+  if (l.s.broker.delivery_limit) {
+    l.c.problems.Add("/broker/delivery_limit",
+                     "is not something Kafka can do: " + std::string(rule) + l.Tail());
   }
 }
 
@@ -269,6 +288,9 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
       CrashOnlyByTimeout(limits, "NATS JetStream",
                          "a message delivered to a consumer that went away is redelivered when "
                          "its AckWait runs out (checkPending)");
+      break;
+    case config::BrokerPreset::kKafka:
+      CheckKafka(limits);
       break;
     case config::BrokerPreset::kCelery:
       break;

@@ -181,6 +181,19 @@ void CheckFields(const config::Scenario& s, const std::string& kind_name,
   }
 }
 
+std::string WithoutDlqText(config::WithoutDlq without_dlq) {
+  switch (without_dlq) {
+    case config::WithoutDlq::kDropped:
+      return ": messages that would be dead-lettered are dropped, there is no DLQ";
+    case config::WithoutDlq::kSkipped:
+      return ": the consumer logs and skips a record whose attempts ran out, there is no "
+             "dead-letter topic";
+    case config::WithoutDlq::kFailed:
+      break;
+  }
+  return ": failed messages are parked as failed:<reason>, there is no DLQ";
+}
+
 // Without a dead-letter queue (Celery's preset) nothing can start in one or be replayed from
 // one; the model would otherwise invent the queue the broker does not have.
 void CheckNoDeadLetterQueue(const config::Scenario& s, Context& c) {
@@ -189,9 +202,7 @@ void CheckNoDeadLetterQueue(const config::Scenario& s, Context& c) {
       "broker.dead_letter_queue is false" +
       (s.broker.preset ? " (preset \"" + std::string(config::NameOf(*s.broker.preset)) + "\")"
                        : std::string()) +
-      (s.broker.without_dlq == config::WithoutDlq::kDropped
-           ? ": messages that would be dead-lettered are dropped, there is no DLQ"
-           : ": failed messages are parked as failed:<reason>, there is no DLQ");
+      WithoutDlqText(s.broker.without_dlq);
   for (size_t i = 0; i < s.backlog.size(); ++i) {
     if (s.backlog[i].where != config::BacklogWhere::kDlq) continue;
     c.problems.Add("/backlog/" + std::to_string(c.backlog_origins[i].index) + "/where",
@@ -249,12 +260,23 @@ void CheckDelayedRetry(const config::Broker& b, Context& c) {
 
 // Message groups order the main queue by group; the fields below order or bound it by other
 // rules, which no broker combines with message groups.
+// Partitions are message groups that belong to a consumer: the same refusals, and neither
+// with the other.
 void CheckMessageGroups(const config::Broker& b, Context& c) {
-  if (!b.message_groups) return;
+  if (!b.message_groups && !b.partitions) return;
+  if (b.message_groups && b.partitions) {
+    c.problems.Add("/broker/partitions",
+                   "cannot be combined with message_groups: a Kafka topic's partitions and an "
+                   "SQS FIFO queue's groups are two brokers' ways to order messages");
+    return;
+  }
+  const std::string by = b.partitions ? "partitions (a topic's partitions decide the order of "
+                                        "delivery)"
+                                      : "message_groups (a FIFO queue's groups decide the order "
+                                        "of delivery)";
   const auto refuse = [&](const char* field, const std::string& got) {
     c.problems.Add(std::string("/broker/") + field,
-                   got + " cannot be combined with message_groups (a FIFO queue's groups decide "
-                         "the order of delivery): remove one");
+                   got + " cannot be combined with " + by + ": remove one");
   };
   if (b.requeue_position != config::RequeuePosition::kTail) {
     refuse("requeue_position", Quote(config::NameOf(b.requeue_position)));
@@ -262,6 +284,15 @@ void CheckMessageGroups(const config::Broker& b, Context& c) {
   if (b.max_length) refuse("max_length", std::to_string(*b.max_length));
   if (b.ack_pending_max) refuse("ack_pending_max", std::to_string(*b.ack_pending_max));
   if (b.delayed_retry) refuse("delayed_retry", "a delayed retry");
+}
+
+// A Kafka consumer is one thread: it processes its partitions' records one at a time.
+void CheckPartitions(const config::Scenario& s, Context& c) {
+  if (!s.broker.partitions || s.workers.concurrency == 1) return;
+  c.problems.Add("/workers/concurrency",
+                 std::to_string(s.workers.concurrency) +
+                     " cannot be combined with broker.partitions: a Kafka consumer processes "
+                     "its records one at a time (set 1; more consumers are workers.count)");
 }
 
 }  // namespace
@@ -272,6 +303,7 @@ void CheckScenario(const config::Scenario& s, Context& c) {
   CheckAckPending(s.broker, c);
   CheckDelayedRetry(s.broker, c);
   CheckMessageGroups(s.broker, c);
+  CheckPartitions(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

@@ -145,16 +145,23 @@ Json BrokerJson(const config::Broker& b) {
   }
   // No preset fills it: written only when set, for the same hash reason.
   if (b.message_groups) out["message_groups"] = *b.message_groups;
+  // The kafka table fills it (Kafka's num.partitions, 1): as ack_pending_max.
+  if (b.partitions || b.preset == config::BrokerPreset::kKafka) {
+    out["partitions"] = OrNull(b.partitions, integer);
+  }
   // No preset fills it: written only when set, for the same hash reason.
   if (b.delayed_retry) {
     out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},
                             {"min_s", SecondsJson(b.delayed_retry->min)},
                             {"max_s", SecondsJson(b.delayed_retry->max)}};
   }
-  // No preset fills these three: written only when not the default, for the same hash reason.
-  if (b.without_dlq != config::WithoutDlq::kFailed) {
+  // Written only when not the default, for the same hash reason, or when kafka's table would
+  // fill "skipped" (without a DLQ) over the default on reading the dump back.
+  if (b.without_dlq != config::WithoutDlq::kFailed ||
+      (b.preset == config::BrokerPreset::kKafka && !b.dead_letter_queue)) {
     out["without_dlq"] = EnumJson(b.without_dlq);
   }
+  // No preset fills these two: written only when not the default, for the same hash reason.
   if (b.dead_letter_strategy != config::DeadLetterStrategy::kAtMostOnce) {
     out["dead_letter_strategy"] = EnumJson(b.dead_letter_strategy);
   }

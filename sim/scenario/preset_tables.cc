@@ -262,6 +262,45 @@ constexpr PresetDefault kNatsJetstream[] = {
 };
 #undef DRAINSIM_NATS_SOURCE
 
+// A Kafka consumer group whose consumers are Spring for Apache Kafka listener containers with
+// their defaults: the record listener, the DefaultErrorHandler (SeekUtils.java, spring-kafka
+// 2.8 and later: DEFAULT_MAX_FAILURES 10, DEFAULT_BACK_OFF FixedBackOff(0, 9)) and its default
+// recoverer, which logs the record and skips it. docs/PRESETS.md has the sources.
+#define DRAINSIM_SPRING_KAFKA "spring-kafka SeekUtils.java (2.8+): "
+constexpr PresetDefault kKafka[] = {
+    {"/broker/partitions", "1",
+     "Kafka broker config num.partitions default 1 (a topic created without a count)"},
+    {"/broker/visibility_timeout_s", "300",
+     "Kafka consumer config max.poll.interval.ms default 300000: a consumer still on a record "
+     "after 5 minutes leaves the group and its partition's record is fetched again"},
+    {"/broker/stale_ack", "\"refused\"",
+     "Kafka: a consumer that left the group cannot commit (CommitFailedException)"},
+    {"/broker/requeue_on_crash", "\"immediate\"",
+     "Kafka: a crashed consumer's uncommitted records are fetched again from the committed "
+     "offset by the partition's next owner"},
+    {"/broker/retention_s", "604800", "Kafka broker config log.retention.hours default 168"},
+    {"/broker/dead_letter_queue", "false",
+     DRAINSIM_SPRING_KAFKA "the default recoverer logs a record whose attempts ran out; "
+                           "dead_letter_queue true models a DeadLetterPublishingRecoverer "
+                           "(a dead-letter topic)"},
+    {"/broker/without_dlq", "\"skipped\"",
+     DRAINSIM_SPRING_KAFKA "the recovered record's offset is committed: it is skipped"},
+    {"/broker/dlq_retention_s", "604800",
+     "Kafka broker config log.retention.hours default 168 (the dead-letter topic)"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"",
+     "Spring Kafka DeadLetterPublishingRecoverer publishes a new record to the dead-letter topic"},
+    {"/broker/redrive_attempts", "\"reset\"",
+     "Kafka: a record republished from the dead-letter topic is a new record"},
+    {"/retry/delivery", "\"requeue\"",
+     DRAINSIM_SPRING_KAFKA "doSeeks seeks the failed record's partition back to its offset, so "
+                           "the next poll fetches it again first"},
+    {"/retry/backoff", "{\"kind\":\"constant\",\"delay_s\":0,\"jitter\":{\"kind\":\"none\"}}",
+     DRAINSIM_SPRING_KAFKA "DEFAULT_BACK_OFF is FixedBackOff(0, 9): no delay"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":10}",
+                         DRAINSIM_SPRING_KAFKA "DEFAULT_MAX_FAILURES 10 (9 retries)"),
+};
+#undef DRAINSIM_SPRING_KAFKA
+
 #undef DRAINSIM_CLASSES_ALL
 #undef DRAINSIM_RABBITMQ_QUORUM_COMMON
 #undef DRAINSIM_RABBITMQ_QUORUM_3X
@@ -282,6 +321,7 @@ std::string_view DefaultBrokerVersion(config::BrokerPreset preset) {
     case config::BrokerPreset::kBullmq:
     case config::BrokerPreset::kPubsub:
     case config::BrokerPreset::kAzureServiceBus:
+    case config::BrokerPreset::kKafka:
       break;
   }
   return {};
@@ -318,6 +358,8 @@ std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
       return kAzureServiceBus;
     case config::BrokerPreset::kNatsJetstream:
       return kNatsJetstream;
+    case config::BrokerPreset::kKafka:
+      return kKafka;
   }
   return {};
 }

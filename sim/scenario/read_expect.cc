@@ -80,7 +80,7 @@ const char* MissingSection(config::RunMetric m, const Context& c) {
       return c.has_dlq_depth_alert ? nullptr : "alerts.dlq_depth";
     case config::RunMetric::kOrderingViolations:
     case config::RunMetric::kGroupHoldMax:
-      return c.has_message_groups ? nullptr : "broker.message_groups";
+      return c.has_message_groups ? nullptr : "broker.message_groups or broker.partitions";
     default:
       return nullptr;
   }

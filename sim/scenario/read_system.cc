@@ -152,7 +152,9 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("ack_pending_max")), Range::Closed(1, 1'000'000));
   broker->message_groups =
       ReadInt(NullAsAbsent(o.Optional("message_groups")), Range::Closed(1, 1'000'000));
-  c.has_message_groups = broker->message_groups.has_value();
+  broker->partitions =
+      ReadInt(NullAsAbsent(o.Optional("partitions")), Range::Closed(1, 100'000));
+  c.has_message_groups = broker->message_groups.has_value() || broker->partitions.has_value();
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;

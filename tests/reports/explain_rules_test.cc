@@ -127,6 +127,27 @@ TEST_CASE("explain says how long the broker's delayed retry holds a return", "[r
   CHECK(Count(backoff, "delayed retry") == 0);
 }
 
+TEST_CASE("explain names what let a skipped record go under kafka", "[reports][explain]") {
+  // Spring Kafka's DefaultErrorHandler: 10 attempts, then the default recoverer logs the record
+  // and commits past it (broker_lost, cause skipped).
+  const std::string out = ExplainFirst(Poisoned(R"({"preset": "kafka"})"));
+  INFO(out);
+  CHECK(Count(out, "discarded by the broker: broker_lost, cause skipped") == 1);
+  CHECK(Count(out, "rule /retry/classes/permanent = {\"action\":\"retry\",\"attempts_max\":10}: "
+                   "preset kafka, spring-kafka SeekUtils.java") == 1);
+  CHECK(Count(out, "rule /broker/without_dlq = \"skipped\": preset kafka") == 1);
+  CHECK(Count(out, "rule /broker/dead_letter_queue = false: preset kafka") == 1);
+  // The loss cases' settings, without a run.
+  model::LifeEvent e;
+  e.type = model::LifeEvent::Type::kTransition;
+  e.cause = model::TransitionCause::kBrokerLost;
+  e.loss = model::BrokerLossCause::kCrash;
+  CHECK(PointersActingOn(e) == std::vector<std::string>{"/broker/requeue_on_crash"});
+  e.loss = model::BrokerLossCause::kDlqFull;
+  CHECK(PointersActingOn(e) ==
+        std::vector<std::string>{"/broker/dlq_overflow", "/broker/dead_letter_strategy"});
+}
+
 }  // namespace
 }  // namespace explain_rules_test
 }  // namespace drainsim::reports

@@ -345,7 +345,7 @@ TEST_CASE("no preset, an unknown preset: nothing is filled in", "[presets]") {
   const config::Scenario s = MustLoad(plain);
   CHECK(s.broker == config::Broker{});
   CHECK(s.retry == config::RetryPolicy{});
-  const LoadResult unknown = Load(Minimal("kafka"));
+  const LoadResult unknown = Load(Minimal("activemq"));
   CHECK_PROBLEM(unknown, "/broker/preset", "must be one of");
   CHECK(unknown.problems.size() == 1);
 }

@@ -37,9 +37,9 @@ TEST_CASE("workers: count required, concurrency <= prefetch", "[rules]") {
 }
 
 TEST_CASE("broker: strict enums, nullable limits", "[rules]") {
-  CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/preset", "kafka")), "/broker/preset",
+  CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/preset", "activemq")), "/broker/preset",
                 "must be one of: sqs, rabbitmq-quorum, sidekiq, celery, bullmq, pubsub, "
-                "azure-service-bus");
+                "azure-service-bus, nats-jetstream, kafka");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/visibility_timeout_s", 0)),
                 "/broker/visibility_timeout_s", "must be > 0 (got 0)");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/receive_count_max", 0)),

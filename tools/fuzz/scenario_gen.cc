@@ -230,6 +230,8 @@ std::string GenerateScenarioJson(std::string_view bytes) {
   s["kinds"] = Kinds(in, c);
   s["workers"] = Workers(in, c);
   s["broker"] = Broker(in, c);
+  // A Kafka consumer is one thread: the loader refuses concurrency beside partitions.
+  if (c.preset == "kafka" || s["broker"].contains("partitions")) s["workers"]["concurrency"] = 1;
   if (!database.is_null() || in.Chance(10)) s["database"] = database;
   if (!downstream.is_null() || in.Chance(10)) s["downstream"] = downstream;
   s["producers"] = Producers(in, c);

@@ -93,7 +93,10 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
     const char* on_crash = in.Pick(kOnCrash);
     b["requeue_on_crash"] = lease_only ? "after_visibility_timeout" : on_crash;
   }
-  if (in.Chance(30)) b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
+  // Kafka's preset refuses a broker-side delivery count (check_presets.cc CheckKafka).
+  if (c.preset != "kafka" && in.Chance(30)) {
+    b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
+  }
   if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
   // Celery's sweep (its preset: 100 s); null restores at the exact timeout; short sweeps beside
   // short timeouts, long ones far beyond them.
@@ -107,7 +110,8 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
 // with one, the latter with a cap and not under Sidekiq's trim-on-death (its preset's dlq_trim).
 void DeadLetterHandling(Choices& in, const GenContext& c, Json& b) {
   if (c.no_dlq) {
-    if (in.Chance(30)) b["without_dlq"] = in.Chance(50) ? "failed" : "dropped";
+    static const char* const kWithoutDlq[] = {"failed", "dropped", "skipped"};
+    if (in.Chance(30)) b["without_dlq"] = in.Pick(kWithoutDlq);
     return;
   }
   if (in.Chance(20)) b["dead_letter_strategy"] = in.Chance(50) ? "at_most_once" : "at_least_once";
@@ -140,9 +144,23 @@ void MessageGroups(Choices& in, const GenContext& c, Json& b) {
   b["message_groups"] = in.Chance(50) ? in.IntIn(1, 4) : in.IntIn(1, 100'000);
 }
 
+// Kafka's partitions, within the loader's rules: no preset or kafka (whose table sets 1), not
+// beside message groups or what they refuse (BrokerLimits draws none of those under kafka).
+// Fewer partitions than workers often, so that consumers stay idle.
+void Partitions(Choices& in, const GenContext& c, Json& b) {
+  if (c.preset != "kafka" && (c.preset || b.contains("message_groups") || !in.Chance(15))) return;
+  for (const char* field : {"max_length", "ack_pending_max", "delayed_retry"}) {
+    if (b.contains(field)) return;
+  }
+  if (b.contains("requeue_position") && b["requeue_position"] != "tail") return;
+  if (c.preset == "kafka" && !in.Chance(70)) return;  // the preset's one partition
+  b["partitions"] = in.Chance(70) ? in.IntIn(1, 8) : in.IntIn(1, 100'000);
+}
+
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   static const char* const kReturns[] = {"nack", "reject", "crash", "consumer_timeout"};
-  if (in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
+  const bool kafka = c.preset == "kafka";  // partitions: the fields message groups refuse
+  if (!kafka && in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
   if (in.Chance(20)) {
     Json counted = Json::array();
     for (const char* kind : kReturns) {
@@ -152,7 +170,7 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   }
   static const char* const kPositions[] = {"tail", "head", "redeliveries_first",
                                            "restored_to_head"};
-  if (in.Chance(20)) b["requeue_position"] = in.Pick(kPositions);
+  if (in.Chance(20)) b["requeue_position"] = kafka ? "tail" : in.Pick(kPositions);
   // ack_pending_max needs redeliveries first (the loader's rule); nats-jetstream sets both.
   const bool redeliveries_first = b.contains("requeue_position")
                                       ? b["requeue_position"] == "redeliveries_first"
@@ -162,16 +180,18 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   } else if (in.Chance(30)) {
     b["ack_pending_max"] = in.IntIn(1, 50);
   }
-  if (in.Chance(20)) b["max_length"] = in.IntIn(0, 30);
+  if (!kafka && in.Chance(20)) b["max_length"] = in.IntIn(0, 30);
   if (in.Chance(20)) b["overflow"] = in.Chance(50) ? "drop_head" : "reject_publish";
   // SQS keeps messages 60 s..14 days; 60..3600 s fits every preset.
   if (in.Chance(20)) b["retention_s"] = in.RealIn(60, 3600);
   if (in.Chance(20)) b["redelivery_backoff"] = Backoff(in, c.preset == "pubsub");
   DelayedRetry(in, c, b);
   MessageGroups(in, c, b);
+  Partitions(in, c, b);
   if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
   c.no_dlq =
-      b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>() : c.preset == "celery";
+      b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>()
+                                      : c.preset == "celery" || kafka;
   if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
   if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
   if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);
@@ -190,7 +210,8 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
 Json Broker(Choices& in, GenContext& c) {
   static const char* const kPresets[] = {
       "sqs",    "rabbitmq-quorum", "sidekiq",           "celery",
-      "bullmq", "pubsub",          "azure-service-bus", "nats-jetstream"};
+      "bullmq", "pubsub",          "azure-service-bus", "nats-jetstream",
+      "kafka"};
   static const char* const kVersions[] = {"4.0", "4.2", "4.3", "5.1"};
   Json b = Json::object();
   if (in.Chance(50)) {
