@@ -34,11 +34,17 @@ std::string Header(model::MessageClass message_class,
       return Count(members.size(), "message", "messages") + " in the DLQ at the end (dlq_end)";
     case MessageClass::kParked:
       return Count(members.size(), "message", "messages") + " parked (parked)";
+    case MessageClass::kLost:
+      return Count(members.size(), "message", "messages") +
+             " discarded by the broker or its consumer by design (broker_lost)";
   }
   return "";
 }
 
 std::string Why(model::MessageClass message_class, const model::ClassMember& member) {
+  if (message_class == model::MessageClass::kLost) {
+    return "broker_lost:" + std::string(model::BrokerLossCauseName(member.loss));
+  }
   if (message_class != model::MessageClass::kDuplicates) return HumanNeededReason(member);
   std::string causes;
   for (const model::DuplicateCause cause : member.duplicates) {

@@ -18,6 +18,8 @@ std::string_view MessageClassName(MessageClass message_class) {
       return "dlq";
     case MessageClass::kParked:
       return "parked";
+    case MessageClass::kLost:
+      return "lost";
   }
   return "";
 }
@@ -37,6 +39,8 @@ bool ClassRecorder::Wants(MessageState state) const {
       return state == MessageState::kDeadLettered;
     case MessageClass::kParked:
       return state == MessageState::kParked;
+    case MessageClass::kLost:
+      return state == MessageState::kBrokerLost;
     case MessageClass::kDuplicates:
       break;
   }
@@ -64,13 +68,14 @@ void ClassRecorder::OnTransition(const TransitionInfo& info) {
     EnterDlq(info.message_id, info.dlq_reason);
     return;
   }
-  // Parked: terminal, so it stays in the class to the end.
+  // Parked or lost: terminal, so it stays in the class to the end.
   ClassMember member;
   member.id = info.message_id;
-  member.state = MessageState::kParked;
+  member.state = info.to;
   member.cause = info.cause;
   member.dlq_reason = info.dlq_reason;
   member.error = info.last_error;
+  member.loss = info.loss;
   parked_.push_back(std::move(member));
 }
 

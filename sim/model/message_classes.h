@@ -1,4 +1,5 @@
-// Which messages make up a class report.json counts — duplicates, human needed, DLQ, parked —
+// Which messages make up a class report.json counts — duplicates, human needed, DLQ, parked,
+// lost by the broker —
 // for `drainsim explain --list`. Two RunObservers: a ClassRecorder notes the ids of the class
 // as the run goes, and a KeyReader, on a second run of the same scenario and seed, reads the
 // keys of just those ids (the first run cannot know at publish, when a key is rendered, which
@@ -13,10 +14,12 @@
 //   parked      the parked messages (parked): by the retry policy (parked:<error>), a drain
 //               (parked:drain), or failed on a broker without a DLQ (failed:<reason>).
 //   human       dlq and parked together: human_needed, by human_needed_by_reason.
+//   lost        the messages the broker (or its consumer) discarded by design: broker_lost, by
+//               broker_lost_by_cause (a Kafka consumer's skipped records, a full DLQ's refusals).
 //
 // Contract:
-//  (1) Bounded memory: a ClassRecorder holds the DLQ (its largest), the parked messages and the
-//      duplicate executions, as ids and a few bytes each, never a record per published message;
+//  (1) Bounded memory: a ClassRecorder holds the DLQ (its largest), the parked or lost messages
+//      and the duplicate executions, as ids and a few bytes each, never a record per published message;
 //      a KeyReader holds the keys of the ids it was given.
 //  (2) Deterministic: members come out by id; a duplicate's causes in the order they happened.
 //  (3) They only listen: see sim/model/observer.h (1).
@@ -37,11 +40,12 @@
 
 namespace drainsim::model {
 
-enum class MessageClass : uint8_t { kDuplicates, kHuman, kDlq, kParked };
+enum class MessageClass : uint8_t { kDuplicates, kHuman, kDlq, kParked, kLost };
 inline constexpr MessageClass kMessageClasses[] = {MessageClass::kDuplicates, MessageClass::kHuman,
-                                                   MessageClass::kDlq, MessageClass::kParked};
+                                                   MessageClass::kDlq, MessageClass::kParked,
+                                                   MessageClass::kLost};
 
-// "duplicates", "human", "dlq", "parked": the words `explain --list` takes.
+// "duplicates", "human", "dlq", "parked", "lost": the words `explain --list` takes.
 std::string_view MessageClassName(MessageClass message_class);
 // The class named `name`, or nullopt iff it names none.
 std::optional<MessageClass> MessageClassFromName(std::string_view name);
@@ -51,11 +55,12 @@ struct ClassMember {
   uint64_t id = 0;
   // dlq, parked, human: where it ended (kDeadLettered or kParked) and how it got there:
   // kDeadLettered with dlq_reason; kParkedByPolicy with error; kParkedByDrain; kFailed with
-  // dlq_reason (the reason it would have been dead-lettered for).
+  // dlq_reason (the reason it would have been dead-lettered for). lost: kBrokerLost with loss.
   MessageState state = MessageState::kDeadLettered;
   TransitionCause cause = TransitionCause::kDeadLettered;
   config::DlqReason dlq_reason = config::DlqReason::kMaxAttempts;
   config::ErrorClass error = config::ErrorClass::kUnknown;
+  BrokerLossCause loss = BrokerLossCause::kDlqFull;  // lost
   std::vector<DuplicateCause> duplicates;  // duplicates: one per duplicate execution
   std::string key;                         // filled from a KeyReader
 };
@@ -77,7 +82,7 @@ class ClassRecorder final : public RunObserver {
 
   const MessageClass class_;
   std::unordered_map<uint64_t, config::DlqReason> dlq_;  // in the DLQ now, by id
-  std::vector<ClassMember> parked_;
+  std::vector<ClassMember> parked_;  // parked or lost: terminal, so members to the end
   std::map<uint64_t, std::vector<DuplicateCause>> duplicates_;
 };
 

@@ -274,12 +274,39 @@ TEST_CASE("explain --list: every class of the full vocabulary agrees with report
   }
 }
 
+TEST_CASE("explain --list lost: the Kafka consumer's skipped records agree with report.json",
+          "[cli][explain][list]") {
+  const std::string scenario = kScenarios + "preset-kafka.json";
+  const fs::path dir =
+      fs::temp_directory_path() / ("drainsim-explain-lost-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  REQUIRE(RunDrainsim({"run", scenario, "--format", "json", "--out", dir.string()}).exit_code ==
+          0);
+  const nlohmann::json report = nlohmann::json::parse(ReadFile((dir / "report.json").string()));
+  fs::remove_all(dir);
+  const Listing lost = ListOf(scenario, "lost", {});
+  INFO(lost.header);
+  CHECK(Contains(lost.header, " discarded by the broker or its consumer by design (broker_lost)"));
+  CHECK(lost.count == report["broker_lost"].get<int64_t>());
+  CHECK(lost.count > 4000);
+  CHECK(static_cast<int64_t>(lost.ids.size()) == lost.count);
+  CHECK(std::adjacent_find(lost.ids.begin(), lost.ids.end(), std::greater_equal<>()) ==
+        lost.ids.end());
+  std::map<std::string, int64_t> by_cause;
+  for (const auto& [cause, count] : report["broker_lost_by_cause"].items()) {
+    if (count.get<int64_t>() > 0) by_cause["broker_lost:" + cause] = count.get<int64_t>();
+  }
+  CHECK(Tally(lost.whys) == by_cause);
+  for (const std::string& key : lost.keys) CHECK(key.rfind("order:", 0) == 0);
+}
+
 TEST_CASE("explain --list: a bad class word, or --list with --message, exits 2",
           "[cli][explain][list]") {
   const std::string scenario = kScenarios + "cleanup-0200.json";
   const ProcessResult bad = RunDrainsim({"explain", scenario, "--list", "dead"});
   CHECK(bad.exit_code == 2);
-  CHECK(Contains(bad.stderr_text, "--list takes duplicates, human, dlq or parked (got 'dead')"));
+  CHECK(Contains(bad.stderr_text,
+                 "--list takes duplicates, human, dlq, parked or lost (got 'dead')"));
   CHECK(bad.stdout_text.empty());
   const ProcessResult both = RunDrainsim({"explain", scenario, "--list", "dlq", "--message", "1"});
   CHECK(both.exit_code == 2);

@@ -37,12 +37,14 @@ constexpr const char* kDescription =
     "  human       the DLQ at the end and the parked (human_needed), with the reason\n"
     "  dlq         the messages in the DLQ at the end (dlq_end), with the reason\n"
     "  parked      the parked messages (parked), with the reason\n"
+    "  lost        the messages the broker or its consumer discarded by design (broker_lost),\n"
+    "              with the cause (skipped: a Kafka consumer logged and skipped it)\n"
     "It runs the scenario twice (the second run reads only the listed messages' keys), so\n"
     "that memory follows the list, not the messages published.\n"
     "Exit code 0, or 2 on bad input or an id or key no message has; 3 when --list's run\n"
     "broke a model invariant (a drainsim bug).";
 
-// "duplicates, human, dlq or parked".
+// "duplicates, human, dlq, parked or lost".
 std::string ClassWords() {
   std::string words;
   for (size_t i = 0; i < std::size(model::kMessageClasses); ++i) {
