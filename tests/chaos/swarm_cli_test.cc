@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,6 +103,31 @@ TEST_CASE("swarm: a liveness bound too short exits 4 and its reproduce line fail
   CHECK(again.stdout_text.find(problems[1]) != std::string::npos);
   CHECK(again.stdout_text.find("seed 2: FAIL liveness") != std::string::npos);
   CHECK(again.stdout_text.find("fault: ") != std::string::npos);  // --verbose shows the faults
+}
+
+TEST_CASE("swarm: a Kafka consumer slower than max.poll.interval.ms never rests: liveness, exit 4",
+          "[chaos][swarm][cli][kafka]") {
+  // Every run of the record takes 400 s against the preset's 300 s max.poll.interval.ms: it is
+  // fetched again after each run and never committed (tests/model/kafka_partitions_test.cc), so
+  // the swarm's liveness check flags it whatever faults and policies it draws around it.
+  const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-kafka-loop";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "loop.json";
+  std::ofstream(file) << R"({"format_version": 1, "name": "kafka-loop", "run": {"until_s": 600},
+    "kinds": {"slow": {"handler": {"cpu_ms": {"constant": 400000}}}},
+    "backlog": [{"where": "main", "kind": "slow", "count": 1}],
+    "broker": {"preset": "kafka", "partitions": 1},
+    "workers": {"count": 1}})";
+  const ProcessResult r = RunDrainsim({"swarm", file.string(), "--seeds", "2", "--safety-s", "60",
+                                       "--vary-policies", "none"});
+  INFO(r.stdout_text);
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 4);
+  CHECK(r.stdout_text.find("swarm: 2 seeds run, 0 passed, 2 failed (0 crash, 0 correctness, "
+                           "2 liveness, 0 timeout)") != std::string::npos);
+  CHECK(LinesWith(r.stdout_text, "1 messages still ready, delayed or in flight").size() == 2);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[chaos][swarm][cli]") {

@@ -149,6 +149,38 @@ TEST_CASE("kafka: with a dead-letter topic the tenth failure dead-letters the re
   CHECK(r.dlq_end == 1);
 }
 
+TEST_CASE("kafka: a record slower than max.poll.interval.ms is fetched again forever, never "
+          "committed",
+          "[model][partitions][kafka]") {
+  // Each run of the slow record takes 400 s, past max.poll.interval.ms (300 s): at 300 s its
+  // delivery times out and it goes back to its partition's front, but its consumer is still on
+  // it; at 400 s the stale run's commit is refused (CommitFailedException) and the consumer
+  // fetches it again: runs start at 0, 400, 800, ... and it is never acked, while the other
+  // partition's consumer goes on. Kafka would also rebalance at each timeout (not modelled);
+  // the loop is the same: nothing ever commits the record.
+  const config::Scenario s = Load(R"("preset": "kafka", "partitions": 2)",
+                                  R"("kinds": {"slow": {"handler": {"cpu_ms": {"constant": 400000}}},
+                 "fast": {"handler": {"cpu_ms": {"constant": 100}}}},
+      "backlog": [{"where": "main", "kind": "slow", "count": 1},
+                  {"where": "main", "kind": "fast", "count": 10}],
+      "workers": {"count": 2})",
+                                  2000);
+  Recorder rec;
+  const Results r = RunAudited(s, rec);
+  CheckConserved(r);
+  CHECK(rec.StartTimes(0) == Times{0, 400, 800, 1200, 1600});
+  CHECK(rec.TimesTo(0, MessageState::kAcked).empty());
+  CHECK(r.not_terminal_end >= 1);
+  const uint32_t slow = MessageGroups::GroupOf(0, 2);
+  int64_t other_acked = 0;
+  for (uint64_t id = 1; id <= 10; ++id) {
+    if (MessageGroups::GroupOf(id, 2) != slow) {
+      other_acked += rec.TimesTo(id, MessageState::kAcked).size();
+    }
+  }
+  CHECK(other_acked > 0);
+}
+
 TEST_CASE("partitions: a retry through a delay rejoins its partition's back and is acked out of "
           "order, as Spring Kafka's retry topics",
           "[model][partitions][kafka]") {
