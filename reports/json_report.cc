@@ -326,6 +326,7 @@ std::string JsonReport(const ReportInput& input) {
   }
   if (r.partitions > 0) {  // written only with broker.partitions (docs/METRICS.md)
     report["partitions"] = r.partitions;
+    report["rebalances"] = r.rebalances;
     report["ordering_violations"] = r.ordering_violations;
     report["group_hold_max_s"] = Fixed(r.group_hold_max_s);
   }

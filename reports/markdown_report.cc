@@ -88,7 +88,8 @@ void Headline(std::string& out, const model::Results& r) {
     rows.push_back({"lost by the broker", Count(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
   }
   if (r.partitions > 0) {
-    rows.push_back({"partitions", Count(r.partitions) + " partitions; longest hold " +
+    rows.push_back({"partitions", Count(r.partitions) + " partitions; " + Count(r.rebalances) +
+                                      " rebalances; longest hold " +
                                       Seconds(r.group_hold_max_s) + "; " +
                                       Count(r.ordering_violations) + " ordering violations"});
   }

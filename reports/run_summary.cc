@@ -66,9 +66,10 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
   }
   if (r.partitions > 0) {
     Append(out,
-           "partitions: %lld; longest hold of a partition %.1f s; %lld ordering violations "
-           "(acked after a later record of the partition)\n",
-           static_cast<long long>(r.partitions), r.group_hold_max_s,
+           "partitions: %lld; %lld rebalances; longest hold of a partition %.1f s; %lld "
+           "ordering violations (acked after a later record of the partition)\n",
+           static_cast<long long>(r.partitions), static_cast<long long>(r.rebalances),
+           r.group_hold_max_s,
            static_cast<long long>(r.ordering_violations));
   }
   if (r.message_groups > 0) {

@@ -117,10 +117,18 @@ struct Broker {
   // partitions' records in order, one at a time per partition, the oldest front first; a failed
   // or timed-out record goes back to its partition's front and the consumer takes it again
   // before anything behind it (Spring Kafka's seek to the failed offset). A crashed consumer's
-  // partitions wait for its restart (no rebalance is modelled). Needs workers.concurrency 1 (a
-  // consumer is one thread); not with message_groups or the fields message_groups refuses, nor
-  // a preset other than kafka.
+  // partitions wait for its restart, or move at a rebalance (session_timeout). Needs
+  // workers.concurrency 1 (a consumer is one thread); not with message_groups or the fields
+  // message_groups refuses, nor a preset other than kafka.
   std::optional<int64_t> partitions;
+  // JSON `session_timeout_s`, in (0, 86400]. Default null: a crashed consumer keeps its
+  // partitions until it restarts. Set (with partitions only): this long after a consumer
+  // crashed, if it is still down, the group rebalances: the partitions are assigned again, in
+  // ranges, over the consumers alive; a consumer that comes back and was left out rejoins with
+  // another rebalance. A record in flight at a rebalance stays with its consumer until it is
+  // acked or returned (the consumer gives up its partitions at its next poll). Kafka's
+  // session.timeout.ms (45 s since 3.0).
+  std::optional<Duration> session_timeout;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

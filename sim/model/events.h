@@ -47,6 +47,9 @@ enum class EventType : uint8_t {
   // a = message slot, b = message generation: a return the broker held back
   // (broker.delayed_retry) is due; it joins the returned messages. Last, for the same reason.
   kReturnDue,
+  // a = worker index, b = worker generation: the worker crashed broker.session_timeout ago; if
+  // it is still down its group rebalances (broker.partitions). Last, for the same reason.
+  kSessionTimeout,
 };
 
 struct Event {

@@ -19,8 +19,8 @@
 //
 // Contract:
 //  (1) Bounded memory: a ClassRecorder holds the DLQ (its largest), the parked or lost messages
-//      and the duplicate executions, as ids and a few bytes each, never a record per published message;
-//      a KeyReader holds the keys of the ids it was given.
+//      and the duplicate executions, as ids and a few bytes each, never a record per published
+//      message; a KeyReader holds the keys of the ids it was given.
 //  (2) Deterministic: members come out by id; a duplicate's causes in the order they happened.
 //  (3) They only listen: see sim/model/observer.h (1).
 //

@@ -77,18 +77,45 @@ MessageRef MessageGroups::PopNext() {
 
 void MessageGroups::AssignOwners(uint32_t consumers) {
   DRAINSIM_CHECK(consumers >= 1 && owner_.empty() && ready_count_ == 0);
-  const uint32_t count = static_cast<uint32_t>(groups_.size());
-  const uint32_t each = count / consumers;
-  const uint32_t extra = count % consumers;
-  owner_.resize(count);
+  owner_.resize(groups_.size());
   owned_free_.resize(consumers);
-  owned_count_.assign(consumers, 0);
   woken_listed_.assign(consumers, false);
+  member_.assign(consumers, true);
+  std::vector<uint32_t> members(consumers);
+  for (uint32_t owner = 0; owner < consumers; ++owner) members[owner] = owner;
+  AssignRanges(members);
+}
+
+void MessageGroups::AssignRanges(const std::vector<uint32_t>& members) {
+  const auto count = static_cast<uint32_t>(groups_.size());
+  const auto n = static_cast<uint32_t>(members.size());
+  const uint32_t each = count / n;
+  const uint32_t extra = count % n;
+  owned_count_.assign(owned_free_.size(), 0);
   uint32_t group = 0;
-  for (uint32_t owner = 0; owner < consumers && group < count; ++owner) {
-    const uint32_t take = each + (owner < extra ? 1 : 0);
-    for (uint32_t i = 0; i < take; ++i) owner_[group++] = owner;
-    owned_count_[owner] = take;
+  for (uint32_t i = 0; i < n && group < count; ++i) {
+    const uint32_t take = each + (i < extra ? 1 : 0);
+    for (uint32_t k = 0; k < take; ++k) owner_[group++] = members[i];
+    owned_count_[members[i]] = take;
+  }
+}
+
+void MessageGroups::Reassign(const std::vector<bool>& member) {
+  DRAINSIM_CHECK(owned() && member.size() == owned_free_.size());
+  std::vector<uint32_t> members;
+  for (uint32_t owner = 0; owner < member.size(); ++owner) {
+    if (member[owner]) members.push_back(owner);
+  }
+  DRAINSIM_CHECK(!members.empty());
+  member_ = member;
+  AssignRanges(members);
+  for (FreeHeap& heap : owned_free_) heap = FreeHeap();
+  for (uint32_t group = 0; group < groups_.size(); ++group) NoteIfFree(group);
+  for (const uint32_t owner : members) {
+    if (!woken_listed_[owner]) {
+      woken_listed_[owner] = true;
+      woken_.push_back(owner);
+    }
   }
 }
 

@@ -62,6 +62,12 @@ class MessageGroups {
   // count / C groups, one more if i < count % C, after those of owners 0..i-1 (Kafka's
   // RangeAssignor for one topic). REQUIRES: consumers >= 1; called once, before any push.
   void AssignOwners(uint32_t consumers);
+  // A rebalance: the groups again in ranges, over the owners whose `member` is true (in index
+  // order), as AssignOwners over that many. Every member is listed woken. A group with a
+  // message in flight keeps it in flight: it delivers to its new owner once that one leaves.
+  // REQUIRES: owned(); member.size() == the owners' count; at least one member.
+  void Reassign(const std::vector<bool>& member);
+  bool IsMember(uint32_t owner) const { return member_[owner]; }
   bool owned() const { return !owned_free_.empty(); }
   uint32_t OwnerOf(uint32_t group) const { return owner_[group]; }
   // The front of the owner's free group whose front has waited longest, taken off into `ref`;
@@ -117,6 +123,8 @@ class MessageGroups {
   // outnumber `groups_count`: memory follows the groups, not the run.
   template <typename Mine>
   void CompactIfStale(FreeHeap& heap, size_t groups_count, Mine&& mine);
+  // Owners in ranges over `members` (owner indices, ascending), as AssignOwners describes.
+  void AssignRanges(const std::vector<uint32_t>& members);
 
   std::vector<Group> groups_;
   std::vector<Link> links_;  // by message slot
@@ -127,6 +135,7 @@ class MessageGroups {
   std::vector<uint32_t> owned_count_;  // groups per owner
   std::vector<uint32_t> woken_;
   std::vector<bool> woken_listed_;
+  std::vector<bool> member_;  // owners the last assignment counted
   uint64_t next_place_ = 1;
   int64_t ready_count_ = 0;
 };

@@ -176,6 +176,7 @@ struct Results {
   // broker.partitions (0: none): a topic's partitions are groups owned by one consumer each, and
   // the two figures above and below are theirs.
   int64_t partitions = 0;
+  int64_t rebalances = 0;  // with partitions: the group's rebalances (broker.session_timeout)
   int64_t ordering_violations = 0;
   double group_hold_max_s = 0;
 

@@ -311,6 +311,9 @@ void World::HandleControl(const Event& event) {
     case EventType::kWorkerRestart:
       RestartWorker(event);
       break;
+    case EventType::kSessionTimeout:
+      SessionTimedOut(event);
+      break;
     case EventType::kBrokerRestart:
       BrokerRestart(event);
       break;

@@ -136,6 +136,10 @@ class World final : public Scheduler {
                  ReadyFrom from = ReadyFrom::kOther);
   void Dispatch();
   void DispatchPartitions();
+  // broker.session_timeout (world_broker.cc): a crashed consumer's session ran out, and the
+  // rebalance that assigns the partitions over the consumers alive.
+  void SessionTimedOut(const Event& event);
+  void Rebalance();
   void HandOut(uint32_t w, MessageRef ref);
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).

@@ -375,6 +375,10 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     ReleaseIfDone(d.message);
   }
   At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, pool_.generation(w)});
+  if (broker_.partitioned() && scenario_.broker.session_timeout) [[unlikely]] {
+    At(now_ + *scenario_.broker.session_timeout,
+       Event{EventType::kSessionTimeout, w, pool_.generation(w)});
+  }
   // A probe that died with the worker recorded no outcome: without its permit back, a
   // half-open breaker whose probes all died would wait for ever (issue 20).
   bool permit_back = false;
@@ -387,7 +391,31 @@ void World::RestartWorker(const Event& event) {
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerRestart(event.a, now_);
   }
+  // A consumer a rebalance left out joins the group again: another rebalance.
+  if (broker_.partitioned() && !broker_.groups().IsMember(event.a)) Rebalance();
   Dispatch();
+}
+
+void World::SessionTimedOut(const Event& event) {
+  const uint32_t w = event.a;
+  if (pool_.alive(w) || pool_.generation(w) != static_cast<uint32_t>(event.b)) return;
+  if (!broker_.groups().IsMember(w)) return;  // left out already
+  Rebalance();
+  Dispatch();
+}
+
+// The partitions in ranges over the consumers alive now; nothing changes with none alive (the
+// group is empty until one comes back, and keeps its last assignment).
+void World::Rebalance() {
+  std::vector<bool> alive(pool_.size());
+  bool any = false;
+  for (uint32_t w = 0; w < pool_.size(); ++w) {
+    alive[w] = pool_.alive(w);
+    any = any || alive[w];
+  }
+  if (!any) return;
+  broker_.groups().Reassign(alive);
+  ++metrics_.results().rebalances;
 }
 
 void World::BrokerRestart(const Event& event) {

@@ -286,8 +286,14 @@ void CheckMessageGroups(const config::Broker& b, Context& c) {
   if (b.delayed_retry) refuse("delayed_retry", "a delayed retry");
 }
 
-// A Kafka consumer is one thread: it processes its partitions' records one at a time.
+// A Kafka consumer is one thread: it processes its partitions' records one at a time. A session
+// timeout is a consumer group's: nothing to rebalance without partitions.
 void CheckPartitions(const config::Scenario& s, Context& c) {
+  if (s.broker.session_timeout && !s.broker.partitions) {
+    c.problems.Add("/broker/session_timeout_s",
+                   "applies only with broker.partitions (a consumer group's partitions are what "
+                   "a rebalance moves)");
+  }
   if (!s.broker.partitions || s.workers.concurrency == 1) return;
   c.problems.Add("/workers/concurrency",
                  std::to_string(s.workers.concurrency) +

@@ -149,6 +149,10 @@ Json BrokerJson(const config::Broker& b) {
   if (b.partitions || b.preset == config::BrokerPreset::kKafka) {
     out["partitions"] = OrNull(b.partitions, integer);
   }
+  // The kafka table fills it (session.timeout.ms, 45 s): as ack_pending_max.
+  if (b.session_timeout || b.preset == config::BrokerPreset::kKafka) {
+    out["session_timeout_s"] = OrNull(b.session_timeout, seconds);
+  }
   // No preset fills it: written only when set, for the same hash reason.
   if (b.delayed_retry) {
     out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},

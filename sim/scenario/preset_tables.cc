@@ -270,6 +270,9 @@ constexpr PresetDefault kNatsJetstream[] = {
 constexpr PresetDefault kKafka[] = {
     {"/broker/partitions", "1",
      "Kafka broker config num.partitions default 1 (a topic created without a count)"},
+    {"/broker/session_timeout_s", "45",
+     "Kafka consumer config session.timeout.ms default 45000 (since 3.0, KIP-735): a consumer "
+     "that stops heartbeating is removed and the group rebalances"},
     {"/broker/visibility_timeout_s", "300",
      "Kafka consumer config max.poll.interval.ms default 300000: a consumer still on a record "
      "after 5 minutes leaves the group and its partition's record is fetched again"},

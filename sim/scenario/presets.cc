@@ -95,7 +95,8 @@ void ApplyPresetDefaults(Json& document) {
   // without_dlq says what a broker without a DLQ does: a scenario that gives the preset's broker
   // a DLQ (kafka's dead-letter topic) does not get it.
   const auto given_dlq = broker->find("dead_letter_queue");
-  const bool dlq_given = given_dlq != broker->end() && given_dlq->is_boolean() && given_dlq->get<bool>();
+  const bool dlq_given =
+      given_dlq != broker->end() && given_dlq->is_boolean() && given_dlq->get<bool>();
   for (const PresetDefault& entry : defaults) {
     if (dlq_given && entry.pointer == "/broker/without_dlq") continue;
     const std::vector<std::string> tokens = Tokens(entry.pointer);

@@ -154,6 +154,8 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("message_groups")), Range::Closed(1, 1'000'000));
   broker->partitions =
       ReadInt(NullAsAbsent(o.Optional("partitions")), Range::Closed(1, 100'000));
+  broker->session_timeout = ReadSeconds(NullAsAbsent(o.Optional("session_timeout_s")),
+                                        Range::AboveAtMost(0, kDaySeconds));
   c.has_message_groups = broker->message_groups.has_value() || broker->partitions.has_value();
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));

@@ -149,6 +149,58 @@ TEST_CASE("kafka: with a dead-letter topic the tenth failure dead-letters the re
   CHECK(r.dlq_end == 1);
 }
 
+TEST_CASE("partitions: a crashed consumer's partitions move after the session timeout and come "
+          "back when it rejoins",
+          "[model][partitions][kafka]") {
+  // Two consumers, one partition each; 2 records/s of 100 ms. One consumer crashes at 50.25 s
+  // and restarts 100 s later. Its session runs out at 95.25 s: the group rebalances and the
+  // other consumer owns both partitions (its range is both); at 150.25 s the crashed one
+  // rejoins, a second rebalance gives its partition back.
+  const config::Scenario s =
+      Load(R"("partitions": 2, "session_timeout_s": 45, "visibility_timeout_s": 600)",
+           R"("kinds": {"k": {"handler": {"cpu_ms": {"constant": 100}}}},
+      "producers": [{"kind": "k", "constant": {"rate_per_s": 2, "until_s": 300}}],
+      "workers": {"count": 2, "restart_s": 100},
+      "faults": [{"type": "worker_crash", "at_s": 50.25, "count": 1}])",
+           400);
+  Recorder rec;
+  const Results r = RunAudited(s, rec);
+  CheckConserved(r);
+  CHECK(r.rebalances == 2);
+  CHECK(r.acked == r.published);
+  // The crashed consumer is the one that starts nothing while it is down.
+  int64_t starts_of[2] = {0, 0};
+  for (const Recorder::Start& start : rec.starts) {
+    if (start.at_s > 50.25 && start.at_s < 150.25) ++starts_of[start.worker];
+  }
+  REQUIRE((starts_of[0] == 0) != (starts_of[1] == 0));
+  const uint32_t crashed = starts_of[0] == 0 ? 0 : 1;
+  const uint32_t partition = crashed;  // one each, in worker order
+  for (const Recorder::Start& start : rec.starts) {
+    if (MessageGroups::GroupOf(start.id, 2) != partition || start.at_s <= 50.25) continue;
+    INFO("record " << start.id << " started at " << start.at_s);
+    if (start.at_s < 150.25) {
+      // Its records wait for the session to run out, then go to the other consumer.
+      CHECK(start.at_s >= 95.25);
+      CHECK(start.worker == 1 - crashed);
+    } else if (start.at_s > 151) {
+      CHECK(start.worker == crashed);  // back with its owner after the second rebalance
+    }
+  }
+  // Without a session timeout the partition waits for the restart.
+  Recorder plain;
+  config::Scenario waits = s;
+  waits.broker.session_timeout.reset();
+  const Results r_plain = RunAudited(waits, plain);
+  CheckConserved(r_plain);
+  CHECK(r_plain.rebalances == 0);
+  for (const Recorder::Start& start : plain.starts) {
+    if (MessageGroups::GroupOf(start.id, 2) == partition && start.at_s > 50.25) {
+      CHECK((start.at_s >= 150.25 && start.worker == crashed));
+    }
+  }
+}
+
 TEST_CASE("kafka: a record slower than max.poll.interval.ms is fetched again forever, never "
           "committed",
           "[model][partitions][kafka]") {

@@ -21,6 +21,7 @@ TEST_CASE("preset kafka: defaults in the struct", "[presets][kafka]") {
   const config::Scenario s = MustLoad(Kafka());
   const config::Broker& b = s.broker;
   CHECK(b.partitions == 1);                                        // num.partitions
+  CHECK(b.session_timeout == engine::Duration::Seconds(45));      // session.timeout.ms
   CHECK(b.visibility_timeout == engine::Duration::Seconds(300));  // max.poll.interval.ms
   CHECK(b.stale_ack == config::StaleAck::kRefused);               // CommitFailedException
   CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
@@ -77,6 +78,10 @@ TEST_CASE("preset kafka: partitions out of range, under other presets and beside
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/requeue_position", "head")),
                 "/broker/requeue_position", "partitions");
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/max_length", 10)), "/broker/max_length", "partitions");
+  CHECK_PROBLEM(Load(With(testing::PresetScenario(""), "/broker/session_timeout_s", 45)),
+                "/broker/session_timeout_s", "only with broker.partitions");
+  CHECK(MustLoad(With(plain, "/broker/session_timeout_s", 10)).broker.session_timeout ==
+        engine::Duration::Seconds(10));
   // A consumer is one thread.
   Json threads = With(With(Kafka(), "/workers/prefetch", 4), "/workers/concurrency", 2);
   CHECK_PROBLEM(Load(threads), "/workers/concurrency", "one at a time");

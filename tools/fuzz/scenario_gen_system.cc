@@ -155,6 +155,9 @@ void Partitions(Choices& in, const GenContext& c, Json& b) {
   if (b.contains("requeue_position") && b["requeue_position"] != "tail") return;
   if (c.preset == "kafka" && !in.Chance(70)) return;  // the preset's one partition
   b["partitions"] = in.Chance(70) ? in.IntIn(1, 8) : in.IntIn(1, 100'000);
+  if (in.Chance(40)) {
+    b["session_timeout_s"] = in.Chance(20) ? Json(nullptr) : Json(in.RealIn(0.5, 90));
+  }
 }
 
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
