@@ -65,6 +65,10 @@ MessageRef MessageGroups::PopNext() {
   DRAINSIM_CHECK(!owned() && deliverable());
   const uint32_t group = free_.top().second;
   free_.pop();
+  return TakeFront(group);
+}
+
+MessageRef MessageGroups::TakeFront(uint32_t group) {
   Group& g = groups_[group];
   const Link& link = links_[g.front];
   g.last_place = link.place;
@@ -126,14 +130,7 @@ bool MessageGroups::PopNextOf(uint32_t owner, MessageRef* ref) {
   if (heap.empty()) return false;
   const uint32_t group = heap.top().second;
   heap.pop();
-  Group& g = groups_[group];
-  const Link& link = links_[g.front];
-  g.last_place = link.place;
-  g.front = link.next;
-  if (g.front == kNone) g.back = kNone;
-  --ready_count_;
-  NoteIfFree(group);  // as PopNext
-  *ref = link.ref;
+  *ref = TakeFront(group);
   return true;
 }
 

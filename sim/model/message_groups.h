@@ -116,6 +116,8 @@ class MessageGroups {
   using FreeHeap = std::priority_queue<FreeEntry, std::vector<FreeEntry>, std::greater<FreeEntry>>;
 
   Link& LinkOf(MessageRef ref);
+  // The group's front, taken off its line. REQUIRES: the group's line is not empty.
+  MessageRef TakeFront(uint32_t group);
   // Adds the group's entry to free_ if it may deliver (invariant (3)).
   void NoteIfFree(uint32_t group);
   bool IsCurrent(const FreeEntry& entry) const;
