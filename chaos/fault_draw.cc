@@ -28,9 +28,9 @@ constexpr uint64_t kSwarmStream = engine::StreamId("swarm");
 using Limits = config::FaultLimits;
 
 // One generator per fault type, with the draws every type needs.
-class Draw {
+class FaultDraw {
  public:
-  Draw(uint64_t seed, FaultType type, Instant safety_end)
+  FaultDraw(uint64_t seed, FaultType type, Instant safety_end)
       : rng_(Rng::ForStream(seed, kSwarmStream, static_cast<uint64_t>(type))),
         safety_ms_(safety_end.micros() / 1000) {
     DRAINSIM_CHECK(safety_ms_ >= 1);
@@ -74,7 +74,7 @@ class Draw {
   int64_t safety_ms_;
 };
 
-std::string PickKind(Draw& draw, const config::Scenario& s) {
+std::string PickKind(FaultDraw& draw, const config::Scenario& s) {
   auto it = s.kinds.begin();
   std::advance(it, draw.Int(0, static_cast<int64_t>(s.kinds.size()) - 1));
   return it->first;
@@ -87,7 +87,7 @@ struct Undrawable : std::false_type {};
 
 // One value of a field, by its kind (fault_field.h's SwarmDraw::kDraw).
 template <typename V, typename F, typename M>
-V DrawValue(Draw& draw, const config::Scenario& s, const config::Field<F, M>& field) {
+V DrawValue(FaultDraw& draw, const config::Scenario& s, const config::Field<F, M>& field) {
   if constexpr (std::is_same_v<V, std::string>) {
     return PickKind(draw, s);
   } else if constexpr (std::is_same_v<V, double>) {
@@ -116,7 +116,8 @@ struct IsOptional<std::optional<T>> : std::true_type {};
 
 // The fields a table marks as drawn, in its order: a seed's plan depends on that order.
 template <typename F, typename M>
-void DrawField(Draw& draw, const config::Scenario& s, const config::Field<F, M>& field, F& fault) {
+void DrawField(FaultDraw& draw, const config::Scenario& s, const config::Field<F, M>& field,
+               F& fault) {
   if (field.swarm == config::SwarmDraw::kNone) return;
   M& member = fault.*field.member;
   if constexpr (IsOptional<M>::value) {
@@ -131,7 +132,7 @@ void DrawField(Draw& draw, const config::Scenario& s, const config::Field<F, M>&
 // What a type needs beyond its table's draws: values that depend on the scenario or on the
 // plan's safety phase.
 template <typename F>
-void AfterFields(Draw& draw, const config::Scenario& s, F& f) {
+void AfterFields(FaultDraw& draw, const config::Scenario& s, F& f) {
   if constexpr (std::is_same_v<F, config::PoisonFault>) {
     // A pill that hangs can outlast its visibility (in a prefetch buffer behind other pills,
     // or on its own): its failure then comes from a stale copy and is ignored, and it is
@@ -150,7 +151,7 @@ void AfterFields(Draw& draw, const config::Scenario& s, F& f) {
 }
 
 // worker_crash: a rate over a window, or some workers at one instant.
-config::WorkerCrashFault DrawWorkerCrashFault(Draw& draw, const config::Scenario& s) {
+config::WorkerCrashFault DrawWorkerCrashFault(FaultDraw& draw, const config::Scenario& s) {
   config::WorkerCrashFault f;
   if (draw.Coin()) {
     f.rate_per_h = draw.Pick(config::kSwarmCrashRatesPerH);
@@ -164,7 +165,7 @@ config::WorkerCrashFault DrawWorkerCrashFault(Draw& draw, const config::Scenario
 }
 
 template <typename F>
-config::Fault DrawOne(Draw& draw, const config::Scenario& s) {
+config::Fault DrawOne(FaultDraw& draw, const config::Scenario& s) {
   if constexpr (std::is_same_v<F, config::WorkerCrashFault>) {
     return DrawWorkerCrashFault(draw, s);
   } else {
@@ -176,9 +177,9 @@ config::Fault DrawOne(Draw& draw, const config::Scenario& s) {
 }
 
 template <size_t... I>
-config::Fault DrawTyped(FaultType type, Draw& draw, const config::Scenario& s,
+config::Fault DrawTyped(FaultType type, FaultDraw& draw, const config::Scenario& s,
                         std::index_sequence<I...>) {
-  using Drawer = config::Fault (*)(Draw&, const config::Scenario&);
+  using Drawer = config::Fault (*)(FaultDraw&, const config::Scenario&);
   static constexpr Drawer kDrawers[] = {&DrawOne<std::variant_alternative_t<I, config::Fault>>...};
   const auto index = static_cast<size_t>(type);
   DRAINSIM_CHECK(index < std::size(kDrawers));
@@ -216,7 +217,7 @@ std::vector<config::Fault> DrawFaults(const config::Scenario& skeleton, Instant 
   for (const config::FaultDescriptor& descriptor : config::FaultDescriptors()) {
     const FaultType type = descriptor.type;
     if (!Applicable(type, skeleton)) continue;
-    Draw draw(seed, type, safety_end);
+    FaultDraw draw(seed, type, safety_end);
     if (!draw.Coin()) continue;
     faults.push_back(DrawTyped(type, draw, skeleton,
                                std::make_index_sequence<std::variant_size_v<config::Fault>>()));

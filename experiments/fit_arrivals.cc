@@ -13,7 +13,7 @@ namespace {
 
 // count * ln(count / length): one side's Poisson log-likelihood at its own rate, up to terms
 // that cancel in the ratio; 0 for no events.
-double LogLikelihood(double count, double length) {
+double PoissonLogLikelihood(double count, double length) {
   return count > 0 ? count * std::log(count / length) : 0;
 }
 
@@ -64,10 +64,10 @@ std::vector<size_t> Segment(const std::vector<int64_t>& counts) {
   for (size_t i = 0; i < counts.size(); ++i) prefix[i + 1] = prefix[i] + counts[i];
   return SegmentBins(counts.size(), [&](size_t from, size_t at, size_t until) {
     const auto total = static_cast<double>(prefix[until] - prefix[from]);
-    const double joint = LogLikelihood(total, static_cast<double>(until - from));
+    const double joint = PoissonLogLikelihood(total, static_cast<double>(until - from));
     const auto left = static_cast<double>(prefix[at] - prefix[from]);
-    return 2 * (LogLikelihood(left, static_cast<double>(at - from)) +
-                LogLikelihood(total - left, static_cast<double>(until - at)) - joint);
+    return 2 * (PoissonLogLikelihood(left, static_cast<double>(at - from)) +
+                PoissonLogLikelihood(total - left, static_cast<double>(until - at)) - joint);
   });
 }
 

@@ -13,7 +13,7 @@ namespace drainsim::experiments {
 namespace {
 
 // One side's binomial log-likelihood at its own probability; 0 when f is 0 or n.
-double LogLikelihood(double failures, double trials) {
+double BinomialLogLikelihood(double failures, double trials) {
   double l = 0;
   if (failures > 0) l += failures * std::log(failures / trials);
   if (trials > failures) l += (trials - failures) * std::log((trials - failures) / trials);
@@ -98,8 +98,8 @@ std::vector<double> Refined(const std::vector<Trial>& trials, std::vector<double
     for (size_t at = low; at < high; ++at) {  // left: trials [from, at), right: [at, until)
       const auto f1 = static_cast<double>(sorted.failures[at] - sorted.failures[from]);
       const auto f2 = static_cast<double>(sorted.failures[until] - sorted.failures[at]);
-      const double l = LogLikelihood(f1, static_cast<double>(at - from)) +
-                       LogLikelihood(f2, static_cast<double>(until - at));
+      const double l = BinomialLogLikelihood(f1, static_cast<double>(at - from)) +
+                       BinomialLogLikelihood(f2, static_cast<double>(until - at));
       if (l > best) {
         best = l;
         best_at = at;
@@ -164,7 +164,8 @@ FailureWindowsFit FitFailureWindows(const std::vector<Trial>& trials, double end
     const auto n1 = static_cast<double>(n_prefix[at] - n_prefix[from]);
     const auto f2 = static_cast<double>(f_prefix[until] - f_prefix[at]);
     const auto n2 = static_cast<double>(n_prefix[until] - n_prefix[at]);
-    return 2 * (LogLikelihood(f1, n1) + LogLikelihood(f2, n2) - LogLikelihood(f1 + f2, n1 + n2));
+    return 2 * (BinomialLogLikelihood(f1, n1) + BinomialLogLikelihood(f2, n2) -
+                BinomialLogLikelihood(f1 + f2, n1 + n2));
   };
   const std::vector<size_t> bounds =
       fit.homogeneity.rejected ? SegmentBins(bins, ratio) : std::vector<size_t>{0, bins};

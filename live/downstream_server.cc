@@ -25,7 +25,7 @@ int64_t EpochUtcNow() {
       .count();
 }
 
-std::string Lower(std::string text) {
+std::string LowerHeader(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
 }
@@ -98,7 +98,7 @@ std::optional<Request> ParseHead(const std::string& head) {
     const size_t start = from + 2;
     const size_t end = head.find("\r\n", start);
     const std::string header =
-        Lower(head.substr(start, end == std::string::npos ? end : end - start));
+        LowerHeader(head.substr(start, end == std::string::npos ? end : end - start));
     from = end;
     if (header.rfind("transfer-encoding:", 0) == 0) return {};
     if (header.rfind("content-length:", 0) == 0 &&

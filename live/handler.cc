@@ -153,8 +153,8 @@ base::Expected<int64_t> InsertExecution(RunState& state, PGconn* conn, const Pla
                           std::to_string(worker) + ")");
 }
 
-DbOutcome DbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
-                 int worker, engine::Rng& rng) {
+DbOutcome RunDbWork(RunState& state, const config::Kind& kind, const PlannedMessage& m, int attempt,
+                    int worker, engine::Rng& rng) {
   DbOutcome out;
   const int64_t timeout_ms = state.scenario.database->timeout.micros() / 1000;
   std::optional<int64_t> lowered_ms;
@@ -284,7 +284,7 @@ Verdict RunHandler(RunState& state, const AmqpMessage& message, int64_t id, int 
                      (bug ? " (bug)" : " (errors, execution " + std::to_string(execution) + ")"));
   }
   if (state.pool != nullptr) {
-    return AfterDbWork(state, DbWork(state, kind, m, attempt, worker, rng), m, attempt, worker);
+    return AfterDbWork(state, RunDbWork(state, kind, m, attempt, worker, rng), m, attempt, worker);
   }
   if (kind.handler.downstream_calls > 0) {
     const CallsOutcome call =

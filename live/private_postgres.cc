@@ -18,7 +18,7 @@ std::vector<std::string> BaseEnv() {
 }
 
 // The user the server runs as: `postgres` when we are root (see the header), else ourselves.
-std::string ServerUser() { return geteuid() == 0 ? "postgres" : ""; }
+std::string PostgresServerUser() { return geteuid() == 0 ? "postgres" : ""; }
 
 std::string ReadVersion(const std::string& bindir) {
   // The bin directory's name carries the major version; the exact one is in the log's first
@@ -120,7 +120,7 @@ base::Expected<std::unique_ptr<PrivatePostgres>> PrivatePostgres::Launch(
         "PostgreSQL server not installed (no /usr/lib/postgresql/*/bin/postgres; Debian: "
         "apt-get install postgresql)"};
   }
-  const std::string user = ServerUser();
+  const std::string user = PostgresServerUser();
   if (base::Status made = dir.MakeSubdir("pg", user); !made) return base::Failure{made.error()};
   std::unique_ptr<PrivatePostgres> pg(new PrivatePostgres());
   const std::string home = dir.path() + "/pg";

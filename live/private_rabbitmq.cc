@@ -13,7 +13,7 @@ namespace drainsim::live {
 
 namespace {
 
-std::string ServerUser() { return geteuid() == 0 ? "rabbitmq" : ""; }
+std::string RabbitmqServerUser() { return geteuid() == 0 ? "rabbitmq" : ""; }
 
 std::string FindEpmd() {
   for (const char* path : {"/usr/bin/epmd", "/usr/lib/erlang/bin/epmd"}) {
@@ -106,7 +106,7 @@ base::Expected<std::unique_ptr<PrivateRabbitMq>> PrivateRabbitMq::Launch(
         "RabbitMQ not installed (no /usr/lib/rabbitmq/bin/rabbitmq-server or epmd; Debian: "
         "apt-get install rabbitmq-server)"};
   }
-  const std::string user = ServerUser();
+  const std::string user = RabbitmqServerUser();
   if (base::Status made = dir.MakeSubdir("rabbitmq", user); !made) {
     return base::Failure{made.error()};
   }

@@ -22,7 +22,7 @@ using reports::NumberOr;
 
 constexpr const char* kFormula = "mean +- t(0.975, n - 1) * sd * sqrt(1 + 1/n)";
 
-json Real(const std::optional<double>& value) {
+json RealOrNull(const std::optional<double>& value) {
   return value ? json(reports::Fixed(*value)) : json(nullptr);
 }
 
@@ -163,17 +163,17 @@ json ComparisonJson(const Comparison& c) {
   const bool any = c.simulated.count > 0;
   return {{"metric", c.name},
           {"unit", c.unit},
-          {"live", Real(c.live)},
-          {"simulated_mean", any ? Real(c.simulated.mean) : json(nullptr)},
-          {"simulated_sd", c.simulated.has_interval() ? Real(c.simulated.sd) : json(nullptr)},
-          {"simulated_min", any ? Real(c.simulated.min) : json(nullptr)},
-          {"simulated_max", any ? Real(c.simulated.max) : json(nullptr)},
-          {"interval_low", c.interval ? Real(c.interval->low) : json(nullptr)},
-          {"interval_high", c.interval ? Real(c.interval->high) : json(nullptr)},
+          {"live", RealOrNull(c.live)},
+          {"simulated_mean", any ? RealOrNull(c.simulated.mean) : json(nullptr)},
+          {"simulated_sd", c.simulated.has_interval() ? RealOrNull(c.simulated.sd) : json(nullptr)},
+          {"simulated_min", any ? RealOrNull(c.simulated.min) : json(nullptr)},
+          {"simulated_max", any ? RealOrNull(c.simulated.max) : json(nullptr)},
+          {"interval_low", c.interval ? RealOrNull(c.interval->low) : json(nullptr)},
+          {"interval_high", c.interval ? RealOrNull(c.interval->high) : json(nullptr)},
           {"tolerance", reports::Fixed(c.tolerance)},
           {"exact", c.exact},
           {"verdict", VerdictName(c.verdict)},
-          {"gap", Real(Gap(c))},
+          {"gap", RealOrNull(Gap(c))},
           {"note", c.note}};
 }
 
@@ -183,7 +183,7 @@ json SimulatedFiguresJson(const SimulatedSide& sim) {
   for (size_t f = 0; f < sim.names.size(); ++f) {
     json entry = reports::StatisticsJson(experiments::Describe(sim.values[f], 0.95));
     json values = json::array();
-    for (const std::optional<double>& v : sim.values[f]) values.push_back(Real(v));
+    for (const std::optional<double>& v : sim.values[f]) values.push_back(RealOrNull(v));
     entry["values"] = std::move(values);
     figures[sim.names[f]] = std::move(entry);
   }
@@ -210,7 +210,7 @@ std::string SideBySideJson(const SideBySideRun& run) {
     live["live_traffic"] = LiveTrafficJson(run.live->live_traffic);
   json comparison = json::array();
   for (const Comparison& c : run.rows) {
-    live[c.name] = Real(c.live);
+    live[c.name] = RealOrNull(c.live);
     comparison.push_back(ComparisonJson(c));
   }
   j["live"] = std::move(live);

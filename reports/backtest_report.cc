@@ -20,7 +20,7 @@ std::string Text(double value) { return std::isinf(value) ? "never" : Decimal(va
 
 std::string Percent(double share) { return Decimal(100 * share, 1) + "%"; }
 
-const char* Verdict(bool passed) { return passed ? "pass" : "MISS"; }
+const char* PassOrMiss(bool passed) { return passed ? "pass" : "MISS"; }
 
 Json SeriesJson(const SeriesComparison& s) {
   Json points = Json::array();
@@ -101,7 +101,7 @@ std::string BacktestMarkdown(const BacktestResult& r) {
     md += "| " + s.name + " | " + std::to_string(s.points.size()) + " | " +
           Percent(s.share_in_band) + " | " + Percent(s.share_floor) + " | " +
           Text(s.mean_abs_error) + " | " + Text(s.max_abs_error) + " | " +
-          std::to_string(s.points_beyond_run) + " | " + Verdict(s.passed) + " |\n";
+          std::to_string(s.points_beyond_run) + " | " + PassOrMiss(s.passed) + " |\n";
   }
   md +=
       "\n## Figures\n\n| figure | observed | simulated 2.5% | median | 97.5% | error | verdict |"
@@ -110,7 +110,7 @@ std::string BacktestMarkdown(const BacktestResult& r) {
     const bool finite = std::isfinite(s.observed) && std::isfinite(s.median);
     md += "| " + s.name + " | " + Text(s.observed) + " | " + Text(s.low) + " | " + Text(s.median) +
           " | " + Text(s.high) + " | " + (finite ? Decimal(s.observed - s.median, 3) : "-") +
-          " | " + Verdict(s.passed) + " |\n";
+          " | " + PassOrMiss(s.passed) + " |\n";
   }
   md += "\n";
   for (const ScalarComparison& s : r.scalars) md += "- " + s.name + ": " + s.rule + ".\n";
@@ -125,11 +125,12 @@ std::string BacktestSummary(const BacktestResult& r) {
     text += "  " + s.name + ": " + Percent(s.share_in_band) + " of " +
             std::to_string(s.points.size()) + " points inside the 95% band (required " +
             Percent(s.share_floor) + "), mean abs error " + Text(s.mean_abs_error) + "  " +
-            Verdict(s.passed) + "\n";
+            PassOrMiss(s.passed) + "\n";
   }
   for (const ScalarComparison& s : r.scalars) {
     text += "  " + s.name + ": observed " + Text(s.observed) + ", simulated " + Text(s.low) +
-            " .. " + Text(s.high) + " (median " + Text(s.median) + ")  " + Verdict(s.passed) + "\n";
+            " .. " + Text(s.high) + " (median " + Text(s.median) + ")  " + PassOrMiss(s.passed) +
+            "\n";
   }
   text += r.passed ? "backtest: pass\n" : "backtest: the model misses beyond the tolerances\n";
   return text;

@@ -65,7 +65,7 @@ json Threshold(const std::optional<svg::Threshold>& threshold) {
   return json{{"y", threshold->y}, {"label", threshold->label}, {"colour", threshold->colour}};
 }
 
-json Number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+json JsonValueOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
 // Contract (2) and (3): the rows of one chart.
 json Data(const ChartFigure& figure, const std::vector<model::Sample>& samples, size_t max_points) {
@@ -78,7 +78,7 @@ json Data(const ChartFigure& figure, const std::vector<model::Sample>& samples, 
   for (size_t k = 0; k < figure.sources.size(); ++k) {
     json y = json::array();
     for (const size_t i : kept) {
-      y.push_back(Number(ChartValue(*columns[k], figure.sources[k], samples[i], true)));
+      y.push_back(JsonValueOrNull(ChartValue(*columns[k], figure.sources[k], samples[i], true)));
     }
     data.push_back(std::move(y));
   }

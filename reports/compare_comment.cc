@@ -4,6 +4,7 @@
 #include "reports/metrics.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 
 namespace drainsim::reports {
 
@@ -12,8 +13,6 @@ namespace {
 using experiments::GateResult;
 using experiments::GateRow;
 using experiments::GateVerdict;
-
-std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
 
 std::string Code(const std::string& text) { return "`" + text + "`"; }
 
@@ -50,7 +49,7 @@ size_t CountOf(const GateResult& gate, GateVerdict verdict) {
 }
 
 std::string SummaryLine(const GateResult& gate) {
-  const std::string basis = "at " + Percent(gate.confidence) + " confidence over " +
+  const std::string basis = "at " + LevelPercent(gate.confidence) + " confidence over " +
                             std::to_string(gate.replications) + " paired replications";
   if (!gate.AnyGated()) {
     return "No gate (no --fail-if-worse): B is worse on " +
@@ -70,7 +69,8 @@ std::string SummaryLine(const GateResult& gate) {
 
 std::string CompareCommentMarkdown(const GateResult& gate) {
   Table table;
-  table.header = {"metric", "A", "B", "B − A (" + Percent(gate.confidence) + " CI)", "verdict"};
+  table.header = {"metric", "A", "B", "B − A (" + LevelPercent(gate.confidence) + " CI)",
+                  "verdict"};
   table.right = {false, true, true, true, false};
   for (const GateRow& row : gate.rows) {
     table.rows.push_back({Code(row.metric) + (row.gated ? " (gate)" : ""), MeanText(row.a),
@@ -93,8 +93,8 @@ std::string GateText(const GateResult& gate) {
                           DifferenceText(row.difference), row.verdict_by,
                           row.verdict == GateVerdict::kWorse ? "FAIL" : "pass"});
   }
-  std::string text =
-      "gate (--fail-if-worse, " + Percent(gate.confidence) + " confidence):\n" + table.Text("  ");
+  std::string text = "gate (--fail-if-worse, " + LevelPercent(gate.confidence) + " confidence):\n" +
+                     table.Text("  ");
   text += gate.Failed() ? "gate failed: B is worse than A on " + List(Gated(gate, true), false)
                         : "gate passed: B is not significantly worse than A on " +
                               List(Gated(gate, false), false);

@@ -9,6 +9,7 @@
 #include "reports/metrics.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -30,8 +31,6 @@ using experiments::VerdictBasisName;
 namespace {
 
 using nlohmann::json;
-
-std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
 
 std::string Signed(double value) { return SignedNumber(value); }
 
@@ -72,7 +71,7 @@ json GateJson(const GateResult& gate) {
 Table MainTable(const Comparison& c, const std::vector<MetricComparison>& results) {
   Table table;
   table.header = {"metric",         "better",  "mean A",
-                  "mean B",         "B - A",   Percent(c.confidence) + " CI of B - A",
+                  "mean B",         "B - A",   LevelPercent(c.confidence) + " CI of B - A",
                   "unpaired CI +-", "verdict", "by"};
   table.right = {false, false, true, true, true, true, true, false, false};
   for (size_t m = 0; m < c.metrics.size(); ++m) {
@@ -174,7 +173,7 @@ std::string Text(const Comparison& c, const Table& table, const std::optional<Ta
   std::string text =
       "compare A: " + c.a.name + " (" + c.a.path + ")\n        B: " + c.b.name + " (" + c.b.path +
       ")\n" + std::to_string(c.replications) + " replications; " + SeedsText(c) +
-      "\ndifferences are B - A, paired per replication; " + Percent(c.confidence) +
+      "\ndifferences are B - A, paired per replication; " + LevelPercent(c.confidence) +
       " Student-t intervals; 'unpaired' is the half-width independent runs would give "
       "(Welch); means are over the runs with a value ('over k of n')\n\n" +
       table.Text();
@@ -189,7 +188,7 @@ std::string Markdown(const Comparison& c, const Table& table, const std::optiona
                    c.b.hash + "`)\n- " + std::to_string(c.replications) + " replications; " +
                    SeedsText(c) + "\n- drainsim " + c.drainsim_version +
                    "\n\nDifferences are B - A, paired per replication, with " +
-                   Percent(c.confidence) +
+                   LevelPercent(c.confidence) +
                    " Student-t intervals. *Unpaired CI ±* is the half-width that independent runs "
                    "of the same size would give (Welch), for scale. Means are over the runs with "
                    "a value (*over k of n*).\n\n" +

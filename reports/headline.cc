@@ -3,12 +3,11 @@
 #include <algorithm>
 
 #include "reports/metrics.h"
+#include "reports/text_format.h"
 
 namespace drainsim::reports {
 
 namespace {
-
-std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
 
 std::string Messages(int64_t count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);
@@ -25,7 +24,7 @@ bool AnyDrainStarted(const model::Results& r) {
 
 std::string TimeToEmptyValue(const model::Results& r) {
   if (r.drains.empty()) return "no drain planned";
-  if (r.time_to_empty_s) return Seconds(*r.time_to_empty_s);
+  if (r.time_to_empty_s) return SecondsText(*r.time_to_empty_s);
   if (!AnyDrainStarted(r)) return "never: no drain started";
   int64_t left = 0;
   for (const model::DrainResults& d : r.drains) left += d.left;
@@ -39,7 +38,7 @@ std::string TimeToEmptyValue(const model::Results& r) {
 std::string TimeToEmptyDetail(const model::Results& r) {
   if (!r.time_to_empty_s || r.dlq_end == 0) return "";
   // Time to empty is reached when the replays settle; failures after it fill the DLQ again.
-  return "the DLQ emptied " + Seconds(*r.time_to_empty_s) + " after the first drain started; " +
+  return "the DLQ emptied " + SecondsText(*r.time_to_empty_s) + " after the first drain started; " +
          std::to_string(r.dlq_end) + " in it again by the end (" +
          Messages(r.refilled, "replay", "replays") + " died again)";
 }
@@ -53,9 +52,9 @@ std::optional<double> ReplayRatePerS(const model::DrainResults& d) {
 
 std::string DrainReplayPace(const model::DrainResults& d) {
   if (!d.started_at_s || d.replayed == 0 || !d.last_replay_at_s) return "-";
-  if (d.replayed == 1) return "at " + Seconds(*d.last_replay_at_s);
+  if (d.replayed == 1) return "at " + SecondsText(*d.last_replay_at_s);
   if (const std::optional<double> rate = ReplayRatePerS(d)) {
-    return "in " + Seconds(*d.last_replay_at_s - *d.started_at_s) + " (" + Decimal(*rate, 1) +
+    return "in " + SecondsText(*d.last_replay_at_s - *d.started_at_s) + " (" + Decimal(*rate, 1) +
            "/s)";
   }
   return "at once";
@@ -129,7 +128,7 @@ std::vector<AlertPhrase> AlertPhrases(const model::Results& r) {
   auto add = [&](bool on, const char* name, const std::optional<double>& first_s) {
     if (!on) return;
     phrases.push_back(
-        {name, first_s ? "first at " + Seconds(*first_s) : "never fired", first_s.has_value()});
+        {name, first_s ? "first at " + SecondsText(*first_s) : "never fired", first_s.has_value()});
   };
   add(r.age_alert_on, "oldest age", r.age_alert_first_s);
   add(r.depth_alert_on, "depth", r.depth_alert_first_s);

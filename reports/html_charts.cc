@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "reports/metrics.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -24,8 +25,6 @@ constexpr const char* kDrain = "#22c55e";
 constexpr const char* kAlert = "#ea580c";
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string Seconds(double s) { return Decimal(s, 3) + " s"; }
 
 // One column of the series (through SeriesColumns(), as series.csv writes it) as a chart series,
 // down-sampled while it is read: a run of ten million samples never holds a copy of a column.
@@ -90,12 +89,12 @@ void FaultsFromScenario(const ScenarioMarks& marks, Decorations& d) {
     // The run may stop (run.events_max) before a fault's time comes: nothing to draw then.
     if (f.from_s > d.x_max || (f.until_s && f.from_s == d.x_max)) continue;
     if (!f.until_s) {
-      d.markers.push_back({f.from_s, f.type, name + " at " + Seconds(f.from_s), kFault});
+      d.markers.push_back({f.from_s, f.type, name + " at " + SecondsText(f.from_s), kFault});
     } else if (CoversRun(f.from_s, *f.until_s, d.x_max)) {
       d.notes.push_back(name);
     } else {
       d.bands.push_back({f.from_s, std::min(*f.until_s, d.x_max),
-                         name + ", " + Seconds(f.from_s) + " to " + Seconds(*f.until_s),
+                         name + ", " + SecondsText(f.from_s) + " to " + SecondsText(*f.until_s),
                          "fault window", kFault, "band fault"});
     }
   }
@@ -115,10 +114,10 @@ void FaultsFromFlags(const std::vector<Sample>& samples, Decorations& d) {
     if (CoversRun(from, until, d.x_max)) {
       d.notes.push_back("a fault window (open at every sample)");
     } else {
-      d.bands.push_back(
-          {from, until,
-           "fault window open at the samples from " + Seconds(from) + " to " + Seconds(until),
-           "fault window", kFault, "band fault"});
+      d.bands.push_back({from, until,
+                         "fault window open at the samples from " + SecondsText(from) + " to " +
+                             SecondsText(until),
+                         "fault window", kFault, "band fault"});
     }
     i = j + 1;
   }
@@ -129,7 +128,7 @@ void FaultsFromFlags(const std::vector<Sample>& samples, Decorations& d) {
 void CrashStrikes(const model::Results& r, Decorations& d) {
   for (const double t_s : r.crash_strikes_s) {
     if (t_s > d.x_max) continue;
-    d.markers.push_back({t_s, "", "worker crash at " + Seconds(t_s), kFault});
+    d.markers.push_back({t_s, "", "worker crash at " + SecondsText(t_s), kFault});
   }
 }
 
@@ -142,8 +141,8 @@ void Drains(const model::Results& r, Decorations& d) {
     d.bands.push_back({*drain.started_at_s, std::max(*drain.started_at_s, until),
                        "drain " + std::to_string(i) + ": " + std::to_string(drain.replayed) +
                            " replayed at " + Decimal(drain.achieved_rate_per_s, 1) + "/s, from " +
-                           Seconds(*drain.started_at_s) +
-                           (drain.ended_at_s ? " to " + Seconds(*drain.ended_at_s)
+                           SecondsText(*drain.started_at_s) +
+                           (drain.ended_at_s ? " to " + SecondsText(*drain.ended_at_s)
                                              : std::string(", still active at the end")),
                        "drain", kDrain, "band drain"});
   }
@@ -219,12 +218,12 @@ void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results
     std::string caption =
         "Age of the oldest message in the pipeline (ready, delayed or in flight), at each "
         "sample; maximum " +
-        Seconds(r.oldest_age_max_s) + ".";
+        SecondsText(r.oldest_age_max_s) + ".";
     if (marks.age_alert_s) {
       c.threshold = svg::Threshold{*marks.age_alert_s,
                                    "age alert " + Decimal(*marks.age_alert_s) + " s", kAlert};
       caption += " The dashed line is the age alert (alerts.oldest_age_s): " +
-                 (r.age_alert_first_s ? "it first fired at " + Seconds(*r.age_alert_first_s)
+                 (r.age_alert_first_s ? "it first fired at " + SecondsText(*r.age_alert_first_s)
                                       : std::string("it never fired")) +
                  ".";
     }

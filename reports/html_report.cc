@@ -11,6 +11,7 @@
 #include "reports/metrics.h"
 #include "reports/recovery.h"
 #include "reports/svg_chart.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -70,31 +71,20 @@ svg::LineChart NarrowCopy(const svg::LineChart& wide) {
   return narrow;
 }
 
-std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
 std::string Count(int64_t value) { return std::to_string(value); }
 
 // Text that came from outside the program; the same escaping serves text and attributes.
-std::string Text(std::string_view text) { return XmlEscape(text); }
-std::string Code(std::string_view text) { return "<code>" + XmlEscape(text) + "</code>"; }
 
 void Card(std::string& out, std::string_view label, const std::string& value,
           const std::string& sub, std::string_view value_class = "") {
-  out += "<div class=\"card\"><div class=\"label\">" + Text(label) + "</div><div class=\"value";
+  out += "<div class=\"card\"><div class=\"label\">" + HtmlText(label) + "</div><div class=\"value";
   if (!value_class.empty()) {
     out += ' ';
     out += value_class;
   }
-  out += "\">" + Text(value) + "</div>";
-  if (!sub.empty()) out += "<div class=\"sub\">" + Text(sub) + "</div>";
+  out += "\">" + HtmlText(value) + "</div>";
+  if (!sub.empty()) out += "<div class=\"sub\">" + HtmlText(sub) + "</div>";
   out += "</div>\n";
-}
-
-void Row(std::string& out, const std::vector<std::string>& cells, bool header = false) {
-  out += "<tr>";
-  for (const std::string& cell : cells) {
-    out += header ? "<th>" + cell + "</th>" : "<td>" + cell + "</td>";
-  }
-  out += "</tr>\n";
 }
 
 // "pass" or "fail" (a CSS class), "" without expectations.
@@ -154,7 +144,7 @@ void Headline(std::string& out, const ReportInput& input) {
     const Recovery recovery = RecoveryOf(r);
     Card(out, "recovery after faults",
          recovery.metastable.value_or(false) ? "metastable"
-         : recovery.time_to_recover_s        ? Seconds(*recovery.time_to_recover_s)
+         : recovery.time_to_recover_s        ? SecondsText(*recovery.time_to_recover_s)
                                              : "-",
          RecoveryText(recovery, r), recovery.metastable.value_or(false) ? "fail" : "");
   }
@@ -169,9 +159,10 @@ void Headline(std::string& out, const ReportInput& input) {
 
 void Meta(std::string& out, const ReportInput& input) {
   const model::Results& r = input.results;
-  out += "<p class=\"meta\">Scenario " + Code(input.context.scenario_path) + ", hash " +
-         Code(input.context.scenario_hash) + "; drainsim " + Text(input.context.drainsim_version) +
-         ". Simulated " + Seconds(r.ended_at_s) + " in " + Count(r.events) + " events (" +
+  out += "<p class=\"meta\">Scenario " + HtmlCode(input.context.scenario_path) + ", hash " +
+         HtmlCode(input.context.scenario_hash) + "; drainsim " +
+         HtmlText(input.context.drainsim_version) + ". Simulated " + SecondsText(r.ended_at_s) +
+         " in " + Count(r.events) + " events (" +
          (r.events_max_reached ? "stopped at run.events_max"
           : r.reached_until    ? "reached run.until_s"
                                : "nothing left to happen") +
@@ -179,7 +170,7 @@ void Meta(std::string& out, const ReportInput& input) {
   if (r.events_max_reached) {
     out += "<p class=\"fail\">The run stopped at run.events_max: every figure is partial.</p>\n";
   }
-  out += "<p class=\"meta\">Reproduce: " + Code(input.reproduce) + "</p>\n";
+  out += "<p class=\"meta\">Reproduce: " + HtmlCode(input.reproduce) + "</p>\n";
 }
 
 void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
@@ -189,10 +180,12 @@ void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
     return;
   }
   out += "<div class=\"scroll\"><table>\n";
-  Row(out, {"result", "expectation", "measured", "bound", "reason"}, true);
+  HtmlRow(out, {"result", "expectation", "measured", "bound", "reason"}, true);
   for (const Verdict& v : verdicts) {
-    Row(out, {v.passed ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>",
-              Code(v.text), Text(v.measured_text), Code(BoundsText(v.bounds)), Text(v.reason)});
+    HtmlRow(out,
+            {v.passed ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>",
+             HtmlCode(v.text), HtmlText(v.measured_text), HtmlCode(BoundsText(v.bounds)),
+             HtmlText(v.reason)});
   }
   out += "</table></div>\n";
 }
@@ -209,16 +202,16 @@ void Charts(std::string& out, const RunCharts& charts) {
       "chart's top marks a peak drawn off scale, its value beside it. Hover a band or a line "
       "for its details.</p>\n";
   for (const ChartFigure& figure : charts.figures) {
-    out += "<figure>\n<h3>" + Text(figure.chart.title) + "</h3>\n<div class=\"wide\">";
+    out += "<figure>\n<h3>" + HtmlText(figure.chart.title) + "</h3>\n<div class=\"wide\">";
     out += svg::RenderLineChart(figure.chart);
     out += "</div>\n<div class=\"narrow\">";
     out += svg::RenderLineChart(NarrowCopy(figure.chart));
-    out += "</div>\n<figcaption>" + Text(figure.caption) + "</figcaption>\n</figure>\n";
+    out += "</div>\n<figcaption>" + HtmlText(figure.caption) + "</figcaption>\n</figure>\n";
   }
   if (!charts.notes.empty()) {
     out += "<p class=\"meta\">Not shaded, since active the whole run:";
     for (size_t i = 0; i < charts.notes.size(); ++i) {
-      out += (i == 0 ? " " : "; ") + Text(charts.notes[i]);
+      out += (i == 0 ? " " : "; ") + HtmlText(charts.notes[i]);
     }
     out += ".</p>\n";
   }
@@ -232,15 +225,15 @@ void Drains(std::string& out, const model::Results& r) {
                                      "refilled", "parked",  "left"};
   if (r.has_database) header.push_back("DB utilisation");
   if (r.has_live_traffic) header.push_back("live p99");
-  Row(out, header, true);
+  HtmlRow(out, header, true);
   for (size_t i = 0; i < r.drains.size(); ++i) {
     const model::DrainResults& d = r.drains[i];
     std::vector<std::string> row = {
         Count(static_cast<int64_t>(i)),
-        d.started_at_s ? Seconds(*d.started_at_s) : "never",
-        d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
+        d.started_at_s ? SecondsText(*d.started_at_s) : "never",
+        d.ended_at_s ? SecondsText(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
         Count(d.replayed),
-        Text(DrainReplayPace(d)),
+        HtmlText(DrainReplayPace(d)),
         d.started_at_s ? Decimal(d.achieved_rate_per_s, 1) + "/s" : "-",
         Count(d.refilled),
         Count(d.parked),
@@ -251,7 +244,7 @@ void Drains(std::string& out, const model::Results& r) {
                         ? "none"
                         : Decimal(*HistogramStat(d.live_latency_us, Stat::kP99, 1e3), 1) + " ms");
     }
-    Row(out, row);
+    HtmlRow(out, row);
   }
   out += "</table></div>\n";
 }
@@ -259,10 +252,11 @@ void Drains(std::string& out, const model::Results& r) {
 void Faults(std::string& out, const ScenarioMarks& marks) {
   if (!marks.from_scenario || marks.faults.empty()) return;
   out += "<h2>Faults</h2>\n<div class=\"scroll\"><table>\n";
-  Row(out, {"type", "what", "from", "until"}, true);
+  HtmlRow(out, {"type", "what", "from", "until"}, true);
   for (const FaultSpan& f : marks.faults) {
-    Row(out, {Code(f.type), Text(f.detail), Text(Seconds(f.from_s)),
-              Text(f.until_s ? Seconds(*f.until_s) : "(an instant, or until its count is used)")});
+    HtmlRow(out, {HtmlCode(f.type), HtmlText(f.detail), HtmlText(SecondsText(f.from_s)),
+                  HtmlText(f.until_s ? SecondsText(*f.until_s)
+                                     : "(an instant, or until its count is used)")});
   }
   out += "</table></div>\n";
 }
@@ -273,7 +267,7 @@ void Findings(std::string& out, const std::vector<Finding>& findings) {
   out +=
       "<section class=\"findings\" aria-label=\"health findings\">\n"
       "<p>Not covered by any expectation:</p>\n<ul>\n";
-  for (const Finding& f : findings) out += "<li>" + Text(f.text) + "</li>\n";
+  for (const Finding& f : findings) out += "<li>" + HtmlText(f.text) + "</li>\n";
   out += "</ul>\n</section>\n";
 }
 
@@ -287,13 +281,14 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
   out += "<meta name=\"color-scheme\" content=\"light dark\"/>\n";
-  out += "<title>drainsim: " + Text(r.scenario_name) + " - " + Text(verdict) + "</title>\n";
+  out += "<title>drainsim: " + HtmlText(r.scenario_name) + " - " + HtmlText(verdict) + "</title>\n";
   out += "<style>" + std::string(kStyle) + "</style>\n";
   out += InteractiveStyle(charts);
   out += "</head>\n<body>\n<header>\n";
-  out += "<h1>drainsim: " + Text(r.scenario_name) + "</h1>\n";
+  out += "<h1>drainsim: " + HtmlText(r.scenario_name) + "</h1>\n";
   out += "<p class=\"verdict " + VerdictClass(input.verdicts) + "\">" +
-         Text(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) + "</p>\n";
+         HtmlText(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) +
+         "</p>\n";
   Findings(out, HealthFindings(r, input.verdicts));
   out += "</header>\n<main>\n";
   Headline(out, input);

@@ -21,7 +21,7 @@ using Status = Measurement::Status;
 Measurement Value(double value, std::string note = "") {
   return Measurement{Status::kValue, Fixed(value), std::move(note)};
 }
-Measurement Count(int64_t value) { return Value(static_cast<double>(value)); }
+Measurement Counted(int64_t value) { return Value(static_cast<double>(value)); }
 Measurement Undefined(std::string why) {
   return Measurement{Status::kUndefined, 0, std::move(why)};
 }
@@ -96,7 +96,7 @@ std::optional<int64_t> RunCount(const model::Results& r, RunMetric metric) {
 
 // The whole run, all kinds: every RunMetric is a figure of Results.
 Measurement MeasureRun(const model::Results& r, RunMetric metric) {
-  if (const std::optional<int64_t> n = RunCount(r, metric)) return Count(*n);
+  if (const std::optional<int64_t> n = RunCount(r, metric)) return Counted(*n);
   const std::optional<Stat> stat = LatencyStat(metric);
   switch (metric) {
     case RunMetric::kTimeToEmpty:
@@ -126,12 +126,12 @@ Measurement MeasureRun(const model::Results& r, RunMetric metric) {
     case RunMetric::kDbQueueMax:
       if (!r.has_database) return NotMeasured("the scenario has no database");
       if (metric == RunMetric::kDbUtilisation) return Value(r.db_utilisation);
-      return Count(metric == RunMetric::kDbTimeouts ? r.db_timeouts : r.db_queue_max);
+      return Counted(metric == RunMetric::kDbTimeouts ? r.db_timeouts : r.db_queue_max);
     case RunMetric::kLiveP50:
     case RunMetric::kLiveP99:
     case RunMetric::kLiveErrors:
       if (!r.has_live_traffic) return NotMeasured("the database has no live traffic");
-      if (metric == RunMetric::kLiveErrors) return Count(r.live_errors);
+      if (metric == RunMetric::kLiveErrors) return Counted(r.live_errors);
       return Maybe(HistogramStat(r.live_latency_us, *stat, 1e3), "no live query completed");
     case RunMetric::kAgeAlertFirst:
       return Maybe(r.age_alert_first_s, "the oldest-age alert never fired");
@@ -166,17 +166,17 @@ Measurement MeasureKind(const model::Results& r, RunMetric metric, const std::st
   const model::KindResults& k = it->second;
   switch (metric) {
     case RunMetric::kDuplicateExecutions:
-      return Count(k.duplicate_executions);
+      return Counted(k.duplicate_executions);
     case RunMetric::kDuplicatesSuppressed:
-      return Count(k.duplicates_suppressed);
+      return Counted(k.duplicates_suppressed);
     case RunMetric::kVisibleDuplicates:
-      return Count(k.visible_duplicates);
+      return Counted(k.visible_duplicates);
     case RunMetric::kPublished:
-      return Count(k.published);
+      return Counted(k.published);
     case RunMetric::kAcked:
-      return Count(k.acked);
+      return Counted(k.acked);
     case RunMetric::kAttempts:
-      return Count(k.attempts);
+      return Counted(k.attempts);
     case RunMetric::kAttemptsPerSuccess:
       return Maybe(AttemptsPerSuccess(k.attempts, k.acked), "no " + kind + " message was acked");
     case RunMetric::kMessageLatencyMean:

@@ -8,6 +8,7 @@
 #include "reports/statistics_json.h"
 #include "reports/svg_chart.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -19,29 +20,19 @@ using experiments::ReplicatedMetric;
 using experiments::ReplicationsResult;
 using svg::XmlEscape;
 
-std::string Text(std::string_view text) { return XmlEscape(text); }
-std::string Code(std::string_view text) { return "<code>" + XmlEscape(text) + "</code>"; }
-
-void Row(std::string& out, const std::vector<std::string>& cells, bool header = false) {
-  out += "<tr>";
-  for (const std::string& cell : cells)
-    out += header ? "<th>" + cell + "</th>" : "<td>" + cell + "</td>";
-  out += "</tr>\n";
-}
-
 void StatisticsTable(std::string& out, const ReplicationsResult& r) {
   out += "<h2>Metrics</h2>\n<div class=\"scroll\"><table>\n";
-  Row(out,
-      {"metric", "runs", "undefined", "mean", "sd", Text(Decimal(r.confidence * 100, 4) + "% CI"),
-       "p50", "p95", "min", "max"},
-      true);
+  HtmlRow(out,
+          {"metric", "runs", "undefined", "mean", "sd",
+           HtmlText(Decimal(r.confidence * 100, 4) + "% CI"), "p50", "p95", "min", "max"},
+          true);
   for (const ReplicatedMetric& m : r.metrics) {
     const experiments::Statistics& s = m.stats;
     const bool any = s.count > 0;
-    Row(out, {Code(m.name), std::to_string(s.runs), std::to_string(s.undefined),
-              any ? Number(s.mean) : "-", s.has_interval() ? Number(s.sd) : "-",
-              Text(IntervalText(s)), any ? Number(s.p50) : "-", any ? Number(s.p95) : "-",
-              any ? Number(s.min) : "-", any ? Number(s.max) : "-"});
+    HtmlRow(out, {HtmlCode(m.name), std::to_string(s.runs), std::to_string(s.undefined),
+                  any ? Number(s.mean) : "-", s.has_interval() ? Number(s.sd) : "-",
+                  HtmlText(IntervalText(s)), any ? Number(s.p50) : "-", any ? Number(s.p95) : "-",
+                  any ? Number(s.min) : "-", any ? Number(s.max) : "-"});
   }
   out += "</table></div>\n";
 }
@@ -49,15 +40,15 @@ void StatisticsTable(std::string& out, const ReplicationsResult& r) {
 void Expectations(std::string& out, const ReplicationsResult& r) {
   if (r.expectations.empty()) return;
   out += "<h2>Expectations</h2>\n<div class=\"scroll\"><table>\n";
-  Row(out, {"passed", "expectation", "first failure"}, true);
+  HtmlRow(out, {"passed", "expectation", "first failure"}, true);
   for (const ReplicatedExpectation& x : r.expectations) {
     const std::string ratio = std::to_string(x.passed) + "/" + std::to_string(x.runs);
-    Row(out, {"<span class=\"" + std::string(x.first_failure ? "fail" : "pass") + "\">" +
-                  Text(ratio) + "</span>",
-              Code(x.text),
-              x.first_failure ? "replication " + std::to_string(*x.first_failure) + ": " +
-                                    Code(x.first_failure_reproduce)
-                              : ""});
+    HtmlRow(out, {"<span class=\"" + std::string(x.first_failure ? "fail" : "pass") + "\">" +
+                      HtmlText(ratio) + "</span>",
+                  HtmlCode(x.text),
+                  x.first_failure ? "replication " + std::to_string(*x.first_failure) + ": " +
+                                        HtmlCode(x.first_failure_reproduce)
+                                  : ""});
   }
   out += "</table></div>\n";
 }
@@ -108,12 +99,12 @@ void Distributions(std::string& out, const ReplicationsResult& r) {
   out += "<h2>Distributions over the replications</h2>\n<div class=\"distributions\">\n";
   for (const ReplicatedMetric& m : r.metrics) {
     if (m.stats.count == 0) continue;
-    out += "<figure data-metric=\"" + Text(m.name) + "\">\n" +
-           svg::RenderLineChart(Histogram(m, r.confidence)) + "\n<figcaption>" + Code(m.name) +
+    out += "<figure data-metric=\"" + HtmlText(m.name) + "\">\n" +
+           svg::RenderLineChart(Histogram(m, r.confidence)) + "\n<figcaption>" + HtmlCode(m.name) +
            ": " +
-           Text(std::to_string(m.stats.count) + " of " + std::to_string(m.stats.runs) +
-                " replications with a value; mean " + Number(m.stats.mean) +
-                (m.stats.has_interval() ? ", interval " + IntervalText(m.stats) : "")) +
+           HtmlText(std::to_string(m.stats.count) + " of " + std::to_string(m.stats.runs) +
+                    " replications with a value; mean " + Number(m.stats.mean) +
+                    (m.stats.has_interval() ? ", interval " + IntervalText(m.stats) : "")) +
            "</figcaption>\n</figure>\n";
   }
   out += "</div>\n";
@@ -152,22 +143,23 @@ std::string ReplicationsHtml(const ReplicationsResult& r) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
   out += "<meta name=\"color-scheme\" content=\"light dark\"/>\n";
-  out += "<title>drainsim: " + Text(r.scenario_name) + " - " + std::to_string(r.replications) +
+  out += "<title>drainsim: " + HtmlText(r.scenario_name) + " - " + std::to_string(r.replications) +
          " replications</title>\n";
   // Small multiples: as many histograms a row as fit at 320 px or more.
   out += "<style>" + std::string(HtmlStyle()) +
          ".distributions{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));"
          "gap:0 12px}.distributions figure{margin:8px 0}</style>\n</head>\n<body>\n<header>\n";
-  out += "<h1>drainsim: " + Text(r.scenario_name) + ", " + std::to_string(r.replications) +
+  out += "<h1>drainsim: " + HtmlText(r.scenario_name) + ", " + std::to_string(r.replications) +
          " replications</h1>\n";
   out += "<p class=\"verdict" +
          std::string(r.expectations.empty() ? ""
                      : failed               ? " fail"
                                             : " pass") +
-         "\">" + Text(verdict) + "</p>\n</header>\n<main>\n";
-  out += "<p class=\"meta\">Scenario " + Code(r.scenario_path) + " (hash " + Code(r.scenario_hash) +
-         "), base seed " + Code(std::to_string(r.base_seed)) + ", drainsim " +
-         Text(r.drainsim_version) + ". Intervals: " + Text(Decimal(r.confidence * 100, 4)) +
+         "\">" + HtmlText(verdict) + "</p>\n</header>\n<main>\n";
+  out += "<p class=\"meta\">Scenario " + HtmlCode(r.scenario_path) + " (hash " +
+         HtmlCode(r.scenario_hash) + "), base seed " + HtmlCode(std::to_string(r.base_seed)) +
+         ", drainsim " + HtmlText(r.drainsim_version) +
+         ". Intervals: " + HtmlText(Decimal(r.confidence * 100, 4)) +
          "%, Student t; p50 and p95 by nearest rank.</p>\n";
   StatisticsTable(out, r);
   Expectations(out, r);

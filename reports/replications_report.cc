@@ -9,6 +9,7 @@
 #include "reports/replications_junit.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -24,8 +25,6 @@ using experiments::Statistics;
 namespace {
 
 using nlohmann::json;
-
-std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
 
 std::string SeedText(uint64_t seed) { return std::to_string(seed); }
 
@@ -47,7 +46,7 @@ std::string Header(const Experiment& e, const ReplicationsResult& result) {
 
 Table StatisticsTable(const Experiment& e, const ReplicationsResult& result) {
   Table t;
-  t.header = {"metric", "runs", "undefined", "mean", "sd", Percent(e.confidence) + " CI",
+  t.header = {"metric", "runs", "undefined", "mean", "sd", LevelPercent(e.confidence) + " CI",
               "p50",    "p95",  "min",       "max"};
   for (size_t m = 0; m < e.metrics.size(); ++m) {
     const Statistics& s = result.metrics[m].stats;
@@ -86,7 +85,8 @@ std::string MarkdownHead(const Experiment& e) {
   return "# " + e.scenario_name + ": " + std::to_string(e.replications) +
          " replications\n\nScenario `" + e.scenario_path + "` (hash `" + e.scenario_hash +
          "`), base seed " + std::to_string(e.base_seed) + "; drainsim " + e.drainsim_version +
-         ". Intervals: " + Percent(e.confidence) + ", Student t; p50 and p95 by nearest rank.\n\n";
+         ". Intervals: " + LevelPercent(e.confidence) +
+         ", Student t; p50 and p95 by nearest rank.\n\n";
 }
 
 json RunsJson(const Experiment& e, const std::vector<RunRecord>& records) {

@@ -8,6 +8,7 @@
 #include "reports/statistics_json.h"
 #include "reports/svg_chart.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 #include "sim/base/check.h"
 
 namespace drainsim::reports {
@@ -25,8 +26,6 @@ using nlohmann::json;
 
 constexpr const char* kColours[] = {"#2563eb", "#dc2626", "#16a34a", "#9333ea",
                                     "#ea580c", "#0891b2", "#ca8a04", "#db2777"};
-
-std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
 
 Table PointTable(const Experiment& e, const SweepResult& grid) {
   Table t;
@@ -105,7 +104,7 @@ std::string Chart(const Experiment& e, const SweepResult& grid, size_t m) {
   chart.x_max = x_max;
   const int64_t per_line = static_cast<int64_t>(first.values.size());
   const int64_t lines = e.PointCount() / per_line;
-  const std::string ci = Percent(e.confidence) + " CI";
+  const std::string ci = LevelPercent(e.confidence) + " CI";
   for (int64_t line = 0; line < lines; ++line) {
     // Points of one line: the first axis varies, the others are fixed. The first axis is the
     // outermost, so they are `lines` apart.
@@ -164,13 +163,13 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records,
              " points x " + std::to_string(e.replications) +
              " replications\nreplication i runs with seed ReplicationSeed(" +
              std::to_string(e.base_seed) + ", i) at every point; cells: mean ±half-width of the " +
-             Percent(e.confidence) + " interval (Student t)\n\n" + table.Text();
+             LevelPercent(e.confidence) + " interval (Student t)\n\n" + table.Text();
   std::string md = "# Sweep of " + e.scenario_name + "\n\nScenario `" + e.scenario_path +
                    "` (hash `" + e.scenario_hash + "`) over " + over + "; " +
                    std::to_string(e.replications) + " replications per point, base seed " +
                    std::to_string(e.base_seed) + " (the same seeds at every point); drainsim " +
                    e.drainsim_version + ". Cells: mean ±half-width of the " +
-                   Percent(e.confidence) + " interval (Student t).\n\n" + table.Markdown();
+                   LevelPercent(e.confidence) + " interval (Student t).\n\n" + table.Markdown();
 
   json points = json::array();
   for (int64_t p = 0; p < e.PointCount(); ++p) {

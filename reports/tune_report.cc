@@ -5,6 +5,7 @@
 #include "reports/metrics.h"
 #include "reports/statistics_json.h"
 #include "reports/table.h"
+#include "reports/text_format.h"
 
 namespace drainsim::reports {
 
@@ -31,8 +32,6 @@ std::string OpText(Constraint::Op op) {
   return "?";
 }
 
-std::string Percent(double level) { return Decimal(level * 100, 4) + "%"; }
-
 std::string RangeText(const TuneSpec& spec) {
   return "[" + Number(spec.low) + ", " + Number(spec.high) + "]";
 }
@@ -47,7 +46,7 @@ std::string Paragraphs(const std::string& lines) {
 // What was searched, how, and every constraint with the bound it is judged by.
 std::string Head(const TuneSpec& spec, const TuneContext& context) {
   const std::string direction = spec.maximize ? "maximize" : "minimize";
-  const std::string level = Percent(spec.confidence);
+  const std::string level = LevelPercent(spec.confidence);
   std::string head =
       "tune " + context.scenario_name + " (" + context.scenario_path + "): " + direction + " " +
       spec.pointer + " in " + RangeText(spec) + ", resolution " + Number(spec.resolution) + "\n" +
@@ -80,7 +79,7 @@ std::string NextValueText(const TuneSpec& spec, const TuneResult& result) {
 }
 
 // The recommendation and why, or that no value held. Its first line is the headline.
-std::string Verdict(const TuneSpec& spec, const TuneResult& result) {
+std::string VerdictText(const TuneSpec& spec, const TuneResult& result) {
   if (!result.found) {
     return "no value in " + RangeText(spec) + " satisfied every constraint (of the " +
            std::to_string(result.evaluations.size()) +
@@ -109,7 +108,7 @@ std::string Verdict(const TuneSpec& spec, const TuneResult& result) {
 
 // One row per evaluation: the value, and per constraint its mean, bound (or range) and verdict.
 Table Evidence(const TuneSpec& spec, const TuneResult& result) {
-  const std::string level = Percent(spec.confidence);
+  const std::string level = LevelPercent(spec.confidence);
   Table table;
   table.header = {"#", "phase", spec.pointer};
   for (const Constraint& c : spec.constraints) {
@@ -196,7 +195,7 @@ std::string ConstraintText(const Constraint& c) {
 
 Rendered RenderTune(const TuneSpec& spec, const TuneResult& result, const TuneContext& context) {
   const std::string head = Head(spec, context);
-  const std::string verdict = Verdict(spec, result);
+  const std::string verdict = VerdictText(spec, result);
   const std::string assumption =
       "assumes the constraints hold on one side of a single threshold (" +
       std::string(spec.maximize ? "below it" : "above it") +

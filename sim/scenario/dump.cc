@@ -5,6 +5,7 @@
 #include "sim/base/json_integers.h"
 #include "sim/scenario/dump_json.h"
 #include "sim/scenario/fitted_values.h"
+#include "sim/scenario/json_reader.h"
 #include "sim/scenario/load.h"
 
 namespace drainsim::scenario {
@@ -12,8 +13,6 @@ namespace drainsim::scenario {
 namespace internal {
 
 namespace {
-
-constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53
 
 // The decimal value (in units of `micros_per_unit` microseconds) that reads back as `micros`.
 Json SpanJson(int64_t micros, int64_t micros_per_unit) {

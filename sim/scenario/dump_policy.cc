@@ -9,7 +9,6 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
-Json Seconds(engine::Duration d) { return SecondsJson(d); }
 Json Millis(engine::Duration d) { return MillisJson(d); }
 Json Instants(engine::Instant i) { return SecondsJson(i); }
 
@@ -50,7 +49,7 @@ Json ValueJson(const V& value, config::FieldKind kind) {
   } else if constexpr (std::is_enum_v<V>) {
     return EnumJson(value);
   } else if constexpr (std::is_same_v<V, engine::Duration>) {
-    return kind == config::FieldKind::kMillis ? Millis(value) : Seconds(value);
+    return kind == config::FieldKind::kMillis ? Millis(value) : SecondsJson(value);
   } else if constexpr (std::is_same_v<V, engine::Instant>) {
     return Instants(value);
   } else {
@@ -120,15 +119,15 @@ Json BackoffJson(const config::Backoff& b) {
   }
   Json out = {{"kind", EnumJson(b.kind())}, {"jitter", jitter}};
   if (const auto* c = std::get_if<config::ConstantBackoff>(&b.curve)) {
-    out["delay_s"] = Seconds(c->delay);
+    out["delay_s"] = SecondsJson(c->delay);
   } else if (const auto* c = std::get_if<config::LinearBackoff>(&b.curve)) {
-    out["base_s"] = Seconds(c->base);
-    out["step_s"] = Seconds(c->step);
-    out["cap_s"] = Seconds(c->cap);
+    out["base_s"] = SecondsJson(c->base);
+    out["step_s"] = SecondsJson(c->step);
+    out["cap_s"] = SecondsJson(c->cap);
   } else if (const auto* c = std::get_if<config::ExponentialBackoff>(&b.curve)) {
-    out["base_s"] = Seconds(c->base);
+    out["base_s"] = SecondsJson(c->base);
     out["factor"] = NumberJson(c->factor);
-    out["cap_s"] = Seconds(c->cap);
+    out["cap_s"] = SecondsJson(c->cap);
   } else if (const auto* c = std::get_if<config::SidekiqBackoff>(&b.curve)) {
     // Always written: the sidekiq preset fills a missing random_term with its version's, so an
     // omitted default would not survive load -> dump -> load under the preset.
@@ -139,12 +138,13 @@ Json BackoffJson(const config::Backoff& b) {
 
 Json RetryJson(const config::RetryPolicy& r) {
   auto budget = [](const config::RetryBudget& b) -> Json {
-    return {{"ratio", NumberJson(b.ratio)}, {"burst", b.burst}, {"window_s", Seconds(b.window)}};
+    return {
+        {"ratio", NumberJson(b.ratio)}, {"burst", b.burst}, {"window_s", SecondsJson(b.window)}};
   };
   auto breaker = [](const config::CircuitBreaker& b) -> Json {
     return {{"error_rate_open", NumberJson(b.error_rate_open)},
-            {"window_s", Seconds(b.window)},
-            {"open_s", Seconds(b.open)},
+            {"window_s", SecondsJson(b.window)},
+            {"open_s", SecondsJson(b.open)},
             {"half_open_probes", b.half_open_probes},
             {"attempts_min", b.attempts_min}};
   };
@@ -188,7 +188,7 @@ Json DrainJson(const config::Drain& d) {
     out["increase_per_s"] = NumberJson(s->increase_per_s);
     out["decrease_factor"] = NumberJson(s->decrease_factor);
     out["latency_target_ms"] = Millis(s->latency_target);
-    out["adjust_every_s"] = Seconds(s->adjust_every);
+    out["adjust_every_s"] = SecondsJson(s->adjust_every);
   }
   return out;
 }

@@ -10,7 +10,6 @@ namespace {
 
 constexpr size_t kQuoteBytesMax = 40;
 constexpr size_t kPointerKeyBytesMax = 64;
-constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53
 
 // Length of the UTF-8 sequence starting with `lead` (1 for anything unexpected, so that a cut
 // never loops; input is validated as UTF-8 before it gets here).

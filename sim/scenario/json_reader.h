@@ -36,6 +36,13 @@ namespace drainsim::scenario::internal {
 
 using Json = nlohmann::json;
 
+// Limits several readers share, defined once: in a unity build (cmake/unity_libraries.cmake) the
+// files of a batch see each other's file-scope names.
+inline constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53: doubles are exact below
+inline constexpr double kDaySeconds = 86400;
+inline constexpr double kRateMax = 1e6;  // per second: producers, drains, databases
+inline constexpr double kRunSecondsMax = 100 * kDaySeconds;
+
 // Problems of one load, in the order found. At most kMax are kept; Take() then appends a note
 // with the number left out, so a pathological file cannot flood a terminal.
 class Problems {

@@ -8,8 +8,6 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
-constexpr double kExactIntegerMax = 9007199254740992.0;  // 2^53
-
 // The decimal-string form of a 64-bit integer (sim/base/json_integers.h): digits only, no
 // sign or leading zero, below 2^64.
 std::optional<uint64_t> ReadUint64Digits(const Node& node) {

@@ -22,7 +22,6 @@ namespace internal {
 
 namespace {
 
-constexpr double kRunSecondsMax = 100 * 86400.0;
 constexpr double kSamplesMax = 1e7;
 constexpr double kEventsMax = 1e11;
 constexpr size_t kSchemaUriBytesMax = 2000;

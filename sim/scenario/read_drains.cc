@@ -8,10 +8,8 @@ namespace drainsim::scenario::internal {
 namespace {
 
 constexpr size_t kDrainsMax = 100;
-constexpr double kRateMax = 1e6;
 // Drip, bounded and adaptive drains pace replays with a token bucket: its smallest rate.
 constexpr Range kRateRange{kTokenRatePerSecondMin, kRateMax, false, false};
-constexpr double kDaySeconds = 86400;
 
 template <typename E>
 std::optional<std::vector<E>> ReadEnumList(const Node& node, bool* ok) {

@@ -8,7 +8,7 @@ namespace drainsim::scenario::internal {
 namespace {
 
 constexpr size_t kExpectMax = 1000;
-constexpr double kDepthMax = 1e12;
+constexpr double kAlertDepthMax = 1e12;
 
 bool IsPerKind(config::RunMetric m) {
   switch (m) {
@@ -255,8 +255,9 @@ void ReadAlerts(const Node& node, Context& c, config::Alerts* alerts) {
   c.has_depth_alert = NullAsAbsent(o.Optional("depth")).present();
   c.has_dlq_depth_alert = NullAsAbsent(o.Optional("dlq_depth")).present();
   alerts->oldest_age = ReadSeconds(NullAsAbsent(o.Optional("oldest_age_s")), Range::Above(0));
-  alerts->depth = ReadInt(NullAsAbsent(o.Optional("depth")), Range::Closed(0, kDepthMax));
-  alerts->dlq_depth = ReadInt(NullAsAbsent(o.Optional("dlq_depth")), Range::Closed(0, kDepthMax));
+  alerts->depth = ReadInt(NullAsAbsent(o.Optional("depth")), Range::Closed(0, kAlertDepthMax));
+  alerts->dlq_depth =
+      ReadInt(NullAsAbsent(o.Optional("dlq_depth")), Range::Closed(0, kAlertDepthMax));
   o.Finish();
 }
 

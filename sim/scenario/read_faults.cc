@@ -14,9 +14,9 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
-using Limits = config::FaultLimits;
-static_assert(Limits::kTokenRatePerSMin == kTokenRatePerSecondMin);
-static_assert(Limits::kTokenRatePerSMax == kTokenRatePerSecondMax);
+using config::FaultLimits;
+static_assert(FaultLimits::kTokenRatePerSMin == kTokenRatePerSecondMin);
+static_assert(FaultLimits::kTokenRatePerSMax == kTokenRatePerSecondMax);
 
 struct FaultReader {
   ObjectReader& o;
@@ -191,7 +191,7 @@ config::WorkerCrashFault ReadWorkerCrashFault(FaultReader& r) {
     return f;
   }
   if (rate.present()) {
-    f.rate_per_h = ReadNumber(rate, Range::AboveAtMost(0, Limits::kCrashRatePerHMax));
+    f.rate_per_h = ReadNumber(rate, Range::AboveAtMost(0, FaultLimits::kCrashRatePerHMax));
     if (!f.rate_per_h) r.ok = false;
     f.window = r.TimeWindow(false);
     const Node count = o.Optional("count");
@@ -204,7 +204,7 @@ config::WorkerCrashFault ReadWorkerCrashFault(FaultReader& r) {
     if (!f.at) r.ok = false;
     const Node count = o.Optional("count");
     const double fleet =
-        r.c.workers_count ? static_cast<double>(*r.c.workers_count) : Limits::kCrashCountMax;
+        r.c.workers_count ? static_cast<double>(*r.c.workers_count) : FaultLimits::kCrashCountMax;
     if (count.present()) f.count = r.Check(ReadInt(count, Range::Closed(1, fleet)), count);
     for (auto key : {"from_s", "until_s"}) {
       const Node node = o.Optional(key);
@@ -246,7 +246,7 @@ config::Fault ReadTyped(config::FaultType type, FaultReader& r, std::index_seque
 }  // namespace
 
 void ReadFaults(const Node& node, Context& c, std::vector<config::Fault>* faults) {
-  for (const Node& item : ArrayItems(node, 0, Limits::kFaultsMax)) {
+  for (const Node& item : ArrayItems(node, 0, FaultLimits::kFaultsMax)) {
     ObjectReader o(item);
     if (!o.valid()) {
       if (item.is_null()) item.TypeError("an object");

@@ -6,7 +6,6 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
-constexpr double kDaySeconds = 86400;
 constexpr double kDelaySecondsMax = 30 * kDaySeconds;
 
 void ReadJitter(const Node& node, config::Jitter* jitter) {

@@ -10,10 +10,7 @@ namespace drainsim::scenario::internal {
 namespace {
 
 constexpr double kFleetMax = 100000;  // workers, prefetch, connections
-constexpr double kRateMax = 1e6;
 constexpr double kBurstMax = 1e9;
-constexpr double kDaySeconds = 86400;
-constexpr double kRunSecondsMax = 100 * kDaySeconds;
 
 }  // namespace
 
@@ -152,8 +149,7 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("ack_pending_max")), Range::Closed(1, 1'000'000));
   broker->message_groups =
       ReadInt(NullAsAbsent(o.Optional("message_groups")), Range::Closed(1, 1'000'000));
-  broker->partitions =
-      ReadInt(NullAsAbsent(o.Optional("partitions")), Range::Closed(1, 100'000));
+  broker->partitions = ReadInt(NullAsAbsent(o.Optional("partitions")), Range::Closed(1, 100'000));
   broker->session_timeout = ReadSeconds(NullAsAbsent(o.Optional("session_timeout_s")),
                                         Range::AboveAtMost(0, kDaySeconds));
   c.has_message_groups = broker->message_groups.has_value() || broker->partitions.has_value();

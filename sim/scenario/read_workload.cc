@@ -12,7 +12,6 @@ constexpr size_t kProducersMax = 1000;
 constexpr size_t kBacklogMax = 1000;
 constexpr size_t kKeyPatternBytesMax = 200;
 constexpr double kCountMax = 1e9;
-constexpr double kRateMax = 1e6;
 constexpr double kOpsMax = 1000;
 constexpr double kAttemptsMax = 1000;
 

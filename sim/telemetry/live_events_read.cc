@@ -38,9 +38,10 @@ std::string FailedClass(const std::string& detail) {
   return name.empty() ? "unknown" : name;
 }
 
-class Reader {
+class LiveEventsReader {
  public:
-  Reader(const std::string& file, TelemetrySet& set) : file_(file), set_(set), names_(set) {}
+  LiveEventsReader(const std::string& file, TelemetrySet& set)
+      : file_(file), set_(set), names_(set) {}
   base::Status Line(std::string_view line, size_t number);
   void Finish();  // attempts still open: censored at the last time
 
@@ -61,7 +62,7 @@ class Reader {
   int64_t last_ns_ = 0;
 };
 
-void Reader::Start(const Key& key, uint64_t id, int64_t at_ns) {
+void LiveEventsReader::Start(const Key& key, uint64_t id, int64_t at_ns) {
   const auto kind = kind_of_.find(id);
   const std::string kind_name = kind == kind_of_.end() ? "unknown" : kind->second;
   ProcessSpan span;
@@ -76,8 +77,8 @@ void Reader::Start(const Key& key, uint64_t id, int64_t at_ns) {
   set_.spans.push_back(span);
 }
 
-base::Status Reader::Settle(const Key& key, End end, const std::string& detail, int64_t at_ns,
-                            size_t line) {
+base::Status LiveEventsReader::Settle(const Key& key, End end, const std::string& detail,
+                                      int64_t at_ns, size_t line) {
   const auto open = open_.find(key);
   if (open == open_.end()) return {};  // settled already, or started before the file
   ProcessSpan& span = set_.spans[open->second];
@@ -96,7 +97,7 @@ base::Status Reader::Settle(const Key& key, End end, const std::string& detail, 
   return {};
 }
 
-base::Status Reader::Line(std::string_view text, size_t number) {
+base::Status LiveEventsReader::Line(std::string_view text, size_t number) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
   if (text.size() > kLiveLineBytesMax) return Problem(number, "longer than 64 KiB");
   const Json e = Json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -137,7 +138,7 @@ base::Status Reader::Line(std::string_view text, size_t number) {
   return Settle(key, end, text_detail, at_ns, number);
 }
 
-void Reader::Finish() {
+void LiveEventsReader::Finish() {
   for (const auto& [key, index] : open_) set_.spans[index].end_ns = last_ns_;
 }
 
@@ -150,7 +151,7 @@ base::Status ReadLiveEvents(std::string_view text, const std::string& file, Tele
   const size_t messages = set->messages.size(), spans = set->spans.size();
   const size_t files = set->files.size();
   set->files.push_back(file);
-  Reader reader(file, *set);
+  LiveEventsReader reader(file, *set);
   size_t number = 0;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);

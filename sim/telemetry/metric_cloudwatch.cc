@@ -78,9 +78,9 @@ base::Expected<double> IsoSeconds(std::string_view text) {
   return static_cast<double>(days * 86400 + hour * 3600 + minute * 60 + second - east_s) + fraction;
 }
 
-class Reader {
+class CloudWatchReader {
  public:
-  Reader(const std::string& file, const SeriesReadOptions& options)
+  CloudWatchReader(const std::string& file, const SeriesReadOptions& options)
       : file_(file), options_(options) {}
   base::Status Read(const Json& root);
   // Times in order, relative to the earliest of every figure. REQUIRES: Read succeeded (every
@@ -102,7 +102,7 @@ class Reader {
   std::map<std::string, bool> complete_;                     // a page said Complete
 };
 
-base::Status Reader::Read(const Json& root) {
+base::Status CloudWatchReader::Read(const Json& root) {
   if (!root.is_object()) return Problem("/", "must be an object (a GetMetricData response)");
   const auto results = root.find("MetricDataResults");
   if (results == root.end() || !results->is_array()) {
@@ -131,7 +131,8 @@ base::Status Reader::Read(const Json& root) {
 // The figure a result is read as: its Id (through --map, else as a figure name), then its Label
 // likewise. The Id first: it is the query's own name, the Label often the metric's, which several
 // queries share (two SQS queues' ApproximateNumberOfMessagesVisible).
-base::Expected<std::string> Reader::FigureOf(const Json& result, const std::string& pointer) const {
+base::Expected<std::string> CloudWatchReader::FigureOf(const Json& result,
+                                                       const std::string& pointer) const {
   std::vector<std::string> names;
   for (const char* key : {"Id", "Label"}) {
     const auto name = result.find(key);
@@ -149,7 +150,7 @@ base::Expected<std::string> Reader::FigureOf(const Json& result, const std::stri
                  named.error() + "; give the query that Id, or map it with --map ID=FIGURE");
 }
 
-base::Status Reader::ReadResult(const Json& result, const std::string& pointer) {
+base::Status CloudWatchReader::ReadResult(const Json& result, const std::string& pointer) {
   if (!result.is_object()) return Problem(pointer, "must be an object (a metric data result)");
   const base::Expected<std::string> figure = FigureOf(result, pointer);
   if (!figure) return Failure{figure.error()};
@@ -165,8 +166,8 @@ base::Status Reader::ReadResult(const Json& result, const std::string& pointer) 
   return {};
 }
 
-base::Status Reader::ReadPoints(const Json& result, const std::string& pointer,
-                                std::vector<SeriesPoint>* points) const {
+base::Status CloudWatchReader::ReadPoints(const Json& result, const std::string& pointer,
+                                          std::vector<SeriesPoint>* points) const {
   const auto times = result.find("Timestamps");
   const auto values = result.find("Values");
   if (times == result.end() || !times->is_array()) {
@@ -197,7 +198,7 @@ base::Status Reader::ReadPoints(const Json& result, const std::string& pointer,
   return {};
 }
 
-ObservedSeries Reader::Take() {
+ObservedSeries CloudWatchReader::Take() {
   ObservedSeries out;
   out.file = file_;
   double origin_s = 0;
@@ -219,7 +220,7 @@ ObservedSeries Reader::Take() {
 
 base::Expected<ObservedSeries> ReadCloudWatchJson(const Json& root, const std::string& file,
                                                   const SeriesReadOptions& options) {
-  Reader reader(file, options);
+  CloudWatchReader reader(file, options);
   if (base::Status s = reader.Read(root); !s) return Failure{s.error()};
   ObservedSeries series = reader.Take();
   for (const auto& [figure, points] : series.figures) {

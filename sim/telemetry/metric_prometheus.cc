@@ -13,9 +13,9 @@ namespace {
 using Json = nlohmann::json;
 using base::Failure;
 
-class Reader {
+class PrometheusReader {
  public:
-  Reader(const std::string& file, const SeriesReadOptions& options)
+  PrometheusReader(const std::string& file, const SeriesReadOptions& options)
       : file_(file), options_(options) {}
   base::Status Read(const Json& root);
   // Times made relative to the earliest timestamp of every series.
@@ -35,7 +35,7 @@ class Reader {
   std::map<std::string, std::string> pointer_of_;            // figure -> its series' pointer
 };
 
-base::Status Reader::Read(const Json& root) {
+base::Status PrometheusReader::Read(const Json& root) {
   if (!root.is_object()) return Problem("/", "must be an object (a query_range response)");
   const auto status = root.find("status");
   if (status == root.end() || *status != "success") {
@@ -65,7 +65,7 @@ base::Status Reader::Read(const Json& root) {
   return {};
 }
 
-base::Status Reader::ReadSeriesAt(const Json& series, const std::string& pointer) {
+base::Status PrometheusReader::ReadSeriesAt(const Json& series, const std::string& pointer) {
   if (!series.is_object()) return Problem(pointer, "must be an object (a series)");
   const auto metric = series.find("metric");
   if (metric == series.end() || !metric->is_object()) {
@@ -101,8 +101,8 @@ base::Status Reader::ReadSeriesAt(const Json& series, const std::string& pointer
   return {};
 }
 
-base::Status Reader::ReadValues(const Json& values, const std::string& pointer,
-                                std::vector<SeriesPoint>* points) const {
+base::Status PrometheusReader::ReadValues(const Json& values, const std::string& pointer,
+                                          std::vector<SeriesPoint>* points) const {
   if (!values.is_array()) return Problem(pointer, "must be an array of [unix_s, \"value\"]");
   if (values.empty()) return Problem(pointer, "no samples (no timestamps)");
   for (size_t k = 0; k < values.size(); ++k) {
@@ -124,7 +124,7 @@ base::Status Reader::ReadValues(const Json& values, const std::string& pointer,
   return {};
 }
 
-ObservedSeries Reader::Take() {
+ObservedSeries PrometheusReader::Take() {
   double origin_s = 0;
   bool first = true;
   for (const auto& [figure, points] : figures_) {
@@ -145,7 +145,7 @@ ObservedSeries Reader::Take() {
 base::Expected<ObservedSeries> ReadPrometheusJson(const nlohmann::json& root,
                                                   const std::string& file,
                                                   const SeriesReadOptions& options) {
-  Reader reader(file, options);
+  PrometheusReader reader(file, options);
   if (base::Status s = reader.Read(root); !s) return Failure{s.error()};
   return reader.Take();
 }

@@ -23,9 +23,9 @@ namespace drainsim::cli {
 
 namespace {
 
-int Fail(const std::string& reason) { return BadInput("backtest", reason); }
+int BacktestFail(const std::string& reason) { return BadInput("backtest", reason); }
 
-base::Expected<std::string> ReadText(const std::string& path) {
+base::Expected<std::string> ReadObservedText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return base::Failure{path + ": cannot open"};
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -95,25 +95,26 @@ int RunBacktest(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
   const int64_t replications = vm["replications"].as<int64_t>();
-  if (replications < 2 || replications > 100000) return Fail("--replications must be in 2..100000");
+  if (replications < 2 || replications > 100000)
+    return BacktestFail("--replications must be in 2..100000");
   const base::Expected<experiments::BacktestTolerances> tolerances = Tolerances(vm);
-  if (!tolerances) return Fail(tolerances.error());
+  if (!tolerances) return BacktestFail(tolerances.error());
   const base::Expected<telemetry::SeriesReadOptions> read_options = SeriesOptions(
       vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{});
-  if (!read_options) return Fail(read_options.error());
+  if (!read_options) return BacktestFail(read_options.error());
   const base::Expected<int> jobs = JobsOption(vm);
-  if (!jobs) return Fail(jobs.error());
+  if (!jobs) return BacktestFail(jobs.error());
 
   const std::string observed_path = vm["observed"].as<std::string>();
-  const base::Expected<std::string> text = ReadText(observed_path);
-  if (!text) return Fail(text.error());
+  const base::Expected<std::string> text = ReadObservedText(observed_path);
+  if (!text) return BacktestFail(text.error());
   const double offset_s = vm["offset-s"].as<double>();
   if (!(std::abs(offset_s) <= 1e9))
-    return Fail("--offset-s must be a number of seconds, |x| <= 1e9");
+    return BacktestFail("--offset-s must be a number of seconds, |x| <= 1e9");
   base::Expected<telemetry::ObservedSeries> observed =
       telemetry::ReadSeries(*text, observed_path, *read_options);
   if (observed && offset_s != 0) observed = telemetry::Shifted(std::move(*observed), offset_s);
-  if (!observed) return Fail(observed.error());
+  if (!observed) return BacktestFail(observed.error());
   const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
   if (!loaded) return kExitBadInput;
   const std::optional<std::string> out_dir =
@@ -126,7 +127,7 @@ int RunBacktest(const Args& args) {
       experiments::RunBacktest(loaded->scenario, *observed, seed, replications, *tolerances,
                                RunnerOptionsFrom(vm, *jobs, &progress));
   progress.Finish();
-  if (!result) return Fail(result.error());
+  if (!result) return BacktestFail(result.error());
   result->scenario_path = loaded->path;
   result->scenario_hash = loaded->hash;
   result->version = reports::VersionText();

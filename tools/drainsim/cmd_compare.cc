@@ -16,7 +16,7 @@ namespace drainsim::cli {
 
 namespace {
 
-const char* kDescription =
+const char* kCompareDescription =
     "Runs both scenarios N times. Replication i of A and of B use the same seed (common random\n"
     "numbers): wherever the scenarios share an element - a producer, a message id, an attempt -\n"
     "they share its fate (arrival, poison, failed attempts, durations), so the paired\n"
@@ -92,7 +92,7 @@ struct CompareFlags {
 };
 
 // The flags, or the usage error; in the order they were always checked.
-base::Expected<CompareFlags> ReadFlags(const po::variables_map& vm) {
+base::Expected<CompareFlags> ReadCompareFlags(const po::variables_map& vm) {
   CompareFlags flags;
   flags.replications = vm["replications"].as<int64_t>();
   if (flags.replications < 1 || flags.replications > experiments::kReplicationsMax) {
@@ -151,7 +151,7 @@ int RunCompare(const Args& args) {
                    "compare A.json B.json [--replications N] [--seed S] [--metric M]... "
                    "[--fail-if-worse M,...] [--format text|markdown] [--jobs K] [--out DIR] "
                    "[--independent]",
-                   kDescription);
+                   kCompareDescription);
   line.options.add_options()("a", po::value<std::string>()->required(), "scenario A")(
       "b", po::value<std::string>()->required(), "scenario B")(
       "replications", po::value<int64_t>()->default_value(30), "replications of each")(
@@ -172,7 +172,7 @@ int RunCompare(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
-  const base::Expected<CompareFlags> flags = ReadFlags(vm);
+  const base::Expected<CompareFlags> flags = ReadCompareFlags(vm);
   if (!flags) return BadInput("compare", flags.error());
   const std::optional<LoadedScenario> a = LoadForExperiment(vm["a"].as<std::string>());
   const std::optional<LoadedScenario> b = LoadForExperiment(vm["b"].as<std::string>());

@@ -24,7 +24,7 @@ namespace drainsim::cli {
 
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kExplainDescription =
     "Runs the scenario and tells the life of one message (--message ID: ids count publishes\n"
     "from 0, the backlog first) or of every message with one idempotency key (--key KEY, as the\n"
     "kind's key_pattern renders it, e.g. purge:course-4812:2026-03-01): delivered to which\n"
@@ -88,7 +88,7 @@ int RunExplain(const Args& args) {
   CommandLine line("explain",
                    "explain SCENARIO (--message ID | --key KEY | --list CLASS) [--seed N] "
                    "[--quiet]",
-                   kDescription);
+                   kExplainDescription);
   line.options.add_options()("scenario", po::value<std::string>()->required(),
                              "scenario JSON file")("message", po::value<uint64_t>(),
                                                    "the message's id")(

@@ -57,7 +57,7 @@ bool SameDirectory(const std::string& a, const std::string& b) {
   return !error && pa.lexically_normal() == pb.lexically_normal();
 }
 
-int Fail(const std::string& reason) {
+int FitFail(const std::string& reason) {
   std::fprintf(stderr, "drainsim fit: %s\n", reason.c_str());
   return kExitBadInput;
 }
@@ -76,7 +76,7 @@ int WriteFitOutputs(const po::variables_map& vm, const experiments::FitResult& f
   if (!vm.count("out")) {
     if (!report.empty()) {
       if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
-        return Fail(written.error());
+        return FitFail(written.error());
       }
     }
     std::fputs(summary.c_str(), stderr);
@@ -88,18 +88,18 @@ int WriteFitOutputs(const po::variables_map& vm, const experiments::FitResult& f
   std::vector<reports::OutputFile> files = {{out.filename().string(), output}};
   const bool together = !report.empty() && SameDirectory(report_dir, dir);
   if (together && (out.filename() == "fit.md" || out.filename() == "fit.html")) {
-    return Fail("-o " + out.string() + ": the report writes that name in the same directory");
+    return FitFail("-o " + out.string() + ": the report writes that name in the same directory");
   }
   if (!report.empty() && !together) {
     if (const base::Status written = WriteOutputSet(report_dir, report); !written) {
-      return Fail(written.error());
+      return FitFail(written.error());
     }
   }
   if (together) files.insert(files.end(), report.begin(), report.end());
   if (const base::Status written = WriteOutputSet(dir, files); !written) {
-    return Fail(written.error() + (!report.empty() && !together
-                                       ? " (the report in " + report_dir + " was written)"
-                                       : ""));
+    return FitFail(written.error() + (!report.empty() && !together
+                                          ? " (the report in " + report_dir + " was written)"
+                                          : ""));
   }
   std::fputs(summary.c_str(), stdout);
   std::printf("fitted: %s\n", out.c_str());
@@ -155,37 +155,37 @@ int RunFit(const Args& args) {
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
   const double window_s = vm["window-s"].as<double>();
-  if (!(window_s >= 0 && window_s <= 1e9)) return Fail("--window-s: must be 0..1e9 seconds");
+  if (!(window_s >= 0 && window_s <= 1e9)) return FitFail("--window-s: must be 0..1e9 seconds");
 
   std::optional<FitInputKind> kind;
   if (vm.count("kind")) {
     const base::Expected<FitInputKind> named = ParseFitInputKind(vm["kind"].as<std::string>());
-    if (!named) return Fail(named.error());
+    if (!named) return FitFail(named.error());
     kind = *named;
   }
   const base::Expected<telemetry::SeriesReadOptions> series_options = SeriesOptions(
       vm.count("map") ? vm["map"].as<std::vector<std::string>>() : std::vector<std::string>{});
-  if (!series_options) return Fail(series_options.error());
+  if (!series_options) return FitFail(series_options.error());
   FitInputs inputs;
   if (base::Status s = ReadFitInputs(vm["telemetry"].as<std::vector<std::string>>(), kind,
                                      *series_options, &inputs);
       !s) {
-    return Fail(s.error());
+    return FitFail(s.error());
   }
   experiments::FitResult fit = experiments::FitTelemetry(inputs.set, window_s);
   const std::string inflow_kind =
       vm.count("inflow-kind") ? vm["inflow-kind"].as<std::string>() : "";
   if (base::Status s = experiments::FitSeriesArrivals(inputs.series, inflow_kind, window_s, &fit);
       !s) {
-    return Fail(s.error());
+    return FitFail(s.error());
   }
   std::string output = reports::FitFragment(fit);
   if (vm.count("into")) {
     const std::string path = vm["into"].as<std::string>();
     std::string base_text;
-    if (base::Status s = ReadFileText(path, &base_text); !s) return Fail(s.error());
+    if (base::Status s = ReadFileText(path, &base_text); !s) return FitFail(s.error());
     base::Expected<std::string> merged = experiments::MergeFitInto(base_text, path, output);
-    if (!merged) return Fail(merged.error());
+    if (!merged) return FitFail(merged.error());
     output = *merged;
   }
   return WriteFitOutputs(vm, fit, output);

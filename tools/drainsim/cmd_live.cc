@@ -39,7 +39,7 @@ namespace drainsim::cli {
 
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kLiveDescription =
     "Runs the scenario for real: a private RabbitMQ and PostgreSQL on 127.0.0.1 (started in a\n"
     "temporary directory on free ports, stopped and deleted at the end, also on Ctrl-C), or the\n"
     "ones given by --amqp / --postgres (then only the run's own uniquely named queues and tables\n"
@@ -98,7 +98,7 @@ std::optional<config::Scenario> LoadForLive(const std::string& path) {
   return std::move(loaded.scenario);
 }
 
-int ExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
+int LiveExitCode(const live::LiveResult& result, const std::vector<live::Check>& checks) {
   if (result.interrupted) {
     std::fprintf(stderr, "drainsim live: interrupted (signal %d); services stopped\n",
                  live::StopSignal());
@@ -293,7 +293,7 @@ int RunScenarioLive(const po::variables_map& vm, const LiveSetup& setup,
   // live.json, report.json and report.md are one output set, written whole or not at all.
   std::vector<reports::OutputFile> files = {
       {"live.json", live::LiveJson(s.name, setup.path, started_at, result, plan, figures, checks)}};
-  const int live_exit = ExitCode(result, checks);
+  const int live_exit = LiveExitCode(result, checks);
   int exit_code = live_exit;
   if (live_exit != kExitBadInput) {  // a run that finished: compare it
     if (SideBySide(setup, started_at, result, plan, options.events_path, &files) != 0) {
@@ -320,7 +320,7 @@ int RunLive(const Args& args) {
                    "[--time-tolerance-s S] [--db-work sleep|cpu] [--db-cpus K] | "
                    "live --db-curve [--db-work cpu] [--db-cpus K] | live --check-services | "
                    "live --serve-services --state-file F",
-                   kDescription);
+                   kLiveDescription);
   AddLiveOptions(line);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;

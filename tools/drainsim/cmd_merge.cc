@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kDescription =
+const char* kMergeDescription =
     "Reads the part-i-of-N.json files that `drainsim run --replications ... --shard i/N` or\n"
     "`drainsim sweep ... --shard i/N` wrote - one per shard, all N of them, from the same\n"
     "binary - and prints and writes what the unsharded command would have: the same bytes.\n"
@@ -40,7 +40,7 @@ std::optional<std::string> ReadWhole(const std::string& path) {
 }  // namespace
 
 int RunMerge(const Args& args) {
-  CommandLine line("merge", "merge PART... [--format junit,html] [--out DIR]", kDescription);
+  CommandLine line("merge", "merge PART... [--format junit,html] [--out DIR]", kMergeDescription);
   line.options.add_options()("parts", po::value<std::vector<std::string>>()->required(),
                              "partial result files")(
       "format", po::value<std::string>()->default_value("json"),

@@ -17,7 +17,7 @@ namespace drainsim::cli {
 
 namespace {
 
-int UsageError(const std::string& message) { return BadInput("run", message); }
+int ReplicationsUsageError(const std::string& message) { return BadInput("run", message); }
 
 // What the replication flags ask for, checked before the scenario is read.
 struct ReplicationFlags {
@@ -55,7 +55,7 @@ base::Status CheckShardAndWidth(const po::variables_map& vm, ReplicationFlags* f
 }
 
 // The flags, or the usage error; in the order they were always checked.
-base::Expected<ReplicationFlags> ReadFlags(const po::variables_map& vm) {
+base::Expected<ReplicationFlags> ReadReplicationFlags(const po::variables_map& vm) {
   if (!vm.count("replications")) {
     return base::Failure{"--until-ci-width and --shard need --replications N"};
   }
@@ -141,8 +141,8 @@ bool WantsReplications(const po::variables_map& vm) {
 }
 
 int RunReplicated(const po::variables_map& vm) {
-  const base::Expected<ReplicationFlags> flags = ReadFlags(vm);
-  if (!flags) return UsageError(flags.error());
+  const base::Expected<ReplicationFlags> flags = ReadReplicationFlags(vm);
+  if (!flags) return ReplicationsUsageError(flags.error());
   const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
   if (!loaded) return kExitBadInput;
   return Replicate(vm, *flags, *loaded);

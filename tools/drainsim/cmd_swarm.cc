@@ -26,7 +26,7 @@ using chaos::Verdict;
 
 constexpr uint64_t kSeedsDefault = 100;
 
-const char kDescription[] =
+const char kSwarmDescription[] =
     "Runs the scenario once per seed with a random set of faults drawn from the seed (each\n"
     "applicable fault type on with probability 1/2, its rate and window drawn too) and, unless\n"
     "--vary-policies none, a random retry and broker policy (broker preset or none, retry\n"
@@ -49,7 +49,7 @@ const char kDescription[] =
     "--seed-timeout-s: nothing found wrong, but not checked to the end). With several\n"
     "failures, the most severe wins: crash > correctness > liveness > timeout.";
 
-int ExitCode(Verdict worst) {
+int SwarmExitCode(Verdict worst) {
   switch (worst) {
     case Verdict::kPass:
       return kExitOk;
@@ -162,7 +162,7 @@ base::Status ReadSeeds(const po::variables_map& vm, SwarmFlags* flags) {
 
 // The flags, or the usage error (each line without "drainsim swarm: "); in the order they were
 // always checked.
-base::Expected<SwarmFlags> ReadFlags(const po::variables_map& vm) {
+base::Expected<SwarmFlags> ReadSwarmFlags(const po::variables_map& vm) {
   SwarmFlags flags;
   if (const base::Status seeds = ReadSeeds(vm, &flags); !seeds) {
     return base::Failure{seeds.error()};
@@ -297,7 +297,7 @@ int Finish(const Tally& tally, const std::string& error, uint64_t count) {
     // A failure found before the operating error still decides the exit code.
     if (tally.worst == Verdict::kPass) return kExitBadInput;
   }
-  return ExitCode(tally.worst);
+  return SwarmExitCode(tally.worst);
 }
 
 // Every seed in its own process, each report printed as it comes (in seed order).
@@ -328,11 +328,11 @@ int RunSwarm(const Args& args) {
                    "swarm SCENARIO [--seeds N] [--first-seed S] [--seed K] [--safety-s T] "
                    "[--liveness-s L] [--vary-policies all|none] [--jobs J] [--dump-variant FILE] "
                    "[--verbose] [--quiet]",
-                   kDescription);
+                   kSwarmDescription);
   AddSwarmOptions(line);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
-  const base::Expected<SwarmFlags> flags = ReadFlags(vm);
+  const base::Expected<SwarmFlags> flags = ReadSwarmFlags(vm);
   if (!flags) {
     for (size_t start = 0; start <= flags.error().size();) {
       const size_t end = std::min(flags.error().find('\n', start), flags.error().size());

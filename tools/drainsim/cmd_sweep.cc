@@ -17,7 +17,7 @@ namespace {
 
 constexpr int64_t kRunsMax = 10'000'000;
 
-const char* kDescription =
+const char* kSweepDescription =
     "Varies one or more fields of the scenario, each named by its JSON pointer:\n"
     "  --vary /drains/0/rate_per_s=5:200:5        a range START:STOP:STEP (inclusive)\n"
     "  --vary /retry/backoff/jitter/kind=none,full a list (JSON values, or plain words)\n"
@@ -27,7 +27,7 @@ const char* kDescription =
     "point). The chart of each metric plots it against the first varied field.\n"
     "Exit code 0, or 2 on bad input or usage.";
 
-int UsageError(const std::string& message) { return BadInput("sweep", message); }
+int SweepUsageError(const std::string& message) { return BadInput("sweep", message); }
 
 void AddSweepOptions(CommandLine& line) {
   line.options.add_options()("scenario", po::value<std::string>()->required(), "scenario JSON")(
@@ -74,7 +74,7 @@ base::Expected<std::vector<experiments::Axis>> AxesOption(const po::variables_ma
 }
 
 // The flags, or the usage error; in the order they were always checked.
-base::Expected<SweepFlags> ReadFlags(const po::variables_map& vm) {
+base::Expected<SweepFlags> ReadSweepFlags(const po::variables_map& vm) {
   SweepFlags flags;
   flags.replications = vm["replications"].as<int64_t>();
   if (flags.replications < 1) return base::Failure{"--replications must be >= 1"};
@@ -112,7 +112,7 @@ int Sweep(const po::variables_map& vm, const SweepFlags& flags, const LoadedScen
   experiments::Experiment e =
       ExperimentFor("sweep", loaded, vm, flags.replications, flags.confidence, *metrics);
   e.axes = flags.axes;
-  if (e.RunCount() > kRunsMax) return UsageError("more than 10000000 runs");
+  if (e.RunCount() > kRunsMax) return SweepUsageError("more than 10000000 runs");
   const std::optional<std::string> out_dir = OutDirFor("sweep", vm, e.scenario_name + "-sweep");
   if (!out_dir) return kExitBadInput;
 
@@ -133,12 +133,12 @@ int RunSweep(const Args& args) {
   CommandLine line("sweep",
                    "sweep SCENARIO --vary PATH=VALUES [--vary ...] [--replications N] "
                    "[--metric M]... [--jobs K] [--out DIR] [--shard i/N]",
-                   kDescription);
+                   kSweepDescription);
   AddSweepOptions(line);
   po::variables_map vm;
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
-  const base::Expected<SweepFlags> flags = ReadFlags(vm);
-  if (!flags) return UsageError(flags.error());
+  const base::Expected<SweepFlags> flags = ReadSweepFlags(vm);
+  if (!flags) return SweepUsageError(flags.error());
   const std::optional<LoadedScenario> loaded = LoadForExperiment(vm["scenario"].as<std::string>());
   if (!loaded) return kExitBadInput;
   return Sweep(vm, *flags, *loaded);

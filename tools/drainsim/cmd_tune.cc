@@ -16,7 +16,7 @@ namespace drainsim::cli {
 
 namespace {
 
-const char* kDescription =
+const char* kTuneDescription =
     "Finds the largest (--maximize) or smallest (--minimize) value of the field at --param for\n"
     "which every --constraint holds with --confidence, e.g. the fastest drip rate the database\n"
     "survives:\n"
@@ -31,7 +31,7 @@ const char* kDescription =
     "Exit code 0 with a recommendation, 1 when no value satisfies the constraints, 2 on bad\n"
     "input or usage.";
 
-int UsageError(const std::string& message) { return BadInput("tune", message); }
+int TuneUsageError(const std::string& message) { return BadInput("tune", message); }
 
 bool ParseRange(const std::string& text, double* low, double* high) {
   const size_t colon = text.find(':');
@@ -111,7 +111,7 @@ int RunTune(const Args& args) {
   CommandLine line("tune",
                    "tune SCENARIO --param PTR --range LO:HI (--maximize | --minimize) "
                    "--constraint 'METRIC<=B'... [--confidence C] [--replications N] [--jobs K]",
-                   kDescription);
+                   kTuneDescription);
   line.options.add_options()("scenario", po::value<std::string>()->required(), "scenario JSON")(
       "param", po::value<std::string>()->required(),
       "JSON pointer of the field to tune, e.g. /drains/0/rate_per_s")(
@@ -135,13 +135,13 @@ int RunTune(const Args& args) {
   if (auto stop = ParseCommandLine(line, args, vm)) return *stop;
 
   const base::Expected<experiments::TuneSpec> parsed = SpecFrom(vm);
-  if (!parsed) return UsageError(parsed.error());
+  if (!parsed) return TuneUsageError(parsed.error());
   experiments::TuneSpec spec = *parsed;
   const base::Expected<int> jobs = JobsOption(vm);
-  if (!jobs) return UsageError(jobs.error());
+  if (!jobs) return TuneUsageError(jobs.error());
   for (const std::string& text : vm["constraint"].as<std::vector<std::string>>()) {
     base::Expected<experiments::Constraint> c = experiments::ParseConstraint(text);
-    if (!c) return UsageError("--constraint " + c.error());
+    if (!c) return TuneUsageError("--constraint " + c.error());
     spec.constraints.push_back(std::move(*c));
   }
 
