@@ -39,7 +39,8 @@ std::vector<std::string> DeadLetterPointers(const LifeEvent& e) {
 std::vector<std::string> BrokerLossPointers(const LifeEvent& e) {
   switch (e.loss) {
     case model::BrokerLossCause::kNoDeadLetterTarget:
-    case model::BrokerLossCause::kSkipped: {
+    case model::BrokerLossCause::kSkipped:
+    case model::BrokerLossCause::kArchived: {
       std::vector<std::string> pointers = DeadLetterPointers(e);
       pointers.push_back("/broker/dead_letter_queue");
       pointers.push_back("/broker/without_dlq");

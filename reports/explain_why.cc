@@ -56,6 +56,9 @@ std::string_view BrokerLossText(model::BrokerLossCause cause) {
     case model::BrokerLossCause::kSkipped:
       return "its attempts ran out and the consumer logged it and moved past it, with no "
              "dead-letter target (without_dlq skipped)";
+    case model::BrokerLossCause::kArchived:
+      return "its delivery count reached the broker's limit and the broker archived it, with no "
+             "dead-letter topic (without_dlq archived)";
   }
   return "";
 }

@@ -65,7 +65,7 @@ DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},
 DRAINSIM_ENUM_TABLE(DeadLetterStrategy, {DeadLetterStrategy::kAtMostOnce, "at_most_once"},
                     {DeadLetterStrategy::kAtLeastOnce, "at_least_once"})
 DRAINSIM_ENUM_TABLE(WithoutDlq, {WithoutDlq::kFailed, "failed"}, {WithoutDlq::kDropped, "dropped"},
-                    {WithoutDlq::kSkipped, "skipped"})
+                    {WithoutDlq::kSkipped, "skipped"}, {WithoutDlq::kArchived, "archived"})
 DRAINSIM_ENUM_TABLE(OnVisibilityTimeout, {OnVisibilityTimeout::kRedeliver, "redeliver"},
                     {OnVisibilityTimeout::kCloseChannel, "close_channel"},
                     {OnVisibilityTimeout::kCancelConsumer, "cancel_consumer"})

@@ -94,6 +94,9 @@ enum class WithoutDlq : uint8_t {
   // "skipped": the consumer's error handler logs it and moves past it (Spring Kafka's
   // DefaultErrorHandler without a recoverer): lost to the application.
   kSkipped,
+  // "archived": the broker archives it and delivers it no more (a Kafka share group's record at
+  // its delivery count limit, without a dead-letter topic): lost to the application.
+  kArchived,
 };
 
 // What a visibility timeout (lock, ack deadline, consumer timeout) running out does.

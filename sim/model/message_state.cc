@@ -41,6 +41,8 @@ std::string_view BrokerLossCauseName(BrokerLossCause cause) {
       return "worker_lost";
     case BrokerLossCause::kSkipped:
       return "skipped";
+    case BrokerLossCause::kArchived:
+      return "archived";
   }
   DRAINSIM_CHECK(false);
   return "";

@@ -59,8 +59,11 @@ enum class BrokerLossCause : uint8_t {
   // of dead-lettering it (without_dlq skipped: Spring Kafka's DefaultErrorHandler without a
   // recoverer).
   kSkipped,
+  // "archived": its delivery count reached the broker's limit with no dead-letter topic, and the
+  // broker archived it (without_dlq archived: a Kafka share group's delivery count limit).
+  kArchived,
 };
-inline constexpr int kBrokerLossCauseCount = 5;
+inline constexpr int kBrokerLossCauseCount = 6;
 
 std::string_view BrokerLossCauseName(BrokerLossCause cause);
 

@@ -22,6 +22,10 @@ void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
       LoseByBroker(ref, m, BrokerLossCause::kSkipped);
       return;
     }
+    if (broker.without_dlq == config::WithoutDlq::kArchived) {
+      LoseByBroker(ref, m, BrokerLossCause::kArchived);
+      return;
+    }
     // No DLQ (Celery): the task ends failed, and only a human can run it again.
     metrics_.FailedWithoutDlq(reason);
     Park(ref, m, TransitionNote{.cause = TransitionCause::kFailed});

@@ -188,6 +188,9 @@ std::string WithoutDlqText(config::WithoutDlq without_dlq) {
     case config::WithoutDlq::kSkipped:
       return ": the consumer logs and skips a record whose attempts ran out, there is no "
              "dead-letter topic";
+    case config::WithoutDlq::kArchived:
+      return ": the broker archives a record at its delivery count limit, there is no "
+             "dead-letter topic";
     case config::WithoutDlq::kFailed:
       break;
   }
