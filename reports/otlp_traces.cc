@@ -41,6 +41,7 @@ std::string_view MessagingSystem(const std::optional<config::BrokerPreset>& pres
     case config::BrokerPreset::kNatsJetstream:
       return "nats";
     case config::BrokerPreset::kKafka:
+    case config::BrokerPreset::kKafkaShare:
       return "kafka";
   }
   return "drainsim";

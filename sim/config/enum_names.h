@@ -56,7 +56,8 @@ DRAINSIM_ENUM_TABLE(BrokerPreset, {BrokerPreset::kSqs, "sqs"},
                     {BrokerPreset::kSidekiq, "sidekiq"}, {BrokerPreset::kCelery, "celery"},
                     {BrokerPreset::kBullmq, "bullmq"}, {BrokerPreset::kPubsub, "pubsub"},
                     {BrokerPreset::kAzureServiceBus, "azure-service-bus"},
-                    {BrokerPreset::kNatsJetstream, "nats-jetstream"}, {BrokerPreset::kKafka, "kafka"})
+                    {BrokerPreset::kNatsJetstream, "nats-jetstream"}, {BrokerPreset::kKafka, "kafka"},
+                    {BrokerPreset::kKafkaShare, "kafka-share"})
 DRAINSIM_ENUM_TABLE(Overflow, {Overflow::kDropHead, "drop_head"},
                     {Overflow::kRejectPublish, "reject_publish"})
 DRAINSIM_ENUM_TABLE(RequeueOnCrash, {RequeueOnCrash::kImmediate, "immediate"},

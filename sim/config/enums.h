@@ -62,6 +62,7 @@ enum class BrokerPreset : uint8_t {
   kAzureServiceBus,  // "azure-service-bus"
   kNatsJetstream,    // "nats-jetstream"
   kKafka,            // "kafka": a Kafka consumer group under Spring for Apache Kafka's defaults
+  kKafkaShare,       // "kafka-share": a Kafka share group (KIP-932, Kafka 4.2 and later)
 };
 
 // When a crashed consumer's unacked deliveries become deliverable again.

@@ -38,11 +38,13 @@ struct Broker {
   // broker's documented defaults into every field the scenario leaves out (the loader does it;
   // `drainsim dump` shows the result) and adds its hard limits to the checks.
   std::optional<BrokerPreset> preset;
-  // rabbitmq-quorum, sidekiq and nats-jetstream only: the broker's version, "MAJOR.MINOR", which
-  // picks the preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default "4.3"): before 4.3
-  // every return counts towards delivery_limit, from 4.3 only reject and crash do. Sidekiq (6.5 and
-  // later; default "8.1"): the backoff's random_term, "stepped" before 8.0, "full_range" from 8.0.
-  // NATS (2.10 and later; default "2.14"): one table; older versions are refused.
+  // rabbitmq-quorum, sidekiq, nats-jetstream and kafka-share only: the broker's version,
+  // "MAJOR.MINOR", which picks the preset's defaults. RabbitMQ (3.10-3.13, 4.0 and later; default
+  // "4.3"): before 4.3 every return counts towards delivery_limit, from 4.3 only reject and crash
+  // do. Sidekiq (6.5 and later; default "8.1"): the backoff's random_term, "stepped" before 8.0,
+  // "full_range" from 8.0. NATS (2.10 and later; default "2.14"): one table; older versions are
+  // refused. Kafka share groups (4.2 and later, default "4.2"): one table; a dead-letter topic
+  // (dead_letter_queue true) needs 4.4.
   std::optional<std::string> version;
   // JSON `visibility_timeout_s`, > 0. Default 30 s (SQS). A delivery not acked in this time is
   // delivered again even if its worker is still busy: set it above the slowest attempt
@@ -155,6 +157,8 @@ struct Broker {
   // With dead_letter_queue false. Default "failed": the message ends failed, for a human
   // (reported as parked, reason "failed:<dlq reason>"). "dropped": the broker discards it
   // (broker_lost, cause no_dead_letter_target), as RabbitMQ does without a dead-letter exchange.
+  // "skipped": the consumer logs it and moves past it (broker_lost, cause skipped: Spring Kafka).
+  // "archived": the broker archives it (broker_lost, cause archived: a Kafka share group).
   WithoutDlq without_dlq = WithoutDlq::kFailed;
   // Default "at_most_once". How dead-lettering hands a message to a DLQ that may refuse it
   // (dlq_overflow reject_publish): "at_most_once" loses a refused one (broker_lost, cause

@@ -212,8 +212,9 @@ void CheckNats(const Limits& l) {
   }
 }
 
-// A consumer group's broker counts no deliveries of a record (only share groups do, not
-// modelled): the consumer's error handler counts failures (retry.classes' attempts_max).
+// A consumer group's broker counts no deliveries of a record (only share groups do: the
+// kafka-share preset): the consumer's error handler counts failures (retry.classes'
+// attempts_max).
 void CheckKafka(const Limits& l) {
   const char* rule = "a consumer group's broker keeps offsets, not a delivery count per record; "
                      "Spring Kafka's DefaultErrorHandler counts failures (retry.classes' "
@@ -225,6 +226,52 @@ void CheckKafka(const Limits& l) {
   if (l.s.broker.delivery_limit) {
     l.c.problems.Add("/broker/delivery_limit",
                      "is not something Kafka can do: " + std::string(rule) + l.Tail());
+  }
+}
+
+// Kafka share groups (KIP-932): the broker counts deliveries (receive_count_max is
+// group.share.delivery.count.limit) and locks each acquired record (visibility_timeout_s is
+// group.share.record.lock.duration.ms). Sources: ShareGroupConfig.java's ConfigDef ranges, the
+// upgrade notes (share groups production-ready in 4.2), the 4.4 group configs (a DLQ topic,
+// KIP-1191); docs/PRESETS.md names the stored commits read.
+void CheckKafkaShare(const Limits& l) {
+  const config::Broker& b = l.s.broker;
+  int major = 0;
+  int minor = 0;
+  const std::string version = b.version.value_or(std::string(kKafkaShareDefaultVersion));
+  if (ParseBrokerVersion(version, &major, &minor)) {
+    if (major < 4 || (major == 4 && minor < 2)) {
+      l.Add("/broker/version", Quote(version), "is older than", "the Kafka share-group model",
+            "drainsim models share groups from Kafka 4.2, where they are production-ready "
+            "(early access in 4.0, preview in 4.1: KIP-932, upgrade notes 4.2)");
+    } else if (b.dead_letter_queue && major == 4 && minor < 4) {
+      l.c.problems.Add("/broker/dead_letter_queue",
+                       "true needs Kafka 4.4 (broker.version \"" + version +
+                           "\"): a share group's dead-letter topic is KIP-1191, the group "
+                           "config errors.deadletterqueue.topic.name of Kafka 4.4; before it a "
+                           "record at the delivery count limit is archived (without_dlq "
+                           "\"archived\")" +
+                           l.Tail());
+    }
+  }
+  if (!b.receive_count_max) {
+    l.Add("/broker/receive_count_max", "null (no limit)", "is more than", "Kafka",
+          "a share group's delivery count limit is 2..10 (group.share.delivery.count.limit, "
+          "ShareGroupConfig.java)");
+  }
+  l.Count("/broker/receive_count_max", b.receive_count_max, 2, 10, "Kafka",
+          "a share group's delivery count limit is 2..10 (group.share.delivery.count.limit, "
+          "ShareGroupConfig.java)");
+  l.Seconds("/broker/visibility_timeout_s", b.visibility_timeout, 1, 3600, false, "Kafka",
+            "a share group's record lock lasts 1..3600 s (group.share.record.lock.duration.ms "
+            "1000..3600000 ms, within group.share.min/max.record.lock.duration.ms, by default "
+            "15..60 s; ShareGroupConfig.java)");
+  if (b.delivery_limit) {
+    l.c.problems.Add("/broker/delivery_limit",
+                     "is not something Kafka share groups do: the broker counts every delivery "
+                     "of a record, lock expiries too (group.share.delivery.count.limit: "
+                     "receive_count_max)" +
+                         l.Tail());
   }
 }
 
@@ -291,6 +338,13 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
       break;
     case config::BrokerPreset::kKafka:
       CheckKafka(limits);
+      break;
+    case config::BrokerPreset::kKafkaShare:
+      CheckKafkaShare(limits);
+      // SharePartition.java: an acquired record's lock times out and the record is AVAILABLE
+      CrashOnlyByTimeout(limits, "Kafka share groups",
+                         "a crashed consumer's acquired records become available again when "
+                         "their acquisition locks expire (group.share.record.lock.duration.ms)");
       break;
     case config::BrokerPreset::kCelery:
       break;

@@ -133,9 +133,11 @@ Json BrokerJson(const config::Broker& b) {
   if (b.preset || b.requeue_position != config::RequeuePosition::kTail) {
     out["requeue_position"] = EnumJson(b.requeue_position);
   }
-  // Only nats-jetstream's table fills it: written under that preset even when null (so that
-  // reading the dump back does not fill 1000 in), elsewhere only when set (the hash).
-  if (b.ack_pending_max || b.preset == config::BrokerPreset::kNatsJetstream) {
+  // Only nats-jetstream's and kafka-share's tables fill it: written under those presets even
+  // when null (so that reading the dump back does not fill 1000 or 2000 in), elsewhere only when
+  // set (the hash).
+  if (b.ack_pending_max || b.preset == config::BrokerPreset::kNatsJetstream ||
+      b.preset == config::BrokerPreset::kKafkaShare) {
     out["ack_pending_max"] = OrNull(b.ack_pending_max, integer);
   }
   // Only celery's table fills it: as ack_pending_max.
@@ -158,10 +160,12 @@ Json BrokerJson(const config::Broker& b) {
                             {"min_s", SecondsJson(b.delayed_retry->min)},
                             {"max_s", SecondsJson(b.delayed_retry->max)}};
   }
-  // Written only when not the default, for the same hash reason, or when kafka's table would
-  // fill "skipped" (without a DLQ) over the default on reading the dump back.
-  if (b.without_dlq != config::WithoutDlq::kFailed ||
-      (b.preset == config::BrokerPreset::kKafka && !b.dead_letter_queue)) {
+  // Written only when not the default, for the same hash reason, or when kafka's (kafka-share's)
+  // table would fill "skipped" ("archived") without a DLQ over the default on reading the dump
+  // back.
+  const bool fills_without_dlq = b.preset == config::BrokerPreset::kKafka ||
+                                 b.preset == config::BrokerPreset::kKafkaShare;
+  if (b.without_dlq != config::WithoutDlq::kFailed || (fills_without_dlq && !b.dead_letter_queue)) {
     out["without_dlq"] = EnumJson(b.without_dlq);
   }
   // No preset fills these two: written only when not the default, for the same hash reason.

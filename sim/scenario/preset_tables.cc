@@ -304,6 +304,61 @@ constexpr PresetDefault kKafka[] = {
 };
 #undef DRAINSIM_SPRING_KAFKA
 
+// A Kafka share group (KIP-932: "Queues for Kafka", production-ready in Kafka 4.2) whose
+// consumers acknowledge explicitly, RELEASE a record that failed and ACCEPT one that succeeded.
+// Broker configs from ShareGroupConfig.java, the delivery-count rule from InFlightState.java,
+// the fetch order from SharePartition.java (docs/PRESETS.md names the stored commits read).
+#define DRAINSIM_KAFKA_SHARE "Kafka 4.2 share groups, "
+constexpr PresetDefault kKafkaShare[] = {
+    {"/broker/version", "\"4.2\"",
+     "drainsim models Kafka 4.2 share groups (KIP-932, production-ready from 4.2) unless told "
+     "otherwise"},
+    {"/broker/visibility_timeout_s", "30",
+     DRAINSIM_KAFKA_SHARE "broker config group.share.record.lock.duration.ms default 30000 "
+                          "(ShareGroupConfig.java): an acquired record's lock"},
+    {"/broker/on_visibility_timeout", "\"redeliver\"",
+     DRAINSIM_KAFKA_SHARE "a record whose acquisition lock expires is AVAILABLE again "
+                          "(SharePartition.java, acquisition lock timeout)"},
+    {"/broker/stale_ack", "\"refused\"",
+     DRAINSIM_KAFKA_SHARE "acknowledging a record whose lock expired fails "
+                          "(InvalidRecordStateException): the redelivered copy decides"},
+    {"/broker/requeue_on_crash", "\"after_visibility_timeout\"",
+     DRAINSIM_KAFKA_SHARE "a crashed consumer's acquired records come back when their "
+                          "acquisition locks expire (30 s, before the 45 s session timeout)"},
+    {"/broker/receive_count_max", "5",
+     DRAINSIM_KAFKA_SHARE "broker config group.share.delivery.count.limit default 5 (2..10): "
+                          "every acquisition counts, a lock expiry too; at the limit a released "
+                          "or expired record is ARCHIVED (InFlightState.java)"},
+    {"/broker/requeue_position", "\"redeliveries_first\"",
+     DRAINSIM_KAFKA_SHARE "SharePartition.nextFetchOffset: after a RELEASE or a lock expiry the "
+                          "next fetch starts at the first AVAILABLE offset, before new records"},
+    {"/broker/ack_pending_max", "2000",
+     DRAINSIM_KAFKA_SHARE "broker config group.share.partition.max.record.locks default 2000 "
+                          "(ShareGroupConfig.java): in-flight records per share-partition"},
+    {"/broker/retention_s", "604800", "Kafka broker config log.retention.hours default 168"},
+    {"/broker/dead_letter_queue", "false",
+     DRAINSIM_KAFKA_SHARE "no dead-letter topic: a share group's DLQ (KIP-1191, group config "
+                          "errors.deadletterqueue.topic.name) comes with Kafka 4.4"},
+    {"/broker/without_dlq", "\"archived\"",
+     DRAINSIM_KAFKA_SHARE "a record at the delivery count limit is ARCHIVED: never delivered "
+                          "again (InFlightState.java)"},
+    {"/broker/dlq_retention_s", "604800",
+     "Kafka broker config log.retention.hours default 168 (the dead-letter topic)"},
+    {"/broker/dlq_retention_from", "\"dead_lettered\"",
+     "Kafka 4.4 share-group DLQ (KIP-1191): the broker writes a new record to the DLQ topic"},
+    {"/broker/redrive_attempts", "\"reset\"",
+     "Kafka: a record republished from the dead-letter topic is a new record"},
+    {"/retry/delivery", "\"requeue\"",
+     DRAINSIM_KAFKA_SHARE "the consumer acknowledges a failed record with RELEASE: AVAILABLE "
+                          "again at once"},
+    {"/retry/backoff", "{\"kind\":\"constant\",\"delay_s\":0,\"jitter\":{\"kind\":\"none\"}}",
+     DRAINSIM_KAFKA_SHARE "a RELEASEd record is AVAILABLE at once, with no delay"},
+    DRAINSIM_CLASSES_ALL("{\"action\":\"retry\",\"attempts_max\":1000}",
+                         "Kafka share groups: the delivery count limit decides, not the "
+                         "application"),
+};
+#undef DRAINSIM_KAFKA_SHARE
+
 #undef DRAINSIM_CLASSES_ALL
 #undef DRAINSIM_RABBITMQ_QUORUM_COMMON
 #undef DRAINSIM_RABBITMQ_QUORUM_3X
@@ -319,6 +374,8 @@ std::string_view DefaultBrokerVersion(config::BrokerPreset preset) {
       return kSidekiqDefaultVersion;
     case config::BrokerPreset::kNatsJetstream:
       return kNatsDefaultVersion;
+    case config::BrokerPreset::kKafkaShare:
+      return kKafkaShareDefaultVersion;
     case config::BrokerPreset::kSqs:
     case config::BrokerPreset::kCelery:
     case config::BrokerPreset::kBullmq:
@@ -363,6 +420,8 @@ std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,
       return kNatsJetstream;
     case config::BrokerPreset::kKafka:
       return kKafka;
+    case config::BrokerPreset::kKafkaShare:
+      return kKafkaShare;
   }
   return {};
 }

@@ -4,7 +4,8 @@
 //  (1) PresetDefaults(p, version) lists the defaults of preset p, one per pointer, each with its
 //      value as JSON text and a one-line source. Only rabbitmq-quorum and sidekiq depend on
 //      `version` ("MAJOR.MINOR"; an empty or unreadable one counts as the preset's default,
-//      DefaultBrokerVersion(p)); nats-jetstream has a version but one table for all it accepts.
+//      DefaultBrokerVersion(p)); nats-jetstream and kafka-share have a version but one table for
+//      all they accept.
 //  (2) ApplyPresetDefaults inserts, into a parsed scenario whose /broker/preset names a preset,
 //      every default whose pointer the document does not give (an explicit null counts as
 //      given), creating the parent objects /broker, /retry, /retry/classes as needed. It never
@@ -41,6 +42,8 @@ inline constexpr std::string_view kRabbitmqDefaultVersion = "4.3";
 inline constexpr std::string_view kSidekiqDefaultVersion = "8.1";
 // NATS 2.14 is the current release line (v2.14.5, docs/PRESETS-AUDIT.md section 4).
 inline constexpr std::string_view kNatsDefaultVersion = "2.14";
+// Kafka 4.2 is the first release with production-ready share groups (KIP-932; docs/PRESETS.md).
+inline constexpr std::string_view kKafkaShareDefaultVersion = "4.2";
 
 // The version a preset assumes when broker.version is not given; empty for a preset whose
 // defaults do not depend on a version (broker.version is then refused).

@@ -28,7 +28,7 @@ void ReadBrokerVersion(const Node& version, const Node& preset_node, config::Bro
   int major = 0;
   int minor = 0;
   constexpr std::string_view kWhich =
-      "applies only with preset 'rabbitmq-quorum', 'sidekiq' or 'nats-jetstream'";
+      "applies only with preset 'rabbitmq-quorum', 'sidekiq', 'nats-jetstream' or 'kafka-share'";
   if (!preset_node.present()) {
     version.Error(std::string(kWhich) + " (the scenario has no preset)");
   } else if (broker->preset && DefaultBrokerVersion(*broker->preset).empty()) {

@@ -355,8 +355,8 @@ TEST_CASE(
     "later",
     "[presets]") {
   CHECK_PROBLEM(Load(With(Minimal("sqs"), "/broker/version", "4.3")), "/broker/version",
-                "applies only with preset 'rabbitmq-quorum', 'sidekiq' or 'nats-jetstream' (preset "
-                "is 'sqs')");
+                "applies only with preset 'rabbitmq-quorum', 'sidekiq', 'nats-jetstream' or "
+                "'kafka-share' (preset is 'sqs')");
   Json none = Minimal("sqs");
   none["broker"] = {{"version", "4.3"}};
   CHECK_PROBLEM(Load(none), "/broker/version", "the scenario has no preset");

@@ -39,7 +39,7 @@ TEST_CASE("workers: count required, concurrency <= prefetch", "[rules]") {
 TEST_CASE("broker: strict enums, nullable limits", "[rules]") {
   CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/preset", "activemq")), "/broker/preset",
                 "must be one of: sqs, rabbitmq-quorum, sidekiq, celery, bullmq, pubsub, "
-                "azure-service-bus, nats-jetstream, kafka");
+                "azure-service-bus, nats-jetstream, kafka, kafka-share");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/visibility_timeout_s", 0)),
                 "/broker/visibility_timeout_s", "must be > 0 (got 0)");
   CHECK_PROBLEM(Load(With(BaseScenario(), "/broker/receive_count_max", 0)),
