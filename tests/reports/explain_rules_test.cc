@@ -148,6 +148,27 @@ TEST_CASE("explain names what let a skipped record go under kafka", "[reports][e
         std::vector<std::string>{"/broker/dlq_overflow", "/broker/dead_letter_strategy"});
 }
 
+TEST_CASE("explain names what archived a record under kafka-share", "[reports][explain]") {
+  // A Kafka share group: the record is RELEASEd after each failure and acquired again at once;
+  // the fifth release meets group.share.delivery.count.limit 5 and the broker archives it
+  // (broker_lost, cause archived).
+  const std::string out = ExplainFirst(Poisoned(R"({"preset": "kafka-share"})"));
+  INFO(out);
+  CHECK(Count(out, "discarded by the broker: broker_lost, cause archived") == 1);
+  CHECK(Count(out, "rule /broker/receive_count_max = 5: preset kafka-share 4.2, Kafka 4.2 share "
+                   "groups, broker config group.share.delivery.count.limit") == 1);
+  CHECK(Count(out, "rule /broker/without_dlq = \"archived\": preset kafka-share 4.2") == 1);
+  CHECK(Count(out, "rule /broker/dead_letter_queue = false: preset kafka-share 4.2") == 1);
+  model::LifeEvent e;
+  e.type = model::LifeEvent::Type::kTransition;
+  e.cause = model::TransitionCause::kBrokerLost;
+  e.loss = model::BrokerLossCause::kArchived;
+  e.dlq_reason = config::DlqReason::kReceiveCountMax;
+  CHECK(PointersActingOn(e) ==
+        std::vector<std::string>{"/broker/receive_count_max", "/broker/dead_letter_queue",
+                                 "/broker/without_dlq"});
+}
+
 }  // namespace
 }  // namespace explain_rules_test
 }  // namespace drainsim::reports
