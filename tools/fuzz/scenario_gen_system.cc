@@ -88,13 +88,16 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
   // other value is a hard limit of their presets (sim/scenario/check_presets.cc).
   const bool lease_only = c.preset == "sqs" || c.preset == "pubsub" ||
                           c.preset == "azure-service-bus" || c.preset == "bullmq" ||
-                          c.preset == "nats-jetstream";
+                          c.preset == "nats-jetstream" || c.preset == "kafka-share";
   if (in.Chance(40)) {
     const char* on_crash = in.Pick(kOnCrash);
     b["requeue_on_crash"] = lease_only ? "after_visibility_timeout" : on_crash;
   }
-  // Kafka's preset refuses a broker-side delivery count (check_presets.cc CheckKafka).
-  if (c.preset != "kafka" && in.Chance(30)) {
+  // Kafka's preset refuses a broker-side delivery count (check_presets.cc CheckKafka);
+  // kafka-share's is group.share.delivery.count.limit, 2..10 (CheckKafkaShare).
+  if (c.preset == "kafka-share") {
+    if (in.Chance(30)) b["receive_count_max"] = in.IntIn(2, 10);
+  } else if (c.preset != "kafka" && in.Chance(30)) {
     b["receive_count_max"] = in.IntIn(c.preset == "pubsub" ? 5 : 1, 12);
   }
   if (in.Chance(25)) b["stale_ack"] = in.Chance(50) ? "honored" : "refused";
@@ -110,7 +113,7 @@ void BrokerTimeouts(Choices& in, const GenContext& c, Json& b) {
 // with one, the latter with a cap and not under Sidekiq's trim-on-death (its preset's dlq_trim).
 void DeadLetterHandling(Choices& in, const GenContext& c, Json& b) {
   if (c.no_dlq) {
-    static const char* const kWithoutDlq[] = {"failed", "dropped", "skipped"};
+    static const char* const kWithoutDlq[] = {"failed", "dropped", "skipped", "archived"};
     if (in.Chance(30)) b["without_dlq"] = in.Pick(kWithoutDlq);
     return;
   }
@@ -163,7 +166,8 @@ void Partitions(Choices& in, const GenContext& c, Json& b) {
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   static const char* const kReturns[] = {"nack", "reject", "crash", "consumer_timeout"};
   const bool kafka = c.preset == "kafka";  // partitions: the fields message groups refuse
-  if (!kafka && in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
+  const bool kafka_share = c.preset == "kafka-share";  // refuses delivery_limit
+  if (!kafka && !kafka_share && in.Chance(25)) b["delivery_limit"] = in.IntIn(0, 6);
   if (in.Chance(20)) {
     Json counted = Json::array();
     for (const char* kind : kReturns) {
@@ -174,12 +178,14 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   static const char* const kPositions[] = {"tail", "head", "redeliveries_first",
                                            "restored_to_head"};
   if (in.Chance(20)) b["requeue_position"] = kafka ? "tail" : in.Pick(kPositions);
-  // ack_pending_max needs redeliveries first (the loader's rule); nats-jetstream sets both.
+  // ack_pending_max needs redeliveries first (the loader's rule); nats-jetstream and kafka-share
+  // set both.
+  const bool sets_ack_pending = c.preset == "nats-jetstream" || kafka_share;
   const bool redeliveries_first = b.contains("requeue_position")
                                       ? b["requeue_position"] == "redeliveries_first"
-                                      : c.preset == "nats-jetstream";
+                                      : sets_ack_pending;
   if (!redeliveries_first) {
-    if (c.preset == "nats-jetstream") b["ack_pending_max"] = nullptr;
+    if (sets_ack_pending) b["ack_pending_max"] = nullptr;
   } else if (in.Chance(30)) {
     b["ack_pending_max"] = in.IntIn(1, 50);
   }
@@ -192,9 +198,13 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   MessageGroups(in, c, b);
   Partitions(in, c, b);
   if (in.Chance(15)) b["dead_letter_queue"] = in.Chance(50);
+  // A share group's dead-letter topic is Kafka 4.4's (KIP-1191): the loader refuses it before.
+  if (kafka_share && b.contains("dead_letter_queue") && b["dead_letter_queue"].get<bool>()) {
+    b["version"] = "4.4";
+  }
   c.no_dlq =
       b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>()
-                                      : c.preset == "celery" || kafka;
+                                      : c.preset == "celery" || kafka || kafka_share;
   if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
   if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
   if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);
@@ -214,7 +224,7 @@ Json Broker(Choices& in, GenContext& c) {
   static const char* const kPresets[] = {
       "sqs",    "rabbitmq-quorum", "sidekiq",           "celery",
       "bullmq", "pubsub",          "azure-service-bus", "nats-jetstream",
-      "kafka"};
+      "kafka",  "kafka-share"};
   static const char* const kVersions[] = {"4.0", "4.2", "4.3", "5.1"};
   Json b = Json::object();
   if (in.Chance(50)) {
@@ -222,6 +232,8 @@ Json Broker(Choices& in, GenContext& c) {
     b["preset"] = *c.preset;
     if (*c.preset == "sqs") c.drain_rate_max_per_s = 500;
     if (*c.preset == "rabbitmq-quorum" && in.Chance(50)) b["version"] = in.Pick(kVersions);
+    static const char* const kKafkaVersions[] = {"4.2", "4.3", "4.4"};
+    if (*c.preset == "kafka-share" && in.Chance(30)) b["version"] = in.Pick(kKafkaVersions);
   }
   BrokerTimeouts(in, c, b);
   BrokerLimits(in, c, b);
