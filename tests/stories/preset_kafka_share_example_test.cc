@@ -4,8 +4,8 @@
 // order acquired during the outage is archived (broker_lost, cause archived) and nobody is asked
 // to look (human_needed 0). With the group's dead-letter topic (Kafka 4.4, KIP-1191) the same
 // orders are dead-lettered instead. A poison order at 300 s takes 5 deliveries of 2 s on one
-// consumer while the others go on; a consumer crash at 1200 s leaves its records locked for
-// 30 s. At the scenario's seed and three others; bounds from the rules, not from one run.
+// consumer thread while the others go on. At the scenario's seed and three others; bounds from
+// the rules, not from one run.
 #include <catch2/catch.hpp>
 #include <cstdint>
 
