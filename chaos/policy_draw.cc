@@ -122,7 +122,9 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   for (const auto& entry : EnumNames<BrokerPreset>()) {
     if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
     if (LacksDeadLetterQueue(entry.value) && UsesDeadLetterQueue(skeleton)) continue;
-    // Message groups are SQS FIFO queues', partitions Kafka's: every other preset refuses them.
+    // Message groups are SQS FIFO queues', partitions Kafka's: every other preset refuses them
+    // (kafka-share too: a share group's records belong to no one consumer). kafka-share needs no
+    // bound below: its delivery count limit (5, at most 10) archives a record that always fails.
     if (skeleton.broker.message_groups && entry.value != BrokerPreset::kSqs) continue;
     if (skeleton.broker.partitions && entry.value != BrokerPreset::kKafka) continue;
     // A Kafka consumer is one thread (workers.concurrency 1).
