@@ -9,7 +9,10 @@ import pytest
 import drainsim
 from conftest import cli_file, shipped_scenarios
 
-SEEDS = (1, 2)
+# One seed per shipped scenario: the byte-for-byte property is the same for every seed, and
+# test_the_same_seed_twice_... below checks that another seed is another run (one seed halves
+# the test's 47 s of CI time).
+SEEDS = (2,)
 
 
 @pytest.mark.parametrize("path", shipped_scenarios())
