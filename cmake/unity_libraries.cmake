@@ -1,14 +1,22 @@
-# Unity builds of the project's static libraries (DRAINSIM_UNITY_LIBS, top CMakeLists.txt).
-# CI builds every library twice from nothing (GCC -O3, then clang with the sanitizers) on two
-# cores; most of a library file's compile time is the headers it shares with its neighbours
-# (the standard library, nlohmann/json, the config structs), so DRAINSIM_UNITY_LIBS_BATCH files
-# of a library compile as one translation unit. The batches stay small enough that two cores
-# still have work side by side.
-# What the unity files require of a library's .cc files: no two of one batch may define the same
-# name at file scope (anonymous namespaces and statics included). A file that cannot be made
-# so without hurting its names sets SKIP_UNITY_BUILD_INCLUSION (see drainsim_unity_skip).
-# Results cannot change: the same functions compile with the same flags; only which ones the
-# compiler sees at once differs (x86-64 without FMA: inlining changes no floating-point result).
+# Unity builds of the project's static libraries (DRAINSIM_UNITY_LIBS, top CMakeLists.txt), used
+# by the sanitized build only (tools/test --sanitize): DRAINSIM_UNITY_LIBS_BATCH files of a
+# library compile as one translation unit, so the headers they share (the standard library,
+# nlohmann/json, the config structs) are compiled once per batch. CI builds every library twice
+# from nothing on two cores; the plain build of a fresh clone took 480 s of wall with it.
+#
+# Why not the plain build (the binary users run, package and benchmark): in one translation unit
+# the anonymous namespaces of a batch's files are one namespace, and a file-local helper can
+# silently take the place of a function its neighbour calls. Seen here: backtest_report.cc's
+# local `Json Number(double)` hid table.h's `std::string Number(double)` from compare_report.cc
+# in the same batch, found only because 12 tests of `drainsim compare` failed (a JSON type error
+# at run time; the compiler said nothing). Until a check proves a library free of such names
+# (every name of a file's anonymous namespace unique in its library and absent from the
+# enclosing namespaces), the plain build compiles file by file, and the sanitized suite, run
+# over the unity-built libraries, doubles as the differential check: a behaviour the unity build
+# changes fails there while the plain suite passes.
+# Two files of one batch must not define the same file-scope name (a compile error: rename the
+# newer one after what it is; reports/text_format.h holds the report writers' shared text
+# forms). A file that cannot be made so sets SKIP_UNITY_BUILD_INCLUSION (drainsim_unity_skip).
 function(drainsim_unity_libraries dir)
   get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)

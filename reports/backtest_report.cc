@@ -14,7 +14,7 @@ using experiments::BacktestResult;
 using experiments::ScalarComparison;
 using experiments::SeriesComparison;
 
-Json Number(double value) { return std::isinf(value) ? Json(nullptr) : Json(Fixed(value)); }
+Json FixedOrNull(double value) { return std::isinf(value) ? Json(nullptr) : Json(Fixed(value)); }
 
 std::string Text(double value) { return std::isinf(value) ? "never" : Decimal(value, 3); }
 
@@ -25,35 +25,36 @@ const char* PassOrMiss(bool passed) { return passed ? "pass" : "MISS"; }
 Json SeriesJson(const SeriesComparison& s) {
   Json points = Json::array();
   for (const experiments::BandPoint& p : s.points) {
-    points.push_back({{"t_s", Number(p.t_s)},
-                      {"observed", Number(p.observed)},
-                      {"low", Number(p.low)},
-                      {"median", Number(p.median)},
-                      {"high", Number(p.high)},
+    points.push_back({{"t_s", FixedOrNull(p.t_s)},
+                      {"observed", FixedOrNull(p.observed)},
+                      {"low", FixedOrNull(p.low)},
+                      {"median", FixedOrNull(p.median)},
+                      {"high", FixedOrNull(p.high)},
                       {"inside", p.inside}});
   }
   return {{"name", s.name},
           {"points", points},
           {"points_compared", static_cast<int64_t>(s.points.size())},
           {"points_beyond_run", s.points_beyond_run},
-          {"share_in_band", Number(s.share_in_band)},
-          {"share_floor", Number(s.share_floor)},
-          {"mean_abs_error", Number(s.mean_abs_error)},
-          {"max_abs_error", Number(s.max_abs_error)},
+          {"share_in_band", FixedOrNull(s.share_in_band)},
+          {"share_floor", FixedOrNull(s.share_floor)},
+          {"mean_abs_error", FixedOrNull(s.mean_abs_error)},
+          {"max_abs_error", FixedOrNull(s.max_abs_error)},
           {"passed", s.passed}};
 }
 
 Json ScalarJson(const ScalarComparison& s) {
   Json error = nullptr;
-  if (std::isfinite(s.observed) && std::isfinite(s.median)) error = Number(s.observed - s.median);
+  if (std::isfinite(s.observed) && std::isfinite(s.median))
+    error = FixedOrNull(s.observed - s.median);
   return {{"name", s.name},
           {"rule", s.rule},
-          {"observed", Number(s.observed)},
-          {"low", Number(s.low)},
-          {"median", Number(s.median)},
-          {"high", Number(s.high)},
+          {"observed", FixedOrNull(s.observed)},
+          {"low", FixedOrNull(s.low)},
+          {"median", FixedOrNull(s.median)},
+          {"high", FixedOrNull(s.high)},
           {"error", error},
-          {"never_share", Number(s.never_share)},
+          {"never_share", FixedOrNull(s.never_share)},
           {"inside", s.inside},
           {"passed", s.passed}};
 }
@@ -74,8 +75,8 @@ std::string BacktestJson(const BacktestResult& r) {
       {"replications", r.replications},
       {"band", {{"low_quantile", 0.025}, {"high_quantile", 0.975}}},
       {"tolerances",
-       {{"share_in_band_min", Number(r.tolerances.share_in_band_min)},
-        {"relative", Number(r.tolerances.relative)}}},
+       {{"share_in_band_min", FixedOrNull(r.tolerances.share_in_band_min)},
+        {"relative", FixedOrNull(r.tolerances.relative)}}},
       {"series", series},
       {"figures", scalars},
       {"notes", r.notes},

@@ -14,11 +14,11 @@ using experiments::FitResult;
 using experiments::Interval95;
 using experiments::KindFit;
 
-Json Number(double value) { return Fixed(value); }
+Json FixedJson(double value) { return Fixed(value); }
 
 constexpr const char* kFailAfterMethod = "mean of failed attempts' durations, Student t 95%";
 
-Json Pair(const Interval95& i) { return Json::array({Number(i.low), Number(i.high)}); }
+Json Pair(const Interval95& i) { return Json::array({FixedJson(i.low), FixedJson(i.high)}); }
 
 // The loader's cap on `method` (sim/config/fitted.h: at most 200 bytes). The methods written
 // here stay far below it for any real data (the longest, a failure window's, is about 150
@@ -35,18 +35,18 @@ Json DurationJson(const FitResult& fit, const experiments::HandlerFit& h) {
   Json dist;
   if (h.chose_lognormal) {
     const experiments::LognormalFit& l = *h.lognormal;
-    dist = {{"lognormal", {{"mu", Number(l.mu)}, {"sigma", Number(l.sigma)}}}};
+    dist = {{"lognormal", {{"mu", FixedJson(l.mu)}, {"sigma", FixedJson(l.sigma)}}}};
     dist["fitted"] = Provenance(fit, h.n, "lognormal, maximum likelihood");
-    dist["fitted"]["ks"] = Number(l.ks);
+    dist["fitted"]["ks"] = FixedJson(l.ks);
     dist["fitted"]["interval"] = {{"mu", Pair(l.mu_interval)}, {"sigma", Pair(l.sigma_interval)}};
   } else {
     Json rows = Json::array();
     for (const auto& [p, v] : h.empirical->points) {
-      rows.push_back(Json::array({Number(p), Number(v)}));
+      rows.push_back(Json::array({FixedJson(p), FixedJson(v)}));
     }
     dist = {{"empirical", rows}};
     dist["fitted"] = Provenance(fit, h.n, "empirical quantiles");
-    dist["fitted"]["ks"] = Number(h.empirical->ks);
+    dist["fitted"]["ks"] = FixedJson(h.empirical->ks);
   }
   return dist;
 }
@@ -154,15 +154,15 @@ void AddErrorsFaults(const FitResult& fit, const KindFit& k, const experiments::
   for (size_t i = 0; i < count; ++i) {
     Json fault = {{"type", "errors"}, {"kind", k.kind}, {"error", c.error_class}};
     if (!windowed) {
-      fault["probability"] = Number(c.probability);
+      fault["probability"] = FixedJson(c.probability);
       fault["fitted"] = Provenance(fit, c.trials, "conditional on earlier classes, Wilson 95%");
       fault["fitted"]["interval"] = Pair(c.wilson);
     } else {
       const experiments::ProbabilityWindow& w = c.windows[i];
       if (w.failures == 0) continue;  // no errors fault is the window's probability 0
-      fault["probability"] = Number(w.probability);
-      fault["from_s"] = Number(w.from_s);
-      if (i + 1 < count) fault["until_s"] = Number(w.until_s);
+      fault["probability"] = FixedJson(w.probability);
+      fault["from_s"] = FixedJson(w.from_s);
+      if (i + 1 < count) fault["until_s"] = FixedJson(w.until_s);
       const std::string method = "conditional on earlier classes, Wilson 95%; window " +
                                  std::to_string(i + 1) + " of " + std::to_string(count) +
                                  " by binary segmentation; " + HomogeneityWords(c.homogeneity);
@@ -170,7 +170,7 @@ void AddErrorsFaults(const FitResult& fit, const KindFit& k, const experiments::
       fault["fitted"]["interval"] = Pair(w.wilson);
     }
     const experiments::MeanFit& after = c.fail_after_ms;
-    fault["fail_after_ms"] = Number(after.mean);
+    fault["fail_after_ms"] = FixedJson(after.mean);
     fault["fail_after_fitted"] = Provenance(fit, after.n, kFailAfterMethod);
     if (after.interval) fault["fail_after_fitted"]["interval"] = Pair(*after.interval);
     faults.push_back(fault);
@@ -221,9 +221,9 @@ std::string FitFragment(const FitResult& fit) {
     for (size_t i = 0; i < k.arrivals.size(); ++i) {
       const experiments::ArrivalWindow& w = k.arrivals[i];
       if (w.arrivals == 0) continue;
-      Json schedule = {{"rate_per_s", Number(w.rate_per_s)},
-                       {"from_s", Number(w.from_s)},
-                       {"until_s", Number(w.until_s)}};
+      Json schedule = {{"rate_per_s", FixedJson(w.rate_per_s)},
+                       {"from_s", FixedJson(w.from_s)},
+                       {"until_s", FixedJson(w.until_s)}};
       schedule["fitted"] = Provenance(fit, w.arrivals, ArrivalMethod(k, i).c_str());
       if (!k.arrivals_from.empty()) schedule["fitted"]["from"] = k.arrivals_from;
       schedule["fitted"]["interval"] = Pair(w.poisson);
