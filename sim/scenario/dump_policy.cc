@@ -9,6 +9,8 @@ namespace drainsim::scenario::internal {
 
 namespace {
 
+// One overload of SecondsJson, to pass by name.
+Json SpanSeconds(engine::Duration d) { return SecondsJson(d); }
 Json Millis(engine::Duration d) { return MillisJson(d); }
 Json Instants(engine::Instant i) { return SecondsJson(i); }
 
@@ -168,7 +170,7 @@ Json FaultJson(const config::Fault& fault) {
 
 Json DrainJson(const config::Drain& d) {
   Json out = {{"start_at_s", OrNull(d.start_at, Instants)},
-              {"start_after_fix_s", OrNull(d.start_after_fix, Seconds)},
+              {"start_after_fix_s", OrNull(d.start_after_fix, SpanSeconds)},
               {"select",
                {{"reasons", ListJson(d.select.reasons)},
                 {"errors", ListJson(d.select.errors)},
