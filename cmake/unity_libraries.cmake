@@ -1,35 +1,64 @@
-# Unity builds of the project's static libraries (DRAINSIM_UNITY_LIBS, top CMakeLists.txt), used
-# by the sanitized build only (tools/test --sanitize): DRAINSIM_UNITY_LIBS_BATCH files of a
-# library compile as one translation unit, so the headers they share (the standard library,
-# nlohmann/json, the config structs) are compiled once per batch. CI builds every library twice
-# from nothing on two cores; the plain build of a fresh clone took 480 s of wall with it.
+# Unity builds of the project's static libraries (DRAINSIM_UNITY_LIBS, top CMakeLists.txt, on
+# by default): DRAINSIM_UNITY_LIBS_BATCH files of a library compile as one translation unit, so
+# the headers they share (the standard library, nlohmann/json, the config structs) are compiled
+# once per batch. CI builds every library twice from nothing on two cores; file by file the
+# plain build of a fresh clone took 869 s of wall, the sanitized one's libraries most of its own.
 #
-# Why not the plain build (the binary users run, package and benchmark): in one translation unit
-# the anonymous namespaces of a batch's files are one namespace, and a file-local helper can
-# silently take the place of a function its neighbour calls. Seen here: backtest_report.cc's
-# local `Json Number(double)` hid table.h's `std::string Number(double)` from compare_report.cc
-# in the same batch, found only because 12 tests of `drainsim compare` failed (a JSON type error
-# at run time; the compiler said nothing). Until a check proves a library free of such names
-# (every name of a file's anonymous namespace unique in its library and absent from the
-# enclosing namespaces), the plain build compiles file by file, and the sanitized suite, run
-# over the unity-built libraries, doubles as the differential check: a behaviour the unity build
-# changes fails there while the plain suite passes.
-# Two files of one batch must not define the same file-scope name (a compile error: rename the
-# newer one after what it is; reports/text_format.h holds the report writers' shared text
-# forms). A file that cannot be made so sets SKIP_UNITY_BUILD_INCLUSION (drainsim_unity_skip).
-function(drainsim_unity_libraries dir)
+# The hazard, and the check that keeps it out: in one translation unit the anonymous namespaces
+# of a batch's files are one namespace, and a file-local helper can silently take the place of
+# a function its neighbour calls. Seen here: backtest_report.cc's local `Json Number(double)`
+# took compare_report.cc's calls of table.h's `Number` in the same batch, found only because 12
+# tests of `drainsim compare` failed (a JSON type error at run time; the compiler said nothing).
+# So every library's sources are listed in ${CMAKE_BINARY_DIR}/static_libraries.txt and the
+# suite's `unity_names_are_unique` (tools/lint/unity_names.py, whose header says exactly what
+# it finds) fails on any file-local name that could so stand in for another: a function of the
+# same name as another file's or a header's in one namespace, a name in an inner namespace that
+# hides an outer one, a namespace-scope `using namespace`, a macro left defined. Rename the newer
+# name after what it is (reports/text_format.h holds the report writers' shared text forms). A
+# file that cannot be made so sets SKIP_UNITY_BUILD_INCLUSION (drainsim_unity_skip).
+# What the unity build cannot check: that each file includes what it uses (a neighbour may have
+# included it); `-DDRAINSIM_UNITY_LIBS=OFF` compiles file by file and shows that.
+# The product's static libraries under dir, recursively, into the variable named by out.
+function(drainsim_static_libraries dir out)
+  set(found)
   get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)
     get_target_property(type ${target} TYPE)
     if(type STREQUAL "STATIC_LIBRARY")
-      set_target_properties(${target} PROPERTIES UNITY_BUILD ON
-                            UNITY_BUILD_BATCH_SIZE ${DRAINSIM_UNITY_LIBS_BATCH})
+      list(APPEND found ${target})
     endif()
   endforeach()
   get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
   foreach(subdir IN LISTS subdirs)
-    drainsim_unity_libraries("${subdir}")
+    drainsim_static_libraries("${subdir}" below)
+    list(APPEND found ${below})
   endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+# Makes the libraries unity builds when on, and always writes their sources to
+# ${CMAKE_BINARY_DIR}/static_libraries.txt (target, a tab, the sources with ';') for the check
+# tools/lint/unity_names.py, which the suite runs in every build.
+function(drainsim_unity_libraries on)
+  set(list_text "")
+  foreach(dir IN LISTS ARGN)
+    drainsim_static_libraries("${dir}" targets)
+    foreach(target IN LISTS targets)
+      if(on)
+        set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                              UNITY_BUILD_BATCH_SIZE ${DRAINSIM_UNITY_LIBS_BATCH})
+      endif()
+      get_target_property(source_dir ${target} SOURCE_DIR)
+      get_target_property(sources ${target} SOURCES)
+      set(absolute)
+      foreach(source IN LISTS sources)
+        get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${source_dir}")
+        list(APPEND absolute "${source}")
+      endforeach()
+      string(APPEND list_text "${target}\t${absolute}\n")
+    endforeach()
+  endforeach()
+  file(WRITE "${CMAKE_BINARY_DIR}/static_libraries.txt" "${list_text}")
 endfunction()
 
 # Files compiled on their own in a unity build: each names why.

@@ -19,7 +19,7 @@ struct NameParts {
   std::optional<std::string> window;
 };
 
-NameParts Split(std::string_view text) {
+NameParts SplitAt(std::string_view text) {
   NameParts parts;
   if (const size_t at = text.find('@'); at != std::string_view::npos) {
     parts.window = std::string(text.substr(at + 1));
@@ -61,7 +61,7 @@ struct Resolved {
 Resolved ResolveOne(const json& scenario_json, const std::string& name) {
   Resolved resolved;
   json probe = scenario_json;
-  const NameParts parts = Split(name);
+  const NameParts parts = SplitAt(name);
   json entry = {{"metric", parts.metric}, {"min", 0}};
   if (parts.kind) entry["kind"] = *parts.kind;
   if (parts.window) entry["during"] = *parts.window;
@@ -142,7 +142,8 @@ bool UndefinedMeansNever(RunMetric metric) {
 }
 
 bool UndefinedMeansNever(std::string_view canonical_name) {
-  const std::optional<RunMetric> metric = config::FromName<RunMetric>(Split(canonical_name).metric);
+  const std::optional<RunMetric> metric =
+      config::FromName<RunMetric>(SplitAt(canonical_name).metric);
   return metric && UndefinedMeansNever(*metric);
 }
 

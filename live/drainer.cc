@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool Stopping(RunState& state, const DrainShared& shared) {
+bool DrainerStopping(RunState& state, const DrainShared& shared) {
   return shared.stop || StopRequested() || state.failed;
 }
 
@@ -159,7 +159,7 @@ bool Drainer::AckConfirmed(std::chrono::milliseconds wait) {
 
 bool Drainer::SleepUntil(Clock::time_point due) {
   while (Clock::now() < due) {
-    if (Stopping(state_, shared_)) return false;
+    if (DrainerStopping(state_, shared_)) return false;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
     const auto step = std::min(left, std::chrono::milliseconds(50));
     if (unconfirmed_.empty()) {
@@ -196,11 +196,11 @@ bool Drainer::Open() {
 
 bool Drainer::WaitStart(Clock::time_point at) {
   while (Clock::now() < at) {
-    if (Stopping(state_, shared_)) return false;
+    if (DrainerStopping(state_, shared_)) return false;
     std::this_thread::sleep_for(
         std::min<Clock::duration>(at - Clock::now(), std::chrono::milliseconds(50)));
   }
-  return !Stopping(state_, shared_);
+  return !DrainerStopping(state_, shared_);
 }
 
 bool Drainer::Replay(const AmqpMessage& message, uint64_t id) {
@@ -317,7 +317,7 @@ void Drainer::Run(Clock::time_point run_start) {
   f.slack_ms = BucketSlackMs(drain_);
   state_.log->Write("drain_start", 0, -1, -1, "in_dlq=" + std::to_string(*at_start));
   bool ended = false;
-  while (!Stopping(state_, shared_)) {
+  while (!DrainerStopping(state_, shared_)) {
     const bool sorting = taken_ < *at_start;
     if (!ended && AtLimit() && !sorting) {
       ended = true;

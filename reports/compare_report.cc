@@ -168,8 +168,8 @@ std::string SeedsText(const Comparison& c) {
                              std::to_string(c.base_seed) + ", i)";
 }
 
-std::string Text(const Comparison& c, const Table& table, const std::optional<Table>& never,
-                 const GateResult& gate) {
+std::string CompareText(const Comparison& c, const Table& table, const std::optional<Table>& never,
+                        const GateResult& gate) {
   std::string text =
       "compare A: " + c.a.name + " (" + c.a.path + ")\n        B: " + c.b.name + " (" + c.b.path +
       ")\n" + std::to_string(c.replications) + " replications; " + SeedsText(c) +
@@ -209,7 +209,7 @@ Rendered RenderComparison(const Comparison& c, const ComparisonResult& result,
   const std::optional<Table> never = NeverTable(c, result.metrics);
   const std::string comment = CompareCommentMarkdown(result.gate);
   Rendered out;
-  out.text = Text(c, table, never, result.gate);
+  out.text = CompareText(c, table, never, result.gate);
   out.files.push_back(
       {"compare.json", ComparisonJson(c, result.metrics, result.gate, a, b).dump(2) + "\n"});
   out.files.push_back({"compare.md", Markdown(c, table, never)});

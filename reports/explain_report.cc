@@ -341,7 +341,7 @@ std::string DeathHistory(const model::MessageLife& life, const ExplainScene& sce
   return text + "; x-first-death-reason " + first;
 }
 
-std::string Header(const model::MessageLife& life, const model::TraceLog& log) {
+std::string ExplainHeader(const model::MessageLife& life, const model::TraceLog& log) {
   std::string text = "message " + std::to_string(life.id);
   text += " (kind " + (life.kind_index < log.kinds.size() ? log.kinds[life.kind_index] : "?");
   if (!life.key.empty()) text += ", key " + life.key;
@@ -358,7 +358,7 @@ std::string ExplainLives(const model::TraceLog& log, const ExplainScene& scene) 
   int64_t left_out = 0;  // events not recorded, over all lives
   for (const model::MessageLife& life : log.lives) {
     if (!out.empty()) out += "\n";
-    out += Header(life, log);
+    out += ExplainHeader(life, log);
     out += LifeLines(life, log, scene);
     if (const std::string deaths = DeathHistory(life, scene); !deaths.empty()) {
       out += Wrap("x-death: ", deaths);

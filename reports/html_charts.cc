@@ -148,8 +148,8 @@ void Drains(const model::Results& r, Decorations& d) {
   }
 }
 
-svg::LineChart Chart(const Decorations& d, std::string name, std::string title, svg::Axis y_axis,
-                     size_t max_points) {
+svg::LineChart HtmlChart(const Decorations& d, std::string name, std::string title,
+                         svg::Axis y_axis, size_t max_points) {
   svg::LineChart chart;
   chart.name = std::move(name);
   chart.title = std::move(title);
@@ -201,7 +201,7 @@ Decorations DecorationsOf(const ReportInput& input) {
 void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results& r,
                     const ScenarioMarks& marks, size_t max_points) {
   {
-    svg::LineChart c = Chart(d, "depth", "Queue depth", {"messages", ""}, max_points);
+    svg::LineChart c = HtmlChart(d, "depth", "Queue depth", {"messages", ""}, max_points);
     c.y_integer = true;
     b.Column(c, "depth", "ready", kBlue);
     b.Column(c, "delayed_depth", "delayed", kAmber);
@@ -212,8 +212,8 @@ void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results
           "in the dead letter queue, parked for a human.");
   }
   {
-    svg::LineChart c = Chart(d, "oldest-age", "Age of the oldest message",
-                             {"oldest message age", "s"}, max_points);
+    svg::LineChart c = HtmlChart(d, "oldest-age", "Age of the oldest message",
+                                 {"oldest message age", "s"}, max_points);
     b.Column(c, "oldest_age_s", "oldest age", kBlue);
     std::string caption =
         "Age of the oldest message in the pipeline (ready, delayed or in flight), at each "
@@ -230,8 +230,8 @@ void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results
     b.Add(std::move(c), caption);
   }
   {
-    svg::LineChart c = Chart(d, "attempts", "Attempts: first executions and retries",
-                             {"attempts", "per s"}, max_points);
+    svg::LineChart c = HtmlChart(d, "attempts", "Attempts: first executions and retries",
+                                 {"attempts", "per s"}, max_points);
     c.clip_spikes = true;
     b.Column(c, "first_attempts_per_s", "first attempts", kBlue);
     b.Column(c, "retry_attempts_per_s", "retries", kMagenta);
@@ -247,8 +247,9 @@ void AddQueueCharts(FigureBuilder& b, const Decorations& d, const model::Results
   }
   {
     const bool db = r.has_database;
-    svg::LineChart c = Chart(d, "busy", db ? "Busy workers and the database queue" : "Busy workers",
-                             {"slots / queries", ""}, max_points);
+    svg::LineChart c =
+        HtmlChart(d, "busy", db ? "Busy workers and the database queue" : "Busy workers",
+                  {"slots / queries", ""}, max_points);
     c.y_integer = true;
     b.Column(c, "workers_busy", "worker slots busy", kTeal);
     if (db) b.Column(c, "db_queue", "queries waiting", kAmber);
@@ -265,7 +266,7 @@ void AddPartCharts(FigureBuilder& b, const Decorations& d, const model::Results&
                    size_t max_points) {
   if (r.downstream_calls > 0) {
     svg::LineChart c =
-        Chart(d, "downstream", "Downstream calls and 429s", {"calls", "per s"}, max_points);
+        HtmlChart(d, "downstream", "Downstream calls and 429s", {"calls", "per s"}, max_points);
     c.clip_spikes = true;
     b.Column(c, "downstream_calls_per_s", "calls", kBlue);
     b.Column(c, "downstream_429s_per_s", "429s", kMagenta);
@@ -276,8 +277,8 @@ void AddPartCharts(FigureBuilder& b, const Decorations& d, const model::Results&
               " 429s in all.");
   }
   if (r.has_database) {
-    svg::LineChart c = Chart(d, "db-utilisation", "Database utilisation",
-                             {"database utilisation", "%"}, max_points);
+    svg::LineChart c = HtmlChart(d, "db-utilisation", "Database utilisation",
+                                 {"database utilisation", "%"}, max_points);
     c.y_max = 100;
     b.Column(c, "db_utilisation", "utilisation", kBlue, 100.0);
     b.Add(std::move(c),
@@ -286,15 +287,15 @@ void AddPartCharts(FigureBuilder& b, const Decorations& d, const model::Results&
               Decimal(100 * r.db_utilisation, 1) + " %.");
   }
   if (r.has_live_traffic) {
-    svg::LineChart c =
-        Chart(d, "live-latency", "Live-traffic latency", {"live query latency", "ms"}, max_points);
+    svg::LineChart c = HtmlChart(d, "live-latency", "Live-traffic latency",
+                                 {"live query latency", "ms"}, max_points);
     b.Column(c, "live_p50_ms", "p50", kBlue, 1, true);
     b.Column(c, "live_p99_ms", "p99", kMagenta, 1, true);
     b.Add(std::move(c),
           "Latency of the live (non-queue) queries completed in each sampling "
           "interval: what users pay for a drain. Gaps: no query completed.");
     svg::LineChart e =
-        Chart(d, "live-errors", "Live-traffic errors", {"live errors", "per s"}, max_points);
+        HtmlChart(d, "live-errors", "Live-traffic errors", {"live errors", "per s"}, max_points);
     e.clip_spikes = true;
     b.Column(e, "live_errors_per_s", "errors", kMagenta);
     b.Add(std::move(e),
@@ -309,7 +310,7 @@ void AddFlowCharts(FigureBuilder& b, const Decorations& d, const model::Results&
                    size_t max_points) {
   {
     svg::LineChart c =
-        Chart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
+        HtmlChart(d, "dlq-flow", "DLQ inflow and outflow", {"DLQ flow", "messages/s"}, max_points);
     c.clip_spikes = true;
     b.Column(c, "dlq_inflow_per_s", "inflow", kMagenta);
     b.Column(c, "dlq_outflow_per_s", "outflow", kTeal);
@@ -321,7 +322,7 @@ void AddFlowCharts(FigureBuilder& b, const Decorations& d, const model::Results&
   }
   if (!r.drains.empty()) {
     svg::LineChart c =
-        Chart(d, "drain-rate", "Drain rate", {"drain rate", "messages/s"}, max_points);
+        HtmlChart(d, "drain-rate", "Drain rate", {"drain rate", "messages/s"}, max_points);
     c.clip_spikes = true;
     b.Column(c, "drain_rate_per_s", "replays", kTeal);
     b.Add(std::move(c),

@@ -71,7 +71,7 @@ svg::LineChart NarrowCopy(const svg::LineChart& wide) {
   return narrow;
 }
 
-std::string Count(int64_t value) { return std::to_string(value); }
+std::string HtmlCount(int64_t value) { return std::to_string(value); }
 
 // Text that came from outside the program; the same escaping serves text and attributes.
 
@@ -93,7 +93,7 @@ std::string VerdictClass(const std::vector<Verdict>& verdicts) {
   return CountFailed(verdicts) == 0 ? "pass" : "fail";
 }
 
-std::string VerdictText(const std::vector<Verdict>& verdicts) {
+std::string HtmlVerdictText(const std::vector<Verdict>& verdicts) {
   const size_t failed = CountFailed(verdicts);
   const size_t total = verdicts.size();
   if (total == 0) return "no expectations";
@@ -109,7 +109,7 @@ void Headline(std::string& out, const ReportInput& input) {
   if (verdict_class == "pass") verdict_word = "PASS";
   if (verdict_class == "fail") verdict_word = "FAIL";
   Card(out, "expectations", verdict_word,
-       verdict_class.empty() ? "the scenario states none" : VerdictText(input.verdicts),
+       verdict_class.empty() ? "the scenario states none" : HtmlVerdictText(input.verdicts),
        verdict_class);
   const std::string detail = TimeToEmptyDetail(r);
   Card(out, "time to empty", TimeToEmptyValue(r),
@@ -117,14 +117,14 @@ void Headline(std::string& out, const ReportInput& input) {
        : r.time_to_empty_s ? "from the first drain's start"
                            : "",
        detail.empty() ? "" : "fail");
-  Card(out, "duplicate executions", Count(r.duplicate_executions),
-       Count(r.visible_duplicates) + " visible; " + Count(r.duplicates_suppressed) +
+  Card(out, "duplicate executions", HtmlCount(r.duplicate_executions),
+       HtmlCount(r.visible_duplicates) + " visible; " + HtmlCount(r.duplicates_suppressed) +
            " more stopped by claim rows");
   std::string by_reason;
   for (const auto& [reason, count] : r.human_needed_by_reason) {
-    by_reason += (by_reason.empty() ? "" : ", ") + reason + "=" + Count(count);
+    by_reason += (by_reason.empty() ? "" : ", ") + reason + "=" + HtmlCount(count);
   }
-  Card(out, "human needed", Count(r.human_needed),
+  Card(out, "human needed", HtmlCount(r.human_needed),
        by_reason.empty() ? "parked or left in the DLQ: none" : by_reason);
   const std::vector<AlertPhrase> alerts = AlertPhrases(r);
   if (!alerts.empty()) {
@@ -149,10 +149,10 @@ void Headline(std::string& out, const ReportInput& input) {
          RecoveryText(recovery, r), recovery.metastable.value_or(false) ? "fail" : "");
   }
   if (r.broker_lost > 0) {
-    Card(out, "lost by the broker", Count(r.broker_lost),
+    Card(out, "lost by the broker", HtmlCount(r.broker_lost),
          "discarded by design: " + BrokerLossCauses(r), "fail");
   }
-  Card(out, "lost", Count(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
+  Card(out, "lost", HtmlCount(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
   Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));
   out += "</section>\n";
 }
@@ -162,18 +162,19 @@ void Meta(std::string& out, const ReportInput& input) {
   out += "<p class=\"meta\">Scenario " + HtmlCode(input.context.scenario_path) + ", hash " +
          HtmlCode(input.context.scenario_hash) + "; drainsim " +
          HtmlText(input.context.drainsim_version) + ". Simulated " + SecondsText(r.ended_at_s) +
-         " in " + Count(r.events) + " events (" +
+         " in " + HtmlCount(r.events) + " events (" +
          (r.events_max_reached ? "stopped at run.events_max"
           : r.reached_until    ? "reached run.until_s"
                                : "nothing left to happen") +
-         "); " + Count(r.published) + " messages published, " + Count(r.acked) + " acked.</p>\n";
+         "); " + HtmlCount(r.published) + " messages published, " + HtmlCount(r.acked) +
+         " acked.</p>\n";
   if (r.events_max_reached) {
     out += "<p class=\"fail\">The run stopped at run.events_max: every figure is partial.</p>\n";
   }
   out += "<p class=\"meta\">Reproduce: " + HtmlCode(input.reproduce) + "</p>\n";
 }
 
-void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
+void HtmlExpectations(std::string& out, const std::vector<Verdict>& verdicts) {
   out += "<h2>Expectations</h2>\n";
   if (verdicts.empty()) {
     out += "<p>The scenario states no expectations.</p>\n";
@@ -217,7 +218,7 @@ void Charts(std::string& out, const RunCharts& charts) {
   }
 }
 
-void Drains(std::string& out, const model::Results& r) {
+void HtmlDrains(std::string& out, const model::Results& r) {
   if (r.drains.empty()) return;
   out += "<h2>Drains</h2>\n<div class=\"scroll\"><table>\n";
   std::vector<std::string> header = {"drain",    "started", "ended",
@@ -229,15 +230,15 @@ void Drains(std::string& out, const model::Results& r) {
   for (size_t i = 0; i < r.drains.size(); ++i) {
     const model::DrainResults& d = r.drains[i];
     std::vector<std::string> row = {
-        Count(static_cast<int64_t>(i)),
+        HtmlCount(static_cast<int64_t>(i)),
         d.started_at_s ? SecondsText(*d.started_at_s) : "never",
         d.ended_at_s ? SecondsText(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
-        Count(d.replayed),
+        HtmlCount(d.replayed),
         HtmlText(DrainReplayPace(d)),
         d.started_at_s ? Decimal(d.achieved_rate_per_s, 1) + "/s" : "-",
-        Count(d.refilled),
-        Count(d.parked),
-        Count(d.left)};
+        HtmlCount(d.refilled),
+        HtmlCount(d.parked),
+        HtmlCount(d.left)};
     if (r.has_database) row.push_back(Decimal(100 * d.db_utilisation, 1) + " %");
     if (r.has_live_traffic) {
       row.push_back(d.live_latency_us.empty()
@@ -262,7 +263,7 @@ void Faults(std::string& out, const ScenarioMarks& marks) {
 }
 
 // Under the verdict: what no expectation covered (reports/health.h); never part of the verdict.
-void Findings(std::string& out, const std::vector<Finding>& findings) {
+void HtmlFindings(std::string& out, const std::vector<Finding>& findings) {
   if (findings.empty()) return;
   out +=
       "<section class=\"findings\" aria-label=\"health findings\">\n"
@@ -276,7 +277,7 @@ void Findings(std::string& out, const std::vector<Finding>& findings) {
 std::string HtmlReport(const ReportInput& input, size_t max_points) {
   DRAINSIM_CHECK(max_points >= 2);
   const model::Results& r = input.results;
-  const std::string verdict = VerdictText(input.verdicts);
+  const std::string verdict = HtmlVerdictText(input.verdicts);
   const RunCharts charts = ChartsOf(input, max_points);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
@@ -289,13 +290,13 @@ std::string HtmlReport(const ReportInput& input, size_t max_points) {
   out += "<p class=\"verdict " + VerdictClass(input.verdicts) + "\">" +
          HtmlText(input.verdicts.empty() ? "No expectations" : "Expectations: " + verdict) +
          "</p>\n";
-  Findings(out, HealthFindings(r, input.verdicts));
+  HtmlFindings(out, HealthFindings(r, input.verdicts));
   out += "</header>\n<main>\n";
   Headline(out, input);
   Meta(out, input);
-  Expectations(out, input.verdicts);
+  HtmlExpectations(out, input.verdicts);
   Charts(out, charts);
-  Drains(out, r);
+  HtmlDrains(out, r);
   Faults(out, input.context.marks);
   out += "</main>\n";
   out += InteractiveScripts(charts, r.series, max_points);

@@ -29,7 +29,7 @@ json Distribution(const model::Histogram& h_us, double scale) {
               {"max", Fixed(*HistogramStat(h_us, Stat::kMax, scale))}};
 }
 
-json Series(const model::Results& r) {
+json JsonSeries(const model::Results& r) {
   const std::vector<model::Sample>& series = r.series;
   // Column-oriented: compact, and each chart reads one array.
   json columns = json::object();
@@ -166,7 +166,7 @@ json Kinds(const model::Results& r) {
   return kinds;
 }
 
-json Drains(const model::Results& r) {
+json JsonDrains(const model::Results& r) {
   json drains = json::array();
   for (const model::DrainResults& d : r.drains) {
     json drain = {{"started_at_s", Optional(d.started_at_s)},
@@ -313,10 +313,10 @@ std::string JsonReport(const ReportInput& input) {
   report.update(CountsJson(r));
   report.update(TimesJson(r));
   report["fault_windows"] = FaultWindows(r.fault_windows);
-  report["series"] = Series(r);
+  report["series"] = JsonSeries(r);
   report["expectations"] = Expectations(input.verdicts);
   report["health_findings"] = Findings(HealthFindings(r, input.verdicts));
-  report["drains"] = Drains(r);
+  report["drains"] = JsonDrains(r);
   report["inspector"] = Inspector(r);
   if (r.has_database) report["database"] = Database(r);
   if (r.message_groups > 0) {  // written only with broker.message_groups (docs/METRICS.md)

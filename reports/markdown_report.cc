@@ -13,17 +13,17 @@ namespace drainsim::reports {
 
 namespace {
 
-std::string Seconds(double value) { return Decimal(value, 3) + " s"; }
-std::string Seconds(const std::optional<double>& value, const char* never) {
-  return value ? Seconds(*value) : std::string(never);
+std::string MarkdownSeconds(double value) { return Decimal(value, 3) + " s"; }
+std::string MarkdownSeconds(const std::optional<double>& value, const char* never) {
+  return value ? MarkdownSeconds(*value) : std::string(never);
 }
 std::string Millis(double value) { return Decimal(value, 1) + " ms"; }
-std::string Percent(double fraction) { return Decimal(100 * fraction, 1) + " %"; }
-std::string Count(int64_t value) { return std::to_string(value); }
+std::string MarkdownPercent(double fraction) { return Decimal(100 * fraction, 1) + " %"; }
+std::string MarkdownCount(int64_t value) { return std::to_string(value); }
 
 // Code spans keep metric names readable; a table cell still needs its pipes escaped. The fence
 // is one backtick longer than the longest run inside (CommonMark), padded when needed.
-std::string Code(const std::string& text) {
+std::string MarkdownCode(const std::string& text) {
   size_t run = 0;
   size_t longest = 0;
   std::string body;
@@ -60,66 +60,70 @@ std::string Latency(const model::Histogram& h_us, double scale, std::string (*un
          unit(*HistogramStat(h_us, Stat::kMax, scale));
 }
 
-void Headline(std::string& out, const model::Results& r) {
+void MarkdownHeadline(std::string& out, const model::Results& r) {
   std::vector<std::vector<std::string>> rows = {
       {"time to empty",
        TimeToEmptyValue(r) +
            (TimeToEmptyDetail(r).empty() ? "" : " (" + TimeToEmptyDetail(r) + ")")},
-      {"time to quiet", Seconds(r.time_to_quiet_s, "never")},
-      {"duplicate executions", Count(r.duplicate_executions) + " (" + Count(r.visible_duplicates) +
-                                   " visible; " + Count(r.duplicates_suppressed) +
-                                   " more stopped by claim rows)"},
-      {"human needed", Count(r.human_needed)},
-      {"lost", Count(r.lost)},
+      {"time to quiet", MarkdownSeconds(r.time_to_quiet_s, "never")},
+      {"duplicate executions",
+       MarkdownCount(r.duplicate_executions) + " (" + MarkdownCount(r.visible_duplicates) +
+           " visible; " + MarkdownCount(r.duplicates_suppressed) + " more stopped by claim rows)"},
+      {"human needed", MarkdownCount(r.human_needed)},
+      {"lost", MarkdownCount(r.lost)},
       {"messages", MessagesLine(r)},
-      {"attempts", Count(r.attempts) + " (" +
+      {"attempts", MarkdownCount(r.attempts) + " (" +
                        Decimal(AttemptsPerSuccess(r.attempts, r.acked).value_or(0), 3) +
                        " per acked message)"},
       {"retry amplification", RetryAmplificationText(r)},
-      {"backlog cleared", Seconds(r.backlog_cleared_s, "never")},
+      {"backlog cleared", MarkdownSeconds(r.backlog_cleared_s, "never")},
       {"recovery after faults", MarkdownEscape(RecoveryText(RecoveryOf(r), r))},
-      {"wasted worker time", Seconds(r.wasted_worker_s)},
-      {"message latency", Latency(r.message_latency_us, 1e6, Seconds)},
-      {"oldest message age, max", Seconds(r.oldest_age_max_s)},
-      {"DLQ traffic", Count(r.dlq_inflow) + " in, " + Count(r.dlq_outflow) + " out, " +
-                          Count(r.replays) + " replayed, " + Count(r.refilled) + " refilled"},
+      {"wasted worker time", MarkdownSeconds(r.wasted_worker_s)},
+      {"message latency", Latency(r.message_latency_us, 1e6, MarkdownSeconds)},
+      {"oldest message age, max", MarkdownSeconds(r.oldest_age_max_s)},
+      {"DLQ traffic", MarkdownCount(r.dlq_inflow) + " in, " + MarkdownCount(r.dlq_outflow) +
+                          " out, " + MarkdownCount(r.replays) + " replayed, " +
+                          MarkdownCount(r.refilled) + " refilled"},
   };
   if (r.broker_lost > 0) {
-    rows.push_back({"lost by the broker", Count(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
+    rows.push_back(
+        {"lost by the broker", MarkdownCount(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
   }
   if (r.partitions > 0) {
-    rows.push_back({"partitions", Count(r.partitions) + " partitions; " + Count(r.rebalances) +
-                                      " rebalances; longest hold " +
-                                      Seconds(r.group_hold_max_s) + "; " +
-                                      Count(r.ordering_violations) + " ordering violations"});
+    rows.push_back(
+        {"partitions", MarkdownCount(r.partitions) + " partitions; " + MarkdownCount(r.rebalances) +
+                           " rebalances; longest hold " + MarkdownSeconds(r.group_hold_max_s) +
+                           "; " + MarkdownCount(r.ordering_violations) + " ordering violations"});
   }
   if (r.message_groups > 0) {
-    rows.push_back({"message groups", Count(r.message_groups) + " groups; longest hold " +
-                                          Seconds(r.group_hold_max_s) + "; " +
-                                          Count(r.ordering_violations) + " ordering violations"});
+    rows.push_back({"message groups", MarkdownCount(r.message_groups) + " groups; longest hold " +
+                                          MarkdownSeconds(r.group_hold_max_s) + "; " +
+                                          MarkdownCount(r.ordering_violations) +
+                                          " ordering violations"});
   }
   if (r.dead_letter_waiting_end > 0) {
     rows.push_back(
-        {"waiting for DLQ room",
-         Count(r.dead_letter_waiting_end) + " of the unfinished (at-least-once dead-lettering)"});
+        {"waiting for DLQ room", MarkdownCount(r.dead_letter_waiting_end) +
+                                     " of the unfinished (at-least-once dead-lettering)"});
   }
   for (const AlertPhrase& alert : AlertPhrases(r)) {
     rows.push_back({alert.name + " alert", alert.value});
   }
   if (r.has_database) {
-    rows.push_back({"database", "utilisation " + Percent(r.db_utilisation) + ", queue max " +
-                                    Count(r.db_queue_max) + ", " + Count(r.db_timeouts) +
-                                    " timeouts"});
+    rows.push_back({"database", "utilisation " + MarkdownPercent(r.db_utilisation) +
+                                    ", queue max " + MarkdownCount(r.db_queue_max) + ", " +
+                                    MarkdownCount(r.db_timeouts) + " timeouts"});
   }
   if (r.has_live_traffic) {
     rows.push_back({"live traffic, whole run", Latency(r.live_latency_us, 1e3, Millis) + "; " +
-                                                   Count(r.live_errors) + " errors"});
+                                                   MarkdownCount(r.live_errors) + " errors"});
     if (!r.drains.empty()) {
       rows.push_back(
           {"live traffic, during drains", Latency(r.live_latency_during_drains_us, 1e3, Millis)});
     }
   }
-  rows.push_back({"simulated", Seconds(r.ended_at_s) + " in " + Count(r.events) + " events" +
+  rows.push_back({"simulated", MarkdownSeconds(r.ended_at_s) + " in " + MarkdownCount(r.events) +
+                                   " events" +
                                    (r.events_max_reached ? " (**stopped at run.events_max: "
                                                            "figures are partial**)"
                                     : r.reached_until    ? " (reached run.until_s)"
@@ -129,14 +133,14 @@ void Headline(std::string& out, const model::Results& r) {
 }
 
 // Under the verdict: what no expectation covered (reports/health.h).
-void Findings(std::string& out, const std::vector<Finding>& findings) {
+void MarkdownFindings(std::string& out, const std::vector<Finding>& findings) {
   if (findings.empty()) return;
   out += "**Not covered by any expectation** (health findings; they never change the verdict):\n\n";
   for (const Finding& f : findings) out += "- " + MarkdownEscape(f.text) + "\n";
   out += "\n";
 }
 
-void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
+void MarkdownExpectations(std::string& out, const std::vector<Verdict>& verdicts) {
   out += "### Expectations\n\n";
   if (verdicts.empty()) {
     out += "The scenario states no expectations.\n\n";
@@ -144,49 +148,51 @@ void Expectations(std::string& out, const std::vector<Verdict>& verdicts) {
   }
   std::vector<std::vector<std::string>> rows;
   for (const Verdict& v : verdicts) {
-    rows.push_back({v.passed ? "✅ PASS" : "❌ FAIL", Code(v.text), MarkdownEscape(v.measured_text),
-                    Code(BoundsText(v.bounds)), MarkdownEscape(v.reason)});
+    rows.push_back({v.passed ? "✅ PASS" : "❌ FAIL", MarkdownCode(v.text),
+                    MarkdownEscape(v.measured_text), MarkdownCode(BoundsText(v.bounds)),
+                    MarkdownEscape(v.reason)});
   }
   Table(out, {"result", "expectation", "measured", "bound", "reason"}, rows);
 }
 
-void Counts(std::string& out, const char* title, const char* what,
-            const std::map<std::string, int64_t>& counts, const char* none) {
+void MarkdownCounts(std::string& out, const char* title, const char* what,
+                    const std::map<std::string, int64_t>& counts, const char* none) {
   out += std::string("**") + title + "**\n\n";
   if (counts.empty()) {
     out += std::string(none) + "\n\n";
     return;
   }
   std::vector<std::vector<std::string>> rows;
-  for (const auto& [key, count] : counts) rows.push_back({Code(key), Count(count)});
+  for (const auto& [key, count] : counts) rows.push_back({MarkdownCode(key), MarkdownCount(count)});
   Table(out, {what, "messages"}, rows);
 }
 
 void Dlq(std::string& out, const model::Results& r) {
   out += "### DLQ at the end\n\n";
-  Counts(out, "By reason and error", "reason/error", r.dlq_by_reason_error,
-         "The DLQ was empty at the end.");
-  Counts(out, "By kind", "kind", r.dlq_by_kind, "The DLQ was empty at the end.");
-  Counts(out, "Human needed", "reason", r.human_needed_by_reason, "Nothing was left for a human.");
+  MarkdownCounts(out, "By reason and error", "reason/error", r.dlq_by_reason_error,
+                 "The DLQ was empty at the end.");
+  MarkdownCounts(out, "By kind", "kind", r.dlq_by_kind, "The DLQ was empty at the end.");
+  MarkdownCounts(out, "Human needed", "reason", r.human_needed_by_reason,
+                 "Nothing was left for a human.");
 }
 
-void Drains(std::string& out, const model::Results& r) {
+void MarkdownDrains(std::string& out, const model::Results& r) {
   if (r.drains.empty()) return;
   out += "### Drains\n\n";
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < r.drains.size(); ++i) {
     const model::DrainResults& d = r.drains[i];
     std::vector<std::string> row = {
-        Count(static_cast<int64_t>(i)),
-        Seconds(d.started_at_s, "never"),
-        d.ended_at_s ? Seconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
-        Count(d.replayed),
+        MarkdownCount(static_cast<int64_t>(i)),
+        MarkdownSeconds(d.started_at_s, "never"),
+        d.ended_at_s ? MarkdownSeconds(*d.ended_at_s) : (d.started_at_s ? "still active" : "never"),
+        MarkdownCount(d.replayed),
         DrainReplayPace(d),
         d.started_at_s ? Decimal(d.achieved_rate_per_s, 1) + "/s" : "-",
-        Count(d.refilled),
-        Count(d.parked),
-        Count(d.left)};
-    if (r.has_database) row.push_back(Percent(d.db_utilisation));
+        MarkdownCount(d.refilled),
+        MarkdownCount(d.parked),
+        MarkdownCount(d.left)};
+    if (r.has_database) row.push_back(MarkdownPercent(d.db_utilisation));
     if (r.has_live_traffic) {
       row.push_back(d.live_latency_us.empty()
                         ? "none"
@@ -231,15 +237,16 @@ std::string MarkdownReport(const ReportInput& input) {
     out +=
         "❌ " + std::to_string(failed) + " of " + std::to_string(total) + " expectations failed\n\n";
   }
-  out += "Seed " + Code(std::to_string(r.seed)) + ", fingerprint " + Code(Hex16(r.fingerprint)) +
-         ", scenario hash " + Code(input.context.scenario_hash) + ", drainsim " +
+  out += "Seed " + MarkdownCode(std::to_string(r.seed)) + ", fingerprint " +
+         MarkdownCode(Hex16(r.fingerprint)) + ", scenario hash " +
+         MarkdownCode(input.context.scenario_hash) + ", drainsim " +
          MarkdownEscape(input.context.drainsim_version) + ".\n\n";
-  out += "Reproduce: " + Code(input.reproduce) + "\n\n";
-  Findings(out, HealthFindings(r, input.verdicts));
-  Headline(out, r);
-  Expectations(out, input.verdicts);
+  out += "Reproduce: " + MarkdownCode(input.reproduce) + "\n\n";
+  MarkdownFindings(out, HealthFindings(r, input.verdicts));
+  MarkdownHeadline(out, r);
+  MarkdownExpectations(out, input.verdicts);
   Dlq(out, r);
-  Drains(out, r);
+  MarkdownDrains(out, r);
   return out;
 }
 

@@ -27,7 +27,7 @@ std::string PointValue(const SeriesColumn& column, const model::Sample& s) {
 }
 
 // The samples kept: every stride-th and the last.
-std::vector<size_t> KeptSamples(size_t samples, size_t stride) {
+std::vector<size_t> OtlpKeptSamples(size_t samples, size_t stride) {
   std::vector<size_t> kept;
   for (size_t i = 0; i < samples; i += stride) kept.push_back(i);
   if (samples > 0 && kept.back() != samples - 1) kept.push_back(samples - 1);
@@ -54,7 +54,7 @@ std::string MetricText(const SeriesColumn& column, const std::vector<model::Samp
 std::string OtlpMetrics(const ReportInput& input) {
   const std::vector<model::Sample>& series = input.results.series;
   const size_t stride = std::max<size_t>(1, (series.size() + kOtlpPointsMax - 1) / kOtlpPointsMax);
-  const std::vector<size_t> kept = KeptSamples(series.size(), stride);
+  const std::vector<size_t> kept = OtlpKeptSamples(series.size(), stride);
   std::string metrics;
   for (const SeriesColumn* column : SeriesColumnsOf(input.results)) {
     if (column->name == "t_s") continue;

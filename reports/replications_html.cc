@@ -20,7 +20,7 @@ using experiments::ReplicatedMetric;
 using experiments::ReplicationsResult;
 using svg::XmlEscape;
 
-void StatisticsTable(std::string& out, const ReplicationsResult& r) {
+void HtmlStatisticsTable(std::string& out, const ReplicationsResult& r) {
   out += "<h2>Metrics</h2>\n<div class=\"scroll\"><table>\n";
   HtmlRow(out,
           {"metric", "runs", "undefined", "mean", "sd",
@@ -37,7 +37,7 @@ void StatisticsTable(std::string& out, const ReplicationsResult& r) {
   out += "</table></div>\n";
 }
 
-void Expectations(std::string& out, const ReplicationsResult& r) {
+void ReplicationsExpectations(std::string& out, const ReplicationsResult& r) {
   if (r.expectations.empty()) return;
   out += "<h2>Expectations</h2>\n<div class=\"scroll\"><table>\n";
   HtmlRow(out, {"passed", "expectation", "first failure"}, true);
@@ -161,8 +161,8 @@ std::string ReplicationsHtml(const ReplicationsResult& r) {
          ", drainsim " + HtmlText(r.drainsim_version) +
          ". Intervals: " + HtmlText(Decimal(r.confidence * 100, 4)) +
          "%, Student t; p50 and p95 by nearest rank.</p>\n";
-  StatisticsTable(out, r);
-  Expectations(out, r);
+  HtmlStatisticsTable(out, r);
+  ReplicationsExpectations(out, r);
   Distributions(out, r);
   out += "</main>\n</body>\n</html>\n";
   return out;

@@ -11,22 +11,24 @@ namespace {
 using experiments::ReplicatedExpectation;
 using experiments::ReplicationsResult;
 
-std::string Attribute(const char* name, const std::string& value) {
+std::string ReplicationsAttribute(const char* name, const std::string& value) {
   return std::string(" ") + name + "=\"" + XmlEscape(value, XmlFlavour::kXml) + "\"";
 }
 
-std::string Counts(size_t tests, size_t failures) {
-  return Attribute("tests", std::to_string(tests)) +
-         Attribute("failures", std::to_string(failures)) + Attribute("errors", "0") +
-         Attribute("skipped", "0") + Attribute("time", "0");
+std::string ReplicationsCounts(size_t tests, size_t failures) {
+  return ReplicationsAttribute("tests", std::to_string(tests)) +
+         ReplicationsAttribute("failures", std::to_string(failures)) +
+         ReplicationsAttribute("errors", "0") + ReplicationsAttribute("skipped", "0") +
+         ReplicationsAttribute("time", "0");
 }
 
 std::string Figure(bool defined, double value) { return defined ? Decimal(value) : "undefined"; }
 
 std::string Case(const ReplicationsResult& r, const ReplicatedExpectation& x) {
   const bool any = x.measured.count > 0;
-  std::string out = "    <testcase" + Attribute("classname", "drainsim." + r.scenario_name) +
-                    Attribute("name", x.text) + Attribute("time", "0") + ">\n";
+  std::string out =
+      "    <testcase" + ReplicationsAttribute("classname", "drainsim." + r.scenario_name) +
+      ReplicationsAttribute("name", x.text) + ReplicationsAttribute("time", "0") + ">\n";
   out += CaseProperties({{"value", Figure(any, x.measured.mean)},
                          {"value_min", Figure(any, x.measured.min)},
                          {"value_max", Figure(any, x.measured.max)},
@@ -38,8 +40,8 @@ std::string Case(const ReplicationsResult& r, const ReplicatedExpectation& x) {
     const std::string message = "passed " + std::to_string(x.passed) + " of " +
                                 std::to_string(x.runs) + " replications; first failed in " +
                                 "replication " + std::to_string(*x.first_failure);
-    out += "      <failure" + Attribute("message", message) + Attribute("type", "expectation") +
-           ">" +
+    out += "      <failure" + ReplicationsAttribute("message", message) +
+           ReplicationsAttribute("type", "expectation") + ">" +
            XmlEscape(x.text + "\n" + message + "\nreproduce: " + x.first_failure_reproduce,
                      XmlFlavour::kXml) +
            "</failure>\n";
@@ -48,7 +50,8 @@ std::string Case(const ReplicationsResult& r, const ReplicatedExpectation& x) {
 }
 
 std::string SuiteProperty(const char* name, const std::string& value) {
-  return "      <property" + Attribute("name", name) + Attribute("value", value) + "/>\n";
+  return "      <property" + ReplicationsAttribute("name", name) +
+         ReplicationsAttribute("value", value) + "/>\n";
 }
 
 }  // namespace
@@ -57,8 +60,10 @@ std::string ReplicationsJunit(const ReplicationsResult& r) {
   const size_t failures = static_cast<size_t>(r.FailedExpectations());
   const size_t tests = r.expectations.empty() ? 1 : r.expectations.size();
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites" + Attribute("name", "drainsim") + Counts(tests, failures) + ">\n";
-  out += "  <testsuite" + Attribute("name", r.scenario_name) + Counts(tests, failures) + ">\n";
+  out += "<testsuites" + ReplicationsAttribute("name", "drainsim") +
+         ReplicationsCounts(tests, failures) + ">\n";
+  out += "  <testsuite" + ReplicationsAttribute("name", r.scenario_name) +
+         ReplicationsCounts(tests, failures) + ">\n";
   out += "    <properties>\n";
   out += SuiteProperty("replications", std::to_string(r.replications));
   out += SuiteProperty("base_seed", std::to_string(r.base_seed));
@@ -68,10 +73,11 @@ std::string ReplicationsJunit(const ReplicationsResult& r) {
   out += SuiteProperty("drainsim_version", r.drainsim_version);
   out += "    </properties>\n";
   if (r.expectations.empty()) {
-    out += "    <testcase" + Attribute("classname", "drainsim." + r.scenario_name) +
-           Attribute("name", std::to_string(r.replications) +
-                                 " replications completed (the scenario has no expectations)") +
-           Attribute("time", "0") + "/>\n";
+    out += "    <testcase" + ReplicationsAttribute("classname", "drainsim." + r.scenario_name) +
+           ReplicationsAttribute("name",
+                                 std::to_string(r.replications) +
+                                     " replications completed (the scenario has no expectations)") +
+           ReplicationsAttribute("time", "0") + "/>\n";
   }
   for (const ReplicatedExpectation& x : r.expectations) out += Case(r, x);
   out += "  </testsuite>\n</testsuites>\n";

@@ -28,7 +28,7 @@ using nlohmann::json;
 
 std::string SeedText(uint64_t seed) { return std::to_string(seed); }
 
-std::string Header(const Experiment& e, const ReplicationsResult& result) {
+std::string ReplicationsHeader(const Experiment& e, const ReplicationsResult& result) {
   std::string text = "scenario " + e.scenario_name + "  " + std::to_string(e.replications) +
                      " replications  base seed " + std::to_string(e.base_seed) + "\n";
   text += "replication i runs with seed ReplicationSeed(" + std::to_string(e.base_seed) +
@@ -176,7 +176,7 @@ Rendered RenderReplications(const Experiment& e, const std::vector<RunRecord>& r
   DRAINSIM_CHECK(result.expectations.size() == e.expectations.size());
   const Table table = StatisticsTable(e, result);
   Rendered out;
-  out.text = Header(e, result) + "\n" + table.Text();
+  out.text = ReplicationsHeader(e, result) + "\n" + table.Text();
   std::string md = MarkdownHead(e) + table.Markdown();
   AddExpectations(result, &out.text, &md);
   out.exit_code = result.FailedExpectations() > 0 ? 1 : 0;

@@ -10,7 +10,7 @@ namespace drainsim::reports {
 
 namespace {
 
-void Append(std::string& out, const char* format, ...) {
+void SummaryAppend(std::string& out, const char* format, ...) {
   char buffer[512];
   va_list args;
   va_start(args, format);
@@ -19,7 +19,7 @@ void Append(std::string& out, const char* format, ...) {
   out += buffer;
 }
 
-std::string Seconds(const std::optional<double>& value) {
+std::string SummarySeconds(const std::optional<double>& value) {
   if (!value) return "never";
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), "%.1f s", *value);
@@ -29,104 +29,110 @@ std::string Seconds(const std::optional<double>& value) {
 // What the run was and where its messages ended: identity, length, the terminal states, then
 // attempts, retry amplification and recovery.
 void AppendRun(std::string& out, const model::Results& r, const ReportContext& context) {
-  Append(out, "scenario %s  seed %llu  fingerprint %016llx\n", r.scenario_name.c_str(),
-         static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.fingerprint));
-  Append(out, "drainsim %s; scenario hash %s\n", context.drainsim_version.c_str(),
-         context.scenario_hash.c_str());
-  Append(out, "simulated %.1f s in %lld events%s\n", r.ended_at_s, static_cast<long long>(r.events),
-         r.events_max_reached ? " (STOPPED at run.events_max: figures are partial)"
-         : r.reached_until    ? " (reached run.until_s)"
-                              : " (nothing left to happen)");
-  Append(out,
-         "messages: %lld published, %lld acked, %lld parked, %lld in DLQ, %lld expired, "
-         "%lld unfinished, %lld lost\n",
-         static_cast<long long>(r.published), static_cast<long long>(r.acked),
-         static_cast<long long>(r.parked), static_cast<long long>(r.dlq_end),
-         static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
-         static_cast<long long>(r.lost));
+  SummaryAppend(out, "scenario %s  seed %llu  fingerprint %016llx\n", r.scenario_name.c_str(),
+                static_cast<unsigned long long>(r.seed),
+                static_cast<unsigned long long>(r.fingerprint));
+  SummaryAppend(out, "drainsim %s; scenario hash %s\n", context.drainsim_version.c_str(),
+                context.scenario_hash.c_str());
+  SummaryAppend(out, "simulated %.1f s in %lld events%s\n", r.ended_at_s,
+                static_cast<long long>(r.events),
+                r.events_max_reached ? " (STOPPED at run.events_max: figures are partial)"
+                : r.reached_until    ? " (reached run.until_s)"
+                                     : " (nothing left to happen)");
+  SummaryAppend(out,
+                "messages: %lld published, %lld acked, %lld parked, %lld in DLQ, %lld expired, "
+                "%lld unfinished, %lld lost\n",
+                static_cast<long long>(r.published), static_cast<long long>(r.acked),
+                static_cast<long long>(r.parked), static_cast<long long>(r.dlq_end),
+                static_cast<long long>(r.expired), static_cast<long long>(r.not_terminal_end),
+                static_cast<long long>(r.lost));
   if (r.dlq_trimmed > 0 || r.retention_expired > 0) {
-    Append(out,
-           "expired: %lld trimmed from a full DLQ (broker.dlq_max_length), %lld past main-queue "
-           "retention (broker.retention_s)\n",
-           static_cast<long long>(r.dlq_trimmed), static_cast<long long>(r.retention_expired));
+    SummaryAppend(
+        out,
+        "expired: %lld trimmed from a full DLQ (broker.dlq_max_length), %lld past main-queue "
+        "retention (broker.retention_s)\n",
+        static_cast<long long>(r.dlq_trimmed), static_cast<long long>(r.retention_expired));
   }
   if (r.dlq_duplicates > 0) {
-    Append(out,
-           "dead-lettered twice: %lld second copies (best-effort dead-lettering), counted as "
-           "published\n",
-           static_cast<long long>(r.dlq_duplicates));
+    SummaryAppend(
+        out,
+        "dead-lettered twice: %lld second copies (best-effort dead-lettering), counted as "
+        "published\n",
+        static_cast<long long>(r.dlq_duplicates));
   }
   if (r.rejected > 0) {
-    Append(out, "rejected: %lld publishes refused by a full queue (overflow reject_publish)\n",
-           static_cast<long long>(r.rejected));
+    SummaryAppend(out,
+                  "rejected: %lld publishes refused by a full queue (overflow reject_publish)\n",
+                  static_cast<long long>(r.rejected));
   }
   if (r.broker_lost > 0) {
-    Append(out, "lost by the broker: %lld (%s)\n", static_cast<long long>(r.broker_lost),
-           BrokerLossCauses(r).c_str());
+    SummaryAppend(out, "lost by the broker: %lld (%s)\n", static_cast<long long>(r.broker_lost),
+                  BrokerLossCauses(r).c_str());
   }
   if (r.partitions > 0) {
-    Append(out,
-           "partitions: %lld; %lld rebalances; longest hold of a partition %.1f s; %lld "
-           "ordering violations (acked after a later record of the partition)\n",
-           static_cast<long long>(r.partitions), static_cast<long long>(r.rebalances),
-           r.group_hold_max_s,
-           static_cast<long long>(r.ordering_violations));
+    SummaryAppend(out,
+                  "partitions: %lld; %lld rebalances; longest hold of a partition %.1f s; %lld "
+                  "ordering violations (acked after a later record of the partition)\n",
+                  static_cast<long long>(r.partitions), static_cast<long long>(r.rebalances),
+                  r.group_hold_max_s, static_cast<long long>(r.ordering_violations));
   }
   if (r.message_groups > 0) {
-    Append(out,
-           "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "
-           "(acked after a later message of the group)\n",
-           static_cast<long long>(r.message_groups), r.group_hold_max_s,
-           static_cast<long long>(r.ordering_violations));
+    SummaryAppend(out,
+                  "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "
+                  "(acked after a later message of the group)\n",
+                  static_cast<long long>(r.message_groups), r.group_hold_max_s,
+                  static_cast<long long>(r.ordering_violations));
   }
   if (r.dead_letter_waiting_end > 0) {
-    Append(out,
-           "waiting for DLQ room: %lld of the unfinished, refused by a full DLQ and kept "
-           "(dead_letter_strategy at_least_once)\n",
-           static_cast<long long>(r.dead_letter_waiting_end));
+    SummaryAppend(out,
+                  "waiting for DLQ room: %lld of the unfinished, refused by a full DLQ and kept "
+                  "(dead_letter_strategy at_least_once)\n",
+                  static_cast<long long>(r.dead_letter_waiting_end));
   }
-  Append(out, "attempts: %lld (%.2f per success); wasted worker time %.1f s\n",
-         static_cast<long long>(r.attempts),
-         r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
-         r.wasted_worker_s);
-  Append(out, "retry amplification: %s\n", RetryAmplificationText(r).c_str());
+  SummaryAppend(out, "attempts: %lld (%.2f per success); wasted worker time %.1f s\n",
+                static_cast<long long>(r.attempts),
+                r.acked == 0 ? 0.0 : static_cast<double>(r.attempts) / static_cast<double>(r.acked),
+                r.wasted_worker_s);
+  SummaryAppend(out, "retry amplification: %s\n", RetryAmplificationText(r).c_str());
   const Recovery recovery = RecoveryOf(r);
   if (!r.fault_windows.empty()) {
-    Append(out, "recovery after faults: %s\n", RecoveryText(recovery, r).c_str());
+    SummaryAppend(out, "recovery after faults: %s\n", RecoveryText(recovery, r).c_str());
   }
 }
 
 // What the recovery cost and how long it took: duplicates, human work, latency, age and alerts,
 // time to empty and to quiet, the downstream API.
 void AppendCosts(std::string& out, const model::Results& r) {
-  Append(out, "duplicates: %lld executions (%lld visible), %lld suppressed by claim rows\n",
-         static_cast<long long>(r.duplicate_executions),
-         static_cast<long long>(r.visible_duplicates),
-         static_cast<long long>(r.duplicates_suppressed));
-  Append(out, "human needed: %lld", static_cast<long long>(r.human_needed));
+  SummaryAppend(out, "duplicates: %lld executions (%lld visible), %lld suppressed by claim rows\n",
+                static_cast<long long>(r.duplicate_executions),
+                static_cast<long long>(r.visible_duplicates),
+                static_cast<long long>(r.duplicates_suppressed));
+  SummaryAppend(out, "human needed: %lld", static_cast<long long>(r.human_needed));
   for (const auto& [reason, count] : r.human_needed_by_reason) {
-    Append(out, "  %s=%lld", reason.c_str(), static_cast<long long>(count));
+    SummaryAppend(out, "  %s=%lld", reason.c_str(), static_cast<long long>(count));
   }
   out += "\n";
   if (!r.message_latency_us.empty()) {
-    Append(out, "message latency: mean %.3f s, p50 %.3f s, p99 %.3f s, max %.3f s\n",
-           r.message_latency_us.Mean() / 1e6,
-           static_cast<double>(r.message_latency_us.Quantile(0.5)) / 1e6,
-           static_cast<double>(r.message_latency_us.Quantile(0.99)) / 1e6,
-           static_cast<double>(r.message_latency_us.max()) / 1e6);
+    SummaryAppend(out, "message latency: mean %.3f s, p50 %.3f s, p99 %.3f s, max %.3f s\n",
+                  r.message_latency_us.Mean() / 1e6,
+                  static_cast<double>(r.message_latency_us.Quantile(0.5)) / 1e6,
+                  static_cast<double>(r.message_latency_us.Quantile(0.99)) / 1e6,
+                  static_cast<double>(r.message_latency_us.max()) / 1e6);
   }
-  Append(out, "oldest message age: max %.1f s", r.oldest_age_max_s);
+  SummaryAppend(out, "oldest message age: max %.1f s", r.oldest_age_max_s);
   for (const AlertPhrase& alert : AlertPhrases(r)) {
-    Append(out, "; %s alert %s", alert.name.c_str(), alert.value.c_str());
+    SummaryAppend(out, "; %s alert %s", alert.name.c_str(), alert.value.c_str());
   }
   out += "\n";
   const std::string detail = TimeToEmptyDetail(r);
-  Append(out, "time to empty: %s%s%s; time to quiet: %s\n", TimeToEmptyValue(r).c_str(),
-         detail.empty() ? "" : " — ", detail.c_str(), Seconds(r.time_to_quiet_s).c_str());
+  SummaryAppend(out, "time to empty: %s%s%s; time to quiet: %s\n", TimeToEmptyValue(r).c_str(),
+                detail.empty() ? "" : " — ", detail.c_str(),
+                SummarySeconds(r.time_to_quiet_s).c_str());
   if (r.downstream_calls > 0) {
-    Append(out, "downstream: %lld calls, %lld answered 429, %lld made before their Retry-After\n",
-           static_cast<long long>(r.downstream_calls), static_cast<long long>(r.downstream_429s),
-           static_cast<long long>(r.calls_before_retry_after));
+    SummaryAppend(
+        out, "downstream: %lld calls, %lld answered 429, %lld made before their Retry-After\n",
+        static_cast<long long>(r.downstream_calls), static_cast<long long>(r.downstream_429s),
+        static_cast<long long>(r.calls_before_retry_after));
   }
 }
 
@@ -136,26 +142,26 @@ void AppendParts(std::string& out, const model::Results& r) {
     for (size_t d = 0; d < r.drains.size(); ++d) {
       const model::DrainResults& drain = r.drains[d];
       if (!drain.started_at_s) {
-        Append(out, "drain %zu: never started\n", d);
+        SummaryAppend(out, "drain %zu: never started\n", d);
         continue;
       }
-      Append(out, "drain %zu: from %.1f s, %s, %lld refilled, %lld parked, %lld left\n", d,
-             *drain.started_at_s, DrainReplayPhrase(drain).c_str(),
-             static_cast<long long>(drain.refilled), static_cast<long long>(drain.parked),
-             static_cast<long long>(drain.left));
+      SummaryAppend(out, "drain %zu: from %.1f s, %s, %lld refilled, %lld parked, %lld left\n", d,
+                    *drain.started_at_s, DrainReplayPhrase(drain).c_str(),
+                    static_cast<long long>(drain.refilled), static_cast<long long>(drain.parked),
+                    static_cast<long long>(drain.left));
     }
   }
   if (r.has_database) {
-    Append(out, "database: utilisation %.1f%%, queue max %lld, %lld timeouts\n",
-           100 * r.db_utilisation, static_cast<long long>(r.db_queue_max),
-           static_cast<long long>(r.db_timeouts));
+    SummaryAppend(out, "database: utilisation %.1f%%, queue max %lld, %lld timeouts\n",
+                  100 * r.db_utilisation, static_cast<long long>(r.db_queue_max),
+                  static_cast<long long>(r.db_timeouts));
   }
   if (r.has_live_traffic && !r.live_latency_us.empty()) {
-    Append(out, "live traffic: %lld queries, p50 %.1f ms, p99 %.1f ms, %lld errors\n",
-           static_cast<long long>(r.live_queries),
-           static_cast<double>(r.live_latency_us.Quantile(0.5)) / 1e3,
-           static_cast<double>(r.live_latency_us.Quantile(0.99)) / 1e3,
-           static_cast<long long>(r.live_errors));
+    SummaryAppend(out, "live traffic: %lld queries, p50 %.1f ms, p99 %.1f ms, %lld errors\n",
+                  static_cast<long long>(r.live_queries),
+                  static_cast<double>(r.live_latency_us.Quantile(0.5)) / 1e3,
+                  static_cast<double>(r.live_latency_us.Quantile(0.99)) / 1e3,
+                  static_cast<long long>(r.live_errors));
   }
 }
 

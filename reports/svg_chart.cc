@@ -15,7 +15,7 @@ namespace {
 // left and below.
 constexpr double kLeft = 70;
 constexpr double kRight = 24;
-constexpr double kTop = 40;         // with a one-line legend; each further line adds kLegendLine
+constexpr double kTop = 40;  // with a one-line legend; each further line adds kLegendLine
 constexpr double kLegendLine = 16;
 constexpr double kBottom = 46;
 constexpr double kBandWidthMin = 3;  // px: a 25-second drain in a six-hour run stays visible
@@ -178,7 +178,7 @@ std::string PathData(const Plot& plot, const Points& points) {
   return d;
 }
 
-void Bands(std::string& out, const LineChart& chart, const Plot& plot) {
+void SvgBands(std::string& out, const LineChart& chart, const Plot& plot) {
   for (const Band& band : chart.bands) {
     DRAINSIM_CHECK(band.from <= band.until);
     if (band.until < chart.x_min || band.from > chart.x_max) continue;  // contract (6)
@@ -234,7 +234,7 @@ void Grid(std::string& out, const LineChart& chart, const Plot& plot, double y_t
          XmlEscape(AxisTitle(chart.y_axis)) + "</text>\n";
 }
 
-void Markers(std::string& out, const LineChart& chart, const Plot& plot) {
+void SvgMarkers(std::string& out, const LineChart& chart, const Plot& plot) {
   for (const Marker& marker : chart.markers) {
     if (marker.x < chart.x_min || marker.x > chart.x_max) continue;  // contract (6)
     const std::string x = Px(plot.X(marker.x));
@@ -268,8 +268,8 @@ void Legend(std::string& out, const std::vector<LegendItem>& items) {
       out += "<rect x=\"" + Px(x) + "\" y=\"" + Px(y - 10) + "\" width=\"14\" height=\"12\"" +
              Attr("fill", item.colour) + " fill-opacity=\"0.35\"/>";
     } else {
-      out += "<line x1=\"" + Px(x) + "\" y1=\"" + Px(y - 4) + "\" x2=\"" + Px(x + 18) +
-             "\" y2=\"" + Px(y - 4) + "\"" + Attr("stroke", item.colour) + " stroke-width=\"2.5\"" +
+      out += "<line x1=\"" + Px(x) + "\" y1=\"" + Px(y - 4) + "\" x2=\"" + Px(x + 18) + "\" y2=\"" +
+             Px(y - 4) + "\"" + Attr("stroke", item.colour) + " stroke-width=\"2.5\"" +
              (item.dashed ? " stroke-dasharray=\"4 3\"" : "") + "/>";
     }
     out += "<text x=\"" + Px(x + 22) + "\" y=\"" + Px(y) + "\">" + XmlEscape(item.text) + "</text>";
@@ -354,20 +354,18 @@ std::string RenderLineChart(const LineChart& chart) {
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + Attr("data-chart", chart.name) +
                     " viewBox=\"0 0 " + std::to_string(chart.width) + " " +
                     std::to_string(chart.height) + "\" role=\"img\"" +
-                    Attr("aria-label", chart.title) +
-                    " font-family=\"system-ui, sans-serif\"" +
+                    Attr("aria-label", chart.title) + " font-family=\"system-ui, sans-serif\"" +
                     Attr("font-size", std::to_string(chart.font_size)) +
                     " fill=\"currentColor\">\n";
   out += "<title>" + XmlEscape(chart.title) + "</title>\n";
-  Bands(out, chart, plot);
+  SvgBands(out, chart, plot);
   Grid(out, chart, plot, y_top);
-  Markers(out, chart, plot);
+  SvgMarkers(out, chart, plot);
   for (const Series& s : chart.series) {
     DRAINSIM_CHECK(s.x.size() == s.y.size());
     const Points points = Downsample(s.x, s.y, chart.max_points);
-    out += "<path class=\"series\"" + Attr("data-series", s.label) +
-           Attr("data-max", DataMax(s)) + " fill=\"none\"" +
-           Attr("stroke", s.colour) +
+    out += "<path class=\"series\"" + Attr("data-series", s.label) + Attr("data-max", DataMax(s)) +
+           " fill=\"none\"" + Attr("stroke", s.colour) +
            " stroke-width=\"1.6\" stroke-linejoin=\"round\" "
            "stroke-linecap=\"round\"" +
            (s.dashed ? " stroke-dasharray=\"5 3\"" : "") + Attr("d", PathData(plot, points)) +

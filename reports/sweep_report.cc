@@ -44,7 +44,7 @@ Table PointTable(const Experiment& e, const SweepResult& grid) {
   return t;
 }
 
-std::string Csv(const Experiment& e, const SweepResult& grid) {
+std::string SweepCsv(const Experiment& e, const SweepResult& grid) {
   constexpr const char* kLineEnd = "\r\n";
   std::string out = "point";
   for (const Axis& axis : e.axes) out += "," + CsvField(axis.pointer);
@@ -72,7 +72,7 @@ std::string Csv(const Experiment& e, const SweepResult& grid) {
 
 // The chart of metric m against the first axis: one line (and its interval) per combination of
 // the other axes. A first axis of non-numbers is drawn at positions 0, 1, 2, ...
-std::string Chart(const Experiment& e, const SweepResult& grid, size_t m) {
+std::string SweepChart(const Experiment& e, const SweepResult& grid, size_t m) {
   const Axis& first = e.axes.front();
   bool numeric = true;
   for (const json& v : first.values) numeric = numeric && v.is_number();
@@ -200,10 +200,10 @@ Rendered RenderSweep(const Experiment& e, const std::vector<RunRecord>& records,
                          {"points", std::move(points)},
                          {"runs", std::move(runs)}};
   out.files.push_back({"sweep.json", document.dump(2) + "\n"});
-  out.files.push_back({"sweep.csv", Csv(e, grid)});
+  out.files.push_back({"sweep.csv", SweepCsv(e, grid)});
   out.files.push_back({"sweep.md", md});
   for (size_t m = 0; m < e.metrics.size(); ++m) {
-    out.files.push_back({ChartFileName(e.metrics[m].name), Chart(e, grid, m)});
+    out.files.push_back({ChartFileName(e.metrics[m].name), SweepChart(e, grid, m)});
   }
   return out;
 }

@@ -6,7 +6,7 @@ namespace drainsim::model {
 
 namespace {
 
-uint32_t KindIndex(const config::Scenario& scenario, const std::string& name) {
+uint32_t MessageKindIndex(const config::Scenario& scenario, const std::string& name) {
   uint32_t index = 0;
   for (const auto& [kind_name, kind] : scenario.kinds) {
     if (kind_name == name) return index;
@@ -55,7 +55,7 @@ void World::EnforceMaxLength(int64_t published) {
 void World::PublishBacklog() {
   for (uint32_t b = 0; b < scenario_.backlog.size(); ++b) {
     const config::BacklogEntry& entry = scenario_.backlog[b];
-    const uint32_t kind = KindIndex(scenario_, entry.kind);
+    const uint32_t kind = MessageKindIndex(scenario_, entry.kind);
     const engine::Instant published_at = engine::Instant::Zero() - entry.age;
     for (int64_t i = 0; i < entry.count; ++i) {
       MessageState state = MessageState::kReady;

@@ -150,7 +150,7 @@ Capacity MaxCapacity(const config::Scenario& s) {
   return best;
 }
 
-void CheckDrainRates(const config::Scenario& s, std::vector<Problem>& out) {
+void CheckDrainRatePlausibility(const config::Scenario& s, std::vector<Problem>& out) {
   if (s.drains.empty()) return;
   const Capacity capacity = MaxCapacity(s);
   if (!std::isfinite(capacity.attempts_per_s)) return;
@@ -181,7 +181,7 @@ std::vector<Problem> PlausibilityWarnings(const config::Scenario& s) {
   std::vector<Problem> out;
   CheckDatabaseTimeout(s, out);
   CheckVisibilityTimeout(s, out);
-  CheckDrainRates(s, out);
+  CheckDrainRatePlausibility(s, out);
   return out;
 }
 
