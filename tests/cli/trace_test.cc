@@ -71,8 +71,7 @@ std::map<std::pair<int, int64_t>, std::string> ThreadNames(const json& events) {
   return names;
 }
 
-TEST_CASE("trace: every event has ph, ts, pid and tid, and complete events a duration",
-          "[cli][trace]") {
+void CheckEventFields() {
   const json& trace = MonthlyTrace();
   CHECK(trace["displayTimeUnit"] == "ms");
   CHECK(trace["otherData"]["scenario"] == "monthly-rehearsal");
@@ -89,7 +88,7 @@ TEST_CASE("trace: every event has ph, ts, pid and tid, and complete events a dur
   }
 }
 
-TEST_CASE("trace: a worker never runs more attempts at once than its concurrency", "[cli][trace]") {
+void CheckWorkerConcurrency() {
   const json& events = MonthlyTrace()["traceEvents"];
   const auto names = ThreadNames(events);
   // Per worker: +1 at each span's start, -1 at its end; ends sort before starts at a tie.
@@ -117,7 +116,7 @@ TEST_CASE("trace: a worker never runs more attempts at once than its concurrency
   }
 }
 
-TEST_CASE("trace: queue counters, and an instant for every fault and drain", "[cli][trace]") {
+void CheckCountersAndInstants() {
   const json& events = MonthlyTrace()["traceEvents"];
   std::set<std::string> counters;
   std::set<std::string> instants;
@@ -142,7 +141,7 @@ TEST_CASE("trace: queue counters, and an instant for every fault and drain", "[c
   CHECK(instants.count("drain 0 ends") == 1);
 }
 
-TEST_CASE("trace: a dead-lettered then replayed message's states appear in order", "[cli][trace]") {
+void CheckReplayedStates() {
   const json& events = MonthlyTrace()["traceEvents"];
   std::map<int64_t, std::vector<const json*>> states;  // message track -> its state spans
   for (const json& e : events) {
@@ -191,8 +190,7 @@ std::map<int64_t, std::vector<const json*>> LinkableSlices(const json& events) {
   return slices;
 }
 
-TEST_CASE("trace: one flow per message, from its first slice to its last, in time order",
-          "[cli][trace][flows]") {
+void CheckFlows() {
   const json& events = MonthlyTrace()["traceEvents"];
   std::map<int64_t, std::vector<const json*>> flows;  // bind_id -> its slices
   for (const json& e : events) {
@@ -248,8 +246,7 @@ TEST_CASE("trace: one flow per message, from its first slice to its last, in tim
   }
 }
 
-TEST_CASE("trace: a dead-lettered, replayed message's flow runs through its outcomes in order",
-          "[cli][trace][flows]") {
+void CheckReplayedFlow() {
   const auto slices = LinkableSlices(MonthlyTrace()["traceEvents"]);
   int checked = 0;
   for (const auto& [message, list] : slices) {
@@ -277,8 +274,7 @@ TEST_CASE("trace: a dead-lettered, replayed message's flow runs through its outc
   CHECK(checked >= 400);  // the 500 synthetic failures the drain replays
 }
 
-TEST_CASE("trace: slice names and categories carry the outcome, on a track per outcome class",
-          "[cli][trace][outcomes]") {
+void CheckSliceNames() {
   const json& events = MonthlyTrace()["traceEvents"];
   const auto names = ThreadNames(events);
   const std::vector<std::string> classes = {
@@ -342,6 +338,32 @@ TEST_CASE("trace: slice names and categories carry the outcome, on a track per o
   CHECK(outcomes["parked"] == report["parked"].get<int64_t>());
   CHECK(outcomes["replayed"] == 500);
   CHECK(outcomes["retried"] >= 2000);
+}
+
+// One test case for the checks of one trace: ctest runs each test case in a process of its
+// own, and each would run the rehearsal and parse its 20 MB trace again (half a minute under the
+// sanitizers); Catch2 reruns the case once per section, in one process, with the run cached.
+TEST_CASE("trace: the monthly rehearsal's trace, checked for structure and order",
+          "[cli][trace][flows][outcomes]") {
+  SECTION("every event has ph, ts, pid and tid, and complete events a duration") {
+    CheckEventFields();
+  }
+  SECTION("a worker never runs more attempts at once than its concurrency") {
+    CheckWorkerConcurrency();
+  }
+  SECTION("queue counters, and an instant for every fault and drain") {
+    CheckCountersAndInstants();
+  }
+  SECTION("a dead-lettered then replayed message's states appear in order") {
+    CheckReplayedStates();
+  }
+  SECTION("one flow per message, from its first slice to its last, in time order") { CheckFlows(); }
+  SECTION("a dead-lettered, replayed message's flow runs through its outcomes in order") {
+    CheckReplayedFlow();
+  }
+  SECTION("slice names and categories carry the outcome, on a track per outcome class") {
+    CheckSliceNames();
+  }
 }
 
 TEST_CASE("trace: recording changes no result, and the trace is the same every time",
