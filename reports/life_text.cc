@@ -88,6 +88,9 @@ std::string_view DuplicateCauseText(model::DuplicateCause cause) {
     case model::DuplicateCause::kOther:
       return "it came back for another reason (a crash before the ack, a broker restart, or "
              "another message with the same key)";
+    case model::DuplicateCause::kRebalance:
+      return "its Kafka consumer spent longer on it than max.poll.interval.ms and left the "
+             "group, so the partition's next owner ran it again from the last committed offset";
   }
   return "";
 }
@@ -104,6 +107,8 @@ std::string_view RedeliveryText(model::RedeliveryCause cause) {
       return "a drain replayed it";
     case model::RedeliveryCause::kNotDeleted:
       return "its attempt had failed and the consumer left it for the timeout (no delete)";
+    case model::RedeliveryCause::kRebalance:
+      return "its consumer overran max.poll.interval.ms and left the group: a rebalance";
     case model::RedeliveryCause::kNone:
     case model::RedeliveryCause::kOther:
       return "its worker crashed before the ack";

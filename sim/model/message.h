@@ -68,6 +68,8 @@ enum class RedeliveryCause : uint8_t {
   kRedrive,            // a drain replayed it
   kNotDeleted,  // its attempt failed and was left for the visibility timeout (SQS) from the DLQ
   kOther,       // crash before commit, broker restart, ...
+  kRebalance,   // its consumer overran the visibility timeout (Kafka's max.poll.interval.ms) and
+                // left the group: the partition's next owner takes it (world_lease.cc)
 };
 
 // What the database knows about one idempotency key: its work committed, or an uncommitted

@@ -25,8 +25,9 @@ enum class DuplicateCause : uint8_t {
   kVisibilityTimeout,
   kRedrive,
   kOther,
+  kRebalance,  // its Kafka consumer overran max.poll.interval.ms; the partition's next owner ran it
 };
-inline constexpr int kDuplicateCauseCount = 5;
+inline constexpr int kDuplicateCauseCount = 6;
 const char* DuplicateCauseName(DuplicateCause cause);
 
 struct KindResults {

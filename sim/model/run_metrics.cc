@@ -21,6 +21,8 @@ const char* DuplicateCauseName(DuplicateCause cause) {
       return "redrive";
     case DuplicateCause::kOther:
       return "other";
+    case DuplicateCause::kRebalance:
+      return "rebalance";
   }
   return "other";
 }

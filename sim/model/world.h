@@ -139,7 +139,12 @@ class World final : public Scheduler {
   // broker.session_timeout (world_broker.cc): a crashed consumer's session ran out, and the
   // rebalance that assigns the partitions over the consumers alive.
   void SessionTimedOut(const Event& event);
+  // The partitions in ranges over the consumers alive that have not left the group; counted
+  // when they moved. LeaveGroup: a consumer past the visibility timeout (max.poll.interval.ms)
+  // leaves (world_lease.cc); RejoinGroup: it polls again once that attempt ends.
   void Rebalance();
+  void LeaveGroup(uint32_t w);
+  void RejoinGroup(uint32_t w);
   void HandOut(uint32_t w, MessageRef ref);
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
@@ -156,8 +161,7 @@ class World final : public Scheduler {
   void DelayDue(const Event& event);
   // broker.delayed_retry: how long a return of `kind` waits (after CountReturn counted it), or
   // nullopt when it is ready again at once.
-  std::optional<engine::Duration> ReturnWait(const Message& message,
-                                             config::ReturnKind kind) const;
+  std::optional<engine::Duration> ReturnWait(const Message& message, config::ReturnKind kind) const;
   // The return waits delayed for `wait`, then ReturnDue makes it ready as returned.
   void DelayReturn(MessageRef ref, Message& message, engine::Duration wait, RedeliveryCause cause,
                    TransitionCause why);
@@ -326,6 +330,8 @@ class World final : public Scheduler {
   Ledger ledger_;
   uint64_t next_message_id_ = 0;
   std::vector<KindModel> kinds_;
+  // broker.partitions: by consumer, whether it left its group (LeaveGroup); empty until one did.
+  std::vector<bool> left_group_;
   Producers producers_;
 
   BrokerQueues broker_;

@@ -17,6 +17,8 @@ DuplicateCause ToDuplicateCause(RedeliveryCause cause) {
       return DuplicateCause::kVisibilityTimeout;
     case RedeliveryCause::kRedrive:
       return DuplicateCause::kRedrive;
+    case RedeliveryCause::kRebalance:
+      return DuplicateCause::kRebalance;
     case RedeliveryCause::kNone:
     case RedeliveryCause::kNotDeleted:
     case RedeliveryCause::kOther:
@@ -309,6 +311,8 @@ void World::FinishCopy(uint32_t slot) {
   --m.copies_on_workers;
   ReleaseIfDone(a.delivery.message);
   pool_.AddToRing(a.worker);
+  // A Kafka consumer that left its group over this attempt polls again now: it rejoins.
+  if (!left_group_.empty() && left_group_[a.worker]) RejoinGroup(a.worker);
   StartAttempts(a.worker);
   Dispatch();
 }

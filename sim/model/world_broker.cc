@@ -87,8 +87,7 @@ void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, Re
   const config::RequeuePosition position = scenario_.broker.requeue_position;
   if (broker_.grouped() && from != ReadyFrom::kOther) {
     broker_.PushReturned(ref);  // the front of its group (the loader requires position tail)
-  } else if (from == ReadyFrom::kTimedOut &&
-             position == config::RequeuePosition::kRestoredToHead) {
+  } else if (from == ReadyFrom::kTimedOut && position == config::RequeuePosition::kRestoredToHead) {
     broker_.PushRestored(ref);
   } else if ((from == ReadyFrom::kReturned && position == config::RequeuePosition::kHead) ||
              (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
@@ -126,8 +125,7 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
   Requeue(ref, m, cause, why, ReadyFrom::kReturned);
 }
 
-std::optional<engine::Duration> World::ReturnWait(const Message& m,
-                                                  config::ReturnKind kind) const {
+std::optional<engine::Duration> World::ReturnWait(const Message& m, config::ReturnKind kind) const {
   const std::optional<config::DelayedRetry>& delayed = scenario_.broker.delayed_retry;
   if (!delayed) return std::nullopt;
   // RabbitMQ's delivery-failed flag is set exactly for the returns that count (rabbit_fifo
@@ -319,7 +317,8 @@ void World::ReleaseIfDone(MessageRef ref) {
 }
 
 void World::CrashWorker(uint32_t w, bool after_commit) {
-  if (!pool_.Crash(w)) return;  // down already
+  if (!pool_.Crash(w)) return;                       // down already
+  if (!left_group_.empty()) left_group_[w] = false;  // restarted, it joins as a new member
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerCrash(w, after_commit, now_);
   }
@@ -404,18 +403,29 @@ void World::SessionTimedOut(const Event& event) {
   Dispatch();
 }
 
-// The partitions in ranges over the consumers alive now; nothing changes with none alive (the
-// group is empty until one comes back, and keeps its last assignment).
+// The partitions in ranges over the consumers alive now that have not left the group; nothing
+// changes with none (the group is empty until one comes back, and keeps its last assignment).
 void World::Rebalance() {
-  std::vector<bool> alive(pool_.size());
+  std::vector<bool> member(pool_.size());
   bool any = false;
   for (uint32_t w = 0; w < pool_.size(); ++w) {
-    alive[w] = pool_.alive(w);
-    any = any || alive[w];
+    member[w] = pool_.alive(w) && (left_group_.empty() || !left_group_[w]);
+    any = any || member[w];
   }
   if (!any) return;
-  broker_.groups().Reassign(alive);
+  broker_.groups().Reassign(member);
   ++metrics_.results().rebalances;
+}
+
+void World::LeaveGroup(uint32_t w) {
+  if (left_group_.empty()) left_group_.assign(pool_.size(), false);
+  left_group_[w] = true;
+  Rebalance();
+}
+
+void World::RejoinGroup(uint32_t w) {
+  left_group_[w] = false;
+  Rebalance();
 }
 
 void World::BrokerRestart(const Event& event) {

@@ -164,6 +164,19 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
     CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
     return true;
   }
+  if (broker_.partitioned() && ExpiryCause(m) == RedeliveryCause::kVisibilityTimeout &&
+      m.holder >= 0 && pool_.Holds(static_cast<uint32_t>(m.holder), delivery)) {
+    // Kafka: a consumer that does not poll again within max.poll.interval.ms (the visibility
+    // timeout here) "is considered failed and the group will rebalance in order to reassign
+    // the partitions to another member" (consumer configuration reference). Its work goes on,
+    // stale (the offset commit fails); the record goes back to its partition's front for the
+    // next owner, from the last committed offset. It rejoins when that attempt ends
+    // (FinishCopy), a second rebalance.
+    LeaveGroup(static_cast<uint32_t>(m.holder));
+    Requeue(delivery.message, m, RedeliveryCause::kRebalance, TransitionCause::kVisibilityTimeout,
+            ReadyFrom::kTimedOut);
+    return true;
+  }
   if (broker.on_visibility_timeout == config::OnVisibilityTimeout::kCancelConsumer &&
       m.holder >= 0 && pool_.Holds(static_cast<uint32_t>(m.holder), delivery)) {
     // RabbitMQ 4.3 quorum queues: the queue returns just this delivery (rabbit_fifo's timeout

@@ -3,9 +3,8 @@
 // failing record is retried at once by its consumer until Spring Kafka's DefaultErrorHandler
 // gives up after 10 attempts: skipped (lost to the application) without a recoverer,
 // dead-lettered with one. Through the loader; times exact, derived in comments.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <string>
 #include <vector>
@@ -149,9 +148,10 @@ TEST_CASE("kafka: with a dead-letter topic the tenth failure dead-letters the re
   CHECK(r.dlq_end == 1);
 }
 
-TEST_CASE("partitions: a crashed consumer's partitions move after the session timeout and come "
-          "back when it rejoins",
-          "[model][partitions][kafka]") {
+TEST_CASE(
+    "partitions: a crashed consumer's partitions move after the session timeout and come "
+    "back when it rejoins",
+    "[model][partitions][kafka]") {
   // Two consumers, one partition each; 2 records/s of 100 ms. One consumer crashes at 50.25 s
   // and restarts 100 s later. Its session runs out at 95.25 s: the group rebalances and the
   // other consumer owns both partitions (its range is both); at 150.25 s the crashed one
@@ -201,28 +201,51 @@ TEST_CASE("partitions: a crashed consumer's partitions move after the session ti
   }
 }
 
-TEST_CASE("kafka: a record slower than max.poll.interval.ms is fetched again forever, never "
-          "committed",
-          "[model][partitions][kafka]") {
-  // Each run of the slow record takes 400 s, past max.poll.interval.ms (300 s): at 300 s its
-  // delivery times out and it goes back to its partition's front, but its consumer is still on
-  // it; at 400 s the stale run's commit is refused (CommitFailedException) and the consumer
-  // fetches it again: runs start at 0, 400, 800, ... and it is never acked, while the other
-  // partition's consumer goes on. Kafka would also rebalance at each timeout (not modelled);
-  // the loop is the same: nothing ever commits the record.
-  const config::Scenario s = Load(R"("preset": "kafka", "partitions": 2)",
-                                  R"("kinds": {"slow": {"handler": {"cpu_ms": {"constant": 400000}}},
+config::Scenario SlowRecord(int consumers) {
+  return Load(R"("preset": "kafka", "partitions": 2)",
+              R"("kinds": {"slow": {"handler": {"cpu_ms": {"constant": 400000}}},
                  "fast": {"handler": {"cpu_ms": {"constant": 100}}}},
       "backlog": [{"where": "main", "kind": "slow", "count": 1},
                   {"where": "main", "kind": "fast", "count": 10}],
-      "workers": {"count": 2})",
-                                  2000);
+      "workers": {"count": )" +
+                  std::to_string(consumers) + "}",
+              2000);
+}
+
+int64_t Rebalanced(const Results& r) {
+  return r.duplicates_by_cause[static_cast<size_t>(DuplicateCause::kRebalance)];
+}
+
+TEST_CASE(
+    "kafka: a record slower than max.poll.interval.ms bounces between the consumers, run "
+    "again at each rebalance, never committed",
+    "[model][partitions][kafka]") {
+  // Each run of the slow record (id 0: partition 1, consumer 1's by range) takes 400 s, past
+  // max.poll.interval.ms (300 s). At 300 s consumer 1 has not polled: it leaves the group, the
+  // rebalance gives both partitions to consumer 0, and the record goes back to its partition's
+  // front: consumer 0 runs it from 300 s. At 400 s consumer 1's run ends, its offset commit is
+  // refused (CommitFailedException), it polls again and rejoins: a second rebalance, ranges
+  // over both (partition 1 to consumer 1 again, its record still on consumer 0). At 600 s
+  // consumer 0 leaves in turn, and consumer 1 takes the record. So runs start every 300 s,
+  // alternating, each committing its database work 400 s after it started (400, 700, ...,
+  // 1900 s): every commit after the first is a duplicate of cause rebalance (5 by 2,000 s).
+  // Rebalances: a leave at 300, 600, ..., 1800 s and a rejoin at 400, 700, ..., 1900 s, 12.
+  // The record is never acked, while the other partition's records are.
   Recorder rec;
-  const Results r = RunAudited(s, rec);
+  const Results r = RunAudited(SlowRecord(2), rec);
   CheckConserved(r);
-  CHECK(rec.StartTimes(0) == Times{0, 400, 800, 1200, 1600});
+  REQUIRE(MessageGroups::GroupOf(0, 2) == 1);
+  CHECK(rec.StartTimes(0) == Times{0, 300, 600, 900, 1200, 1500, 1800});
+  std::vector<uint32_t> workers;
+  for (const Recorder::Start& start : rec.starts) {
+    if (start.id == 0) workers.push_back(start.worker);
+  }
+  CHECK(workers == std::vector<uint32_t>{1, 0, 1, 0, 1, 0, 1});
   CHECK(rec.TimesTo(0, MessageState::kAcked).empty());
   CHECK(r.not_terminal_end >= 1);
+  CHECK(Rebalanced(r) == 5);
+  CHECK(r.duplicate_executions == 5);
+  CHECK(r.rebalances == 12);
   const uint32_t slow = MessageGroups::GroupOf(0, 2);
   int64_t other_acked = 0;
   for (uint64_t id = 1; id <= 10; ++id) {
@@ -233,9 +256,28 @@ TEST_CASE("kafka: a record slower than max.poll.interval.ms is fetched again for
   CHECK(other_acked > 0);
 }
 
-TEST_CASE("partitions: a retry through a delay rejoins its partition's back and is acked out of "
-          "order, as Spring Kafka's retry topics",
-          "[model][partitions][kafka]") {
+TEST_CASE(
+    "kafka: alone, a consumer slower than max.poll.interval.ms runs its record again "
+    "after each refused commit",
+    "[model][partitions][kafka]") {
+  // One consumer: at 300 s it leaves a group with nobody else in it (no partition moves, no
+  // rebalance counted); at 400 s its run ends, the commit is refused, it rejoins (a rebalance)
+  // and takes the record again from the last committed offset: runs at 0, 400, ..., 1600 s,
+  // database commits at 400, 800, 1200 and 1600 s (3 duplicates of cause rebalance), rejoins at
+  // 400, 800, 1200 and 1600 s.
+  Recorder rec;
+  const Results r = RunAudited(SlowRecord(1), rec);
+  CheckConserved(r);
+  CHECK(rec.StartTimes(0) == Times{0, 400, 800, 1200, 1600});
+  CHECK(rec.TimesTo(0, MessageState::kAcked).empty());
+  CHECK(Rebalanced(r) == 3);
+  CHECK(r.rebalances == 4);
+}
+
+TEST_CASE(
+    "partitions: a retry through a delay rejoins its partition's back and is acked out of "
+    "order, as Spring Kafka's retry topics",
+    "[model][partitions][kafka]") {
   // Non-blocking retries (@RetryableTopic: 4 attempts, 1 s x 2): a failed record leaves its
   // partition for a delay and comes back behind the records published after it. One partition,
   // one consumer; records 0-2 (kind "a") fail their first attempt at 0 s (the bug ends at
