@@ -1,5 +1,7 @@
 // `drainsim run` in CI: expectations and exit codes, --format and the files it writes,
 // --expect-only, determinism of every format, and nothing written on bad input.
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -26,7 +28,8 @@ bool Contains(const std::string& haystack, const std::string& needle) {
 }
 
 fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("drainsim-formats-test-" + name);
+  const fs::path dir = fs::temp_directory_path() /
+                       ("drainsim-formats-test-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -1,5 +1,7 @@
 // `drainsim run` as a user meets it: summary, report file, determinism, and no partial output
 // on bad input.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +18,8 @@ namespace fs = std::filesystem;
 const std::string kSource = DRAINSIM_SOURCE_DIR;
 
 fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("drainsim-run-test-" + name);
+  const fs::path dir =
+      fs::temp_directory_path() / ("drainsim-run-test-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   return dir;
 }
@@ -42,7 +45,8 @@ TEST_CASE("run prints the summary and writes report.json", "[cli][run]") {
   CHECK(r.exit_code == 0);
   CHECK(r.stdout_text.rfind("scenario small  seed 5  fingerprint ", 0) == 0);
   CHECK(r.stdout_text.find("lost") != std::string::npos);
-  CHECK(r.stdout_text.find("reproduce: drainsim run " + scenario + " --seed 5") != std::string::npos);
+  CHECK(r.stdout_text.find("reproduce: drainsim run " + scenario + " --seed 5") !=
+        std::string::npos);
   const std::string report = ReadFile((dir / "out" / "report.json").string());
   CHECK(report.find("\"report_version\": 1") != std::string::npos);
   CHECK(report.find("\"lost\": 0") != std::string::npos);
@@ -86,8 +90,8 @@ TEST_CASE("run answers --help and refuses a bad seed", "[cli][run]") {
   ProcessResult help = RunDrainsim({"run", "--help"});
   CHECK(help.exit_code == 0);
   CHECK(help.stdout_text.find("usage: drainsim run") != std::string::npos);
-  ProcessResult bad = RunDrainsim({"run", kSource + "/scenarios/monthly-rehearsal.json", "--seed",
-                                   "minus-one"});
+  ProcessResult bad =
+      RunDrainsim({"run", kSource + "/scenarios/monthly-rehearsal.json", "--seed", "minus-one"});
   CHECK(bad.exit_code == 2);
 }
 

@@ -2,6 +2,8 @@
 // scenarios written to files, the output files of a command read back, and a substring check.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -13,9 +15,12 @@
 
 namespace drainsim::testing {
 
+// Per process: another build directory's suite may run the same test at the same time (a
+// fixed name let one remove the other's files mid-test).
 inline std::filesystem::path FreshDir(const std::string& name) {
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("drainsim-experiments-test-" + name);
+      std::filesystem::temp_directory_path() /
+      ("drainsim-experiments-test-" + name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
