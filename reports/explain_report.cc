@@ -77,6 +77,9 @@ std::string TransitionText(const LifeEvent& e, const ExplainScene& scene) {
   switch (e.cause) {
     case C::kDelivered:
       return "delivered to worker " + std::to_string(e.worker);
+    case C::kThrottled:
+      return "received by a Lambda poller; the invocation was throttled (every execution "
+             "environment busy): not processed, back when its visibility timeout ends";
     case C::kRetryDue:
       return "retry due: back in the main queue";
     case C::kVisibilityTimeout:

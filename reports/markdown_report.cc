@@ -89,9 +89,16 @@ void Headline(std::string& out, const model::Results& r) {
   }
   if (r.partitions > 0) {
     rows.push_back({"partitions", Count(r.partitions) + " partitions; " + Count(r.rebalances) +
-                                      " rebalances; longest hold " +
-                                      Seconds(r.group_hold_max_s) + "; " +
-                                      Count(r.ordering_violations) + " ordering violations"});
+                                      " rebalances; longest hold " + Seconds(r.group_hold_max_s) +
+                                      "; " + Count(r.ordering_violations) +
+                                      " ordering violations"});
+  }
+  if (r.lambda_esm) {
+    rows.push_back({"Lambda event-source mapping", Count(r.throttles) + " throttled receives; " +
+                                                       Count(r.dead_lettered_unprocessed) +
+                                                       " dead-lettered without being processed; " +
+                                                       Count(r.esm_pollers_end) +
+                                                       " pollers at the end"});
   }
   if (r.message_groups > 0) {
     rows.push_back({"message groups", Count(r.message_groups) + " groups; longest hold " +

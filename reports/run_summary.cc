@@ -69,8 +69,14 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
            "partitions: %lld; %lld rebalances; longest hold of a partition %.1f s; %lld "
            "ordering violations (acked after a later record of the partition)\n",
            static_cast<long long>(r.partitions), static_cast<long long>(r.rebalances),
-           r.group_hold_max_s,
-           static_cast<long long>(r.ordering_violations));
+           r.group_hold_max_s, static_cast<long long>(r.ordering_violations));
+  }
+  if (r.lambda_esm) {
+    Append(out,
+           "lambda esm: %lld throttled receives; %lld dead-lettered without being processed; "
+           "%lld pollers at the end\n",
+           static_cast<long long>(r.throttles), static_cast<long long>(r.dead_lettered_unprocessed),
+           static_cast<long long>(r.esm_pollers_end));
   }
   if (r.message_groups > 0) {
     Append(out,

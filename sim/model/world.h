@@ -53,6 +53,7 @@
 #include "sim/model/downstream.h"
 #include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
+#include "sim/model/esm_pollers.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
 #include "sim/model/group_tallies.h"
@@ -141,6 +142,15 @@ class World final : public Scheduler {
   void SessionTimedOut(const Event& event);
   void Rebalance();
   void HandOut(uint32_t w, MessageRef ref);
+  // The broker's rules when a ready message just taken off the queue would be received: true
+  // iff it expired (retention) or was dead-lettered (receive_count_max) instead.
+  bool RefusedAtReceive(MessageRef ref, Message& m);
+  // world_esm.cc: a Lambda event-source mapping's pollers receive for the workers
+  // (workers.lambda_esm).
+  void DispatchEsm();
+  void ThrottledReceive(MessageRef ref, Message& m);
+  void EsmScale();
+  void MaybeScheduleEsmScale();
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
   void NoteGroupTransition(const Message& message, MessageState from, MessageState to);
@@ -156,8 +166,7 @@ class World final : public Scheduler {
   void DelayDue(const Event& event);
   // broker.delayed_retry: how long a return of `kind` waits (after CountReturn counted it), or
   // nullopt when it is ready again at once.
-  std::optional<engine::Duration> ReturnWait(const Message& message,
-                                             config::ReturnKind kind) const;
+  std::optional<engine::Duration> ReturnWait(const Message& message, config::ReturnKind kind) const;
   // The return waits delayed for `wait`, then ReturnDue makes it ready as returned.
   void DelayReturn(MessageRef ref, Message& message, engine::Duration wait, RedeliveryCause cause,
                    TransitionCause why);
@@ -349,6 +358,7 @@ class World final : public Scheduler {
   // the series' ack_pending column.
   int64_t ack_pending_ = 0;
   std::optional<GroupTallies> group_tallies_;  // broker.message_groups
+  std::optional<EsmPollers> esm_;              // workers.lambda_esm
 };
 
 }  // namespace drainsim::model

@@ -87,8 +87,7 @@ void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, Re
   const config::RequeuePosition position = scenario_.broker.requeue_position;
   if (broker_.grouped() && from != ReadyFrom::kOther) {
     broker_.PushReturned(ref);  // the front of its group (the loader requires position tail)
-  } else if (from == ReadyFrom::kTimedOut &&
-             position == config::RequeuePosition::kRestoredToHead) {
+  } else if (from == ReadyFrom::kTimedOut && position == config::RequeuePosition::kRestoredToHead) {
     broker_.PushRestored(ref);
   } else if ((from == ReadyFrom::kReturned && position == config::RequeuePosition::kHead) ||
              (m.receive_count > 0 && position == config::RequeuePosition::kRedeliveriesFirst)) {
@@ -126,8 +125,7 @@ void World::ReturnToQueue(MessageRef ref, Message& m, config::ReturnKind kind,
   Requeue(ref, m, cause, why, ReadyFrom::kReturned);
 }
 
-std::optional<engine::Duration> World::ReturnWait(const Message& m,
-                                                  config::ReturnKind kind) const {
+std::optional<engine::Duration> World::ReturnWait(const Message& m, config::ReturnKind kind) const {
   const std::optional<config::DelayedRetry>& delayed = scenario_.broker.delayed_retry;
   if (!delayed) return std::nullopt;
   // RabbitMQ's delivery-failed flag is set exactly for the returns that count (rabbit_fifo
@@ -154,6 +152,10 @@ void World::DelayReturn(MessageRef ref, Message& m, engine::Duration wait, Redel
 
 void World::Dispatch() {
   if (broker_.down()) return;
+  if (esm_) [[unlikely]] {
+    DispatchEsm();
+    return;
+  }
   if (broker_.partitioned()) [[unlikely]] {
     DispatchPartitions();
     return;
@@ -189,8 +191,14 @@ void World::DispatchPartitions() {
 // The ready message `ref`, just taken off the queue for worker w: delivered, or expired or
 // dead-lettered by the broker's rules instead.
 void World::HandOut(uint32_t w, MessageRef ref) {
-  const auto& receive_count_max = scenario_.broker.receive_count_max;
   Message& m = messages_.Get(ref);
+  if (RefusedAtReceive(ref, m)) return;
+  retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
+  Deliver(w, ref, m);
+}
+
+bool World::RefusedAtReceive(MessageRef ref, Message& m) {
+  const auto& receive_count_max = scenario_.broker.receive_count_max;
   if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
     // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
     Transition(m, MessageState::kExpired,
@@ -203,9 +211,9 @@ void World::HandOut(uint32_t w, MessageRef ref) {
     // instead of delivering it again.
     DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
   } else {
-    retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
-    Deliver(w, ref, m);
+    return false;
   }
+  return true;
 }
 
 bool World::AckPendingFull() const {
