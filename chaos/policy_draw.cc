@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "sim/base/check.h"
 #include "sim/config/enum_names.h"
@@ -118,8 +119,12 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
                     ")");
     return false;
   }
-  std::vector<std::optional<BrokerPreset>> choices = {std::nullopt};
+  // A Lambda event-source mapping reads SQS only (workers.lambda_esm): no preset is not a choice.
+  const bool lambda = skeleton.workers.lambda_esm.has_value();
+  std::vector<std::optional<BrokerPreset>> choices;
+  if (!lambda) choices.push_back(std::nullopt);
   for (const auto& entry : EnumNames<BrokerPreset>()) {
+    if (lambda && entry.value != BrokerPreset::kSqs) continue;
     if (entry.value == BrokerPreset::kSqs && DrainFasterThan(skeleton, kSqsDrainRateMax)) continue;
     if (LacksDeadLetterQueue(entry.value) && UsesDeadLetterQueue(skeleton)) continue;
     // Message groups are SQS FIFO queues', partitions Kafka's: every other preset refuses them
@@ -160,10 +165,19 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   return true;
 }
 
-void DrawDelivery(uint64_t seed, json& document, std::vector<std::string>& drawn) {
+void DrawDelivery(const config::Scenario& skeleton, uint64_t seed, json& document,
+                  std::vector<std::string>& drawn) {
   Draw draw(seed, kDelivery);
-  const auto modes = EnumNames<config::RetryDelivery>();
-  const std::string mode(modes[draw.Below(modes.size())].name);
+  std::vector<std::string_view> modes;
+  for (const auto& entry : EnumNames<config::RetryDelivery>()) {
+    // A Lambda invocation that ends gives its message back: it cannot wait in the function.
+    if (skeleton.workers.lambda_esm && (entry.value == config::RetryDelivery::kSleepInConsumer ||
+                                        entry.value == config::RetryDelivery::kEtaInConsumer)) {
+      continue;
+    }
+    modes.push_back(entry.name);
+  }
+  const std::string mode(modes[draw.Below(modes.size())]);
   document["retry"]["delivery"] = mode;
   drawn.push_back("delivery: " + mode);
 }
@@ -236,7 +250,7 @@ DrawnPolicy DrawPolicy(const config::Scenario& skeleton, uint64_t seed) {
   DrawnPolicy out;
   json document = json::parse(scenario::DumpCanonical(skeleton));
   const bool preset_drawn = DrawPreset(skeleton, seed, document, out.drawn);
-  if (!preset_drawn) DrawDelivery(seed, document, out.drawn);
+  if (!preset_drawn) DrawDelivery(skeleton, seed, document, out.drawn);
   DrawBudget(seed, document, out.drawn);
   DrawBreaker(seed, document, out.drawn);
   scenario::LoadResult loaded = scenario::LoadScenarioText(document.dump());

@@ -77,6 +77,9 @@ std::string TransitionText(const LifeEvent& e, const ExplainScene& scene) {
   switch (e.cause) {
     case C::kDelivered:
       return "delivered to worker " + std::to_string(e.worker);
+    case C::kThrottled:
+      return "received by a Lambda poller; the invocation was throttled (every execution "
+             "environment busy): not processed, back when its visibility timeout ends";
     case C::kRetryDue:
       return "retry due: back in the main queue";
     case C::kVisibilityTimeout:
@@ -209,12 +212,21 @@ std::string LifeLines(const model::MessageLife& life, const model::TraceLog& log
   bool committed = false;                // the running attempt committed before it ended
   const size_t gap = life.events_left_out > 0 ? life.gap_at : 0;
   std::set<std::string> rules_named;  // a preset's rule is named once, where it first acted
+  bool throttled = false;             // its latest receive was throttled (workers.lambda_esm)
   for (size_t i = 0; i < events.size(); ++i) {
     const LifeEvent& e = events[i];
     if (gap > 0 && i == gap) {
       out += Line(events[i - 1].at, "... " + LifeGapText(life, log.life_events_max));
       delivered = nullptr;
     }
+    if (e.type == Type::kTransition && throttled &&
+        e.cause == model::TransitionCause::kVisibilityTimeout) {
+      // Nobody ran it: the timeout of a throttled receive, not of a failed attempt.
+      out += Line(e.at, "visibility timeout of the throttled receive: back in the main queue");
+      throttled = false;
+      continue;
+    }
+    if (e.type == Type::kTransition) throttled = e.cause == model::TransitionCause::kThrottled;
     if (e.type == Type::kTransition && e.cause == model::TransitionCause::kDelivered) {
       delivered = &e;
     }

@@ -330,6 +330,11 @@ std::string JsonReport(const ReportInput& input) {
     report["ordering_violations"] = r.ordering_violations;
     report["group_hold_max_s"] = Fixed(r.group_hold_max_s);
   }
+  if (r.lambda_esm) {  // written only with workers.lambda_esm (docs/METRICS.md)
+    report["throttles"] = r.throttles;
+    report["dead_lettered_unprocessed"] = r.dead_lettered_unprocessed;
+    report["esm_pollers_end"] = r.esm_pollers_end;
+  }
   return report.dump(2) + "\n";
 }
 

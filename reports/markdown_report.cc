@@ -95,6 +95,13 @@ void MarkdownHeadline(std::string& out, const model::Results& r) {
                            " rebalances; longest hold " + MarkdownSeconds(r.group_hold_max_s) +
                            "; " + MarkdownCount(r.ordering_violations) + " ordering violations"});
   }
+  if (r.lambda_esm) {
+    rows.push_back({"Lambda event-source mapping",
+                    MarkdownCount(r.throttles) + " throttled receives; " +
+                        MarkdownCount(r.dead_lettered_unprocessed) +
+                        " dead-lettered without being processed; " +
+                        MarkdownCount(r.esm_pollers_end) + " pollers at the end"});
+  }
   if (r.message_groups > 0) {
     rows.push_back({"message groups", MarkdownCount(r.message_groups) + " groups; longest hold " +
                                           MarkdownSeconds(r.group_hold_max_s) + "; " +

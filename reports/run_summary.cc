@@ -76,6 +76,14 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
                   static_cast<long long>(r.partitions), static_cast<long long>(r.rebalances),
                   r.group_hold_max_s, static_cast<long long>(r.ordering_violations));
   }
+  if (r.lambda_esm) {
+    SummaryAppend(
+        out,
+        "lambda esm: %lld throttled receives; %lld dead-lettered without being processed; "
+        "%lld pollers at the end\n",
+        static_cast<long long>(r.throttles), static_cast<long long>(r.dead_lettered_unprocessed),
+        static_cast<long long>(r.esm_pollers_end));
+  }
   if (r.message_groups > 0) {
     SummaryAppend(out,
                   "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "

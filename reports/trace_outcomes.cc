@@ -44,6 +44,7 @@ std::optional<OutcomeClass> TransitionOutcome(Cause cause) {
     case Cause::kDelivered:
     case Cause::kRetryDue:
     case Cause::kDeadLetterWaiting:  // not an outcome yet: it enters the DLQ later
+    case Cause::kThrottled:          // received, not processed: an outcome comes later
       break;
   }
   return std::nullopt;

@@ -198,6 +198,38 @@ struct Broker {
   bool operator==(const Broker&) const = default;
 };
 
+// workers.lambda_esm: an AWS Lambda event-source mapping (ESM) for SQS consumes the queue
+// (docs/PRESETS.md, "lambda_esm"; only with broker.preset "sqs"). The workers are the function's
+// execution environments: workers.count must equal function_concurrency, and prefetch and
+// concurrency must be 1 (one invocation, one message: batches are not modelled). Pollers, not
+// workers, receive: a poller receives one message and invokes the function, waiting for the
+// invocation to end; when every environment is busy the invocation is throttled: the message was
+// received (its receive count is up by one, its visibility timeout runs) but is not processed,
+// and the poller is free again at once.
+// The most pollers an ESM runs ("the maximum number of batches that an event source mapping can
+// process simultaneously is 1,000", services-sqs-scaling.html, read 2026-12-07), and the bound of
+// function_concurrency, maximum_concurrency and the scaling fields.
+inline constexpr int64_t kLambdaEsmPollersMax = 1000;
+
+struct LambdaEsm {
+  // The function's reserved concurrency, 1..1000 (the default account concurrency quota).
+  // Required. Must equal workers.count.
+  int64_t function_concurrency = 1;
+  // The ESM's ScalingConfig MaximumConcurrency, 2..1000. Default null: not set, the pollers
+  // grow to pollers_max whatever the function's concurrency. Set: at most this many pollers,
+  // so at most this many invocations in flight; at or below function_concurrency nothing is
+  // throttled.
+  std::optional<int64_t> maximum_concurrency;
+  // Pollers when the run starts, 1..1000. Default 5 ("starts processing five batches at a
+  // time"). Capped by maximum_concurrency.
+  int64_t pollers_initial = 5;
+  // Pollers added per minute while messages wait, 1..1000. Default 300 (Lambda developer
+  // guide, services-sqs-scaling.html, read 2026-12-07; the 2023 Compute blog said 60): added
+  // each whole second, initial + floor(rate x seconds scaled / 60), up to 1000 pollers.
+  int64_t pollers_added_per_min = 300;
+  bool operator==(const LambdaEsm&) const = default;
+};
+
 struct Workers {
   // Consumers, 1..100000. Required.
   int64_t count = 1;
@@ -209,6 +241,9 @@ struct Workers {
   int64_t concurrency = 1;
   // JSON `restart_s`, >= 0. Default 30 s. Time for a crashed consumer to come back.
   Duration restart = Duration::Seconds(30);
+  // JSON `lambda_esm`. Default null: workers receive from the broker themselves. Set: a Lambda
+  // event-source mapping's pollers receive for them (LambdaEsm).
+  std::optional<LambdaEsm> lambda_esm;
   bool operator==(const Workers&) const = default;
 };
 

@@ -50,6 +50,9 @@ enum class EventType : uint8_t {
   // a = worker index, b = worker generation: the worker crashed broker.session_timeout ago; if
   // it is still down its group rebalances (broker.partitions). Last, for the same reason.
   kSessionTimeout,
+  // A Lambda event-source mapping's scale-up is due (workers.lambda_esm; EsmPollers). Last, for
+  // the same reason.
+  kEsmScale,
 };
 
 struct Event {

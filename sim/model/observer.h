@@ -78,6 +78,9 @@ enum class TransitionCause : uint8_t {
   kFailed,             // -> parked: would be dead-lettered, but the broker has no DLQ
   kBrokerLost,         // -> broker_lost: the broker discarded it, for the message's `loss` cause
   kDeadLetterWaiting,  // -> dead_letter_waiting: the DLQ refused it; at least once, it waits
+  // ready -> in_flight: a Lambda event-source mapping's poller received it and the invocation
+  // was throttled (workers.lambda_esm): not processed, back when its visibility timeout ends.
+  kThrottled,
 };
 
 // A fault window opening or closing, or a fault that strikes at an instant (a worker crash, a

@@ -180,6 +180,15 @@ struct Results {
   int64_t rebalances = 0;  // with partitions: the group's rebalances (broker.session_timeout)
   int64_t ordering_violations = 0;
   double group_hold_max_s = 0;
+  // workers.lambda_esm (false: none, and the three below are not reported). throttles: receives
+  // whose invocation was throttled (every execution environment busy): each counted toward
+  // maxReceiveCount without the message being processed. dead_lettered_unprocessed: messages
+  // dead-lettered that never ran (every receive of theirs throttled). esm_pollers_end: the
+  // pollers at the end of the run.
+  bool lambda_esm = false;
+  int64_t throttles = 0;
+  int64_t dead_lettered_unprocessed = 0;
+  int64_t esm_pollers_end = 0;
 
   int64_t attempts = 0;
   // Attempts that were a message's first execution ever (not a retry, redelivery or replay):

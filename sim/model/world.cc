@@ -22,7 +22,7 @@ bool IsEssential(EventType type) {
   // otherwise keep a finished run going until run.until.
   return type != EventType::kSample && type != EventType::kLiveQuery && type != EventType::kStop &&
          type != EventType::kVisibilityExpired && type != EventType::kDbServiceEnd &&
-         type != EventType::kDbDeadline;
+         type != EventType::kDbDeadline && type != EventType::kEsmScale;
 }
 
 uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
@@ -118,6 +118,11 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   if (scenario.downstream) downstream_.emplace(*scenario.downstream);
   crash_rng_ = engine::Rng::ForStream(seed, kStreamCrash, 0);
   metrics_.results().ack_pending_limited = scenario.broker.ack_pending_max.has_value();
+  if (scenario.workers.lambda_esm) {
+    esm_.emplace(*scenario.workers.lambda_esm);
+    metrics_.results().lambda_esm = true;
+    metrics_.results().esm_pollers_end = esm_->pollers();
+  }
   if (scenario.broker.message_groups) {
     broker_.EnableGroups(*scenario.broker.message_groups);
     group_tallies_.emplace(*scenario.broker.message_groups);
@@ -313,6 +318,9 @@ void World::HandleControl(const Event& event) {
       break;
     case EventType::kSessionTimeout:
       SessionTimedOut(event);
+      break;
+    case EventType::kEsmScale:
+      EsmScale();
       break;
     case EventType::kBrokerRestart:
       BrokerRestart(event);

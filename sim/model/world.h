@@ -53,6 +53,7 @@
 #include "sim/model/downstream.h"
 #include "sim/model/drain_plan.h"
 #include "sim/model/durations.h"
+#include "sim/model/esm_pollers.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
 #include "sim/model/group_tallies.h"
@@ -146,6 +147,15 @@ class World final : public Scheduler {
   void LeaveGroup(uint32_t w);
   void RejoinGroup(uint32_t w);
   void HandOut(uint32_t w, MessageRef ref);
+  // The broker's rules when a ready message just taken off the queue would be received: true
+  // iff it expired (retention) or was dead-lettered (receive_count_max) instead.
+  bool RefusedAtReceive(MessageRef ref, Message& m);
+  // world_esm.cc: a Lambda event-source mapping's pollers receive for the workers
+  // (workers.lambda_esm).
+  void DispatchEsm();
+  void ThrottledReceive(MessageRef ref, Message& m);
+  void EsmScale();
+  void MaybeScheduleEsmScale();
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
   void NoteGroupTransition(const Message& message, MessageState from, MessageState to);
@@ -355,6 +365,7 @@ class World final : public Scheduler {
   // the series' ack_pending column.
   int64_t ack_pending_ = 0;
   std::optional<GroupTallies> group_tallies_;  // broker.message_groups
+  std::optional<EsmPollers> esm_;              // workers.lambda_esm
 };
 
 }  // namespace drainsim::model

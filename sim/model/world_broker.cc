@@ -152,6 +152,10 @@ void World::DelayReturn(MessageRef ref, Message& m, engine::Duration wait, Redel
 
 void World::Dispatch() {
   if (broker_.down()) return;
+  if (esm_) [[unlikely]] {
+    DispatchEsm();
+    return;
+  }
   if (broker_.partitioned()) [[unlikely]] {
     DispatchPartitions();
     return;
@@ -187,8 +191,14 @@ void World::DispatchPartitions() {
 // The ready message `ref`, just taken off the queue for worker w: delivered, or expired or
 // dead-lettered by the broker's rules instead.
 void World::HandOut(uint32_t w, MessageRef ref) {
-  const auto& receive_count_max = scenario_.broker.receive_count_max;
   Message& m = messages_.Get(ref);
+  if (RefusedAtReceive(ref, m)) return;
+  retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
+  Deliver(w, ref, m);
+}
+
+bool World::RefusedAtReceive(MessageRef ref, Message& m) {
+  const auto& receive_count_max = scenario_.broker.receive_count_max;
   if (scenario_.broker.retention && now_ - m.entered_queue_at >= *scenario_.broker.retention) {
     // Main-queue retention (SQS: 4 days), noticed when the message would be delivered.
     Transition(m, MessageState::kExpired,
@@ -201,9 +211,9 @@ void World::HandOut(uint32_t w, MessageRef ref) {
     // instead of delivering it again.
     DeadLetter(ref, m, config::DlqReason::kReceiveCountMax);
   } else {
-    retry_.breaker().NoteDelivery(Delivery{ref, m.delivery_generation + 1});  // Deliver's
-    Deliver(w, ref, m);
+    return false;
   }
+  return true;
 }
 
 bool World::AckPendingFull() const {

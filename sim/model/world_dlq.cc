@@ -12,6 +12,9 @@ namespace drainsim::model {
 void World::DeadLetter(MessageRef ref, Message& m, config::DlqReason reason) {
   m.dlq_reason = reason;  // before the move: the inspector counts it on the way in
   if (m.dead_letters == 0) m.first_dlq_reason = reason;
+  if (esm_ && m.executions == 0) [[unlikely]] {
+    ++metrics_.results().dead_lettered_unprocessed;  // every receive throttled
+  }
   const config::Broker& broker = scenario_.broker;
   if (!broker.dead_letter_queue) {
     if (broker.without_dlq == config::WithoutDlq::kDropped) {

@@ -304,6 +304,64 @@ void CheckPartitions(const config::Scenario& s, Context& c) {
                      "its records one at a time (set 1; more consumers are workers.count)");
 }
 
+// workers.lambda_esm (docs/PRESETS.md, "lambda_esm"): an SQS queue's Lambda event-source
+// mapping. The workers are the function's execution environments, one invocation of one message
+// each, so every field that says otherwise is refused at its own pointer.
+void CheckLambdaEsm(const config::Scenario& s, Context& c) {
+  if (!s.workers.lambda_esm) return;
+  const config::LambdaEsm& esm = *s.workers.lambda_esm;
+  if (s.broker.preset != config::BrokerPreset::kSqs) {
+    c.problems.Add("/workers/lambda_esm",
+                   "applies only with broker.preset \"sqs\" (a Lambda event-source mapping "
+                   "reads an SQS queue)");
+  }
+  if (s.workers.count != esm.function_concurrency) {
+    c.problems.Add("/workers/count",
+                   std::to_string(s.workers.count) + " contradicts workers.lambda_esm." +
+                       "function_concurrency " + std::to_string(esm.function_concurrency) +
+                       ": with lambda_esm the workers are the function's execution environments "
+                       "(set both to the function's reserved concurrency)");
+  }
+  const auto one = [&](const char* field, int64_t value) {
+    if (value == 1) return;
+    c.problems.Add(std::string("/workers/") + field,
+                   std::to_string(value) +
+                       " cannot be combined with workers.lambda_esm: an invocation processes "
+                       "one message (set 1; batches are not modelled)");
+  };
+  one("prefetch", s.workers.prefetch);
+  one("concurrency", s.workers.concurrency);
+  const config::RetryDelivery delivery = s.retry.delivery;
+  if (delivery == config::RetryDelivery::kSleepInConsumer ||
+      delivery == config::RetryDelivery::kEtaInConsumer) {
+    c.problems.Add("/retry/delivery",
+                   Quote(config::NameOf(delivery)) +
+                       " cannot be combined with workers.lambda_esm: an invocation that ends "
+                       "returns its message; it cannot wait in the function");
+  }
+  if (s.broker.on_visibility_timeout != config::OnVisibilityTimeout::kRedeliver) {
+    c.problems.Add("/broker/on_visibility_timeout",
+                   Quote(config::NameOf(s.broker.on_visibility_timeout)) +
+                       " cannot be combined with workers.lambda_esm: SQS makes one message "
+                       "visible again (redeliver)");
+  }
+  if (s.broker.message_groups) {
+    c.problems.Add("/broker/message_groups",
+                   "cannot be combined with workers.lambda_esm: a FIFO queue's event-source "
+                   "mapping scales by message group, which is not modelled");
+  }
+  if (s.broker.restore_sweep) {
+    c.problems.Add("/broker/restore_sweep_s",
+                   "cannot be combined with workers.lambda_esm: SQS makes a message visible "
+                   "again when its visibility timeout ends, without a sweep");
+  }
+  if (s.broker.lock_renewal) {
+    c.problems.Add("/broker/lock_renewal",
+                   "cannot be combined with workers.lambda_esm: the ESM does not extend a "
+                   "message's visibility timeout");
+  }
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
@@ -313,6 +371,7 @@ void CheckScenario(const config::Scenario& s, Context& c) {
   CheckDelayedRetry(s.broker, c);
   CheckMessageGroups(s.broker, c);
   CheckPartitions(s, c);
+  CheckLambdaEsm(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

@@ -163,8 +163,8 @@ Json BrokerJson(const config::Broker& b) {
   // Written only when not the default, for the same hash reason, or when kafka's (kafka-share's)
   // table would fill "skipped" ("archived") without a DLQ over the default on reading the dump
   // back.
-  const bool fills_without_dlq = b.preset == config::BrokerPreset::kKafka ||
-                                 b.preset == config::BrokerPreset::kKafkaShare;
+  const bool fills_without_dlq =
+      b.preset == config::BrokerPreset::kKafka || b.preset == config::BrokerPreset::kKafkaShare;
   if (b.without_dlq != config::WithoutDlq::kFailed || (fills_without_dlq && !b.dead_letter_queue)) {
     out["without_dlq"] = EnumJson(b.without_dlq);
   }
@@ -277,7 +277,7 @@ internal::Json CanonicalJson(const config::Scenario& s) {
   using namespace internal;
   Json kinds = Json::object();
   for (const auto& [name, kind] : s.kinds) kinds[name] = KindJson(kind);
-  const Json out = {
+  Json out = {
       {"format_version", kFormatVersion},
       {"name", s.name},
       {"description", s.description},
@@ -303,6 +303,15 @@ internal::Json CanonicalJson(const config::Scenario& s) {
       {"alerts", AlertsJson(s.alerts)},
       {"expect", ArrayJson(s.expect, ExpectationJson)},
   };
+  // Written only when set: every other scenario's dump (and its hash) stays as it was.
+  if (const auto& esm = s.workers.lambda_esm) {
+    out["workers"]["lambda_esm"] = {
+        {"function_concurrency", esm->function_concurrency},
+        {"maximum_concurrency",
+         esm->maximum_concurrency ? Json(*esm->maximum_concurrency) : Json(nullptr)},
+        {"pollers_initial", esm->pollers_initial},
+        {"pollers_added_per_min", esm->pollers_added_per_min}};
+  }
   return out;
 }
 

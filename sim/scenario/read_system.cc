@@ -174,6 +174,28 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
   o.Finish();
 }
 
+// workers.lambda_esm; its agreement with the rest of the scenario is check_scenario.cc's.
+void ReadLambdaEsm(const Node& node, config::Workers* workers) {
+  ObjectReader o(NullAsAbsent(node));
+  if (!o.valid()) return;
+  constexpr double kMax = config::kLambdaEsmPollersMax;
+  config::LambdaEsm esm;
+  if (auto n = ReadInt(o.Required("function_concurrency"), Range::Closed(1, kMax))) {
+    esm.function_concurrency = *n;
+  }
+  // ScalingConfig MaximumConcurrency: "Minimum: 2 Maximum: 1000" (CloudFormation).
+  esm.maximum_concurrency =
+      ReadInt(NullAsAbsent(o.Optional("maximum_concurrency")), Range::Closed(2, kMax));
+  if (auto n = ReadInt(o.Optional("pollers_initial"), Range::Closed(1, kMax))) {
+    esm.pollers_initial = *n;
+  }
+  if (auto n = ReadInt(o.Optional("pollers_added_per_min"), Range::Closed(1, kMax))) {
+    esm.pollers_added_per_min = *n;
+  }
+  o.Finish();
+  workers->lambda_esm = esm;
+}
+
 void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
   ObjectReader o(node);
   if (!o.valid()) {
@@ -200,6 +222,7 @@ void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
   if (auto d = ReadSeconds(o.Optional("restart_s"), Range::Closed(0, kDaySeconds))) {
     workers->restart = *d;
   }
+  ReadLambdaEsm(o.Optional("lambda_esm"), workers);
   o.Finish();
 }
 

@@ -247,6 +247,7 @@ std::string GenerateScenarioJson(std::string_view bytes) {
   s["drains"] = Drains(in, c);
   s["alerts"] = Alerts(in, c);
   s["expect"] = Expect(in, c);
+  LambdaEsm(in, c, s);
   return s.dump(1);
 }
 

@@ -42,6 +42,35 @@ Json Workers(Choices& in, GenContext& c) {
   return workers;
 }
 
+// An SQS queue's Lambda event-source mapping, within the loader's rules (check_scenario.cc
+// CheckLambdaEsm): the sqs preset only; workers.count is the function's concurrency, prefetch
+// and concurrency 1; not beside message groups, lock renewal, a restore sweep, an
+// on_visibility_timeout other than redeliver, or a retry that waits in the consumer. Drawn last,
+// so that the scenarios drawn before it stay as they were.
+void LambdaEsm(Choices& in, const GenContext& c, Json& s) {
+  if (c.preset != "sqs" || !in.Chance(30)) return;
+  const Json& b = s["broker"];
+  for (const char* field : {"message_groups", "restore_sweep_s"}) {
+    if (b.contains(field) && !b[field].is_null()) return;
+  }
+  if (b.value("lock_renewal", false)) return;
+  if (b.contains("on_visibility_timeout") && b["on_visibility_timeout"] != "redeliver") return;
+  const Json& retry = s["retry"];
+  if (retry.contains("delivery") &&
+      (retry["delivery"] == "sleep_in_consumer" || retry["delivery"] == "eta_in_consumer")) {
+    return;
+  }
+  Json esm = {{"function_concurrency", c.workers}};
+  // At, below and above the function's concurrency (2..1000), or not set.
+  if (in.Chance(60))
+    esm["maximum_concurrency"] = in.Chance(50) ? in.IntIn(2, 8) : in.IntIn(2, 1000);
+  if (in.Chance(30)) esm["pollers_initial"] = in.IntIn(1, 1000);
+  if (in.Chance(30)) esm["pollers_added_per_min"] = in.IntIn(1, 1000);
+  s["workers"]["prefetch"] = 1;
+  s["workers"].erase("concurrency");
+  s["workers"]["lambda_esm"] = esm;
+}
+
 Json Backoff(Choices& in, bool for_pubsub) {
   static const char* const kKinds[] = {"exponential", "constant", "linear", "sidekiq"};
   static const char* const kJitters[] = {"none",         "full",         "equal",
@@ -202,9 +231,8 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
   if (kafka_share && b.contains("dead_letter_queue") && b["dead_letter_queue"].get<bool>()) {
     b["version"] = "4.4";
   }
-  c.no_dlq =
-      b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>()
-                                      : c.preset == "celery" || kafka || kafka_share;
+  c.no_dlq = b.contains("dead_letter_queue") ? !b["dead_letter_queue"].get<bool>()
+                                             : c.preset == "celery" || kafka || kafka_share;
   if (in.Chance(25)) b["dlq_retention_s"] = in.RealIn(60, 86400);
   if (in.Chance(20)) b["dlq_retention_from"] = in.Chance(50) ? "dead_lettered" : "enqueued";
   if (in.Chance(15)) b["dlq_max_length"] = in.IntIn(1, 20);
@@ -222,9 +250,8 @@ void BrokerLimits(Choices& in, GenContext& c, Json& b) {
 
 Json Broker(Choices& in, GenContext& c) {
   static const char* const kPresets[] = {
-      "sqs",    "rabbitmq-quorum", "sidekiq",           "celery",
-      "bullmq", "pubsub",          "azure-service-bus", "nats-jetstream",
-      "kafka",  "kafka-share"};
+      "sqs",    "rabbitmq-quorum",   "sidekiq",        "celery", "bullmq",
+      "pubsub", "azure-service-bus", "nats-jetstream", "kafka",  "kafka-share"};
   static const char* const kVersions[] = {"4.0", "4.2", "4.3", "5.1"};
   Json b = Json::object();
   if (in.Chance(50)) {
