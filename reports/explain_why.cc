@@ -13,7 +13,24 @@ namespace {
 using model::LifeEvent;
 using Type = model::LifeEvent::Type;
 
-std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene) {
+// What the life had been through when it was dead-lettered: attempts run and, under a Lambda
+// event-source mapping, receives throttled (counted by SQS, never run).
+struct SoFar {
+  int64_t attempts = 0;
+  int64_t throttles = 0;
+};
+
+std::string ReceiveCountText(const SoFar& so_far) {
+  std::string text = "the broker had delivered it broker.receive_count_max times";
+  if (so_far.throttles == 0) return text;
+  // A throttled receive counts toward maxReceiveCount though nothing ran: say so, or "delivered
+  // N times" reads as N failed runs.
+  return text + ", " + std::to_string(so_far.throttles) + " of those receives throttled by the " +
+         "Lambda event-source mapping (every execution environment busy) and " +
+         std::to_string(so_far.attempts) + " run" + (so_far.attempts == 1 ? "" : "s");
+}
+
+std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene, const SoFar& so_far) {
   const std::string error(config::NameOf(e.error));
   switch (e.dlq_reason) {
     case config::DlqReason::kMaxAttempts:
@@ -23,7 +40,7 @@ std::string DlqReasonText(const LifeEvent& e, const ExplainScene& scene) {
     case config::DlqReason::kNotRetryable:
       return error + " errors are not retried: they go to the DLQ at once";
     case config::DlqReason::kReceiveCountMax:
-      return "the broker had delivered it broker.receive_count_max times";
+      return ReceiveCountText(so_far);
     case config::DlqReason::kRetryBudget:
       return "the retry budget refused another retry";
     case config::DlqReason::kMaxLength:
@@ -150,12 +167,12 @@ std::string DuplicateSentence(const LifeEvent& e, const std::string& at, const E
 
 // The sentence a transition adds to the paragraph (dead-lettered, replayed, parked, failed for
 // good), "" for the others.
-std::string TransitionSentence(const LifeEvent& e, const std::string& at,
-                               const ExplainScene& scene) {
+std::string TransitionSentence(const LifeEvent& e, const std::string& at, const ExplainScene& scene,
+                               const SoFar& so_far) {
   switch (e.cause) {
     case model::TransitionCause::kDeadLettered:
       return "At " + at + " it was dead-lettered (" + std::string(config::NameOf(e.dlq_reason)) +
-             "): " + DlqReasonText(e, scene) + ".";
+             "): " + DlqReasonText(e, scene, so_far) + ".";
     case model::TransitionCause::kReplayed:
       return "Drain " + std::to_string(e.drain) + " replayed it at " + at + ".";
     case model::TransitionCause::kParkedByDrain:
@@ -178,6 +195,7 @@ std::string TransitionSentence(const LifeEvent& e, const std::string& at,
 std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& log,
                          const ExplainScene& scene) {
   int64_t attempts = 0;
+  int64_t throttles = 0;
   int64_t replays = 0;
   int64_t commits = 0;
   bool suppressed = false;
@@ -211,7 +229,9 @@ std::string WhyParagraph(const model::MessageLife& life, const model::TraceLog& 
     }
     if (e.type != Type::kTransition) continue;
     if (e.cause == model::TransitionCause::kReplayed) ++replays;
-    if (std::string sentence = TransitionSentence(e, at, scene); !sentence.empty()) {
+    if (e.cause == model::TransitionCause::kThrottled) ++throttles;
+    if (std::string sentence = TransitionSentence(e, at, scene, {attempts, throttles});
+        !sentence.empty()) {
       sentences.push_back(std::move(sentence));
     }
   }

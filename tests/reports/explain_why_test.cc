@@ -88,6 +88,25 @@ TEST_CASE("explain why: each DLQ reason is explained", "[reports][explain]") {
               "(receive_count_max): the broker had delivered it broker.receive_count_max "
               "times."));
   }
+  SECTION("receive_count_max after throttled receives: received, never run") {
+    // One execution environment, two messages of 10 s: at 0 s a poller invokes the function
+    // with message 0 and another poller's receive of message 1 is throttled (receive 1 of 1).
+    // At 30 s its visibility timeout ends; the next receive is the 2nd, past maxReceiveCount 1:
+    // dead-lettered without ever running.
+    const Explained e = Explain(LoadOrFail(R"({"format_version": 1, "name": "why",
+          "run": {"until_s": 100},
+          "kinds": {"job": {"handler": {"cpu_ms": {"constant": 10000}}}},
+          "backlog": [{"where": "main", "kind": "job", "count": 2}],
+          "broker": {"preset": "sqs", "receive_count_max": 1},
+          "workers": {"count": 1, "lambda_esm": {"function_concurrency": 1}}})"),
+                                1);
+    INFO(e.all);
+    CHECK(Has(e.why,
+              "(receive_count_max): the broker had delivered it broker.receive_count_max "
+              "times, 1 of those receives throttled by the Lambda event-source mapping (every "
+              "execution environment busy) and 0 runs."));
+    CHECK(Has(e.why, "after 0 attempts: it needs a human."));
+  }
   SECTION("retry_budget: the budget refused the retry") {
     const Explained e =
         Explain(OneJob(kPoisonTransient,
