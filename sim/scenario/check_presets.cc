@@ -186,39 +186,58 @@ void FeaturesOfOtherBrokers(const Limits& l) {
             " has no partitions owned by one consumer each");
 }
 
-void CheckSidekiq(const Limits& l) {
+// broker.version (or the preset's default) against the oldest release `model` covers: older is
+// refused with `rule`, which names what was checked.
+void CheckOldestVersion(const Limits& l, std::string_view default_version, int oldest_major,
+                        int oldest_minor, std::string_view model, std::string_view rule) {
   int major = 0;
   int minor = 0;
-  const std::string version = l.s.broker.version.value_or(std::string(kSidekiqDefaultVersion));
+  const std::string version = l.s.broker.version.value_or(std::string(default_version));
   if (!ParseBrokerVersion(version, &major, &minor)) return;
-  if (major < 6 || (major == 6 && minor < 5)) {
-    l.Add("/broker/version", Quote(version), "is older than", "the Sidekiq model",
-          "drainsim models Sidekiq 6.5 and later, the releases whose retry formula "
-          "docs/PRESETS-AUDIT.md checked (up to 7.x: rand(10) * (count + 1); 8.0 and later: "
-          "rand(10 * (count + 1)))");
+  if (major < oldest_major || (major == oldest_major && minor < oldest_minor)) {
+    l.Add("/broker/version", Quote(version), "is older than", model, rule);
   }
 }
 
+void CheckSidekiq(const Limits& l) {
+  CheckOldestVersion(l, kSidekiqDefaultVersion, 6, 5, "the Sidekiq model",
+                     "drainsim models Sidekiq 6.5 and later, the releases whose retry formula "
+                     "docs/PRESETS-AUDIT.md checked (up to 7.x: rand(10) * (count + 1); 8.0 and "
+                     "later: rand(10 * (count + 1)))");
+}
+
 void CheckNats(const Limits& l) {
-  int major = 0;
-  int minor = 0;
-  const std::string version = l.s.broker.version.value_or(std::string(kNatsDefaultVersion));
-  if (!ParseBrokerVersion(version, &major, &minor)) return;
-  if (major < 2 || (major == 2 && minor < 10)) {
-    l.Add("/broker/version", Quote(version), "is older than", "the NATS model",
-          "drainsim models NATS JetStream 2.10 and later, the releases whose consumer.go "
-          "docs/PRESETS-AUDIT.md checked (AckWait 30 s, MaxDeliver unlimited, MaxAckPending "
-          "1000)");
-  }
+  CheckOldestVersion(l, kNatsDefaultVersion, 2, 10, "the NATS model",
+                     "drainsim models NATS JetStream 2.10 and later, the releases whose "
+                     "consumer.go docs/PRESETS-AUDIT.md checked (AckWait 30 s, MaxDeliver "
+                     "unlimited, MaxAckPending 1000)");
+}
+
+void CheckCelery(const Limits& l) {
+  CheckOldestVersion(l, kCeleryDefaultVersion, 5, 4, "the Celery model",
+                     "drainsim models Celery 5.4 and later on kombu's Redis transport, the "
+                     "releases whose restore sweep docs/PRESETS-AUDIT.md checked (kombu 5.4.2, "
+                     "5.5.4 and 5.6.2: identical)");
+}
+
+void CheckBullmq(const Limits& l) {
+  CheckOldestVersion(l, kBullmqDefaultVersion, 5, 0, "the BullMQ model",
+                     "drainsim models BullMQ 5.x (worker.ts and the stalled-job script read at "
+                     "v5.81.3); Bull 3.x and BullMQ before 5.0 were not checked");
 }
 
 // A consumer group's broker counts no deliveries of a record (only share groups do: the
 // kafka-share preset): the consumer's error handler counts failures (retry.classes'
 // attempts_max).
 void CheckKafka(const Limits& l) {
-  const char* rule = "a consumer group's broker keeps offsets, not a delivery count per record; "
-                     "Spring Kafka's DefaultErrorHandler counts failures (retry.classes' "
-                     "attempts_max)";
+  CheckOldestVersion(l, kKafkaDefaultVersion, 3, 0, "the Kafka consumer-group model",
+                     "drainsim models Kafka 3.0 and later consumer groups (session.timeout.ms "
+                     "45 s from 3.0, KIP-735) with Spring for Apache Kafka 2.8 and later "
+                     "(DefaultErrorHandler)");
+  const char* rule =
+      "a consumer group's broker keeps offsets, not a delivery count per record; "
+      "Spring Kafka's DefaultErrorHandler counts failures (retry.classes' "
+      "attempts_max)";
   if (l.s.broker.receive_count_max) {
     l.c.problems.Add("/broker/receive_count_max",
                      "is not something Kafka can do: " + std::string(rule) + l.Tail());
@@ -321,6 +340,7 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
       CheckRabbitmqQuorum(limits);
       break;
     case config::BrokerPreset::kBullmq:
+      CheckBullmq(limits);
       // https://docs.bullmq.io/guide/workers/stalled-jobs
       CrashOnlyByTimeout(limits, "BullMQ",
                          "a crashed worker's job stays active until its lock expires and the "
@@ -347,6 +367,7 @@ void CheckBrokerLimits(const config::Scenario& s, Context& c) {
                          "their acquisition locks expire (group.share.record.lock.duration.ms)");
       break;
     case config::BrokerPreset::kCelery:
+      CheckCelery(limits);
       break;
   }
 }

@@ -146,6 +146,9 @@ constexpr PresetDefault kSidekiq8[] = {DRAINSIM_SIDEKIQ(
     "rand(10 * (count + 1)) s")};
 
 constexpr PresetDefault kCelery[] = {
+    {"/broker/version", "\"5.6\"",
+     "drainsim models Celery 5.6 (v5.6.3, kombu v5.6.2) unless told otherwise; every rule "
+     "below holds from 5.4"},
     {"/broker/visibility_timeout_s", "3600",
      "Celery Redis transport visibility_timeout default 1 hour"},
     {"/broker/requeue_on_crash", "\"fail\"",
@@ -175,6 +178,9 @@ constexpr PresetDefault kCelery[] = {
 };
 
 constexpr PresetDefault kBullmq[] = {
+    {"/broker/version", "\"5.81\"",
+     "drainsim models BullMQ 5.81 (v5.81.3) unless told otherwise; the same defaults are "
+     "assumed for every 5.x"},
     {"/broker/visibility_timeout_s", "30", "BullMQ Worker lockDuration default 30 s"},
     {"/broker/lock_renewal", "true", "BullMQ renews the lock every lockDuration / 2"},
     {"/broker/stalled_check_s", "30", "BullMQ Worker stalledInterval default 30 s"},
@@ -268,6 +274,9 @@ constexpr PresetDefault kNatsJetstream[] = {
 // recoverer, which logs the record and skips it. docs/PRESETS.md has the sources.
 #define DRAINSIM_SPRING_KAFKA "spring-kafka SeekUtils.java (2.8+): "
 constexpr PresetDefault kKafka[] = {
+    {"/broker/version", "\"4.2\"",
+     "drainsim models Kafka 4.2 consumer groups unless told otherwise; every rule below holds "
+     "from 3.0 (session.timeout.ms 45 s, KIP-735)"},
     {"/broker/partitions", "1",
      "Kafka broker config num.partitions default 1 (a topic created without a count)"},
     {"/broker/session_timeout_s", "45",
@@ -376,12 +385,15 @@ std::string_view DefaultBrokerVersion(config::BrokerPreset preset) {
       return kNatsDefaultVersion;
     case config::BrokerPreset::kKafkaShare:
       return kKafkaShareDefaultVersion;
-    case config::BrokerPreset::kSqs:
+    case config::BrokerPreset::kKafka:
+      return kKafkaDefaultVersion;
     case config::BrokerPreset::kCelery:
+      return kCeleryDefaultVersion;
     case config::BrokerPreset::kBullmq:
+      return kBullmqDefaultVersion;
+    case config::BrokerPreset::kSqs:
     case config::BrokerPreset::kPubsub:
     case config::BrokerPreset::kAzureServiceBus:
-    case config::BrokerPreset::kKafka:
       break;
   }
   return {};

@@ -44,9 +44,16 @@ inline constexpr std::string_view kSidekiqDefaultVersion = "8.1";
 inline constexpr std::string_view kNatsDefaultVersion = "2.14";
 // Kafka 4.2 is the first release with production-ready share groups (KIP-932; docs/PRESETS.md).
 inline constexpr std::string_view kKafkaShareDefaultVersion = "4.2";
+// Kafka consumer groups: the same 4.2 (docs/PRESETS.md); every rule modelled holds from 3.0.
+inline constexpr std::string_view kKafkaDefaultVersion = "4.2";
+// Celery 5.6 (v5.6.3, with kombu v5.6.2: docs/PRESETS-AUDIT.md section 3).
+inline constexpr std::string_view kCeleryDefaultVersion = "5.6";
+// BullMQ 5.81 (v5.81.3: docs/PRESETS-AUDIT.md section 9).
+inline constexpr std::string_view kBullmqDefaultVersion = "5.81";
 
-// The version a preset assumes when broker.version is not given; empty for a preset whose
-// defaults do not depend on a version (broker.version is then refused).
+// The version a preset assumes when broker.version is not given; empty for a managed service
+// (sqs, pubsub, azure-service-bus), which has no version to choose: broker.version is then
+// refused, and its rules are its documentation as read on the dates docs/PRESETS.md gives.
 std::string_view DefaultBrokerVersion(config::BrokerPreset preset);
 
 std::span<const PresetDefault> PresetDefaults(config::BrokerPreset preset,

@@ -28,12 +28,14 @@ void ReadBrokerVersion(const Node& version, const Node& preset_node, config::Bro
   int major = 0;
   int minor = 0;
   constexpr std::string_view kWhich =
-      "applies only with preset 'rabbitmq-quorum', 'sidekiq', 'nats-jetstream' or 'kafka-share'";
+      "applies only with a preset of a versioned broker ('rabbitmq-quorum', 'sidekiq', "
+      "'celery', 'bullmq', 'nats-jetstream', 'kafka' or 'kafka-share')";
   if (!preset_node.present()) {
     version.Error(std::string(kWhich) + " (the scenario has no preset)");
   } else if (broker->preset && DefaultBrokerVersion(*broker->preset).empty()) {
-    version.Error(std::string(kWhich) + " (preset is '" +
-                  std::string(config::NameOf(*broker->preset)) + "')");
+    version.Error(std::string(kWhich) + ": '" + std::string(config::NameOf(*broker->preset)) +
+                  "' is a managed service with one version, its documentation as read for "
+                  "docs/PRESETS.md");
   } else if (auto text = ReadString(version, 9, false)) {
     if (!ParseBrokerVersion(*text, &major, &minor)) {
       version.Error("must be a version \"MAJOR.MINOR\" such as \"" +
@@ -153,6 +155,7 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
   broker->session_timeout = ReadSeconds(NullAsAbsent(o.Optional("session_timeout_s")),
                                         Range::AboveAtMost(0, kDaySeconds));
   c.has_message_groups = broker->message_groups.has_value() || broker->partitions.has_value();
+  c.has_partitions = broker->partitions.has_value();
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;
@@ -223,6 +226,7 @@ void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
     workers->restart = *d;
   }
   ReadLambdaEsm(o.Optional("lambda_esm"), workers);
+  c.has_lambda_esm = workers->lambda_esm.has_value();
   o.Finish();
 }
 

@@ -134,7 +134,7 @@ TEST_CASE("explain names what let a skipped record go under kafka", "[reports][e
   INFO(out);
   CHECK(Count(out, "discarded by the broker: broker_lost, cause skipped") == 1);
   CHECK(Count(out, "rule /retry/classes/permanent = {\"action\":\"retry\",\"attempts_max\":10}: "
-                   "preset kafka, spring-kafka SeekUtils.java") == 1);
+                   "preset kafka 4.2, spring-kafka SeekUtils.java") == 1);
   CHECK(Count(out, "rule /broker/without_dlq = \"skipped\": preset kafka") == 1);
   CHECK(Count(out, "rule /broker/dead_letter_queue = false: preset kafka") == 1);
   // The loss cases' settings, without a run.

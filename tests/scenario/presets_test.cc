@@ -351,12 +351,17 @@ TEST_CASE("no preset, an unknown preset: nothing is filled in", "[presets]") {
 }
 
 TEST_CASE(
-    "broker.version: rabbitmq-quorum and sidekiq only, MAJOR.MINOR, 3.10-3.13 or 4.0 and "
-    "later",
+    "broker.version: versioned brokers only, MAJOR.MINOR, 3.10-3.13 or 4.0 and later",
     "[presets]") {
-  CHECK_PROBLEM(Load(With(Minimal("sqs"), "/broker/version", "4.3")), "/broker/version",
-                "applies only with preset 'rabbitmq-quorum', 'sidekiq', 'nats-jetstream' or "
-                "'kafka-share' (preset is 'sqs')");
+  for (const char* managed : {"sqs", "pubsub", "azure-service-bus"}) {
+    INFO(managed);
+    CHECK_PROBLEM(Load(With(Minimal(managed), "/broker/version", "4.3")), "/broker/version",
+                  "applies only with a preset of a versioned broker ('rabbitmq-quorum', "
+                  "'sidekiq', 'celery', 'bullmq', 'nats-jetstream', 'kafka' or 'kafka-share'): '" +
+                      std::string(managed) +
+                      "' is a managed service with one version, its documentation as read for "
+                      "docs/PRESETS.md");
+  }
   Json none = Minimal("sqs");
   none["broker"] = {{"version", "4.3"}};
   CHECK_PROBLEM(Load(none), "/broker/version", "the scenario has no preset");
@@ -372,6 +377,28 @@ TEST_CASE(
   CHECK(Load(With(Minimal("rabbitmq-quorum"), "/broker/version", "3.13")).ok());
   CHECK(MustLoad(With(Minimal("rabbitmq-quorum"), "/broker/version", "4.03")).broker.version ==
         "4.3");
+}
+
+TEST_CASE(
+    "broker.version: celery from 5.4, bullmq from 5.0, kafka from 3.0, each with its default "
+    "filled in",
+    "[presets]") {
+  CHECK(MustLoad(Minimal("celery")).broker.version == "5.6");
+  CHECK(MustLoad(Minimal("bullmq")).broker.version == "5.81");
+  CHECK(MustLoad(Minimal("kafka")).broker.version == "4.2");
+  CHECK(MustLoad(Minimal("sqs")).broker.version == std::nullopt);
+  CHECK(Load(With(Minimal("celery"), "/broker/version", "5.4")).ok());
+  CHECK_PROBLEM(Load(With(Minimal("celery"), "/broker/version", "5.3")), "/broker/version",
+                "\"5.3\" is older than the Celery model allows: drainsim models Celery 5.4 and "
+                "later");
+  CHECK(Load(With(Minimal("bullmq"), "/broker/version", "5.0")).ok());
+  CHECK_PROBLEM(Load(With(Minimal("bullmq"), "/broker/version", "4.9")), "/broker/version",
+                "\"4.9\" is older than the BullMQ model allows: drainsim models BullMQ 5.x");
+  CHECK(Load(With(Minimal("kafka"), "/broker/version", "3.0")).ok());
+  CHECK_PROBLEM(Load(With(Minimal("kafka"), "/broker/version", "2.8")), "/broker/version",
+                "\"2.8\" is older than the Kafka consumer-group model allows: drainsim models "
+                "Kafka 3.0 and later consumer groups");
+  CheckRoundTrip(MustLoad(With(Minimal("kafka"), "/broker/version", "3.9")));
 }
 
 TEST_CASE("hard limits: overrides beyond the broker's limits are problems", "[presets]") {
