@@ -75,6 +75,12 @@ std::optional<int64_t> RunCount(const model::Results& r, RunMetric metric) {
       return r.broker_lost;
     case RunMetric::kOrderingViolations:
       return r.ordering_violations;
+    case RunMetric::kRebalances:
+      return r.rebalances;
+    case RunMetric::kThrottles:
+      return r.throttles;
+    case RunMetric::kDeadLetteredUnprocessed:
+      return r.dead_lettered_unprocessed;
     case RunMetric::kExpired:
       return r.expired;
     case RunMetric::kRefilled:

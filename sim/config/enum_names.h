@@ -143,7 +143,9 @@ DRAINSIM_ENUM_TABLE(
     {RunMetric::kRetryAmplification, "retry_amplification"},
     {RunMetric::kTimeToRecover, "time_to_recover_s"}, {RunMetric::kBrokerLost, "broker_lost"},
     {RunMetric::kOrderingViolations, "ordering_violations"},
-    {RunMetric::kGroupHoldMax, "group_hold_max_s"})
+    {RunMetric::kGroupHoldMax, "group_hold_max_s"}, {RunMetric::kRebalances, "rebalances"},
+    {RunMetric::kThrottles, "throttles"},
+    {RunMetric::kDeadLetteredUnprocessed, "dead_lettered_unprocessed"})
 DRAINSIM_ENUM_TABLE(
     SeriesMetric, {SeriesMetric::kDepth, "depth"}, {SeriesMetric::kDelayedDepth, "delayed_depth"},
     {SeriesMetric::kDlqDepth, "dlq_depth"}, {SeriesMetric::kParked, "parked"},

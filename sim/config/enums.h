@@ -313,6 +313,9 @@ enum class RunMetric : uint8_t {
   kBrokerLost,            // "broker_lost": discarded by the broker by design (Results::broker_lost)
   kOrderingViolations,    // "ordering_violations": broker.message_groups (Results)
   kGroupHoldMax,          // "group_hold_max_s": broker.message_groups (Results)
+  kRebalances,            // "rebalances": broker.partitions (Results)
+  kThrottles,             // "throttles": workers.lambda_esm (Results)
+  kDeadLetteredUnprocessed,  // "dead_lettered_unprocessed": workers.lambda_esm (Results)
 };
 
 // Sampled series (every run.sample_every_s), for `always` / `sometimes` expectations.

@@ -29,6 +29,9 @@ bool IsPerKind(config::RunMetric m) {
     case config::RunMetric::kTimeToRecover:
     case config::RunMetric::kOrderingViolations:
     case config::RunMetric::kGroupHoldMax:
+    case config::RunMetric::kRebalances:
+    case config::RunMetric::kThrottles:
+    case config::RunMetric::kDeadLetteredUnprocessed:
       return false;
     default:
       return true;
@@ -52,6 +55,9 @@ bool IsWindowable(config::RunMetric m) {
     case config::RunMetric::kTimeToRecover:
     case config::RunMetric::kOrderingViolations:
     case config::RunMetric::kGroupHoldMax:
+    case config::RunMetric::kRebalances:
+    case config::RunMetric::kThrottles:
+    case config::RunMetric::kDeadLetteredUnprocessed:
       return false;
     default:
       return true;
@@ -81,6 +87,11 @@ const char* MissingSection(config::RunMetric m, const Context& c) {
     case config::RunMetric::kOrderingViolations:
     case config::RunMetric::kGroupHoldMax:
       return c.has_message_groups ? nullptr : "broker.message_groups or broker.partitions";
+    case config::RunMetric::kRebalances:
+      return c.has_partitions ? nullptr : "broker.partitions";
+    case config::RunMetric::kThrottles:
+    case config::RunMetric::kDeadLetteredUnprocessed:
+      return c.has_lambda_esm ? nullptr : "workers.lambda_esm";
     default:
       return nullptr;
   }

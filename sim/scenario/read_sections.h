@@ -42,6 +42,8 @@ struct Context {
   bool has_depth_alert = false;
   bool has_dlq_depth_alert = false;
   bool has_message_groups = false;  // broker.message_groups or broker.partitions is set
+  bool has_partitions = false;      // broker.partitions is set
+  bool has_lambda_esm = false;      // workers.lambda_esm is set
   std::optional<int64_t> workers_count;
   // For each producer / backlog entry that was read: its index in the JSON array, and whether
   // its `fields` were read without problems (the key_pattern check skips the others rather

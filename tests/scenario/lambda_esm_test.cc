@@ -114,6 +114,17 @@ TEST_CASE("lambda_esm: contradictions are refused at their pointers", "[scenario
                 "cannot be combined with workers.lambda_esm");
 }
 
+TEST_CASE("lambda_esm: throttles and dead_lettered_unprocessed may be expected",
+          "[scenario][lambda-esm]") {
+  const Json expect = Json::array({Json{{"metric", "throttles"}, {"equals", 0}},
+                                   Json{{"metric", "dead_lettered_unprocessed"}, {"max", 10}}});
+  CHECK(MustLoad(With(Esm(), "/expect", expect)).expect.size() == 2);
+  CHECK_PROBLEM(Load(With(testing::PresetScenario("sqs"), "/expect", expect)), "/expect/0/metric",
+                "workers.lambda_esm");
+  CHECK_PROBLEM(Load(With(testing::PresetScenario("sqs"), "/expect", expect)), "/expect/1/metric",
+                "workers.lambda_esm");
+}
+
 }  // namespace
 }  // namespace lambda_esm_test
 }  // namespace drainsim::scenario

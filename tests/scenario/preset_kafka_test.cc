@@ -111,8 +111,13 @@ TEST_CASE("without_dlq skipped: only without a DLQ, and a drain is refused besid
 
 TEST_CASE("partitions: the ordering figures may be expected", "[presets][kafka]") {
   const Json expect = Json::array({Json{{"metric", "ordering_violations"}, {"equals", 0}},
-                                   Json{{"metric", "group_hold_max_s"}, {"max", 300}}});
-  CHECK(MustLoad(With(Kafka(), "/expect", expect)).expect.size() == 2);
+                                   Json{{"metric", "group_hold_max_s"}, {"max", 300}},
+                                   Json{{"metric", "rebalances"}, {"max", 4}}});
+  CHECK(MustLoad(With(Kafka(), "/expect", expect)).expect.size() == 3);
+  // rebalances needs partitions: under a preset without them it is refused at its place.
+  Json plain = testing::PresetScenario("sqs");
+  plain["expect"] = Json::array({Json{{"metric", "rebalances"}, {"equals", 0}}});
+  CHECK_PROBLEM(Load(plain), "/expect/0/metric", "broker.partitions");
 }
 
 }  // namespace
