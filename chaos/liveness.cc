@@ -107,17 +107,43 @@ double PublishedAtMost(const Scenario& s, const std::string& kind) {
   return count;
 }
 
+// At most how many poison pills one poison fault makes.
+double PillsOf(const Scenario& variant, const config::PoisonFault& poison) {
+  return poison.count
+             ? static_cast<double>(*poison.count)
+             : std::ceil(poison.fraction.value_or(0) * PublishedAtMost(variant, poison.kind));
+}
+
 // At most how many poison pills the variant's poison faults make.
 double PoisonPillsAtMost(const Scenario& variant) {
   double pills = 0;
   for (const config::Fault& fault : variant.faults) {
-    const auto* poison = std::get_if<config::PoisonFault>(&fault);
-    if (!poison) continue;
-    pills += poison->count
-                 ? static_cast<double>(*poison->count)
-                 : std::ceil(poison->fraction.value_or(0) * PublishedAtMost(variant, poison->kind));
+    if (const auto* poison = std::get_if<config::PoisonFault>(&fault)) {
+      pills += PillsOf(variant, *poison);
+    }
   }
   return pills;
+}
+
+// How long the variant's slow pills can keep every worker slot busy: a pill that fails only
+// after fail_after holds a slot that long on each attempt (as many as its error class gets), so
+// its pills cost at most pills * attempts * fail_after of slot time, shared by count * concurrency slots (a throughput
+// term: the rest of the bound follows one message). preset-kafka-share.json's seed 190 found
+// why: 10% pills failing after 30 s, 5 deliveries each, kept its 100 slots busy for about 3
+// hours and left 6,811 messages waiting at the old bound: slow, not stuck.
+double SlowPillWorkS(const Scenario& variant) {
+  double slot_s = 0;
+  for (const config::Fault& fault : variant.faults) {
+    const auto* poison = std::get_if<config::PoisonFault>(&fault);
+    if (!poison || !poison->fail_after) continue;
+    const config::ClassPolicy& policy = variant.retry.classes.For(poison->error);
+    const int64_t attempts =
+        policy.action == config::ClassAction::kRetry ? AttemptsOf(policy, variant) : 1;
+    slot_s += PillsOf(variant, *poison) * static_cast<double>(attempts) *
+              poison->fail_after->seconds();
+  }
+  return slot_s / (static_cast<double>(variant.workers.count) *
+                   static_cast<double>(variant.workers.concurrency));
 }
 
 // How long a breaker can hold back the retries of the variant's poison pills: each failure of
@@ -193,7 +219,8 @@ Duration VariantLiveness(const SwarmPlan& plan, const Scenario& variant) {
   const double room_s =
       static_cast<double>(kRunMicrosMax - (plan.safety_end - Instant::Zero()).micros()) / 1e6;
   const double bound_s = DefaultLiveness(variant).seconds() + std::ceil(BreakerHoldS(variant)) +
-                         std::ceil(GroupHoldS(variant, AttemptS(variant)));
+                         std::ceil(GroupHoldS(variant, AttemptS(variant))) +
+                         std::ceil(SlowPillWorkS(variant));
   return Duration::Seconds(static_cast<int64_t>(std::min(bound_s, std::floor(room_s))));
 }
 

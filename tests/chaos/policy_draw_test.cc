@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <variant>
 
 #include "chaos/variant.h"
 #include "sim/config/enum_names.h"
@@ -175,7 +176,14 @@ TEST_CASE("policy draw: each variant's liveness bound comes from its drawn polic
   for (uint64_t seed = 1; seed <= 60; ++seed) {
     const Variant v = DrawVariant(plan, seed);
     REQUIRE(v.scenario.has_value());
-    if (!v.scenario->retry.circuit_breaker) CHECK(v.liveness == DefaultLiveness(*v.scenario));
+    const bool slow_pills = std::any_of(
+        v.scenario->faults.begin(), v.scenario->faults.end(), [](const config::Fault& f) {
+          const auto* poison = std::get_if<config::PoisonFault>(&f);
+          return poison && poison->fail_after && *poison->fail_after > Duration::Zero();
+        });
+    if (!v.scenario->retry.circuit_breaker && !slow_pills) {
+      CHECK(v.liveness == DefaultLiveness(*v.scenario));
+    }
     CHECK(v.liveness >= DefaultLiveness(*v.scenario));
     CHECK(v.scenario->run.until == plan.safety_end + v.liveness);
     const std::string preset = DrawnValue(v.policy, "preset");
@@ -208,6 +216,24 @@ TEST_CASE("liveness bound: a longer backoff gives a longer bound, by the model's
   // A breaker's open time counts once per attempt.
   SetJson(text, "/retry/circuit_breaker", R"({"open_s": 100})");
   CHECK(DefaultLiveness(LoadTextOrFail(text)) > sidekiq);
+}
+
+TEST_CASE("liveness bound: slow pills add their slot time over the worker slots",
+          "[chaos][policy]") {
+  // poison-pills.json: 10 pills, 5 attempts each, failing after 30 s, on 10 workers of one
+  // slot: 10 x 5 x 30 / 10 = 150 s more than one message's bound.
+  std::string text = ReadShippedText("poison-pills.json");
+  const config::Scenario pills = LoadTextOrFail(text);
+  const SwarmPlan plan = PlanOrFail(pills);
+  CHECK((VariantLiveness(plan, pills) - DefaultLiveness(pills)).seconds() == 150);
+  // Two workers: the same slot time over 2 slots.
+  SetJson(text, "/workers/count", "2");
+  const config::Scenario two = LoadTextOrFail(text);
+  CHECK((VariantLiveness(plan, two) - DefaultLiveness(two)).seconds() == 750);
+  // Pills that fail at once cost no slot time.
+  SetJson(text, "/faults/0/fail_after_ms", "null");
+  const config::Scenario fast = LoadTextOrFail(text);
+  CHECK((VariantLiveness(plan, fast) - DefaultLiveness(fast)).seconds() == 0);
 }
 
 }  // namespace
