@@ -136,4 +136,31 @@ std::vector<AlertPhrase> AlertPhrases(const model::Results& r) {
   return phrases;
 }
 
+std::vector<PlatformPhrase> PlatformPhrases(const model::Results& r) {
+  const auto count = [](int64_t n) { return std::to_string(n); };
+  std::vector<PlatformPhrase> phrases;
+  if (r.partitions > 0) {
+    phrases.push_back({"partitions", count(r.partitions) + " partitions",
+                       count(r.rebalances) + " rebalances; longest hold " +
+                           SecondsText(r.group_hold_max_s) + "; " + count(r.ordering_violations) +
+                           " ordering violations"});
+  }
+  if (r.lambda_esm) {
+    phrases.push_back({"Lambda event-source mapping", count(r.throttles) + " throttled receives",
+                       count(r.dead_lettered_unprocessed) +
+                           " dead-lettered without being processed; " + count(r.esm_pollers_end) +
+                           " pollers at the end"});
+  }
+  if (r.message_groups > 0) {
+    phrases.push_back({"message groups", count(r.message_groups) + " groups",
+                       "longest hold " + SecondsText(r.group_hold_max_s) + "; " +
+                           count(r.ordering_violations) + " ordering violations"});
+  }
+  if (r.dead_letter_waiting_end > 0) {
+    phrases.push_back({"waiting for DLQ room", count(r.dead_letter_waiting_end),
+                       "of the unfinished (at-least-once dead-lettering)", " "});
+  }
+  return phrases;
+}
+
 }  // namespace drainsim::reports

@@ -62,4 +62,16 @@ struct AlertPhrase {
 };
 std::vector<AlertPhrase> AlertPhrases(const model::Results& r);
 
+// The figures of the platform the scenario configures, one per feature it uses (partitions,
+// a Lambda event-source mapping, message groups) and the messages waiting for DLQ room: the
+// Markdown report's rows (Joined()) and the HTML report's cards (value large, detail below).
+struct PlatformPhrase {
+  std::string name;    // "partitions"
+  std::string value;   // "8 partitions"
+  std::string detail;  // "3 rebalances; longest hold 12.000 s; 0 ordering violations"
+  std::string joiner = "; ";
+  std::string Joined() const { return detail.empty() ? value : value + joiner + detail; }
+};
+std::vector<PlatformPhrase> PlatformPhrases(const model::Results& r);
+
 }  // namespace drainsim::reports

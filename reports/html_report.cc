@@ -152,6 +152,9 @@ void Headline(std::string& out, const ReportInput& input) {
     Card(out, "lost by the broker", HtmlCount(r.broker_lost),
          "discarded by design: " + BrokerLossCauses(r), "fail");
   }
+  for (const PlatformPhrase& phrase : PlatformPhrases(r)) {
+    Card(out, phrase.name, phrase.value, phrase.detail);
+  }
   Card(out, "lost", HtmlCount(r.lost), "conservation check: must be 0", r.lost == 0 ? "" : "fail");
   Card(out, "seed", std::to_string(r.seed), "fingerprint " + Hex16(r.fingerprint));
   out += "</section>\n";

@@ -89,29 +89,8 @@ void MarkdownHeadline(std::string& out, const model::Results& r) {
     rows.push_back(
         {"lost by the broker", MarkdownCount(r.broker_lost) + " (" + BrokerLossCauses(r) + ")"});
   }
-  if (r.partitions > 0) {
-    rows.push_back(
-        {"partitions", MarkdownCount(r.partitions) + " partitions; " + MarkdownCount(r.rebalances) +
-                           " rebalances; longest hold " + MarkdownSeconds(r.group_hold_max_s) +
-                           "; " + MarkdownCount(r.ordering_violations) + " ordering violations"});
-  }
-  if (r.lambda_esm) {
-    rows.push_back({"Lambda event-source mapping",
-                    MarkdownCount(r.throttles) + " throttled receives; " +
-                        MarkdownCount(r.dead_lettered_unprocessed) +
-                        " dead-lettered without being processed; " +
-                        MarkdownCount(r.esm_pollers_end) + " pollers at the end"});
-  }
-  if (r.message_groups > 0) {
-    rows.push_back({"message groups", MarkdownCount(r.message_groups) + " groups; longest hold " +
-                                          MarkdownSeconds(r.group_hold_max_s) + "; " +
-                                          MarkdownCount(r.ordering_violations) +
-                                          " ordering violations"});
-  }
-  if (r.dead_letter_waiting_end > 0) {
-    rows.push_back(
-        {"waiting for DLQ room", MarkdownCount(r.dead_letter_waiting_end) +
-                                     " of the unfinished (at-least-once dead-lettering)"});
+  for (const PlatformPhrase& phrase : PlatformPhrases(r)) {
+    rows.push_back({phrase.name, phrase.Joined()});
   }
   for (const AlertPhrase& alert : AlertPhrases(r)) {
     rows.push_back({alert.name + " alert", alert.value});

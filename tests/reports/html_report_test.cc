@@ -14,6 +14,7 @@
 #include "reports/formats.h"
 #include "reports/html_charts.h"
 #include "reports/html_interactive.h"
+#include "reports/markdown_report.h"
 #include "reports/scenario_marks.h"
 #include "tests/reports/mini_xml.h"
 #include "tests/reports/report_fixture.h"
@@ -148,9 +149,8 @@ TEST_CASE("html: well-formed, self-contained, one chart per metric with data", "
   CHECK(Contains(html, "prefers-color-scheme:dark"));
 
   // Each chart twice: the wide drawing and the narrow one (phones), in that order.
-  CHECK(ChartNames(*doc.root) == Twice({"depth", "oldest-age", "attempts", "busy",
-                                        "db-utilisation", "live-latency", "live-errors",
-                                        "dlq-flow", "drain-rate"}));
+  CHECK(ChartNames(*doc.root) == Twice({"depth", "oldest-age", "attempts", "busy", "db-utilisation",
+                                        "live-latency", "live-errors", "dlq-flow", "drain-rate"}));
   for (const auto* chart : Charts(*doc.root)) {
     INFO(chart->Attr("data-chart"));
     const auto paths = chart->Children("path");
@@ -183,6 +183,41 @@ TEST_CASE("html: the headline panel and the verdicts", "[reports][html]") {
   CHECK(Contains(html, "drainsim run scenarios/fixture.json --seed 42"));
   CHECK(CountOf(html, "<span class=\"pass\">PASS</span>") == 2);
   CHECK(CountOf(html, "<span class=\"fail\">FAIL</span>") == 1);
+}
+
+// The platform figures are one set of phrases (reports/headline.h): the HTML cards and the
+// Markdown rows say the same numbers, and a feature the run does not use has no card.
+TEST_CASE("html: the platform's cards match the Markdown rows", "[reports][html]") {
+  Page page;
+  CHECK(!Contains(page.Html(), "rebalances"));
+  page.results.partitions = 8;
+  page.results.rebalances = 3;
+  page.results.group_hold_max_s = 12.5;
+  page.results.ordering_violations = 2;
+  page.results.lambda_esm = true;
+  page.results.throttles = 17;
+  page.results.dead_lettered_unprocessed = 4;
+  page.results.esm_pollers_end = 5;
+  page.results.dead_letter_waiting_end = 6;
+  const std::string html = page.Html();
+  CHECK(Contains(html, ">8 partitions<"));
+  CHECK(Contains(html, ">3 rebalances; longest hold 12.5 s; 2 ordering violations<"));
+  CHECK(Contains(html, ">17 throttled receives<"));
+  CHECK(Contains(html, ">4 dead-lettered without being processed; 5 pollers at the end<"));
+  CHECK(Contains(html, ">waiting for DLQ room<"));
+  CHECK(Contains(html, ">of the unfinished (at-least-once dead-lettering)<"));
+  const reports::ReportInput input{page.results, page.context, page.verdicts,
+                                   reports::ReproduceCommand(page.context.scenario_path, 42)};
+  const std::string md = reports::MarkdownReport(input);
+  CHECK(Contains(md,
+                 "| partitions | 8 partitions; 3 rebalances; longest hold 12.5 s; "
+                 "2 ordering violations |"));
+  CHECK(Contains(md,
+                 "| Lambda event-source mapping | 17 throttled receives; 4 dead-lettered "
+                 "without being processed; 5 pollers at the end |"));
+  CHECK(Contains(md,
+                 "| waiting for DLQ room | 6 of the unfinished (at-least-once "
+                 "dead-lettering) |"));
 }
 
 TEST_CASE("html: charts follow what the run has", "[reports][html]") {
@@ -242,7 +277,8 @@ TEST_CASE("html: fault windows, drains and the age alert", "[reports][html]") {
     page.context.marks = marks;
     const std::string html = page.Html();
     REQUIRE(ParsePage(html).error.empty());
-    CHECK(CountOf(html, "class=\"band fault\"") == 18);  // the slowdown only: ack_loss is everywhere
+    CHECK(CountOf(html, "class=\"band fault\"") ==
+          18);  // the slowdown only: ack_loss is everywhere
     // In the SVG drawings (the interactive layer's data, when built in, names it once more).
     CHECK(CountOf(WithoutScripts(html), "db_slowdown (x25), 50 s to 60 s") == 18);
     CHECK(CountOf(html, "class=\"marker\"") == 18);  // synthetic failures from 10 s
