@@ -178,9 +178,23 @@ void FeaturesOfOtherBrokers(const Limits& l) {
   OnlyUnder(l, l.s.broker.delayed_retry.has_value(), config::BrokerPreset::kRabbitmqQuorum,
             "/broker/delayed_retry", "is RabbitMQ 4.3 quorum queues' delayed retry, not something ",
             " does (a broker-side delay of a return: see redelivery_backoff)");
-  OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
-            "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
-            " orders messages by other rules that drainsim does not model");
+  const config::MessageGroupKind kind =
+      l.s.broker.message_group_kind.value_or(config::MessageGroupKind::kFifoGroup);
+  if (kind == config::MessageGroupKind::kFifoGroup) {
+    OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
+              "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
+              " orders messages by other rules (message_group_kind \"session\" for Service Bus, "
+              "\"ordering_key\" for Pub/Sub)");
+  } else if (l.s.broker.message_groups) {
+    const bool session = kind == config::MessageGroupKind::kSession;
+    OnlyUnder(l, true,
+              session ? config::BrokerPreset::kAzureServiceBus : config::BrokerPreset::kPubsub,
+              "/broker/message_group_kind",
+              session ? "\"session\" is Azure Service Bus sessions, and "
+                      : "\"ordering_key\" is Google Pub/Sub ordering keys, and ",
+              session ? " has no sessions (preset azure-service-bus, or none)"
+                      : " has no ordering keys (preset pubsub, or none)");
+  }
   OnlyUnder(l, l.s.broker.partitions.has_value(), config::BrokerPreset::kKafka,
             "/broker/partitions", "are a Kafka topic's partitions, and ",
             " has no partitions owned by one consumer each");
