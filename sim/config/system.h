@@ -110,7 +110,8 @@ struct Broker {
   // flight (received, not yet deleted, returned or timed out), so a failing message holds its
   // group while the other groups flow. A returned or timed-out message goes back to its group's
   // front; a publish, a replay or the end of a delay joins its back. Not with requeue_position
-  // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs.
+  // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs
+  // (message_group_kind below: azure-service-bus's sessions, pubsub's ordering keys).
   std::optional<int64_t> message_groups;
   // Whose ordered delivery message_groups models. Default null: "fifo_group" (the rules above,
   // SQS FIFO; allowed with preset sqs or none). "session": Azure Service Bus sessions (preset

@@ -171,9 +171,9 @@ void OnlyUnder(const Limits& l, bool set, config::BrokerPreset owner, const char
 
 // delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
 // (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too). message_groups is SQS
-// FIFO queues' MessageGroupId: Service Bus sessions and Pub/Sub ordering keys order messages by
-// their own rules (a session's lock, a key's redelivery of what follows a nack), not modelled
-// (docs/PRESETS.md); Kafka's partitions are `partitions`, each owned by one consumer.
+// FIFO queues' MessageGroupId, or with message_group_kind Service Bus sessions or Pub/Sub
+// ordering keys: each only under its own broker's preset (docs/PRESETS.md); Kafka's partitions
+// are `partitions`, each owned by one consumer.
 void FeaturesOfOtherBrokers(const Limits& l) {
   OnlyUnder(l, l.s.broker.delayed_retry.has_value(), config::BrokerPreset::kRabbitmqQuorum,
             "/broker/delayed_retry", "is RabbitMQ 4.3 quorum queues' delayed retry, not something ",
