@@ -19,6 +19,9 @@
 //      of acked.
 //  (3) A message has an entry iff it was delivered and has not been dead-lettered or settled
 //      since: such a message goes back in its place, not at its key's back.
+//  (4) A message holds its key iff it went in flight and has not left flight and delay since;
+//      a key's in-flight count (MessageGroups) is its number of holders. A message of the
+//      backlog that starts delayed holds nothing.
 //
 // Thread-safety: one run's state; not shared.
 #pragma once
@@ -26,6 +29,7 @@
 #include <cstdint>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/base/check.h"
@@ -59,11 +63,15 @@ class OrderingKeys {
   // Invariant (3).
   bool HasPlace(uint64_t id) const { return sequence_.contains(id); }
   void Forget(uint64_t id) { sequence_.erase(id); }
+  // Invariant (4): Hold and Release return true iff the message's holding changed.
+  bool Hold(uint64_t id) { return holders_.insert(id).second; }
+  bool Release(uint64_t id) { return holders_.erase(id) == 1; }
 
  private:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
   std::unordered_map<uint64_t, uint64_t> sequence_;  // by message id: its latest delivery's
   std::vector<uint64_t> threshold_;                  // by key
+  std::unordered_set<uint64_t> holders_;             // message ids, invariant (4)
   uint64_t last_sequence_ = 0;
 };
 

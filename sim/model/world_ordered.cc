@@ -19,9 +19,12 @@ void World::NoteKeyTransition(const Message& message, MessageState from, Message
   MessageGroups& keys = broker_.groups();
   const uint32_t key = keys.GroupOf(message.id);
   const bool key_was_idle = keys.in_flight(key) == 0;
-  // Added before removed: a message going from in flight to delayed never frees its key.
-  if (HoldsKey(to)) keys.AddInFlight(key);
-  if (HoldsKey(from)) keys.RemoveInFlight(key);
+  // In flight to delayed keeps holding; a backlog message that starts delayed never held.
+  if (to == MessageState::kInFlight && ordering_keys_->Hold(message.id)) {
+    keys.AddInFlight(key);
+  } else if (!HoldsKey(to) && ordering_keys_->Release(message.id)) {
+    keys.RemoveInFlight(key);
+  }
   if (to == MessageState::kInFlight) {
     ordering_keys_->Delivered(message.id);
     // The hold (group_tallies.h) is the batch's first message's: the one the key waits for.
