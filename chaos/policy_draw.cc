@@ -18,6 +18,20 @@ namespace {
 
 using config::BrokerPreset;
 using config::EnumNames;
+
+// The preset whose broker message_groups models (message_group_kind): the only one besides none
+// that the loader accepts with them.
+BrokerPreset GroupsPreset(const config::Broker& broker) {
+  switch (broker.message_group_kind.value_or(config::MessageGroupKind::kFifoGroup)) {
+    case config::MessageGroupKind::kSession:
+      return BrokerPreset::kAzureServiceBus;
+    case config::MessageGroupKind::kOrderingKey:
+      return BrokerPreset::kPubsub;
+    case config::MessageGroupKind::kFifoGroup:
+      break;
+  }
+  return BrokerPreset::kSqs;
+}
 using config::NameOf;
 using nlohmann::json;
 
@@ -130,7 +144,8 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
     // Message groups are SQS FIFO queues', partitions Kafka's: every other preset refuses them
     // (kafka-share too: a share group's records belong to no one consumer). kafka-share needs no
     // bound below: its delivery count limit (5, at most 10) archives a record that always fails.
-    if (skeleton.broker.message_groups && entry.value != BrokerPreset::kSqs) continue;
+    // Service Bus sessions and Pub/Sub ordering keys (message_group_kind) are their brokers'.
+    if (skeleton.broker.message_groups && entry.value != GroupsPreset(skeleton.broker)) continue;
     if (skeleton.broker.partitions && entry.value != BrokerPreset::kKafka) continue;
     // A Kafka consumer is one thread (workers.concurrency 1).
     if (entry.value == BrokerPreset::kKafka && skeleton.workers.concurrency != 1) continue;

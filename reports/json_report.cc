@@ -129,6 +129,12 @@ namespace {
 json DuplicatesByCause(const model::Results& r) {
   json duplicates_by_cause = json::object();
   for (int c = 0; c < model::kDuplicateCauseCount; ++c) {
+    // Written only when it happened: a run without Pub/Sub ordering keys keeps the report it had
+    // before the cause existed (byte-identical reports, tools/frozen/check).
+    if (static_cast<model::DuplicateCause>(c) == model::DuplicateCause::kOrderingKey &&
+        r.duplicates_by_cause[static_cast<size_t>(c)] == 0) {
+      continue;
+    }
     duplicates_by_cause[model::DuplicateCauseName(static_cast<model::DuplicateCause>(c))] =
         r.duplicates_by_cause[static_cast<size_t>(c)];
   }

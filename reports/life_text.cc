@@ -91,6 +91,9 @@ std::string_view DuplicateCauseText(model::DuplicateCause cause) {
     case model::DuplicateCause::kRebalance:
       return "its Kafka consumer spent longer on it than max.poll.interval.ms and left the "
              "group, so the partition's next owner ran it again from the last committed offset";
+    case model::DuplicateCause::kOrderingKey:
+      return "an earlier message of its Pub/Sub ordering key was nacked or ran past its ack "
+             "deadline, so Pub/Sub delivered it again with the rest of the key";
   }
   return "";
 }
@@ -109,6 +112,8 @@ std::string_view RedeliveryText(model::RedeliveryCause cause) {
       return "its attempt had failed and the consumer left it for the timeout (no delete)";
     case model::RedeliveryCause::kRebalance:
       return "its consumer overran max.poll.interval.ms and left the group: a rebalance";
+    case model::RedeliveryCause::kOrderingKey:
+      return "an earlier message of its ordering key came back, and the key's later ones with it";
     case model::RedeliveryCause::kNone:
     case model::RedeliveryCause::kOther:
       return "its worker crashed before the ack";

@@ -77,6 +77,9 @@ DRAINSIM_ENUM_TABLE(RequeuePosition, {RequeuePosition::kTail, "tail"},
                     {RequeuePosition::kHead, "head"},
                     {RequeuePosition::kRedeliveriesFirst, "redeliveries_first"},
                     {RequeuePosition::kRestoredToHead, "restored_to_head"})
+DRAINSIM_ENUM_TABLE(MessageGroupKind, {MessageGroupKind::kFifoGroup, "fifo_group"},
+                    {MessageGroupKind::kSession, "session"},
+                    {MessageGroupKind::kOrderingKey, "ordering_key"})
 DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kReject, "reject"},
                     {ReturnKind::kCrash, "crash"},
                     {ReturnKind::kConsumerTimeout, "consumer_timeout"})

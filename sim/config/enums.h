@@ -137,6 +137,14 @@ enum class RequeuePosition : uint8_t {
   kRestoredToHead,
 };
 
+// broker.message_group_kind: whose ordered delivery broker.message_groups models
+// (docs/PRESETS.md, `message_group_kind`).
+enum class MessageGroupKind : uint8_t {
+  kFifoGroup,    // "fifo_group": SQS FIFO queues' MessageGroupId (the default)
+  kSession,      // "session": Azure Service Bus sessions (SessionId)
+  kOrderingKey,  // "ordering_key": Google Pub/Sub ordering keys
+};
+
 // The kinds of return a broker can count towards delivery_limit.
 enum class ReturnKind : uint8_t {
   kNack,             // "nack": basic.nack with requeue.

@@ -110,8 +110,22 @@ struct Broker {
   // flight (received, not yet deleted, returned or timed out), so a failing message holds its
   // group while the other groups flow. A returned or timed-out message goes back to its group's
   // front; a publish, a replay or the end of a delay joins its back. Not with requeue_position
-  // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs.
+  // other than tail, max_length, ack_pending_max or delayed_retry, nor a preset other than sqs
+  // (message_group_kind below: azure-service-bus's sessions, pubsub's ordering keys).
   std::optional<int64_t> message_groups;
+  // Whose ordered delivery message_groups models. Default null: "fifo_group" (the rules above,
+  // SQS FIFO; allowed with preset sqs or none). "session": Azure Service Bus sessions (preset
+  // azure-service-bus or none): the same one-message-in-flight rule per session, with Service
+  // Bus's own retries (an abandoned message comes back at its session's front at once, so a
+  // poison message holds its session for MaxDeliveryCount runs). "ordering_key": Google Pub/Sub
+  // ordering keys (preset pubsub or none; needs workers.concurrency 1): a key free to deliver
+  // goes to one worker with as many of its ready messages as the worker's prefetch has room
+  // for, run in order; a message of the key nacked or past its ack deadline comes back in its
+  // place, and every later message of the key delivered with or after it is delivered again
+  // (even when its run succeeded: a duplicate execution, cause ordering_key); a delayed
+  // redelivery (redelivery_backoff) holds the key. Needs message_groups. Why you would change
+  // it: to see what your broker's ordering does to a poison message and to the other groups.
+  std::optional<MessageGroupKind> message_group_kind;
   // Partitions of the topic, 1..100000 (Kafka). Default null: a shared queue. Set: each message
   // goes to one partition, a hash of its publish number (a keyed record's), and each partition
   // belongs to one consumer: worker i of N takes a contiguous range of them (Kafka's

@@ -70,6 +70,8 @@ enum class RedeliveryCause : uint8_t {
   kOther,       // crash before commit, broker restart, ...
   kRebalance,   // its consumer overran the visibility timeout (Kafka's max.poll.interval.ms) and
                 // left the group: the partition's next owner takes it (world_lease.cc)
+  // An earlier message of its Pub/Sub ordering key came back (world_ordered.cc).
+  kOrderingKey,
 };
 
 // What the database knows about one idempotency key: its work committed, or an uncommitted

@@ -87,6 +87,16 @@ class MessageGroups {
   // is left.
   void AddInFlight(uint32_t group);
   void RemoveInFlight(uint32_t group);
+  uint32_t in_flight(uint32_t group) const { return groups_[group].in_flight; }
+
+  // ---- ordering keys (group_kinds.cc) ----------------------------------------------------------
+  // A message back from a delivery, in the place it was delivered from (not the front): the
+  // messages of its key delivered after it come back behind it. REQUIRES: it was delivered from
+  // this line and its slot was not reused since.
+  void PushInPlace(MessageRef ref, uint32_t group);
+  // The front of `group`, taken off into `ref` for the worker that took the group's first
+  // message (a key's batch); false if the line is empty. REQUIRES: in_flight(group) > 0.
+  bool PopFrontOf(uint32_t group, MessageRef* ref);
 
   int64_t ready_count() const { return ready_count_; }
   // Calls visit(ref) for every ready message, group by group, each line front to back.

@@ -26,8 +26,9 @@ enum class DuplicateCause : uint8_t {
   kRedrive,
   kOther,
   kRebalance,  // its Kafka consumer overran max.poll.interval.ms; the partition's next owner ran it
+  kOrderingKey,  // a Pub/Sub ordering key: an earlier message of its key came back, so it did too
 };
-inline constexpr int kDuplicateCauseCount = 6;
+inline constexpr int kDuplicateCauseCount = 7;
 const char* DuplicateCauseName(DuplicateCause cause);
 
 struct KindResults {

@@ -23,6 +23,8 @@ const char* DuplicateCauseName(DuplicateCause cause) {
       return "other";
     case DuplicateCause::kRebalance:
       return "rebalance";
+    case DuplicateCause::kOrderingKey:
+      return "ordering_key";
   }
   return "other";
 }

@@ -126,6 +126,9 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   if (scenario.broker.message_groups) {
     broker_.EnableGroups(*scenario.broker.message_groups);
     group_tallies_.emplace(*scenario.broker.message_groups);
+    if (scenario.broker.message_group_kind == config::MessageGroupKind::kOrderingKey) {
+      ordering_keys_.emplace(*scenario.broker.message_groups);
+    }
   } else if (scenario.broker.partitions) {
     broker_.EnablePartitions(*scenario.broker.partitions, pool_.size());
     group_tallies_.emplace(*scenario.broker.partitions);

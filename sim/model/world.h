@@ -56,6 +56,7 @@
 #include "sim/model/esm_pollers.h"
 #include "sim/model/events.h"
 #include "sim/model/fault_schedule.h"
+#include "sim/model/group_kinds.h"
 #include "sim/model/group_tallies.h"
 #include "sim/model/idempotency_keys.h"
 #include "sim/model/ledger_audit.h"
@@ -159,6 +160,15 @@ class World final : public Scheduler {
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
   void NoteGroupTransition(const Message& message, MessageState from, MessageState to);
+  // world_ordered.cc, broker.message_group_kind ordering_key (group_kinds.h): the transition's
+  // effect on its key (in flight or delayed, the hold, what comes back); the rest of a key's
+  // batch for worker w, after HandOut gave it `first`; a message back into its key's line (true
+  // iff it had a place there); and a succeeded run that is delivered again instead of acked
+  // (true iff so: it is ready again, cause ordering_key).
+  void NoteKeyTransition(const Message& message, MessageState from, MessageState to);
+  void HandOutKeyBatch(uint32_t w, MessageRef first, uint32_t key);
+  bool PushKeyInPlace(MessageRef ref, const Message& message);
+  bool RedeliveredForKey(MessageRef ref, Message& message);
   // True iff broker.ack_pending_max is reached and the next ready message was never delivered:
   // delivery stalls. REQUIRES: !broker_.ready_empty().
   bool AckPendingFull() const;
@@ -365,6 +375,7 @@ class World final : public Scheduler {
   // the series' ack_pending column.
   int64_t ack_pending_ = 0;
   std::optional<GroupTallies> group_tallies_;  // broker.message_groups
+  std::optional<OrderingKeys> ordering_keys_;  // broker.message_group_kind ordering_key
   std::optional<EsmPollers> esm_;              // workers.lambda_esm
 };
 

@@ -19,6 +19,8 @@ DuplicateCause ToDuplicateCause(RedeliveryCause cause) {
       return DuplicateCause::kRedrive;
     case RedeliveryCause::kRebalance:
       return DuplicateCause::kRebalance;
+    case RedeliveryCause::kOrderingKey:
+      return DuplicateCause::kOrderingKey;
     case RedeliveryCause::kNone:
     case RedeliveryCause::kNotDeleted:
     case RedeliveryCause::kOther:
@@ -282,6 +284,8 @@ void World::Succeed(uint32_t slot, bool suppressed) {
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
       LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
       if (!broker_.down()) WithholdLostAck(a, m);
+    } else if (ordering_keys_ && RedeliveredForKey(a.delivery.message, m)) [[unlikely]] {
+      ack = AckFate::kIgnored;  // Pub/Sub takes the ack, and delivers the message again
     } else {
       ack = AckFate::kAcked;
       Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});

@@ -62,6 +62,10 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
 
 void World::NoteGroupTransition(const Message& message, MessageState from, MessageState to) {
   if (from == to) return;
+  if (ordering_keys_) [[unlikely]] {
+    NoteKeyTransition(message, from, to);  // world_ordered.cc
+    return;
+  }
   MessageGroups& groups = broker_.groups();
   const uint32_t group = groups.GroupOf(message.id);
   if (from == MessageState::kInFlight) groups.RemoveInFlight(group);
@@ -85,7 +89,9 @@ void World::MakeReady(MessageRef ref, Message& m, const TransitionNote& note, Re
   Transition(m, MessageState::kReady, note);
   m.ready_at = now_;
   const config::RequeuePosition position = scenario_.broker.requeue_position;
-  if (broker_.grouped() && from != ReadyFrom::kOther) {
+  if (ordering_keys_ && PushKeyInPlace(ref, m)) [[unlikely]] {
+    // an ordering key's message back in its place (world_ordered.cc)
+  } else if (broker_.grouped() && from != ReadyFrom::kOther) {
     broker_.PushReturned(ref);  // the front of its group (the loader requires position tail)
   } else if (from == ReadyFrom::kTimedOut && position == config::RequeuePosition::kRestoredToHead) {
     broker_.PushRestored(ref);
@@ -166,7 +172,11 @@ void World::Dispatch() {
     const uint32_t w = pool_.PopRing();
     if (!pool_.CanTake(w)) continue;
     const MessageRef ref = broker_.PopOldestReady();
-    HandOut(w, ref);
+    if (ordering_keys_) [[unlikely]] {
+      HandOutKeyBatch(w, ref, broker_.groups().GroupOf(messages_.Get(ref).id));
+    } else {
+      HandOut(w, ref);
+    }
     pool_.AddToRing(w);
   }
 }

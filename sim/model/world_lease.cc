@@ -156,6 +156,10 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
     if (closes >= 0) {
       CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
       Dispatch();  // nothing went back to the queue to wake the dispatcher for the free slot
+    } else if (broker_.grouped()) {
+      // The dead letter freed its group: nothing else wakes the dispatcher for the group's next
+      // message (generated scenario seed 5612: one group, ack_loss, stalled_count_max 0).
+      Dispatch();
     }
     return true;
   }

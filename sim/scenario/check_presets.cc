@@ -171,16 +171,30 @@ void OnlyUnder(const Limits& l, bool set, config::BrokerPreset owner, const char
 
 // delayed_retry is RabbitMQ 4.3 quorum queues' own: another preset's broker has its own way
 // (Pub/Sub's retry policy is redelivery_backoff, NATS's NakWithDelay too). message_groups is SQS
-// FIFO queues' MessageGroupId: Service Bus sessions and Pub/Sub ordering keys order messages by
-// their own rules (a session's lock, a key's redelivery of what follows a nack), not modelled
-// (docs/PRESETS.md); Kafka's partitions are `partitions`, each owned by one consumer.
+// FIFO queues' MessageGroupId, or with message_group_kind Service Bus sessions or Pub/Sub
+// ordering keys: each only under its own broker's preset (docs/PRESETS.md); Kafka's partitions
+// are `partitions`, each owned by one consumer.
 void FeaturesOfOtherBrokers(const Limits& l) {
   OnlyUnder(l, l.s.broker.delayed_retry.has_value(), config::BrokerPreset::kRabbitmqQuorum,
             "/broker/delayed_retry", "is RabbitMQ 4.3 quorum queues' delayed retry, not something ",
             " does (a broker-side delay of a return: see redelivery_backoff)");
-  OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
-            "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
-            " orders messages by other rules that drainsim does not model");
+  const config::MessageGroupKind kind =
+      l.s.broker.message_group_kind.value_or(config::MessageGroupKind::kFifoGroup);
+  if (kind == config::MessageGroupKind::kFifoGroup) {
+    OnlyUnder(l, l.s.broker.message_groups.has_value(), config::BrokerPreset::kSqs,
+              "/broker/message_groups", "are SQS FIFO queues' message groups, and ",
+              " orders messages by other rules (message_group_kind \"session\" for Service Bus, "
+              "\"ordering_key\" for Pub/Sub)");
+  } else if (l.s.broker.message_groups) {
+    const bool session = kind == config::MessageGroupKind::kSession;
+    OnlyUnder(l, true,
+              session ? config::BrokerPreset::kAzureServiceBus : config::BrokerPreset::kPubsub,
+              "/broker/message_group_kind",
+              session ? "\"session\" is Azure Service Bus sessions, and "
+                      : "\"ordering_key\" is Google Pub/Sub ordering keys, and ",
+              session ? " has no sessions (preset azure-service-bus, or none)"
+                      : " has no ordering keys (preset pubsub, or none)");
+  }
   OnlyUnder(l, l.s.broker.partitions.has_value(), config::BrokerPreset::kKafka,
             "/broker/partitions", "are a Kafka topic's partitions, and ",
             " has no partitions owned by one consumer each");

@@ -289,6 +289,28 @@ void CheckMessageGroups(const config::Broker& b, Context& c) {
   if (b.delayed_retry) refuse("delayed_retry", "a delayed retry");
 }
 
+// message_group_kind says whose groups message_groups are: nothing to say without them. Pub/Sub's
+// client libraries run one ordering key's messages one at a time; drainsim runs a key's batch on
+// one worker in order, which needs the worker to run one message at a time.
+void CheckMessageGroupKind(const config::Scenario& s, Context& c) {
+  const std::optional<config::MessageGroupKind>& kind = s.broker.message_group_kind;
+  if (!kind) return;
+  if (!s.broker.message_groups) {
+    c.problems.Add("/broker/message_group_kind",
+                   Quote(config::NameOf(*kind)) +
+                       " applies only with broker.message_groups (the groups, sessions or "
+                       "ordering keys the messages are spread over)");
+    return;
+  }
+  if (*kind == config::MessageGroupKind::kOrderingKey && s.workers.concurrency != 1) {
+    c.problems.Add("/workers/concurrency",
+                   "must be 1 with message_group_kind \"ordering_key\" (got " +
+                       std::to_string(s.workers.concurrency) +
+                       "): a key's messages delivered together run one at a time, in order, "
+                       "on the worker that received them");
+  }
+}
+
 // A Kafka consumer is one thread: it processes its partitions' records one at a time. A session
 // timeout is a consumer group's: nothing to rebalance without partitions.
 void CheckPartitions(const config::Scenario& s, Context& c) {
@@ -370,6 +392,7 @@ void CheckScenario(const config::Scenario& s, Context& c) {
   CheckAckPending(s.broker, c);
   CheckDelayedRetry(s.broker, c);
   CheckMessageGroups(s.broker, c);
+  CheckMessageGroupKind(s, c);
   CheckPartitions(s, c);
   CheckLambdaEsm(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {

@@ -146,6 +146,7 @@ Json BrokerJson(const config::Broker& b) {
   }
   // No preset fills it: written only when set, for the same hash reason.
   if (b.message_groups) out["message_groups"] = *b.message_groups;
+  if (b.message_group_kind) out["message_group_kind"] = EnumJson(*b.message_group_kind);
   // The kafka table fills it (Kafka's num.partitions, 1): as ack_pending_max.
   if (b.partitions || b.preset == config::BrokerPreset::kKafka) {
     out["partitions"] = OrNull(b.partitions, integer);

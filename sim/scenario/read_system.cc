@@ -151,6 +151,8 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
       ReadInt(NullAsAbsent(o.Optional("ack_pending_max")), Range::Closed(1, 1'000'000));
   broker->message_groups =
       ReadInt(NullAsAbsent(o.Optional("message_groups")), Range::Closed(1, 1'000'000));
+  broker->message_group_kind =
+      ReadEnum<config::MessageGroupKind>(NullAsAbsent(o.Optional("message_group_kind")));
   broker->partitions = ReadInt(NullAsAbsent(o.Optional("partitions")), Range::Closed(1, 100'000));
   broker->session_timeout = ReadSeconds(NullAsAbsent(o.Optional("session_timeout_s")),
                                         Range::AboveAtMost(0, kDaySeconds));

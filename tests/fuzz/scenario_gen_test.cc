@@ -49,7 +49,7 @@ TEST_CASE("the generated scenarios cover the vocabulary", "[fuzz][generator]") {
       "\"delivery_limit\":", "\"delivery_counted\":", "\"reject_publish\"", "\"retention_s\":",
       "\"redelivery_backoff\":", "\"dead_letter_queue\":", "\"dlq_max_length\":",
       "\"dead_letter_duplicate_probability\":", "\"redrive_rate_max_per_s\":", "\"keep\"",
-      "\"refused\"",
+      "\"refused\"", "\"message_group_kind\":", "\"fifo_group\"", "\"session\"", "\"ordering_key\"",
       // retry deliveries, classes, budget, breaker, backoffs and jitters
       "\"sleep_in_consumer\"", "\"requeue\"", "\"visibility_timeout\"", "\"eta_in_consumer\"",
       "\"nack\"", "\"park\"", "\"dead_letter\"",

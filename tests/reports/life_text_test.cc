@@ -104,9 +104,10 @@ TEST_CASE("life text: each duplicate and redelivery cause has its own clause", "
   using model::DuplicateCause;
   using model::RedeliveryCause;
   std::set<std::string_view> duplicate_texts;
-  for (DuplicateCause c : {DuplicateCause::kLostAck, DuplicateCause::kCrashAfterCommit,
-                           DuplicateCause::kVisibilityTimeout, DuplicateCause::kRedrive,
-                           DuplicateCause::kOther, DuplicateCause::kRebalance}) {
+  for (DuplicateCause c :
+       {DuplicateCause::kLostAck, DuplicateCause::kCrashAfterCommit,
+        DuplicateCause::kVisibilityTimeout, DuplicateCause::kRedrive, DuplicateCause::kOther,
+        DuplicateCause::kRebalance, DuplicateCause::kOrderingKey}) {
     CHECK(!DuplicateCauseText(c).empty());
     duplicate_texts.insert(DuplicateCauseText(c));
   }
@@ -126,6 +127,8 @@ TEST_CASE("life text: each duplicate and redelivery cause has its own clause", "
         "its attempt had failed and the consumer left it for the timeout (no delete)");
   CHECK(RedeliveryText(RedeliveryCause::kRebalance) ==
         "its consumer overran max.poll.interval.ms and left the group: a rebalance");
+  CHECK(RedeliveryText(RedeliveryCause::kOrderingKey) ==
+        "an earlier message of its ordering key came back, and the key's later ones with it");
   // No recorded cause reads as the common one: a crash before the ack.
   CHECK(RedeliveryText(RedeliveryCause::kNone) == "its worker crashed before the ack");
   CHECK(RedeliveryText(RedeliveryCause::kOther) == "its worker crashed before the ack");

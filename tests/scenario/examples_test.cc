@@ -160,6 +160,7 @@ TEST_CASE("the schema's enums are exactly the loader's", "[schema]") {
   CheckEnumDef<config::OnVisibilityTimeout>(schema, "OnVisibilityTimeout");
   CheckEnumDef<config::ReturnKind>(schema, "ReturnKind");
   CheckEnumDef<config::RequeueWith>(schema, "RequeueWith");
+  CheckEnumDef<config::MessageGroupKind>(schema, "MessageGroupKind");
   CheckEnumDef<config::RedriveAttempts>(schema, "RedriveAttempts");
   CheckEnumDef<config::StaleAck>(schema, "StaleAck");
   CheckEnumDef<config::RetentionFrom>(schema, "RetentionFrom");

@@ -232,6 +232,10 @@ std::string GenerateScenarioJson(std::string_view bytes) {
   s["broker"] = Broker(in, c);
   // A Kafka consumer is one thread: the loader refuses concurrency beside partitions.
   if (c.preset == "kafka" || s["broker"].contains("partitions")) s["workers"]["concurrency"] = 1;
+  // So do Pub/Sub ordering keys (a key's batch runs in order on one worker).
+  if (s["broker"].value("message_group_kind", "") == "ordering_key") {
+    s["workers"]["concurrency"] = 1;
+  }
   if (!database.is_null() || in.Chance(10)) s["database"] = database;
   if (!downstream.is_null() || in.Chance(10)) s["downstream"] = downstream;
   s["producers"] = Producers(in, c);

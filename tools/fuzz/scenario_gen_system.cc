@@ -164,16 +164,29 @@ void DelayedRetry(Choices& in, const GenContext& c, Json& b) {
   b["delayed_retry"] = delayed;
 }
 
-// SQS FIFO's message groups, within the loader's rules: no preset or sqs; never beside a
-// requeue_position but tail, max_length, ack_pending_max or delayed_retry. Few groups often, so
-// that groups hold each other up.
+// Message groups, within the loader's rules: SQS FIFO's (no preset or sqs), Service Bus
+// sessions (no preset or azure-service-bus), Pub/Sub ordering keys (no preset or pubsub; the
+// generator sets workers.concurrency 1 for them); never beside a requeue_position but tail,
+// max_length, ack_pending_max or delayed_retry. Few groups often, so that groups hold each
+// other up.
 void MessageGroups(Choices& in, const GenContext& c, Json& b) {
-  if ((c.preset && c.preset != "sqs") || !in.Chance(20)) return;
+  static const char* const kKinds[] = {"fifo_group", "session", "ordering_key"};
+  if ((c.preset && c.preset != "sqs" && c.preset != "azure-service-bus" && c.preset != "pubsub") ||
+      !in.Chance(20)) {
+    return;
+  }
   for (const char* field : {"max_length", "ack_pending_max", "delayed_retry"}) {
     if (b.contains(field)) return;
   }
   if (b.contains("requeue_position") && b["requeue_position"] != "tail") return;
   b["message_groups"] = in.Chance(50) ? in.IntIn(1, 4) : in.IntIn(1, 100'000);
+  if (c.preset == "azure-service-bus") {
+    b["message_group_kind"] = "session";
+  } else if (c.preset == "pubsub") {
+    b["message_group_kind"] = "ordering_key";
+  } else if (in.Chance(50)) {
+    b["message_group_kind"] = c.preset ? "fifo_group" : in.Pick(kKinds);
+  }
 }
 
 // Kafka's partitions, within the loader's rules: no preset or kafka (whose table sets 1), not
