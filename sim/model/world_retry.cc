@@ -27,6 +27,7 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
     FinishCopy(slot);  // the broker already gave the message to someone else
     return;
   }
+  KafkaRecordFailed(a.worker);  // the rest of a poll's batch is sought back (world_kafka.cc)
   const RetryRoute route = retry_.Route(m, error, a.retry_after, a.rng, now_);
   if (route.kind == RetryRoute::Kind::kPark) metrics_.ParkedByPolicy(error);
   if (!TakeRoute(slot, m, route)) return;  // the consumer sleeps, holding its slot

@@ -154,6 +154,17 @@ Json BrokerJson(const config::Broker& b) {
   if (b.session_timeout || b.preset == config::BrokerPreset::kKafka) {
     out["session_timeout_s"] = OrNull(b.session_timeout, seconds);
   }
+  // The kafka table fills max_poll_records 500 and offset_commit "record": written only when
+  // they differ from what the preset fills, so that every kafka scenario's hash stays as it was
+  // before these fields (reading the dump back fills the same values).
+  const bool kafka = b.preset == config::BrokerPreset::kKafka;
+  if (b.max_poll_records && !(kafka && *b.max_poll_records == 500)) {
+    out["max_poll_records"] = *b.max_poll_records;
+  }
+  if (b.offset_commit && !(kafka && *b.offset_commit == config::OffsetCommit::kRecord)) {
+    out["offset_commit"] = EnumJson(*b.offset_commit);
+  }
+  if (b.auto_commit_interval) out["auto_commit_interval_s"] = seconds(*b.auto_commit_interval);
   // No preset fills it: written only when set, for the same hash reason.
   if (b.delayed_retry) {
     out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},
