@@ -12,10 +12,10 @@
 // Invariants:
 //  (1) A delivery is listed in uncommitted(w) only after consumer w processed it (its attempt
 //      succeeded); the list is in processing order, so in offset order within each partition.
-//  (2) Under "auto" a listed record no longer counts as in flight for its partition
-//      (MessageGroups::RemoveInFlight at Release): the consumer polls past it. Its slot is
-//      marked released (by publish number) until its next transition out of flight (TakeReleased),
-//      so that the partition's count is taken down exactly once.
+//  (2) A listed record is marked pending (by publish number) until its next transition out of
+//      flight (TakePending). Under "auto" it no longer counts as in flight for its partition
+//      (MessageGroups::RemoveInFlight when it is listed): the consumer polls past it, and the
+//      transition out of flight must not take the partition's count down a second time.
 //  (3) Under "batch" uncommitted(w) is empty whenever w holds no record of a batch: the batch's
 //      last record (or a failed one) commits the processed ones.
 //
@@ -60,17 +60,17 @@ class KafkaCommits {
   engine::Instant next_auto_commit_at(uint32_t w) const { return next_auto_commit_at_[w]; }
   void set_next_auto_commit_at(uint32_t w, engine::Instant at) { next_auto_commit_at_[w] = at; }
 
-  // Invariant (2): the record published `id`-th no longer counts in its partition's in-flight
-  // count.
-  void Release(uint64_t id) {
-    if (id >= released_.size()) released_.resize(std::max<size_t>(id + 1, 2 * released_.size()));
-    DRAINSIM_CHECK(!released_[id]);
-    released_[id] = true;
+  // Invariant (2): the record published `id`-th was processed and waits for its commit.
+  void MarkPending(uint64_t id) {
+    if (id >= pending_.size()) pending_.resize(std::max<size_t>(id + 1, 2 * pending_.size()));
+    DRAINSIM_CHECK(!pending_[id]);
+    pending_[id] = true;
   }
-  // True iff the record published `id`-th was released; the mark is cleared.
-  bool TakeReleased(uint64_t id) {
-    if (id >= released_.size() || !released_[id]) return false;
-    released_[id] = false;
+  bool IsPending(uint64_t id) const { return id < pending_.size() && pending_[id]; }
+  // True iff the record published `id`-th was pending; the mark is cleared.
+  bool TakePending(uint64_t id) {
+    if (!IsPending(id)) return false;
+    pending_[id] = false;
     return true;
   }
 
@@ -80,7 +80,7 @@ class KafkaCommits {
   const engine::Duration auto_interval_;
   std::vector<std::vector<Delivery>> uncommitted_;    // by consumer
   std::vector<engine::Instant> next_auto_commit_at_;  // by consumer
-  std::vector<bool> released_;                        // by publish number
+  std::vector<bool> pending_;                         // by publish number
 };
 
 }  // namespace drainsim::model

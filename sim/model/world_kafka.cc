@@ -86,10 +86,10 @@ std::optional<AckFate> World::KafkaProcessed(const Attempt& a, Message& m) {
   if (!kafka_ || kafka_->mode() == config::OffsetCommit::kBeforeProcessing) return std::nullopt;
   const uint32_t w = a.worker;
   kafka_->uncommitted(w).push_back(a.delivery);
+  kafka_->MarkPending(m.id);
   if (kafka_->mode() == config::OffsetCommit::kAuto) {
     // Invariant (2) of kafka_commit.h: the consumer's position moves past it.
     broker_.groups().RemoveInFlight(broker_.groups().GroupOf(m.id));
-    kafka_->Release(m.id);
     if (!pool_.has_buffered(w)) KafkaScheduleAutoCommit(w);  // the batch's last
     return AckFate::kNone;
   }
@@ -180,7 +180,9 @@ bool World::KafkaPollIntervalExpired(const Delivery& d) {
   const auto w = static_cast<uint32_t>(m.holder);
   // Processed, its offset not committed: the timer of a poll the consumer is past ("auto"), or
   // of the batch whose records still held expire at this same instant, later in the FIFO.
-  if (!pool_.Holds(w, d)) return true;
+  // Neither held nor processed: a failed record the retry policy left in flight (delivery
+  // visibility_timeout), which the ordinary expiry hands out again.
+  if (!pool_.Holds(w, d)) return kafka_->IsPending(m.id);
   if (!left_group_.empty() && left_group_[w]) return true;  // left already over this batch
   // The consumer has not polled for max.poll.interval.ms: it leaves its group. Under
   // before_processing its batch was committed at the poll: the next owner starts after it, and
@@ -216,6 +218,9 @@ void World::KafkaRebalancing() {
   }
 }
 
-bool World::KafkaReleased(const Message& m) { return kafka_ && kafka_->TakeReleased(m.id); }
+bool World::KafkaReleased(const Message& m) {
+  if (!kafka_) return false;
+  return kafka_->TakePending(m.id) && kafka_->mode() == config::OffsetCommit::kAuto;
+}
 
 }  // namespace drainsim::model

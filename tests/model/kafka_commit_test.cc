@@ -215,6 +215,41 @@ TEST_CASE(
   for (uint64_t id = 3; id < 6; ++id) CHECK(rec.TimesTo(id, MessageState::kAcked) == Times{15});
 }
 
+TEST_CASE(
+    "kafka commit batch: a failed record left in flight (delivery visibility_timeout) comes back "
+    "at its timeout",
+    "[model][partitions][kafka][commit]") {
+  // Regression (swarm, preset-kafka-batch.json seeds 5, 13, 26, 44): a failed record the retry
+  // policy leaves in flight was taken for a processed one waiting for its commit, and its
+  // timeout ignored: it stayed in flight for ever. Records 0 (poison, fails 1 s in), 1, 2 (1 s
+  // each); max.poll.interval 10 s. The poll at 0 s returns the 3; 0 fails at 1 s, 1 and 2 are
+  // sought back, 0 stays in flight and holds the partition until its timeout, 10 s after the
+  // poll: it is ready again at 10 s, polled with 1 and 2, fails at 11 s, and so on: attempts at
+  // 0, 10, ..., 90 s; the tenth failure, at 91 s, skips it. 1 and 2 run over [91, 93) s and are
+  // committed together at 93 s.
+  Recorder rec;
+  const Results r = RunRecorded(
+      LoadOrFail(R"({"format_version": 1, "name": "kafka-commit-lapse", "run": {"until_s": 200},
+      "kinds": {"order": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 1000}}},
+                "bad": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 1000}}}},
+      "backlog": [{"where": "main", "kind": "bad", "count": 1},
+                  {"where": "main", "kind": "order", "count": 2}],
+      "broker": {"preset": "kafka", "partitions": 1, "offset_commit": "batch",
+                 "visibility_timeout_s": 10},
+      "retry": {"delivery": "visibility_timeout"},
+      "workers": {"count": 1},
+      "faults": [{"type": "poison", "kind": "bad", "count": 1, "error": "transient",
+                  "fail_after_ms": 1000}]})"),
+      rec);
+  CheckConserved(r);
+  CHECK(r.acked == 2);
+  CHECK(Lost(r, BrokerLossCause::kSkipped) == 1);
+  CHECK(rec.StartTimes(0) == Times{0, 10, 20, 30, 40, 50, 60, 70, 80, 90});
+  CHECK(rec.TimesTo(0, MessageState::kBrokerLost) == Times{91});
+  CHECK(rec.TimesTo(1, MessageState::kAcked) == Times{93});
+  CHECK(rec.TimesTo(2, MessageState::kAcked) == Times{93});
+}
+
 }  // namespace
 }  // namespace kafka_commit_test
 }  // namespace drainsim::model

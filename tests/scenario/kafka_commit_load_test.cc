@@ -29,9 +29,9 @@ TEST_CASE("offset commits: the kafka preset fills 500 and record, left out of th
   CHECK_FALSE(dump.at("broker").contains("max_poll_records"));
   CHECK_FALSE(dump.at("broker").contains("offset_commit"));
   // Anything else is, and reads back the same.
-  const config::Scenario batch = MustLoad(With(
-      With(With(Kafka(), "/broker/offset_commit", "auto"), "/broker/max_poll_records", 20),
-      "/broker/auto_commit_interval_s", 2.5));
+  const config::Scenario batch = MustLoad(
+      With(With(With(Kafka(), "/broker/offset_commit", "auto"), "/broker/max_poll_records", 20),
+           "/broker/auto_commit_interval_s", 2.5));
   CHECK(batch.broker.offset_commit == config::OffsetCommit::kAuto);
   CHECK(batch.broker.max_poll_records == 20);
   CHECK(batch.broker.auto_commit_interval == engine::Duration::Millis(2500));
@@ -52,9 +52,10 @@ TEST_CASE("offset commits: the kafka preset fills 500 and record, left out of th
   CheckRoundTrip(set);
 }
 
-TEST_CASE("offset commits: refused without partitions, out of range, and the interval without "
-          "auto",
-          "[presets][kafka][commit]") {
+TEST_CASE(
+    "offset commits: refused without partitions, out of range, and the interval without "
+    "auto",
+    "[presets][kafka][commit]") {
   const Json plain = testing::PresetScenario("");
   CHECK_PROBLEM(Load(With(plain, "/broker/max_poll_records", 10)), "/broker/max_poll_records",
                 "only with broker.partitions");
@@ -62,8 +63,7 @@ TEST_CASE("offset commits: refused without partitions, out of range, and the int
                 "only with broker.partitions");
   CHECK_PROBLEM(Load(With(testing::PresetScenario("sqs"), "/broker/offset_commit", "record")),
                 "/broker/offset_commit", "only with broker.partitions");
-  CHECK_PROBLEM(Load(With(Kafka(), "/broker/max_poll_records", 0)), "/broker/max_poll_records",
-                "");
+  CHECK_PROBLEM(Load(With(Kafka(), "/broker/max_poll_records", 0)), "/broker/max_poll_records", "");
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/max_poll_records", 100'001)),
                 "/broker/max_poll_records", "");
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/offset_commit", "manual")), "/broker/offset_commit",
