@@ -155,14 +155,15 @@ Json BrokerJson(const config::Broker& b) {
     out["session_timeout_s"] = OrNull(b.session_timeout, seconds);
   }
   // The kafka table fills max_poll_records 500 and offset_commit "record": written only when
-  // they differ from what the preset fills, so that every kafka scenario's hash stays as it was
-  // before these fields (reading the dump back fills the same values).
+  // they differ from what the preset fills (null included, as ack_pending_max), so that every
+  // kafka scenario's hash stays as it was before these fields and reading the dump back fills
+  // the same values.
   const bool kafka = b.preset == config::BrokerPreset::kKafka;
-  if (b.max_poll_records && !(kafka && *b.max_poll_records == 500)) {
-    out["max_poll_records"] = *b.max_poll_records;
+  if (kafka ? b.max_poll_records != 500 : b.max_poll_records.has_value()) {
+    out["max_poll_records"] = OrNull(b.max_poll_records, integer);
   }
-  if (b.offset_commit && !(kafka && *b.offset_commit == config::OffsetCommit::kRecord)) {
-    out["offset_commit"] = EnumJson(*b.offset_commit);
+  if (kafka ? b.offset_commit != config::OffsetCommit::kRecord : b.offset_commit.has_value()) {
+    out["offset_commit"] = b.offset_commit ? EnumJson(*b.offset_commit) : Json(nullptr);
   }
   if (b.auto_commit_interval) out["auto_commit_interval_s"] = seconds(*b.auto_commit_interval);
   // No preset fills it: written only when set, for the same hash reason.
