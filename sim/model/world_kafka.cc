@@ -115,8 +115,9 @@ void World::KafkaRecordFailed(uint32_t w) {
     }
     ReleaseIfDone(it->message);
   }
-  // Spring commits the offsets of the records processed before the failed one (BATCH: the
-  // error handler's isAckAfterHandle, FailedRecordProcessor) .
+  // Spring commits the offsets of the records processed before the failed one: the container's
+  // invokeErrorHandler runs processCommits() before handing the rest to the error handler
+  // (KafkaMessageListenerContainer, spring-kafka 3f3cf7d; docs/PRESETS.md).
   if (kafka_->mode() == config::OffsetCommit::kBatch) KafkaCommit(w);
 }
 
