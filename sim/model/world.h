@@ -160,6 +160,9 @@ class World final : public Scheduler {
   void KafkaCommit(uint32_t w);
   void KafkaAutoCommitDue(const Event& event);
   void KafkaScheduleAutoCommit(uint32_t w);
+  // A copy of consumer w finished (FinishCopy): if that was its batch's last, "auto" schedules
+  // the commit an idle consumer's empty polls would make.
+  void KafkaBatchDone(uint32_t w);
   // A current record's attempt succeeded: the ack's fate when the commit decides it (deferred:
   // kNone; the batch's last: kAcked), nullopt for the ordinary ack.
   std::optional<AckFate> KafkaProcessed(const Attempt& attempt, Message& message);

@@ -320,6 +320,7 @@ void World::FinishCopy(uint32_t slot) {
   if (!left_group_.empty() && left_group_[a.worker] && !KafkaHoldsBatch(a.worker)) {
     RejoinGroup(a.worker);
   }
+  KafkaBatchDone(a.worker);
   StartAttempts(a.worker);
   Dispatch();
 }

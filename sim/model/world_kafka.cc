@@ -71,9 +71,22 @@ void World::KafkaCommit(uint32_t w) {
 void World::KafkaAutoCommitDue(const Event& event) {
   const uint32_t w = event.a;
   if (!pool_.alive(w) || pool_.generation(w) != static_cast<uint32_t>(event.b)) return;
-  if (KafkaHoldsBatch(w) || kafka_->uncommitted(w).empty()) return;
+  if (kafka_->uncommitted(w).empty()) return;
+  if (KafkaHoldsBatch(w)) {
+    // Busy: it commits at its next poll, after its batch (FinishCopy schedules this event again
+    // then). A batch that never ends normally (a failed record slept on in the consumer) is
+    // looked at again an interval later.
+    At(std::max(now_ + kafka_->auto_interval(), kafka_->next_auto_commit_at(w)),
+       Event{EventType::kAutoCommitDue, w, pool_.generation(w)});
+    return;
+  }
   KafkaMaybeAutoCommit(w);
   KafkaScheduleAutoCommit(w);  // in case the timer had not run out (a poll reset it)
+}
+
+void World::KafkaBatchDone(uint32_t w) {
+  if (!kafka_ || KafkaHoldsBatch(w)) return;
+  KafkaScheduleAutoCommit(w);  // however the batch ended: processed, failed, taken back
 }
 
 void World::KafkaScheduleAutoCommit(uint32_t w) {
@@ -90,8 +103,7 @@ std::optional<AckFate> World::KafkaProcessed(const Attempt& a, Message& m) {
   if (kafka_->mode() == config::OffsetCommit::kAuto) {
     // Invariant (2) of kafka_commit.h: the consumer's position moves past it.
     broker_.groups().RemoveInFlight(broker_.groups().GroupOf(m.id));
-    if (!pool_.has_buffered(w)) KafkaScheduleAutoCommit(w);  // the batch's last
-    return AckFate::kNone;
+    return AckFate::kNone;  // committed at a poll, or at the timer once idle (KafkaBatchDone)
   }
   // "batch": Spring commits once the listener has processed every record of the poll.
   if (pool_.has_buffered(w)) return AckFate::kNone;

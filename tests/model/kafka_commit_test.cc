@@ -250,6 +250,37 @@ TEST_CASE(
   CHECK(rec.TimesTo(2, MessageState::kAcked) == Times{93});
 }
 
+TEST_CASE("kafka commit auto: a batch that ends on a failed record still commits at the timer",
+          "[model][partitions][kafka][commit]") {
+  // Regression (swarm, preset-kafka-batch.json under "auto", seeds 2, 7, 68): the idle
+  // consumer's commit was scheduled only when a batch's last record succeeded, so records
+  // processed in a batch that ended on a failure stayed in flight for ever once nothing more
+  // arrived. Records 0, 1 (1 s each) and 2 (poison, fails 1 s in); auto-commit every 30 s. The
+  // poll at 0 s returns the 3: 0 and 1 are processed by 2 s, 2 fails at 3 s, 4 s, ... (attempts
+  // at 2, 3, ..., 11 s, each its own poll, none at or past the timer's 30 s) and is skipped at its
+  // tenth failure, 12 s. Idle from then, the consumer commits 0 and 1 at its timer, 30 s.
+  Recorder rec;
+  const Results r = RunRecorded(
+      LoadOrFail(R"({"format_version": 1, "name": "kafka-commit-auto-fail", "run": {"until_s": 100},
+      "kinds": {"order": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 1000}}},
+                "bad": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 1000}}}},
+      "backlog": [{"where": "main", "kind": "order", "count": 2},
+                  {"where": "main", "kind": "bad", "count": 1}],
+      "broker": {"preset": "kafka", "partitions": 1, "offset_commit": "auto",
+                 "auto_commit_interval_s": 30},
+      "workers": {"count": 1},
+      "faults": [{"type": "poison", "kind": "bad", "count": 1, "error": "transient",
+                  "fail_after_ms": 1000}]})"),
+      rec);
+  CheckConserved(r);
+  CHECK(r.acked == 2);
+  CHECK(r.not_terminal_end == 0);
+  CHECK(rec.StartTimes(2) == Times{2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  CHECK(rec.TimesTo(2, MessageState::kBrokerLost) == Times{12});
+  CHECK(rec.TimesTo(0, MessageState::kAcked) == Times{30});
+  CHECK(rec.TimesTo(1, MessageState::kAcked) == Times{30});
+}
+
 }  // namespace
 }  // namespace kafka_commit_test
 }  // namespace drainsim::model
