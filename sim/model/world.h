@@ -166,8 +166,10 @@ class World final : public Scheduler {
   // A current record's attempt succeeded: the ack's fate when the commit decides it (deferred:
   // kNone; the batch's last: kAcked), nullopt for the ordinary ack.
   std::optional<AckFate> KafkaProcessed(const Attempt& attempt, Message& message);
-  // A current record of consumer w failed: the rest of its batch is sought back.
-  void KafkaRecordFailed(uint32_t w);
+  // The current record of the attempt in `slot` failed: the rest of its consumer's batch is
+  // sought back; true iff the failed record was lost instead (before_processing, its consumer
+  // out of the group), and the retry policy has nothing to route.
+  bool KafkaRecordFailed(uint32_t attempt_slot);
   // CrashWorker's: before it returns the records held (the buffered ones, or their loss under
   // before_processing), and after (the processed uncommitted ones).
   void KafkaCrashing(uint32_t w);

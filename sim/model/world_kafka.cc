@@ -96,7 +96,15 @@ void World::KafkaScheduleAutoCommit(uint32_t w) {
 }
 
 std::optional<AckFate> World::KafkaProcessed(const Attempt& a, Message& m) {
-  if (!kafka_ || kafka_->mode() == config::OffsetCommit::kBeforeProcessing) return std::nullopt;
+  if (!kafka_) return std::nullopt;
+  if (kafka_->mode() == config::OffsetCommit::kBeforeProcessing) {
+    // Its offset was committed at the poll: done, with nothing left to send that a fault could
+    // lose (an ack_loss fault's lost ack would otherwise wait for a timeout that, after a leave,
+    // never comes: the swarm's seeds 26 and 44 of the before_processing variant).
+    Transition(m, MessageState::kAcked, TransitionNote{.cause = TransitionCause::kAcked});
+    metrics_.Acked(m.kind_index, (now_ - m.published_at).micros());
+    return AckFate::kAcked;
+  }
   const uint32_t w = a.worker;
   kafka_->uncommitted(w).push_back(a.delivery);
   kafka_->MarkPending(m.id);
@@ -111,8 +119,16 @@ std::optional<AckFate> World::KafkaProcessed(const Attempt& a, Message& m) {
   return AckFate::kAcked;
 }
 
-void World::KafkaRecordFailed(uint32_t w) {
-  if (!kafka_) return;
+bool World::KafkaRecordFailed(uint32_t slot) {
+  if (!kafka_) return false;
+  const Delivery failed = pool_.attempt(slot).delivery;
+  const uint32_t w = pool_.attempt(slot).worker;
+  // Under before_processing a consumer that left its group (max.poll.interval.ms) had its batch
+  // committed at the poll: the seek moves a position it no longer owns, and when it polls again
+  // and rejoins it resumes from the committed offset, past them. The failed record and the rest
+  // are lost to the application (at most once).
+  const bool lost = kafka_->mode() == config::OffsetCommit::kBeforeProcessing &&
+                    !left_group_.empty() && left_group_[w];
   // DefaultErrorHandler (SeekUtils.doSeeks): the partitions of the remaining records are sought
   // back to their first offsets; they come again with the next poll. Taken back in reverse, so
   // that each partition's front is its oldest again once the failed record is in front.
@@ -121,16 +137,24 @@ void World::KafkaRecordFailed(uint32_t w) {
   for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
     Message& m = messages_.Get(it->message);
     --m.copies_on_workers;
-    if (IsCurrent(*it)) {
+    if (IsCurrent(*it) && lost) {
+      LoseByBroker(it->message, m, BrokerLossCause::kCommittedUnprocessed);
+    } else if (IsCurrent(*it)) {
       Requeue(it->message, m, RedeliveryCause::kOther, TransitionCause::kReturned,
               ReadyFrom::kReturned);
     }
     ReleaseIfDone(it->message);
   }
+  if (lost) {
+    LoseByBroker(failed.message, messages_.Get(failed.message),
+                 BrokerLossCause::kCommittedUnprocessed);
+    return true;
+  }
   // Spring commits the offsets of the records processed before the failed one: the container's
   // invokeErrorHandler runs processCommits() before handing the rest to the error handler
   // (KafkaMessageListenerContainer, spring-kafka 3f3cf7d; docs/PRESETS.md).
   if (kafka_->mode() == config::OffsetCommit::kBatch) KafkaCommit(w);
+  return false;
 }
 
 void World::KafkaCrashing(uint32_t w) {
