@@ -281,6 +281,40 @@ TEST_CASE("kafka commit auto: a batch that ends on a failed record still commits
   CHECK(rec.TimesTo(1, MessageState::kAcked) == Times{30});
 }
 
+TEST_CASE(
+    "kafka commit before_processing: a record failing after its consumer left the group is lost",
+    "[model][partitions][kafka][commit]") {
+  // Regression (swarm, the before_processing variant of preset-kafka-batch.json, seeds 26, 44):
+  // a consumer out of its group kept its committed batch with no timer left, so a record it then
+  // failed and left in flight never came back. Records 0, 1 (4 s each) and 2 (poison, fails 4 s
+  // in); max.poll.interval 10 s. The poll at 0 s commits all 3. 0 and 1 are acked at 4 and 8 s;
+  // 2 starts at 8 s; at 10 s the batch's timeout runs out: the consumer leaves (alone, nothing
+  // moves: not counted) and goes on. 2 fails at 12 s: its offset was committed and the consumer,
+  // rejoining (1 rebalance), resumes past it: lost, cause committed_unprocessed.
+  Recorder rec;
+  const Results r = RunRecorded(
+      LoadOrFail(R"({"format_version": 1, "name": "kafka-commit-left", "run": {"until_s": 100},
+      "kinds": {"order": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 4000}}},
+                "bad": {"idempotency": "none", "handler": {"cpu_ms": {"constant": 4000}}}},
+      "backlog": [{"where": "main", "kind": "order", "count": 2},
+                  {"where": "main", "kind": "bad", "count": 1}],
+      "broker": {"preset": "kafka", "partitions": 1, "offset_commit": "before_processing",
+                 "visibility_timeout_s": 10},
+      "retry": {"delivery": "visibility_timeout"},
+      "workers": {"count": 1},
+      "faults": [{"type": "poison", "kind": "bad", "count": 1, "error": "transient",
+                  "fail_after_ms": 4000}]})"),
+      rec);
+  CheckConserved(r);
+  CHECK(r.acked == 2);
+  CHECK(r.not_terminal_end == 0);
+  CHECK(Lost(r, BrokerLossCause::kCommittedUnprocessed) == 1);
+  CHECK(r.rebalances == 1);
+  CHECK(rec.TimesTo(1, MessageState::kAcked) == Times{8});
+  CHECK(rec.StartTimes(2) == Times{8});
+  CHECK(rec.TimesTo(2, MessageState::kBrokerLost) == Times{12});
+}
+
 }  // namespace
 }  // namespace kafka_commit_test
 }  // namespace drainsim::model
