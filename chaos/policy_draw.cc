@@ -158,9 +158,11 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
   }
   // What the broker does with dead letters it cannot keep depends on fields a preset fills (a
   // DLQ at all, its cap and trim): part of the policy, so it goes with them; so does RabbitMQ
-  // 4.3's delayed retry, which every other preset refuses.
+  // 4.3's delayed retry, which every other preset refuses, and the auto-commit interval, which
+  // needs the offset_commit "auto" that only a kafka base keeps (the preset fills "record").
   for (const char* pointer : {"/broker/dlq_overflow", "/broker/dead_letter_strategy",
-                              "/broker/without_dlq", "/broker/delayed_retry"}) {
+                              "/broker/without_dlq", "/broker/delayed_retry",
+                              "/broker/auto_commit_interval_s"}) {
     Remove(document, pointer);
   }
   Remove(document, "/broker/preset");

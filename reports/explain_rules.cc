@@ -51,6 +51,8 @@ std::vector<std::string> BrokerLossPointers(const LifeEvent& e) {
     case model::BrokerLossCause::kCrash:
     case model::BrokerLossCause::kWorkerLost:
       return {"/broker/requeue_on_crash"};
+    case model::BrokerLossCause::kCommittedUnprocessed:
+      return {"/broker/offset_commit", "/broker/max_poll_records"};
   }
   return {};
 }

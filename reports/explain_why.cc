@@ -76,6 +76,10 @@ std::string_view BrokerLossText(model::BrokerLossCause cause) {
     case model::BrokerLossCause::kArchived:
       return "its delivery count reached the broker's limit and the broker archived it, with no "
              "dead-letter topic (without_dlq archived)";
+    case model::BrokerLossCause::kCommittedUnprocessed:
+      return "its consumer committed its poll's offsets before processing them (offset_commit "
+             "before_processing) and crashed before it processed this record: nobody fetches it "
+             "again";
   }
   return "";
 }

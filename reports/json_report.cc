@@ -144,6 +144,12 @@ json DuplicatesByCause(const model::Results& r) {
 json BrokerLostByCause(const model::Results& r) {
   json by_cause = json::object();
   for (int c = 0; c < model::kBrokerLossCauseCount; ++c) {
+    // A cause added later is written only when it happened, so that a report of a scenario
+    // that cannot have it is the same as before the cause existed.
+    if (static_cast<model::BrokerLossCause>(c) == model::BrokerLossCause::kCommittedUnprocessed &&
+        r.broker_lost_by_cause[static_cast<size_t>(c)] == 0) {
+      continue;
+    }
     by_cause[model::BrokerLossCauseName(static_cast<model::BrokerLossCause>(c))] =
         r.broker_lost_by_cause[static_cast<size_t>(c)];
   }

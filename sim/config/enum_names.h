@@ -85,6 +85,9 @@ DRAINSIM_ENUM_TABLE(ReturnKind, {ReturnKind::kNack, "nack"}, {ReturnKind::kRejec
                     {ReturnKind::kConsumerTimeout, "consumer_timeout"})
 DRAINSIM_ENUM_TABLE(RequeueWith, {RequeueWith::kReject, "reject"}, {RequeueWith::kNack, "nack"})
 DRAINSIM_ENUM_TABLE(StaleAck, {StaleAck::kHonored, "honored"}, {StaleAck::kRefused, "refused"})
+DRAINSIM_ENUM_TABLE(OffsetCommit, {OffsetCommit::kRecord, "record"},
+                    {OffsetCommit::kBatch, "batch"}, {OffsetCommit::kAuto, "auto"},
+                    {OffsetCommit::kBeforeProcessing, "before_processing"})
 DRAINSIM_ENUM_TABLE(RedriveAttempts, {RedriveAttempts::kReset, "reset"},
                     {RedriveAttempts::kKeep, "keep"})
 DRAINSIM_ENUM_TABLE(RetentionFrom, {RetentionFrom::kDeadLettered, "dead_lettered"},

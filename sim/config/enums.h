@@ -207,6 +207,17 @@ enum class RequeueWith : uint8_t {
   kNack,    // "nack"
 };
 
+// When a Kafka consumer commits the offsets of the records a poll returned (broker.partitions).
+enum class OffsetCommit : uint8_t {
+  kRecord,  // "record": after each record (Spring's AckMode.RECORD; the kafka preset's).
+  kBatch,   // "batch": once the whole batch is processed (Spring's default AckMode.BATCH).
+  // "auto": at a poll, once auto_commit_interval has passed since the last commit, the records
+  // the previous polls returned (Kafka's enable.auto.commit).
+  kAuto,
+  // "before_processing": the batch's offsets at the poll, before processing (at most once).
+  kBeforeProcessing,
+};
+
 // Whether the broker accepts the ack of a delivery whose visibility timeout (lock) ran out.
 enum class StaleAck : uint8_t {
   kHonored,  // "honored": the message is deleted (an SQS delete with an old receipt handle).

@@ -145,6 +145,27 @@ struct Broker {
   // acked or returned (the consumer gives up its partitions at its next poll). Kafka's
   // session.timeout.ms (45 s since 3.0).
   std::optional<Duration> session_timeout;
+  // Most records a consumer's poll returns, 1..100000 (Kafka's max.poll.records), with
+  // partitions only. Default null: Kafka's 500 (the kafka preset fills 500). A poll takes up to
+  // this many ready records from the consumer's partitions, the oldest front first, and the
+  // consumer processes them one at a time, in order. Under offset_commit "record" the model
+  // takes them one at a time as before (the batch changes nothing a per-record commit sees);
+  // under the other modes the whole batch is delivered at the poll and the visibility timeout
+  // (max.poll.interval.ms) bounds the batch, from the poll to its last record. Lower it when
+  // slow records make a batch outlast max.poll.interval.ms (the consumer leaves its group).
+  std::optional<int64_t> max_poll_records;
+  // When a consumer commits its records' offsets, with partitions only. Default null: "record"
+  // (the kafka preset fills "record": every kafka report stays as it was). "batch" is Spring's
+  // default AckMode.BATCH: set it to match a Spring listener with its defaults; a crash or a
+  // leave then redelivers the whole uncommitted batch (duplicates of its processed records).
+  // "auto" is enable.auto.commit (a crash redelivers what was processed since the last
+  // commit); "before_processing" commits at the poll (at most once: a crash loses the batch's
+  // unprocessed records, broker_lost cause committed_unprocessed).
+  std::optional<OffsetCommit> offset_commit;
+  // JSON `auto_commit_interval_s`, > 0, with offset_commit "auto" only. Default null: 5 s
+  // (Kafka's auto.commit.interval.ms 5000). A longer interval commits less often and
+  // redelivers more after a crash.
+  std::optional<Duration> auto_commit_interval;
   // Most messages the main queue holds ready (RabbitMQ's x-max-length, which counts ready
   // messages only), 0..1e9. Default null: unbounded. Checked when producers publish: a publish
   // that leaves more ready messages than this overflows.

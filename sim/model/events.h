@@ -53,6 +53,9 @@ enum class EventType : uint8_t {
   // A Lambda event-source mapping's scale-up is due (workers.lambda_esm; EsmPollers). Last, for
   // the same reason.
   kEsmScale,
+  // a = worker index, b = worker generation: an idle consumer's auto-commit timer is due
+  // (broker.offset_commit "auto", world_kafka.cc). Last, for the same reason.
+  kAutoCommitDue,
 };
 
 struct Event {

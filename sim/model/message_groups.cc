@@ -134,6 +134,33 @@ bool MessageGroups::PopNextOf(uint32_t owner, MessageRef* ref) {
   return true;
 }
 
+void MessageGroups::PopBatchOf(uint32_t owner, int64_t max, std::vector<MessageRef>* out) {
+  DRAINSIM_CHECK(owned() && max >= 1);
+  // The owner's free groups leave its heap for a merge of their lines by place; a group whose
+  // front is taken offers its next one. TakeFront lists the groups it leaves free again.
+  FreeHeap& heap = owned_free_[owner];
+  FreeHeap merge;
+  while (!heap.empty()) {
+    if (IsCurrent(heap.top())) merge.push(heap.top());
+    heap.pop();
+  }
+  int64_t taken = 0;
+  while (taken < max && !merge.empty()) {
+    const auto [place, group] = merge.top();
+    merge.pop();
+    const Group& g = groups_[group];
+    if (g.front == kNone || links_[g.front].place != place) continue;  // a duplicate entry
+    out->push_back(TakeFront(group));
+    ++taken;
+    if (g.front != kNone) merge.emplace(links_[g.front].place, group);
+  }
+  // Groups the poll did not reach stay free (invariant (3)).
+  while (!merge.empty()) {
+    if (IsCurrent(merge.top())) heap.push(merge.top());
+    merge.pop();
+  }
+}
+
 void MessageGroups::AddInFlight(uint32_t group) { ++groups_[group].in_flight; }
 
 void MessageGroups::RemoveInFlight(uint32_t group) {

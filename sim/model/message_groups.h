@@ -73,6 +73,11 @@ class MessageGroups {
   // The front of the owner's free group whose front has waited longest, taken off into `ref`;
   // false (nothing taken) if none of its groups may deliver. REQUIRES: owned().
   bool PopNextOf(uint32_t owner, MessageRef* ref);
+  // A Kafka poll (broker.max_poll_records): up to `max` fronts of the owner's free groups taken
+  // off, in the order PopNextOf would take them one by one if each group stayed free after its
+  // front left (the oldest front first, each group's line in order), appended to `out`.
+  // REQUIRES: owned(); max >= 1.
+  void PopBatchOf(uint32_t owner, int64_t max, std::vector<MessageRef>* out);
   // Calls visit(owner) for every owner listed woken since the last call, then clears the list.
   template <typename Visit>
   void TakeWoken(Visit&& visit) {

@@ -43,6 +43,8 @@ std::string_view BrokerLossCauseName(BrokerLossCause cause) {
       return "skipped";
     case BrokerLossCause::kArchived:
       return "archived";
+    case BrokerLossCause::kCommittedUnprocessed:
+      return "committed_unprocessed";
   }
   DRAINSIM_CHECK(false);
   return "";

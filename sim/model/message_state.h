@@ -62,8 +62,12 @@ enum class BrokerLossCause : uint8_t {
   // "archived": its delivery count reached the broker's limit with no dead-letter topic, and the
   // broker archived it (without_dlq archived: a Kafka share group's delivery count limit).
   kArchived,
+  // "committed_unprocessed": a Kafka consumer committed its poll's offsets before processing
+  // (offset_commit before_processing) and crashed before it processed the record: nobody
+  // fetches it again. Reported only when not 0 (reports/json_report.cc).
+  kCommittedUnprocessed,
 };
-inline constexpr int kBrokerLossCauseCount = 6;
+inline constexpr int kBrokerLossCauseCount = 7;
 
 std::string_view BrokerLossCauseName(BrokerLossCause cause);
 

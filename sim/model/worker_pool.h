@@ -133,6 +133,14 @@ class WorkerPool {
     worker.buffer.pop_front();
     return d;
   }
+  // Every buffered delivery of w leaves the buffer (appended to `out`, oldest first) and stops
+  // counting as unacked: a Kafka consumer's seek or crash gives back the rest of its batch.
+  void TakeBuffered(uint32_t w, std::vector<Delivery>& out) {
+    Worker& worker = workers_[w];
+    worker.unacked -= static_cast<int64_t>(worker.buffer.size());
+    out.insert(out.end(), worker.buffer.begin(), worker.buffer.end());
+    worker.buffer.clear();
+  }
   // eta_in_consumer: w holds `delivery` outside its prefetch (not unacked) until `eta`.
   void HoldUntil(uint32_t w, const Delivery& delivery, engine::Instant eta) {
     workers_[w].eta_held.push_back(EtaHold{delivery, eta});

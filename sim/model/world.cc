@@ -132,6 +132,12 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   } else if (scenario.broker.partitions) {
     broker_.EnablePartitions(*scenario.broker.partitions, pool_.size());
     group_tallies_.emplace(*scenario.broker.partitions);
+    const auto commit = scenario.broker.offset_commit.value_or(config::OffsetCommit::kRecord);
+    if (commit != config::OffsetCommit::kRecord) {
+      kafka_.emplace(commit, scenario.broker.max_poll_records.value_or(500),
+                     scenario.broker.auto_commit_interval.value_or(engine::Duration::Seconds(5)),
+                     pool_.size());
+    }
   }
 }
 
@@ -324,6 +330,9 @@ void World::HandleControl(const Event& event) {
       break;
     case EventType::kEsmScale:
       EsmScale();
+      break;
+    case EventType::kAutoCommitDue:
+      KafkaAutoCommitDue(event);
       break;
     case EventType::kBrokerRestart:
       BrokerRestart(event);

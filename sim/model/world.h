@@ -59,6 +59,7 @@
 #include "sim/model/group_kinds.h"
 #include "sim/model/group_tallies.h"
 #include "sim/model/idempotency_keys.h"
+#include "sim/model/kafka_commit.h"
 #include "sim/model/ledger_audit.h"
 #include "sim/model/live_traffic.h"
 #include "sim/model/message.h"
@@ -151,6 +152,35 @@ class World final : public Scheduler {
   // The broker's rules when a ready message just taken off the queue would be received: true
   // iff it expired (retention) or was dead-lettered (receive_count_max) instead.
   bool RefusedAtReceive(MessageRef ref, Message& m);
+  // world_kafka.cc: polls and offset commits under broker.offset_commit other than "record"
+  // (kafka_commit.h). Each is a no-op (false, nullopt) without them.
+  void DispatchPolls();
+  // True iff consumer w still holds records of its last poll (buffered or in hand).
+  bool KafkaHoldsBatch(uint32_t w) const;
+  void KafkaMaybeAutoCommit(uint32_t w);
+  void KafkaCommit(uint32_t w);
+  void KafkaAutoCommitDue(const Event& event);
+  void KafkaScheduleAutoCommit(uint32_t w);
+  // A copy of consumer w finished (FinishCopy): if that was its batch's last, "auto" schedules
+  // the commit an idle consumer's empty polls would make.
+  void KafkaBatchDone(uint32_t w);
+  // A current record's attempt succeeded: the ack's fate when the commit decides it (deferred:
+  // kNone; the batch's last: kAcked), nullopt for the ordinary ack.
+  std::optional<AckFate> KafkaProcessed(const Attempt& attempt, Message& message);
+  // The current record of the attempt in `slot` failed: the rest of its consumer's batch is
+  // sought back; true iff the failed record was lost instead (before_processing, its consumer
+  // out of the group), and the retry policy has nothing to route.
+  bool KafkaRecordFailed(uint32_t attempt_slot);
+  // CrashWorker's: before it returns the records held (the buffered ones, or their loss under
+  // before_processing), and after (the processed uncommitted ones).
+  void KafkaCrashing(uint32_t w);
+  void KafkaCrashed(uint32_t w);
+  void RedeliverUncommitted(uint32_t w, RedeliveryCause cause, TransitionCause why);
+  // A visibility timeout (max.poll.interval.ms) of a batch ran out; true iff handled.
+  bool KafkaPollIntervalExpired(const Delivery& delivery);
+  void KafkaRebalancing();
+  // True iff the message's partition no longer counts it in flight (kafka_commit.h (2)).
+  bool KafkaReleased(const Message& message);
   // world_esm.cc: a Lambda event-source mapping's pollers receive for the workers
   // (workers.lambda_esm).
   void DispatchEsm();
@@ -377,6 +407,7 @@ class World final : public Scheduler {
   std::optional<GroupTallies> group_tallies_;  // broker.message_groups
   std::optional<OrderingKeys> ordering_keys_;  // broker.message_group_kind ordering_key
   std::optional<EsmPollers> esm_;              // workers.lambda_esm
+  std::optional<KafkaCommits> kafka_;          // broker.offset_commit other than "record"
 };
 
 }  // namespace drainsim::model

@@ -279,7 +279,11 @@ void World::Succeed(uint32_t slot, bool suppressed) {
   // this, work slower than the timeout would be redelivered forever.
   AckFate ack = AckFate::kIgnored;
   if (m.state == MessageState::kInFlight && !AckVoid(a, m)) {
-    if (broker_.down() || faults_.AckLost(m)) {
+    const std::optional<AckFate> committed =
+        IsCurrent(a.delivery) ? KafkaProcessed(a, m) : std::nullopt;
+    if (committed) {
+      ack = *committed;  // world_kafka.cc: the offset commit decides
+    } else if (broker_.down() || faults_.AckLost(m)) {
       ack = broker_.down() ? AckFate::kBrokerDown : AckFate::kLost;
       m.cause = RedeliveryCause::kLostAck;  // the visibility timeout will hand it out again
       LockLapses(a.delivery, now_ + scenario_.broker.visibility_timeout);
@@ -316,7 +320,11 @@ void World::FinishCopy(uint32_t slot) {
   ReleaseIfDone(a.delivery.message);
   pool_.AddToRing(a.worker);
   // A Kafka consumer that left its group over this attempt polls again now: it rejoins.
-  if (!left_group_.empty() && left_group_[a.worker]) RejoinGroup(a.worker);
+  // Under batched commits, once it is done with its batch (world_kafka.cc).
+  if (!left_group_.empty() && left_group_[a.worker] && !KafkaHoldsBatch(a.worker)) {
+    RejoinGroup(a.worker);
+  }
+  KafkaBatchDone(a.worker);
   StartAttempts(a.worker);
   Dispatch();
 }

@@ -68,7 +68,7 @@ void World::NoteGroupTransition(const Message& message, MessageState from, Messa
   }
   MessageGroups& groups = broker_.groups();
   const uint32_t group = groups.GroupOf(message.id);
-  if (from == MessageState::kInFlight) groups.RemoveInFlight(group);
+  if (from == MessageState::kInFlight && !KafkaReleased(message)) groups.RemoveInFlight(group);
   if (to == MessageState::kInFlight) {
     groups.AddInFlight(group);
     group_tallies_->Delivered(group, message.id, now_);
@@ -163,7 +163,11 @@ void World::Dispatch() {
     return;
   }
   if (broker_.partitioned()) [[unlikely]] {
-    DispatchPartitions();
+    if (kafka_) {
+      DispatchPolls();  // world_kafka.cc
+    } else {
+      DispatchPartitions();
+    }
     return;
   }
   while (broker_.deliverable() && !pool_.ring_empty()) {
@@ -342,6 +346,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
   if (observer_ != nullptr) [[unlikely]] {
     observer_->OnWorkerCrash(w, after_commit, now_);
   }
+  KafkaCrashing(w);  // a Kafka poll's batch (world_kafka.cc)
   // Everything the worker held: running attempts first (their time is wasted), then the
   // prefetched buffer. Slot order keeps this deterministic.
   std::vector<Delivery> held;
@@ -393,6 +398,7 @@ void World::CrashWorker(uint32_t w, bool after_commit) {
     }
     ReleaseIfDone(d.message);
   }
+  KafkaCrashed(w);
   At(now_ + scenario_.workers.restart, Event{EventType::kWorkerRestart, w, pool_.generation(w)});
   if (broker_.partitioned() && scenario_.broker.session_timeout) [[unlikely]] {
     At(now_ + *scenario_.broker.session_timeout,
@@ -433,6 +439,7 @@ void World::Rebalance() {
     any = any || member[w];
   }
   if (!any) return;
+  KafkaRebalancing();
   broker_.groups().Reassign(member);
   ++metrics_.results().rebalances;
 }

@@ -168,6 +168,7 @@ bool World::VisibilityExpiredHook(const Delivery& delivery) {
     CloseChannel(static_cast<uint32_t>(closes), ChannelClose::kConsumerTimeout);
     return true;
   }
+  if (KafkaPollIntervalExpired(delivery)) return true;  // a poll's batch (world_kafka.cc)
   if (broker_.partitioned() && ExpiryCause(m) == RedeliveryCause::kVisibilityTimeout &&
       m.holder >= 0 && pool_.Holds(static_cast<uint32_t>(m.holder), delivery)) {
     // Kafka: a consumer that does not poll again within max.poll.interval.ms (the visibility

@@ -27,7 +27,15 @@ void World::Fail(uint32_t slot, config::ErrorClass error, FailureCause cause) {
     FinishCopy(slot);  // the broker already gave the message to someone else
     return;
   }
-  const RetryRoute route = retry_.Route(m, error, a.retry_after, a.rng, now_);
+  // A poll's batch (world_kafka.cc): the rest is sought back, or lost with this record. Its
+  // returns may start other consumers' attempts, which can move the attempt table: `a` is
+  // taken again after it.
+  if (KafkaRecordFailed(slot)) {
+    FinishCopy(slot);
+    return;
+  }
+  Attempt& again = pool_.attempt(slot);
+  const RetryRoute route = retry_.Route(m, error, again.retry_after, again.rng, now_);
   if (route.kind == RetryRoute::Kind::kPark) metrics_.ParkedByPolicy(error);
   if (!TakeRoute(slot, m, route)) return;  // the consumer sleeps, holding its slot
   FinishCopy(slot);

@@ -311,6 +311,29 @@ void CheckMessageGroupKind(const config::Scenario& s, Context& c) {
   }
 }
 
+// A poll's batch and its offset commits (kafka_commit.h) are a consumer group's: refused
+// without partitions, unless they are what the kafka preset fills (inert then).
+void CheckOffsetCommit(const config::Scenario& s, Context& c) {
+  const config::Broker& b = s.broker;
+  const bool kafka = b.preset == config::BrokerPreset::kKafka;
+  const char* why =
+      "applies only with broker.partitions (a Kafka consumer's poll and offset "
+      "commits are a consumer group's)";
+  if (!b.partitions) {
+    if (b.max_poll_records && !(kafka && *b.max_poll_records == 500)) {
+      c.problems.Add("/broker/max_poll_records", why);
+    }
+    if (b.offset_commit && !(kafka && *b.offset_commit == config::OffsetCommit::kRecord)) {
+      c.problems.Add("/broker/offset_commit", why);
+    }
+  }
+  if (b.auto_commit_interval && b.offset_commit != config::OffsetCommit::kAuto) {
+    c.problems.Add("/broker/auto_commit_interval_s",
+                   "applies only with offset_commit \"auto\" (Kafka's auto.commit.interval.ms "
+                   "is enable.auto.commit's)");
+  }
+}
+
 // A Kafka consumer is one thread: it processes its partitions' records one at a time. A session
 // timeout is a consumer group's: nothing to rebalance without partitions.
 void CheckPartitions(const config::Scenario& s, Context& c) {
@@ -319,6 +342,7 @@ void CheckPartitions(const config::Scenario& s, Context& c) {
                    "applies only with broker.partitions (a consumer group's partitions are what "
                    "a rebalance moves)");
   }
+  CheckOffsetCommit(s, c);
   if (!s.broker.partitions || s.workers.concurrency == 1) return;
   c.problems.Add("/workers/concurrency",
                  std::to_string(s.workers.concurrency) +

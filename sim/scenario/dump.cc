@@ -155,6 +155,18 @@ Json BrokerJson(const config::Broker& b) {
   if (b.session_timeout || b.preset == config::BrokerPreset::kKafka) {
     out["session_timeout_s"] = OrNull(b.session_timeout, seconds);
   }
+  // The kafka table fills max_poll_records 500 and offset_commit "record": written only when
+  // they differ from what the preset fills (null included, as ack_pending_max), so that every
+  // kafka scenario's hash stays as it was before these fields and reading the dump back fills
+  // the same values.
+  const bool kafka = b.preset == config::BrokerPreset::kKafka;
+  if (kafka ? b.max_poll_records != 500 : b.max_poll_records.has_value()) {
+    out["max_poll_records"] = OrNull(b.max_poll_records, integer);
+  }
+  if (kafka ? b.offset_commit != config::OffsetCommit::kRecord : b.offset_commit.has_value()) {
+    out["offset_commit"] = b.offset_commit ? EnumJson(*b.offset_commit) : Json(nullptr);
+  }
+  if (b.auto_commit_interval) out["auto_commit_interval_s"] = seconds(*b.auto_commit_interval);
   // No preset fills it: written only when set, for the same hash reason.
   if (b.delayed_retry) {
     out["delayed_retry"] = {{"type", EnumJson(b.delayed_retry->type)},

@@ -282,6 +282,12 @@ constexpr PresetDefault kKafka[] = {
     {"/broker/session_timeout_s", "45",
      "Kafka consumer config session.timeout.ms default 45000 (since 3.0, KIP-735): a consumer "
      "that stops heartbeating is removed and the group rebalances"},
+    {"/broker/max_poll_records", "500",
+     "Kafka consumer config max.poll.records default 500: the most records one poll returns"},
+    {"/broker/offset_commit", "\"record\"",
+     "Spring Kafka AckMode.RECORD (commit after each record); Spring's default AckMode.BATCH is "
+     "offset_commit \"batch\", not filled so that every kafka report stays as it was "
+     "(docs/PRESETS.md)"},
     {"/broker/visibility_timeout_s", "300",
      "Kafka consumer config max.poll.interval.ms default 300000: a consumer still on a record "
      "after 5 minutes leaves the group and its partition's record is fetched again"},

@@ -158,6 +158,11 @@ void ReadBroker(const Node& node, Context& c, config::Broker* broker) {
                                         Range::AboveAtMost(0, kDaySeconds));
   c.has_message_groups = broker->message_groups.has_value() || broker->partitions.has_value();
   c.has_partitions = broker->partitions.has_value();
+  broker->max_poll_records =
+      ReadInt(NullAsAbsent(o.Optional("max_poll_records")), Range::Closed(1, 100'000));
+  broker->offset_commit = ReadEnum<config::OffsetCommit>(NullAsAbsent(o.Optional("offset_commit")));
+  broker->auto_commit_interval = ReadSeconds(NullAsAbsent(o.Optional("auto_commit_interval_s")),
+                                             Range::AboveAtMost(0, kDaySeconds));
   broker->max_length =
       ReadInt(NullAsAbsent(o.Optional("max_length")), Range::Closed(0, 1'000'000'000));
   if (auto v = ReadEnum<config::Overflow>(o.Optional("overflow"))) broker->overflow = *v;

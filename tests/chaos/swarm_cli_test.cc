@@ -130,6 +130,31 @@ TEST_CASE("swarm: a Kafka consumer slower than max.poll.interval.ms never rests:
   fs::remove_all(dir);
 }
 
+TEST_CASE(
+    "swarm: a Kafka batch longer than max.poll.interval.ms never commits: liveness, exit 4",
+    "[chaos][swarm][cli][kafka]") {
+  // AckMode.BATCH, polls of 500 records of 1 s against the preset's 300 s max.poll.interval.ms:
+  // each poll's batch outlives it, the consumer leaves, the batch goes back uncommitted and is
+  // polled again, for ever (tests/model/kafka_commit_test.cc).
+  const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-kafka-batch-loop";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "loop.json";
+  std::ofstream(file) << R"({"format_version": 1, "name": "kafka-batch-loop", "run": {"until_s": 600},
+    "kinds": {"k": {"handler": {"cpu_ms": {"constant": 1000}}}},
+    "backlog": [{"where": "main", "kind": "k", "count": 500}],
+    "broker": {"preset": "kafka", "partitions": 1, "offset_commit": "batch"},
+    "workers": {"count": 1}})";
+  const ProcessResult r = RunDrainsim({"swarm", file.string(), "--seeds", "2", "--safety-s", "60",
+                                       "--vary-policies", "none"});
+  INFO(r.stdout_text);
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 4);
+  CHECK(r.stdout_text.find("swarm: 2 seeds run, 0 passed, 2 failed (0 crash, 0 correctness, "
+                           "2 liveness, 0 timeout)") != std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("swarm: a dumped variant replays the same run with drainsim run", "[chaos][swarm][cli]") {
   const fs::path dir = fs::temp_directory_path() / "drainsim-swarm-test-dump";
   fs::remove_all(dir);

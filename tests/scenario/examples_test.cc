@@ -163,6 +163,7 @@ TEST_CASE("the schema's enums are exactly the loader's", "[schema]") {
   CheckEnumDef<config::MessageGroupKind>(schema, "MessageGroupKind");
   CheckEnumDef<config::RedriveAttempts>(schema, "RedriveAttempts");
   CheckEnumDef<config::StaleAck>(schema, "StaleAck");
+  CheckEnumDef<config::OffsetCommit>(schema, "OffsetCommit");
   CheckEnumDef<config::RetentionFrom>(schema, "RetentionFrom");
   CheckEnumDef<config::RetryAfterFormat>(schema, "RetryAfterFormat");
   CheckEnumDef<config::RetryDelivery>(schema, "RetryDelivery");

@@ -70,6 +70,13 @@ TEST_CASE("every preset alone loads, and every default lands in the dump", "[pre
     for (const PresetDefault& d : PresetDefaults(entry.value)) {
       INFO(d.pointer << " = " << d.value);
       const Json::json_pointer pointer{std::string(d.pointer)};
+      // Added to the kafka table after its reports existed: written only when they differ from
+      // what the preset fills (dump.cc), so that every earlier kafka scenario keeps its hash.
+      const std::string_view p = d.pointer;
+      if (p == "/broker/max_poll_records" || p == "/broker/offset_commit") {
+        CHECK_FALSE(dump.contains(pointer));
+        continue;
+      }
       REQUIRE(dump.contains(pointer));
       CHECK(Within(Json::parse(d.value), dump.at(pointer)));
     }

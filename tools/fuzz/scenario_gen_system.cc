@@ -203,6 +203,15 @@ void Partitions(Choices& in, const GenContext& c, Json& b) {
   if (in.Chance(40)) {
     b["session_timeout_s"] = in.Chance(20) ? Json(nullptr) : Json(in.RealIn(0.5, 90));
   }
+  // A poll's batch and its commits (world_kafka.cc): the preset's "record" most often.
+  if (in.Chance(30)) {
+    static const char* const kCommits[] = {"record", "batch", "auto", "before_processing"};
+    b["offset_commit"] = in.Pick(kCommits);
+    b["max_poll_records"] = in.Chance(70) ? in.IntIn(1, 10) : in.IntIn(1, 100'000);
+    if (b["offset_commit"] == "auto" && in.Chance(50)) {
+      b["auto_commit_interval_s"] = in.RealIn(0.5, 30);
+    }
+  }
 }
 
 void BrokerLimits(Choices& in, GenContext& c, Json& b) {
