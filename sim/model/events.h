@@ -53,6 +53,13 @@ enum class EventType : uint8_t {
   // A Lambda event-source mapping's scale-up is due (workers.lambda_esm; EsmPollers). Last, for
   // the same reason.
   kEsmScale,
+  // workers.autoscale (world_autoscale.cc), last for the same reason; none is essential (worker
+  // 0 never waits for one). kAutoscaleTick: a decision is due. kAutoscaleStart: a = worker,
+  // b = its epoch: it can receive (lag after the scale-up). kAutoscaleKill: a = worker, b = its
+  // epoch: its grace period after a scale-down is over.
+  kAutoscaleTick,
+  kAutoscaleStart,
+  kAutoscaleKill,
 };
 
 struct Event {
