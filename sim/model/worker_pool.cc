@@ -121,6 +121,7 @@ void WorkerPool::Start(uint32_t w) {
   DRAINSIM_CHECK(worker.stopped);
   worker.alive = true;
   worker.stopped = false;
+  worker.crash_after_commit_armed = 0;  // a crash fault that picked it without a pod: no-op
   ++worker.generation;
   AddToRing(w);
 }

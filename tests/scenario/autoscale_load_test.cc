@@ -20,8 +20,8 @@ using testing::With;
 
 // The rabbitmq preset with 2 workers at the start, autoscaled on depth between 1 and 10.
 Json Scaled() {
-  return With(With(testing::PresetScenario("rabbitmq-quorum"), "/workers/count", 2), "/workers/autoscale",
-              Json{{"metric", "depth"}, {"target", 100}, {"max", 10}});
+  return With(With(testing::PresetScenario("rabbitmq-quorum"), "/workers/count", 2),
+              "/workers/autoscale", Json{{"metric", "depth"}, {"target", 100}, {"max", 10}});
 }
 
 TEST_CASE("autoscale: the defaults, and the dump only when set", "[scenario][autoscale]") {
@@ -42,8 +42,9 @@ TEST_CASE("autoscale: the defaults, and the dump only when set", "[scenario][aut
   const config::Scenario plain = MustLoad(testing::PresetScenario("rabbitmq-quorum"));
   CHECK_FALSE(plain.workers.autoscale);
   CHECK_FALSE(Json::parse(DumpCanonical(plain)).at("workers").contains("autoscale"));
-  CHECK_FALSE(MustLoad(With(testing::PresetScenario("rabbitmq-quorum"), "/workers/autoscale", nullptr))
-                  .workers.autoscale);
+  CHECK_FALSE(
+      MustLoad(With(testing::PresetScenario("rabbitmq-quorum"), "/workers/autoscale", nullptr))
+          .workers.autoscale);
 }
 
 TEST_CASE("autoscale: every field set round-trips", "[scenario][autoscale]") {
