@@ -142,8 +142,20 @@ double SlowPillWorkS(const Scenario& variant) {
     slot_s += PillsOf(variant, *poison) * static_cast<double>(attempts) *
               poison->fail_after->seconds();
   }
-  return slot_s / (static_cast<double>(variant.workers.count) *
-                   static_cast<double>(variant.workers.concurrency));
+  // With workers.autoscale only autoscale.min workers are certain to stay.
+  const int64_t workers =
+      variant.workers.autoscale ? variant.workers.autoscale->min : variant.workers.count;
+  return slot_s / (static_cast<double>(workers) * static_cast<double>(variant.workers.concurrency));
+}
+
+// How much longer an autoscaled pool can keep one message: an attempt on a worker the
+// autoscaler removes may run to the end of its grace period and be killed there, to run again
+// (a crash return, which the retry policy does not count): grace_s for each attempt the message
+// can get. Worker 0 is never removed and a new worker's start-up lag delays no message that
+// worker 0 can take, so the lag adds nothing.
+double AutoscaleKillS(const Scenario& variant) {
+  if (!variant.workers.autoscale) return 0;
+  return static_cast<double>(MostAttempts(variant)) * variant.workers.autoscale->grace.seconds();
 }
 
 // How long a breaker can hold back the retries of the variant's poison pills: each failure of
@@ -220,7 +232,7 @@ Duration VariantLiveness(const SwarmPlan& plan, const Scenario& variant) {
       static_cast<double>(kRunMicrosMax - (plan.safety_end - Instant::Zero()).micros()) / 1e6;
   const double bound_s = DefaultLiveness(variant).seconds() + std::ceil(BreakerHoldS(variant)) +
                          std::ceil(GroupHoldS(variant, AttemptS(variant))) +
-                         std::ceil(SlowPillWorkS(variant));
+                         std::ceil(SlowPillWorkS(variant)) + std::ceil(AutoscaleKillS(variant));
   return Duration::Seconds(static_cast<int64_t>(std::min(bound_s, std::floor(room_s))));
 }
 

@@ -147,6 +147,8 @@ bool DrawPreset(const config::Scenario& skeleton, uint64_t seed, json& document,
     // Service Bus sessions and Pub/Sub ordering keys (message_group_kind) are their brokers'.
     if (skeleton.broker.message_groups && entry.value != GroupsPreset(skeleton.broker)) continue;
     if (skeleton.broker.partitions && entry.value != BrokerPreset::kKafka) continue;
+    // The kafka preset sets partitions, which the loader refuses beside workers.autoscale.
+    if (skeleton.workers.autoscale && entry.value == BrokerPreset::kKafka) continue;
     // A Kafka consumer is one thread (workers.concurrency 1).
     if (entry.value == BrokerPreset::kKafka && skeleton.workers.concurrency != 1) continue;
     choices.push_back(entry.value);

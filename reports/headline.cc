@@ -151,6 +151,15 @@ std::vector<PlatformPhrase> PlatformPhrases(const model::Results& r) {
                            " dead-lettered without being processed; " + count(r.esm_pollers_end) +
                            " pollers at the end"});
   }
+  if (r.autoscale) {
+    phrases.push_back({"autoscaled workers", count(r.autoscale_workers_max) + " workers at most",
+                       count(r.autoscale_scale_ups) + " scale-ups, " +
+                           count(r.autoscale_scale_downs) + " scale-downs; " +
+                           count(r.autoscale_workers_end) + " at the end; " +
+                           SecondsText(r.autoscale_worker_s) + " of worker time; " +
+                           count(r.autoscale_returned) + " prefetched messages returned, " +
+                           count(r.autoscale_kills) + " attempts killed at the grace period"});
+  }
   if (r.message_groups > 0) {
     phrases.push_back({"message groups", count(r.message_groups) + " groups",
                        "longest hold " + SecondsText(r.group_hold_max_s) + "; " +

@@ -63,7 +63,7 @@ struct AlertPhrase {
 std::vector<AlertPhrase> AlertPhrases(const model::Results& r);
 
 // The figures of the platform the scenario configures, one per feature it uses (partitions,
-// a Lambda event-source mapping, message groups) and the messages waiting for DLQ room: the
+// a Lambda event-source mapping, autoscaled workers, message groups) and the messages waiting for DLQ room: the
 // Markdown report's rows (Joined()) and the HTML report's cards (value large, detail below).
 struct PlatformPhrase {
   std::string name;    // "partitions"

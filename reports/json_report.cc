@@ -347,6 +347,13 @@ std::string JsonReport(const ReportInput& input) {
     report["dead_lettered_unprocessed"] = r.dead_lettered_unprocessed;
     report["esm_pollers_end"] = r.esm_pollers_end;
   }
+  if (r.autoscale) {  // written only with workers.autoscale (docs/METRICS.md)
+    report["autoscale"] = {
+        {"scale_ups", r.autoscale_scale_ups},      {"scale_downs", r.autoscale_scale_downs},
+        {"workers_max", r.autoscale_workers_max},  {"workers_end", r.autoscale_workers_end},
+        {"worker_s", Fixed(r.autoscale_worker_s)}, {"prefetched_returned", r.autoscale_returned},
+        {"attempts_killed", r.autoscale_kills}};
+  }
   return report.dump(2) + "\n";
 }
 

@@ -76,6 +76,8 @@ std::vector<SeriesColumn> MakeColumns() {
       {"dlq_inflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_inflow_per_s; }},
       {"dlq_outflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_outflow_per_s; }},
       {"workers_busy", Type::kCount, false, [=](const Sample& s) { return count(s.workers_busy); }},
+      {"workers", Type::kCount, false, [=](const Sample& s) { return count(s.workers); },
+       /*ack_pending_only=*/false, /*autoscale_only=*/true},
       {"db_utilisation", Type::kReal, true, [](const Sample& s) { return s.db_utilisation; }},
       {"db_queue", Type::kCount, false, [=](const Sample& s) { return count(s.db_queue); }},
       {"live_p50_ms", Type::kReal, true, [](const Sample& s) { return s.live_p50_ms; }},
@@ -121,7 +123,9 @@ std::span<const SeriesColumn> SeriesColumns() {
 std::vector<const SeriesColumn*> SeriesColumnsOf(const model::Results& results) {
   std::vector<const SeriesColumn*> out;
   for (const SeriesColumn& column : SeriesColumns()) {
-    if (!column.ack_pending_only || results.ack_pending_limited) out.push_back(&column);
+    if (column.ack_pending_only && !results.ack_pending_limited) continue;
+    if (column.autoscale_only && !results.autoscale) continue;
+    out.push_back(&column);
   }
   return out;
 }

@@ -71,6 +71,9 @@ struct SeriesColumn {
   // True iff written only for a run whose scenario sets broker.ack_pending_max (ack_pending):
   // other runs' reports stay as they were before the column existed.
   bool ack_pending_only = false;
+  // True iff written only for a run whose scenario sets workers.autoscale (workers), for the
+  // same reason.
+  bool autoscale_only = false;
 };
 
 // Every column of report.json's `series`, each once: t_s, the depths, ..., drain_rate_per_s,

@@ -84,6 +84,17 @@ void AppendRun(std::string& out, const model::Results& r, const ReportContext& c
         static_cast<long long>(r.throttles), static_cast<long long>(r.dead_lettered_unprocessed),
         static_cast<long long>(r.esm_pollers_end));
   }
+  if (r.autoscale) {
+    SummaryAppend(out,
+                  "autoscale: %lld scale-ups, %lld scale-downs; at most %lld workers, %lld at the "
+                  "end; %.1f worker-seconds; %lld prefetched returned, %lld attempts killed\n",
+                  static_cast<long long>(r.autoscale_scale_ups),
+                  static_cast<long long>(r.autoscale_scale_downs),
+                  static_cast<long long>(r.autoscale_workers_max),
+                  static_cast<long long>(r.autoscale_workers_end), r.autoscale_worker_s,
+                  static_cast<long long>(r.autoscale_returned),
+                  static_cast<long long>(r.autoscale_kills));
+  }
   if (r.message_groups > 0) {
     SummaryAppend(out,
                   "message groups: %lld; longest hold of a group %.1f s; %lld ordering violations "

@@ -173,6 +173,8 @@ DRAINSIM_ENUM_TABLE(ProducerShape, {ProducerShape::kFanout, "fanout"},
 DRAINSIM_ENUM_TABLE(DrainStrategy, {DrainStrategy::kBulk, "bulk"}, {DrainStrategy::kDrip, "drip"},
                     {DrainStrategy::kBounded, "bounded"}, {DrainStrategy::kAdaptive, "adaptive"})
 
+DRAINSIM_ENUM_TABLE(AutoscaleMetric, {AutoscaleMetric::kDepth, "depth"},
+                    {AutoscaleMetric::kAge, "age"})
 #undef DRAINSIM_ENUM_TABLE
 
 // Fault types are named by their kInfo (sim/config/faults.h), gathered in the variant's order.

@@ -370,5 +370,7 @@ enum class ProducerShape : uint8_t { kFanout, kConstant, kPoisson, kBurst };
 // struct's kInfo.name (faults.h), so adding a type needs no enumerator here.
 enum class FaultType : uint8_t {};
 enum class DrainStrategy : uint8_t { kBulk, kDrip, kBounded, kAdaptive };
+// workers.autoscale.metric: what the autoscaler reads (config::Autoscale).
+enum class AutoscaleMetric : uint8_t { kDepth, kAge };
 
 }  // namespace drainsim::config

@@ -265,8 +265,45 @@ struct LambdaEsm {
   bool operator==(const LambdaEsm&) const = default;
 };
 
+// workers.autoscale: a Kubernetes HorizontalPodAutoscaler as KEDA configures it for a queue
+// scaler (metricType AverageValue), deciding how many workers run (docs/MODEL.md, "Autoscaled
+// workers"; sources there). Every interval it reads the metric and proposes
+// ceil(metric / target) workers, none if the metric is within 10% of target x current; a
+// scale-up adds at most max(current, 4) workers per 15 s; a scale-down takes the largest
+// proposal of the last cooldown. Not with broker.partitions or workers.lambda_esm.
+struct Autoscale {
+  // What a worker is meant to handle: "depth", the main queue's messages ready or in flight (the
+  // backlog a queue scaler reports), or "age", the age in seconds of the oldest ready message.
+  // Required.
+  AutoscaleMetric metric = AutoscaleMetric::kDepth;
+  // The metric's target per worker (AverageValue), > 0. Required. Lower it to scale out sooner.
+  double target = 1;
+  // Fewest workers, 1..max. Default 1. 0 (KEDA's activation, scaling to and from zero) is not
+  // modelled.
+  int64_t min = 1;
+  // Most workers, min..100000. Required. What the database behind the workers must survive.
+  int64_t max = 1;
+  // JSON `interval_s`, (0, 3600]. Default 15 s, the HPA's sync period
+  // (--horizontal-pod-autoscaler-sync-period): how often the metric is read. KEDA's
+  // pollingInterval (30 s) matters only at zero, which is not modelled.
+  Duration interval = Duration::Seconds(15);
+  // JSON `lag_s`, [0, 3600]. Default 30 s. From a scale-up's decision until its new workers can
+  // receive: pod scheduling, image pull, start-up and readiness.
+  Duration lag = Duration::Seconds(30);
+  // JSON `cooldown_s`, [0, 86400]. Default 300 s, the HPA's scaleDown stabilizationWindowSeconds:
+  // a scale-down goes only as low as the largest proposal of this window. Longer holds workers
+  // through a lull; shorter gives them back sooner and flaps more.
+  Duration cooldown = Duration::Seconds(300);
+  // JSON `grace_s`, [0, 86400]. Default 30 s, a pod's terminationGracePeriodSeconds: a removed
+  // worker stops receiving at once, returns its prefetched messages, and its attempts still
+  // running this long after are killed as by a crash.
+  Duration grace = Duration::Seconds(30);
+  bool operator==(const Autoscale&) const = default;
+};
+
 struct Workers {
-  // Consumers, 1..100000. Required.
+  // Consumers, 1..100000. Required. With autoscale: the workers at the start, in
+  // [autoscale.min, autoscale.max].
   int64_t count = 1;
   // Max unacked deliveries per consumer, 1..100000. Default 1. Prefetched messages beyond
   // `concurrency` wait in the consumer's buffer, invisible to other consumers: raise it for
@@ -279,6 +316,9 @@ struct Workers {
   // JSON `lambda_esm`. Default null: workers receive from the broker themselves. Set: a Lambda
   // event-source mapping's pollers receive for them (LambdaEsm).
   std::optional<LambdaEsm> lambda_esm;
+  // JSON `autoscale`. Default null: `count` workers for the whole run. Set: an autoscaler
+  // changes how many there are (Autoscale).
+  std::optional<Autoscale> autoscale;
   bool operator==(const Workers&) const = default;
 };
 

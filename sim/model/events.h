@@ -56,6 +56,13 @@ enum class EventType : uint8_t {
   // a = worker index, b = worker generation: an idle consumer's auto-commit timer is due
   // (broker.offset_commit "auto", world_kafka.cc). Last, for the same reason.
   kAutoCommitDue,
+  // workers.autoscale (world_autoscale.cc), last for the same reason; none is essential (worker
+  // 0 never waits for one). kAutoscaleTick: a decision is due. kAutoscaleStart: a = worker,
+  // b = its epoch: it can receive (lag after the scale-up). kAutoscaleKill: a = worker, b = its
+  // epoch: its grace period after a scale-down is over.
+  kAutoscaleTick,
+  kAutoscaleStart,
+  kAutoscaleKill,
 };
 
 struct Event {

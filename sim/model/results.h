@@ -75,6 +75,10 @@ struct Sample {
   bool drain_active = false;
   double drain_rate_per_s = 0;  // replays in the interval / interval
   bool fault_active = false;
+  // With workers.autoscale: the workers able to receive (started, not removed; crashed ones
+  // included). Written to the reports only with autoscale (reports/metrics.h), after
+  // workers_busy.
+  int64_t workers = 0;
 };
 
 // One drain plan's run.
@@ -190,6 +194,21 @@ struct Results {
   int64_t throttles = 0;
   int64_t dead_lettered_unprocessed = 0;
   int64_t esm_pollers_end = 0;
+  // workers.autoscale (false: none, and the figures below are not reported; docs/METRICS.md,
+  // "autoscale"). scale_ups, scale_downs: decisions that changed the workers wanted. workers_max:
+  // the most workers with a pod at once (starting, receiving or draining). workers_end: the
+  // workers wanted at the end. worker_s: the pods' time, from the decision that added each to
+  // the end of its grace period or of the run (start-up and draining included). returned:
+  // prefetched copies removed workers gave back. kills: attempts still running when a removed
+  // worker's grace period ended, killed as by a crash.
+  bool autoscale = false;
+  int64_t autoscale_scale_ups = 0;
+  int64_t autoscale_scale_downs = 0;
+  int64_t autoscale_workers_max = 0;
+  int64_t autoscale_workers_end = 0;
+  double autoscale_worker_s = 0;
+  int64_t autoscale_returned = 0;
+  int64_t autoscale_kills = 0;
 
   int64_t attempts = 0;
   // Attempts that were a message's first execution ever (not a retry, redelivery or replay):

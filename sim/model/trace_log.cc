@@ -84,6 +84,11 @@ void TraceRecorder::OpenSpan(Slot& slot, const AttemptSpan& span) {
     return;
   }
   ++spans_opened_;
+  if (span.worker >= lanes_busy_.size()) {
+    // workers.autoscale adds workers beyond workers.count during the run.
+    lanes_busy_.resize(span.worker + 1);
+    log_.workers = std::max<int64_t>(log_.workers, span.worker + 1);
+  }
   std::vector<bool>& lanes = lanes_busy_[span.worker];
   const auto free = std::find(lanes.begin(), lanes.end(), false);
   slot.span = span;

@@ -92,6 +92,40 @@ WorkerPool::HeldRanges WorkerPool::TakeHeld(uint32_t w, std::vector<Delivery>& o
   return ranges;
 }
 
+void WorkerPool::Stop(uint32_t w, std::vector<Delivery>& out) {
+  Worker& worker = workers_[w];
+  worker.stopped = true;
+  out.insert(out.end(), worker.buffer.begin(), worker.buffer.end());
+  worker.unacked -= static_cast<int64_t>(worker.buffer.size());
+  worker.buffer.clear();
+  for (const EtaHold& hold : worker.eta_held) out.push_back(hold.delivery);
+  worker.eta_held.clear();
+  DRAINSIM_CHECK(worker.unacked >= 0);
+}
+
+void WorkerPool::Retire(uint32_t w) {
+  Worker& worker = workers_[w];
+  DRAINSIM_CHECK(worker.running == 0);
+  DRAINSIM_CHECK(worker.unacked == 0);
+  DRAINSIM_CHECK(worker.buffer.empty());
+  DRAINSIM_CHECK(worker.eta_held.empty());
+  worker.alive = false;
+  worker.stopped = true;
+  worker.crash_after_commit_armed = 0;
+  ++worker.generation;
+}
+
+void WorkerPool::Start(uint32_t w) {
+  Worker& worker = workers_[w];
+  DRAINSIM_CHECK(!worker.alive);
+  DRAINSIM_CHECK(worker.stopped);
+  worker.alive = true;
+  worker.stopped = false;
+  worker.crash_after_commit_armed = 0;  // a crash fault that picked it without a pod: no-op
+  ++worker.generation;
+  AddToRing(w);
+}
+
 bool WorkerPool::Restart(uint32_t w, uint32_t generation) {
   Worker& worker = workers_[w];
   if (worker.alive || worker.generation != generation) return false;

@@ -45,6 +45,9 @@ struct Worker {
                             // ETA-held, not attempts left running on a closed channel)
   int64_t running = 0;      // attempts in progress (slots used): invariant (1)
   bool in_ring = false;     // listed as able to take a delivery: invariant (2)
+  // workers.autoscale: not running (never started, or removed), or being removed (its attempts
+  // may finish); either way it takes no delivery.
+  bool stopped = false;
   int64_t crash_after_commit_armed = 0;
   std::deque<Delivery> buffer;
   std::vector<EtaHold> eta_held;  // not counted in unacked; joins the buffer at the ETA
@@ -99,7 +102,7 @@ class WorkerPool {
   // Lists w if it is alive, not listed yet and below its prefetch.
   void AddToRing(uint32_t w) {
     Worker& worker = workers_[w];
-    if (worker.alive && !worker.in_ring && worker.unacked < prefetch_) {
+    if (worker.alive && !worker.stopped && !worker.in_ring && worker.unacked < prefetch_) {
       worker.in_ring = true;
       ring_.push_back(w);
     }
@@ -113,8 +116,10 @@ class WorkerPool {
     workers_[w].in_ring = false;
     return w;
   }
-  // Whether w can take one more delivery now: alive and below its prefetch.
-  bool CanTake(uint32_t w) const { return workers_[w].alive && workers_[w].unacked < prefetch_; }
+  // Whether w can take one more delivery now: alive, not stopped and below its prefetch.
+  bool CanTake(uint32_t w) const {
+    return workers_[w].alive && !workers_[w].stopped && workers_[w].unacked < prefetch_;
+  }
 
   // ---- the copies a worker holds --------------------------------------------------------------
   // A delivery joins w's prefetch buffer and counts as unacked.
@@ -170,6 +175,26 @@ class WorkerPool {
   // REQUIRES: no live attempt of w on its channel (ended, or TakeOffChannel); then unacked is
   // 0 afterwards (invariant (4)).
   HeldRanges TakeHeld(uint32_t w, std::vector<Delivery>& out);
+
+  // ---- workers.autoscale: workers started and removed (world_autoscale.cc) -------------------
+  // w stops taking deliveries (a removal began); its attempts may go on. Its prefetch buffer
+  // and ETA-held copies are appended to `out` (buffer first), no longer held: only copies in
+  // live attempts and withheld lost acks stay unacked (invariant (4)).
+  void Stop(uint32_t w, std::vector<Delivery>& out);
+  // w is gone: down, stopped, its generation moved on so that a restart scheduled by an earlier
+  // crash is stale. REQUIRES: w runs no attempt and holds no copy.
+  void Retire(uint32_t w);
+  // w starts afresh: alive, taking deliveries, listed in the ring; a new generation.
+  // REQUIRES: w was retired (Retire).
+  void Start(uint32_t w);
+  bool stopped(uint32_t w) const { return workers_[w].stopped; }
+  // One more worker, retired (down, stopped), for Start: its index. The pool only grows.
+  uint32_t AddRetired() {
+    Worker& worker = workers_.emplace_back();
+    worker.alive = false;
+    worker.stopped = true;
+    return size() - 1;
+  }
 
   // ---- crashes and restarts ---------------------------------------------------------------------
   // Worker w crashes: not alive, its generation moves on (stale restart and ETA events compare

@@ -22,7 +22,9 @@ bool IsEssential(EventType type) {
   // otherwise keep a finished run going until run.until.
   return type != EventType::kSample && type != EventType::kLiveQuery && type != EventType::kStop &&
          type != EventType::kVisibilityExpired && type != EventType::kDbServiceEnd &&
-         type != EventType::kDbDeadline && type != EventType::kEsmScale;
+         type != EventType::kDbDeadline && type != EventType::kEsmScale &&
+         type != EventType::kAutoscaleTick && type != EventType::kAutoscaleStart &&
+         type != EventType::kAutoscaleKill;
 }
 
 uint64_t MixFingerprint(uint64_t hash, uint64_t value) {
@@ -123,6 +125,12 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
     metrics_.results().lambda_esm = true;
     metrics_.results().esm_pollers_end = esm_->pollers();
   }
+  if (const auto& spec = scenario.workers.autoscale) {
+    autoscale_.emplace(*spec, scenario.workers.count);
+    metrics_.results().autoscale = true;
+    metrics_.results().autoscale_workers_max = scenario.workers.count;
+    metrics_.results().autoscale_workers_end = scenario.workers.count;
+  }
   if (scenario.broker.message_groups) {
     broker_.EnableGroups(*scenario.broker.message_groups);
     group_tallies_.emplace(*scenario.broker.message_groups);
@@ -176,6 +184,7 @@ void World::ScheduleRun() {
   At(until_, Event{EventType::kStop});
   if (options_.test_stall_at < until_) At(options_.test_stall_at, Event{EventType::kTestStall});
   ScheduleTestDefect();
+  ScheduleAutoscale();
 }
 
 // Called once, from Run's loop: inlined there, so the loop stays one function for the compiler.
@@ -333,6 +342,15 @@ void World::HandleControl(const Event& event) {
       break;
     case EventType::kAutoCommitDue:
       KafkaAutoCommitDue(event);
+      break;
+    case EventType::kAutoscaleTick:
+      AutoscaleTick();
+      break;
+    case EventType::kAutoscaleStart:
+      AutoscaleStart(event);
+      break;
+    case EventType::kAutoscaleKill:
+      AutoscaleKill(event);
       break;
     case EventType::kBrokerRestart:
       BrokerRestart(event);

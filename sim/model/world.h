@@ -47,6 +47,7 @@
 #include "sim/config/config.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/rng.h"
+#include "sim/model/autoscaler.h"
 #include "sim/model/backoff.h"
 #include "sim/model/broker_queues.h"
 #include "sim/model/database.h"
@@ -187,6 +188,13 @@ class World final : public Scheduler {
   void ThrottledReceive(MessageRef ref, Message& m);
   void EsmScale();
   void MaybeScheduleEsmScale();
+  // world_autoscale.cc: workers.autoscale's decisions carried out on the workers.
+  void ScheduleAutoscale();
+  void AutoscaleTick();
+  void AutoscaleStart(const Event& event);
+  void AutoscaleKill(const Event& event);
+  void DrainWorker(uint32_t worker_index);
+  void CountWorkerSeconds();  // Results::autoscale_worker_s up to now_
   // broker.message_groups: what a transition does to its message's group (in flight, the hold,
   // the order of acks).
   void NoteGroupTransition(const Message& message, MessageState from, MessageState to);
@@ -408,6 +416,7 @@ class World final : public Scheduler {
   std::optional<OrderingKeys> ordering_keys_;  // broker.message_group_kind ordering_key
   std::optional<EsmPollers> esm_;              // workers.lambda_esm
   std::optional<KafkaCommits> kafka_;          // broker.offset_commit other than "record"
+  std::optional<AutoscaledPool> autoscale_;    // workers.autoscale
 };
 
 }  // namespace drainsim::model

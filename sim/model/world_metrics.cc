@@ -51,6 +51,7 @@ void World::FillInstantColumns(Sample& s) {
   s.ack_pending = ack_pending_;
   s.oldest_age_s = broker_.OldestAgeSeconds(now_);
   s.workers_busy = pool_.busy_slots();
+  if (autoscale_) s.workers = autoscale_->receiving;
   if (database_) s.db_queue = database_->waiting();
   s.drain_active = drains_.any_active();
   s.fault_active = faults_.any_active();
@@ -96,6 +97,7 @@ void World::LiveQuery() {
 }
 
 Results World::Collect() {
+  if (autoscale_) CountWorkerSeconds();  // the pods still up at the run's end
   std::array<int64_t, config::kDlqReasonCount> dlq_by_reason{};
   messages_.ForEachLive([&](MessageRef, const Message& m) {
     if (m.state == MessageState::kDeadLettered) ++dlq_by_reason[static_cast<size_t>(m.dlq_reason)];

@@ -408,6 +408,33 @@ void CheckLambdaEsm(const config::Scenario& s, Context& c) {
   }
 }
 
+// workers.autoscale (docs/MODEL.md, "Autoscaled workers"): the range and what it cannot be
+// combined with, each at its own pointer.
+void CheckAutoscale(const config::Scenario& s, Context& c) {
+  if (!s.workers.autoscale) return;
+  const config::Autoscale& a = *s.workers.autoscale;
+  if (a.min > a.max) {
+    c.problems.Add("/workers/autoscale/min",
+                   std::to_string(a.min) + " is more than max " + std::to_string(a.max));
+  } else if (s.workers.count < a.min || s.workers.count > a.max) {
+    c.problems.Add("/workers/count", std::to_string(s.workers.count) +
+                                         " is outside workers.autoscale's [min, max] = [" +
+                                         std::to_string(a.min) + ", " + std::to_string(a.max) +
+                                         "]: with autoscale it is the workers at the start");
+  }
+  if (s.broker.partitions) {
+    c.problems.Add("/workers/autoscale",
+                   "cannot be combined with broker.partitions: a Kafka consumer group "
+                   "rebalances its partitions whenever a consumer joins or leaves, which "
+                   "autoscaled workers would do at every decision (not modelled)");
+  }
+  if (s.workers.lambda_esm) {
+    c.problems.Add("/workers/autoscale",
+                   "cannot be combined with workers.lambda_esm: Lambda scales its own execution "
+                   "environments and pollers; there is no worker pool to autoscale");
+  }
+}
+
 }  // namespace
 
 void CheckScenario(const config::Scenario& s, Context& c) {
@@ -419,6 +446,7 @@ void CheckScenario(const config::Scenario& s, Context& c) {
   CheckMessageGroupKind(s, c);
   CheckPartitions(s, c);
   CheckLambdaEsm(s, c);
+  CheckAutoscale(s, c);
   for (size_t i = 0; i < s.producers.size(); ++i) {
     if (!c.producer_origins[i].fields_ok) continue;
     CheckFields(s, s.producers[i].kind, s.producers[i].fields,

@@ -325,6 +325,16 @@ internal::Json CanonicalJson(const config::Scenario& s) {
         {"pollers_initial", esm->pollers_initial},
         {"pollers_added_per_min", esm->pollers_added_per_min}};
   }
+  if (const auto& a = s.workers.autoscale) {  // likewise, only when set
+    out["workers"]["autoscale"] = {{"metric", EnumJson(a->metric)},
+                                   {"target", a->target},
+                                   {"min", a->min},
+                                   {"max", a->max},
+                                   {"interval_s", SecondsJson(a->interval)},
+                                   {"lag_s", SecondsJson(a->lag)},
+                                   {"cooldown_s", SecondsJson(a->cooldown)},
+                                   {"grace_s", SecondsJson(a->grace)}};
+  }
   return out;
 }
 

@@ -206,6 +206,28 @@ void ReadLambdaEsm(const Node& node, config::Workers* workers) {
   workers->lambda_esm = esm;
 }
 
+// workers.autoscale; its agreement with the rest of the scenario (count within [min, max], no
+// partitions, no lambda_esm) is check_scenario.cc's.
+void ReadAutoscale(const Node& node, config::Workers* workers) {
+  ObjectReader o(NullAsAbsent(node));
+  if (!o.valid()) return;
+  config::Autoscale a;
+  if (auto m = ReadEnum<config::AutoscaleMetric>(o.Required("metric"))) a.metric = *m;
+  if (auto v = ReadNumber(o.Required("target"), Range::AboveAtMost(0, 1e9))) a.target = *v;
+  if (auto n = ReadInt(o.Optional("min"), Range::Closed(1, kFleetMax))) a.min = *n;
+  if (auto n = ReadInt(o.Required("max"), Range::Closed(1, kFleetMax))) a.max = *n;
+  if (auto d = ReadSeconds(o.Optional("interval_s"), Range::AboveAtMost(0, 3600))) {
+    a.interval = *d;
+  }
+  if (auto d = ReadSeconds(o.Optional("lag_s"), Range::Closed(0, 3600))) a.lag = *d;
+  if (auto d = ReadSeconds(o.Optional("cooldown_s"), Range::Closed(0, kDaySeconds))) {
+    a.cooldown = *d;
+  }
+  if (auto d = ReadSeconds(o.Optional("grace_s"), Range::Closed(0, kDaySeconds))) a.grace = *d;
+  o.Finish();
+  workers->autoscale = a;
+}
+
 void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
   ObjectReader o(node);
   if (!o.valid()) {
@@ -234,6 +256,7 @@ void ReadWorkers(const Node& node, Context& c, config::Workers* workers) {
   }
   ReadLambdaEsm(o.Optional("lambda_esm"), workers);
   c.has_lambda_esm = workers->lambda_esm.has_value();
+  ReadAutoscale(o.Optional("autoscale"), workers);
   o.Finish();
 }
 

@@ -236,6 +236,20 @@ TEST_CASE("liveness bound: slow pills add their slot time over the worker slots"
   CHECK((VariantLiveness(plan, fast) - DefaultLiveness(fast)).seconds() == 0);
 }
 
+TEST_CASE("liveness bound: an autoscaled pool counts its fewest workers and its kills",
+          "[chaos][policy][autoscale]") {
+  // poison-pills.json autoscaled from 10 workers down to min 2 (grace 30 s): the pills' slot
+  // time over the 2 workers certain to stay, 10 x 5 x 30 / 2 = 750 s, and a kill at the end of
+  // the grace period for each attempt a message can get (the most of any class: rate_limited's
+  // 10), 10 x 30 = 300 s: 1050 s in all.
+  std::string text = ReadShippedText("poison-pills.json");
+  SetJson(text, "/workers/autoscale",
+          R"({"metric": "depth", "target": 10, "min": 2, "max": 10, "grace_s": 30})");
+  const config::Scenario scaled = LoadTextOrFail(text);
+  const SwarmPlan plan = PlanOrFail(scaled);
+  CHECK((VariantLiveness(plan, scaled) - DefaultLiveness(scaled)).seconds() == 1050);
+}
+
 }  // namespace
 }  // namespace policy_draw_test
 }  // namespace drainsim::chaos::testing

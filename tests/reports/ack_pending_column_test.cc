@@ -1,5 +1,6 @@
 // The series' ack_pending column (docs/METRICS.md) is written only for a run whose scenario sets
 // broker.ack_pending_max: every other report keeps the columns it had before the field existed.
+// Likewise the workers column, only for a run whose scenario sets workers.autoscale.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,7 +29,8 @@ std::string HeaderOf(const std::string& csv) { return csv.substr(0, csv.find("\r
 TEST_CASE("series: ack_pending only for a run with ack_pending_max", "[reports][csv][json]") {
   model::Results plain = testing::FixtureResults();
   REQUIRE_FALSE(plain.ack_pending_limited);
-  CHECK(reports::SeriesColumnsOf(plain).size() + 1 == reports::SeriesColumns().size());
+  // Two columns left out: ack_pending and workers (autoscale only).
+  CHECK(reports::SeriesColumnsOf(plain).size() + 2 == reports::SeriesColumns().size());
   CHECK(HeaderOf(reports::CsvSeries(InputOf(plain))).find("ack_pending") == std::string::npos);
   CHECK_FALSE(
       nlohmann::json::parse(reports::JsonReport(InputOf(plain)))["series"].contains("ack_pending"));
@@ -38,7 +40,7 @@ TEST_CASE("series: ack_pending only for a run with ack_pending_max", "[reports][
   for (size_t i = 0; i < limited.series.size(); ++i) {
     limited.series[i].ack_pending = static_cast<int64_t>(i);
   }
-  CHECK(reports::SeriesColumnsOf(limited).size() == reports::SeriesColumns().size());
+  CHECK(reports::SeriesColumnsOf(limited).size() + 1 == reports::SeriesColumns().size());
   const std::string header = HeaderOf(reports::CsvSeries(InputOf(limited)));
   CHECK(header.rfind("t_s,depth,delayed_depth,dlq_depth,parked,in_flight,ack_pending,", 0) == 0);
   const nlohmann::json series =
@@ -47,6 +49,30 @@ TEST_CASE("series: ack_pending only for a run with ack_pending_max", "[reports][
   REQUIRE(series["ack_pending"].size() == limited.series.size());
   CHECK(series["ack_pending"][3] == 3);
   CHECK(series["ack_pending"][3].is_number_integer());
+}
+
+TEST_CASE("series: workers only for a run with workers.autoscale", "[reports][csv][json]") {
+  model::Results plain = testing::FixtureResults();
+  REQUIRE_FALSE(plain.autoscale);
+  CHECK(HeaderOf(reports::CsvSeries(InputOf(plain))).find(",workers,") == std::string::npos);
+  CHECK_FALSE(
+      nlohmann::json::parse(reports::JsonReport(InputOf(plain)))["series"].contains("workers"));
+
+  model::Results scaled = testing::FixtureResults();
+  scaled.autoscale = true;
+  for (size_t i = 0; i < scaled.series.size(); ++i) {
+    scaled.series[i].workers = static_cast<int64_t>(i + 1);
+  }
+  CHECK(reports::SeriesColumnsOf(scaled).size() + 1 == reports::SeriesColumns().size());
+  // Right after workers_busy.
+  CHECK(HeaderOf(reports::CsvSeries(InputOf(scaled))).find(",workers_busy,workers,") !=
+        std::string::npos);
+  const nlohmann::json report = nlohmann::json::parse(reports::JsonReport(InputOf(scaled)));
+  REQUIRE(report["series"].contains("workers"));
+  CHECK(report["series"]["workers"][3] == 4);
+  CHECK(report["series"]["workers"][3].is_number_integer());
+  CHECK(report["autoscale"].contains("worker_s"));
+  CHECK_FALSE(nlohmann::json::parse(reports::JsonReport(InputOf(plain))).contains("autoscale"));
 }
 
 }  // namespace

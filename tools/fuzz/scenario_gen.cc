@@ -252,6 +252,7 @@ std::string GenerateScenarioJson(std::string_view bytes) {
   s["alerts"] = Alerts(in, c);
   s["expect"] = Expect(in, c);
   LambdaEsm(in, c, s);
+  Autoscale(in, c, s);
   return s.dump(1);
 }
 

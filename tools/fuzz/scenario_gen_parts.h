@@ -60,5 +60,6 @@ Json Alerts(Choices& in, GenContext& c);
 Json Expect(Choices& in, const GenContext& c);
 // Adds workers.lambda_esm to the finished scenario `s` when the loader would accept it.
 void LambdaEsm(Choices& in, const GenContext& c, Json& s);
+void Autoscale(Choices& in, const GenContext& c, Json& s);
 
 }  // namespace drainsim::fuzz::internal

@@ -71,6 +71,28 @@ void LambdaEsm(Choices& in, const GenContext& c, Json& s) {
   s["workers"]["lambda_esm"] = esm;
 }
 
+// An autoscaled worker pool, within the loader's rules (check_scenario.cc CheckAutoscale): not
+// beside broker.partitions (nor the kafka preset, whose table sets them) or lambda_esm;
+// workers.count within [min, max]. Short intervals, lags, windows and grace periods often, so
+// that scale-ups, cancelled starts, drains and kills all happen within the generated runs. Drawn
+// after LambdaEsm, last, so that the scenarios drawn before stay as they were.
+void Autoscale(Choices& in, const GenContext& c, Json& s) {
+  if (!in.Chance(20)) return;
+  if (c.preset == "kafka" || s["workers"].contains("lambda_esm")) return;
+  const Json& b = s["broker"];
+  if (b.contains("partitions") && !b["partitions"].is_null()) return;
+  Json a = {{"metric", in.Chance(50) ? "depth" : "age"}};
+  a["target"] = in.Chance(50) ? in.RealIn(0.5, 20) : in.RealIn(1e-3, 1e4);
+  const int64_t min = in.IntIn(1, c.workers);
+  a["min"] = min;
+  a["max"] = c.workers + in.IntIn(0, in.Chance(70) ? 8 : 200);
+  if (in.Chance(50)) a["interval_s"] = in.Chance(50) ? in.RealIn(0.5, 30) : in.RealIn(1e-3, 3600);
+  if (in.Chance(50)) a["lag_s"] = in.RealIn(0, 60);
+  if (in.Chance(50)) a["cooldown_s"] = in.Chance(50) ? in.RealIn(0, 60) : in.RealIn(0, 86400);
+  if (in.Chance(50)) a["grace_s"] = in.RealIn(0, 60);
+  s["workers"]["autoscale"] = a;
+}
+
 Json Backoff(Choices& in, bool for_pubsub) {
   static const char* const kKinds[] = {"exponential", "constant", "linear", "sidekiq"};
   static const char* const kJitters[] = {"none",         "full",         "equal",
