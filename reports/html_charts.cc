@@ -305,6 +305,27 @@ void AddPartCharts(FigureBuilder& b, const Decorations& d, const model::Results&
   }
 }
 
+// broker.partitions: the largest lag of any partition, and the first three partitions' own.
+void AddPartitionChart(FigureBuilder& b, const Decorations& d, const model::Results& r,
+                       size_t max_points) {
+  if (r.partitions == 0) return;
+  svg::LineChart c = HtmlChart(d, "partition-lag", "Partition lag", {"lag", "records"}, max_points);
+  c.y_integer = true;
+  b.Column(c, "partition_lag_max", "largest", kMagenta);
+  const char* colours[] = {kBlue, kAmber, kTeal};
+  const int64_t shown = std::min<int64_t>(r.partitions, 3);
+  for (int64_t p = 0; p < shown; ++p) {
+    b.Column(c, "partition_lag_" + std::to_string(p), "partition " + std::to_string(p), colours[p]);
+  }
+  b.Add(std::move(c),
+        "Records of a partition not yet at rest (ready, in flight or uncommitted, delayed), at "
+        "each sample: the largest of the " +
+            std::to_string(r.partitions) +
+            " partitions', and partition by partition for the first " + std::to_string(shown) +
+            " (series.csv has up to 32). A partition held by a failing record climbs while the "
+            "others stay flat.");
+}
+
 // The DLQ's flows and the drains' rate.
 void AddFlowCharts(FigureBuilder& b, const Decorations& d, const model::Results& r,
                    size_t max_points) {
@@ -344,6 +365,7 @@ RunCharts ChartsOf(const ReportInput& input, size_t max_points) {
   FigureBuilder b(r.series, max_points, out);
   AddQueueCharts(b, d, r, input.context.marks, max_points);
   AddPartCharts(b, d, r, max_points);
+  AddPartitionChart(b, d, r, max_points);
   AddFlowCharts(b, d, r, max_points);
   return out;
 }

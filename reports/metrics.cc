@@ -71,13 +71,13 @@ std::vector<SeriesColumn> MakeColumns() {
       {"parked", Type::kCount, false, [=](const Sample& s) { return count(s.parked); }},
       {"in_flight", Type::kCount, false, [=](const Sample& s) { return count(s.in_flight); }},
       {"ack_pending", Type::kCount, false, [=](const Sample& s) { return count(s.ack_pending); },
-       /*ack_pending_only=*/true},
+       [](const model::Results& r) { return r.ack_pending_limited; }},
       {"oldest_age_s", Type::kReal, false, [](const Sample& s) { return s.oldest_age_s; }},
       {"dlq_inflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_inflow_per_s; }},
       {"dlq_outflow_per_s", Type::kReal, true, [](const Sample& s) { return s.dlq_outflow_per_s; }},
       {"workers_busy", Type::kCount, false, [=](const Sample& s) { return count(s.workers_busy); }},
       {"workers", Type::kCount, false, [=](const Sample& s) { return count(s.workers); },
-       /*ack_pending_only=*/false, /*autoscale_only=*/true},
+       [](const model::Results& r) { return r.autoscale; }},
       {"db_utilisation", Type::kReal, true, [](const Sample& s) { return s.db_utilisation; }},
       {"db_queue", Type::kCount, false, [=](const Sample& s) { return count(s.db_queue); }},
       {"live_p50_ms", Type::kReal, true, [](const Sample& s) { return s.live_p50_ms; }},
@@ -106,6 +106,17 @@ std::vector<SeriesColumn> MakeColumns() {
     c.push_back({"dlq_error_" + std::string(error.name), Type::kCount, false,
                  [=](const Sample& s) { return count(s.dlq_by_error[i]); }});
   }
+  // broker.partitions: the largest lag, then the first partitions' own, as many as it has.
+  c.push_back({"partition_lag_max", Type::kCount, false,
+               [=](const Sample& s) { return count(s.partition_lag_max); },
+               [](const model::Results& r) { return r.partitions > 0; }});
+  for (size_t p = 0; p < model::kPartitionLagColumns; ++p) {
+    c.push_back({"partition_lag_" + std::to_string(p), Type::kCount, false,
+                 [=](const Sample& s) {
+                   return p < s.partition_lag.size() ? count(s.partition_lag[p]) : 0.0;
+                 },
+                 [=](const model::Results& r) { return r.partitions > static_cast<int64_t>(p); }});
+  }
   c.push_back({"drain_active", Type::kFlag, false,
                [](const Sample& s) { return s.drain_active ? 1.0 : 0.0; }});
   c.push_back({"fault_active", Type::kFlag, false,
@@ -123,9 +134,7 @@ std::span<const SeriesColumn> SeriesColumns() {
 std::vector<const SeriesColumn*> SeriesColumnsOf(const model::Results& results) {
   std::vector<const SeriesColumn*> out;
   for (const SeriesColumn& column : SeriesColumns()) {
-    if (column.ack_pending_only && !results.ack_pending_limited) continue;
-    if (column.autoscale_only && !results.autoscale) continue;
-    out.push_back(&column);
+    if (!column.shown || column.shown(results)) out.push_back(&column);
   }
   return out;
 }

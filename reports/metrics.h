@@ -68,12 +68,11 @@ struct SeriesColumn {
   // The sample at t = 0 closes no interval: its value for such a column is 0 and means nothing.
   bool over_interval;
   std::function<double(const model::Sample&)> value;
-  // True iff written only for a run whose scenario sets broker.ack_pending_max (ack_pending):
-  // other runs' reports stay as they were before the column existed.
-  bool ack_pending_only = false;
-  // True iff written only for a run whose scenario sets workers.autoscale (workers), for the
-  // same reason.
-  bool autoscale_only = false;
+  // Null: every report writes the column. Set: only a run for which it is true, so that other
+  // runs' reports stay as they were before the column existed (ack_pending with
+  // broker.ack_pending_max, workers with workers.autoscale, partition_lag_* with
+  // broker.partitions).
+  std::function<bool(const model::Results&)> shown{};
 };
 
 // Every column of report.json's `series`, each once: t_s, the depths, ..., drain_rate_per_s,

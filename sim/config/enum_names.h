@@ -160,7 +160,8 @@ DRAINSIM_ENUM_TABLE(
     {SeriesMetric::kDlqOutflow, "dlq_outflow_per_s"}, {SeriesMetric::kWorkersBusy, "workers_busy"},
     {SeriesMetric::kDbUtilisation, "db_utilisation"}, {SeriesMetric::kDbQueue, "db_queue"},
     {SeriesMetric::kLiveP50, "live_p50_ms"}, {SeriesMetric::kLiveP99, "live_p99_ms"},
-    {SeriesMetric::kLiveErrors, "live_errors_per_s"})
+    {SeriesMetric::kLiveErrors, "live_errors_per_s"},
+    {SeriesMetric::kPartitionLagMax, "partition_lag_max"})
 DRAINSIM_ENUM_TABLE(DistributionKind, {DistributionKind::kConstant, "constant"},
                     {DistributionKind::kUniform, "uniform"},
                     {DistributionKind::kExponential, "exponential"},

@@ -353,6 +353,8 @@ enum class SeriesMetric : uint8_t {
   kLiveP50,        // "live_p50_ms"
   kLiveP99,        // "live_p99_ms"
   kLiveErrors,     // "live_errors_per_s"
+  // "partition_lag_max": the largest lag of any partition (broker.partitions only).
+  kPartitionLagMax,
 };
 
 // Discriminators of the variants (order = order of the variant's alternatives).

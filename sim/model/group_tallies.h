@@ -4,7 +4,11 @@
 //  - a hold: the time one message kept its group from delivering others, from the delivery that
 //    made it the group's head until it stopped being in flight or back at the group's front
 //    (acked, dead-lettered, parked, expired, delayed, lost). A poison message under SQS holds its
-//    group for maxReceiveCount x the visibility timeout.
+//    group for maxReceiveCount x the visibility timeout;
+//  - a partition's lag (broker.partitions only, Track(true)): its messages not yet at rest, i.e.
+//    ready, delayed, in flight (a processed record whose offset is not committed included) or
+//    waiting for DLQ room; Kafka's consumer lag in records (log-end offset minus committed
+//    offset) when offsets are committed per record.
 //
 // Thread-safety: one run's state; not shared.
 #pragma once
@@ -13,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/base/check.h"
 #include "sim/engine/time.h"
 
 namespace drainsim::model {
@@ -44,6 +49,17 @@ class GroupTallies {
     Note(now - h.since);
   }
 
+  // Lag bookkeeping, on only for partitions: a message of `group` entered or left the states
+  // that count (see above).
+  void Track(bool on) { lag_.assign(on ? acked_after_.size() : 0, 0); }
+  bool tracking() const { return !lag_.empty(); }
+  void Entered(uint32_t group) { ++lag_[group]; }
+  void Left(uint32_t group) {
+    DRAINSIM_CHECK(lag_[group] > 0);
+    --lag_[group];
+  }
+  const std::vector<int64_t>& lag() const { return lag_; }
+
   int64_t ordering_violations() const { return ordering_violations_; }
   // The longest hold, counting the ones still going on at `now`.
   engine::Duration HoldMaxAt(engine::Instant now) const {
@@ -66,6 +82,7 @@ class GroupTallies {
 
   std::vector<uint64_t> acked_after_;
   std::vector<Hold> holds_;
+  std::vector<int64_t> lag_;  // per group; empty unless tracking
   int64_t ordering_violations_ = 0;
   engine::Duration hold_max_;
 };

@@ -43,6 +43,10 @@ struct KindResults {
 
 // One row of the time series, taken every run.sample_every from 0, and one more at the instant
 // the run ended (unless it ended on a sampling instant): the last row is the end state.
+// Partitions whose lag the series shows one by one (more would make a CSV no one reads; the
+// largest lag of all is its own column).
+inline constexpr size_t kPartitionLagColumns = 32;
+
 struct Sample {
   double t_s = 0;
   int64_t depth = 0;          // ready in the main queue
@@ -79,6 +83,10 @@ struct Sample {
   // included). Written to the reports only with autoscale (reports/metrics.h), after
   // workers_busy.
   int64_t workers = 0;
+  // broker.partitions only (empty and 0 otherwise): the lag of the first kPartitionLagColumns
+  // partitions and the largest lag of any partition (group_tallies.h), at the sample instant.
+  std::vector<int64_t> partition_lag{};
+  int64_t partition_lag_max = 0;
 };
 
 // One drain plan's run.

@@ -140,6 +140,7 @@ World::World(const config::Scenario& scenario, uint64_t seed, const RunOptions& 
   } else if (scenario.broker.partitions) {
     broker_.EnablePartitions(*scenario.broker.partitions, pool_.size());
     group_tallies_.emplace(*scenario.broker.partitions);
+    group_tallies_->Track(true);  // partition lag in the series
     const auto commit = scenario.broker.offset_commit.value_or(config::OffsetCommit::kRecord);
     if (commit != config::OffsetCommit::kRecord) {
       kafka_.emplace(commit, scenario.broker.max_poll_records.value_or(500),

@@ -349,6 +349,7 @@ class World final : public Scheduler {
   // The columns of a series row only World can see, at now_: the ledger's counts, the oldest
   // message's age, busy slots, the database's queue, whether a drain or a fault is active.
   void FillInstantColumns(Sample& sample);
+  void FillPartitionLag(Sample& s) const;  // broker.partitions
   void LiveQuery();
   Results Collect();
   void EnterPipeline(const PipelineEntry& entry) {

@@ -28,6 +28,12 @@ bool AckPending(MessageState state, const Message& m) {
          state == MessageState::kInFlight;
 }
 
+// A partition's lag counts its messages in these states (group_tallies.h).
+bool CountsAsLag(MessageState state) {
+  return state == MessageState::kReady || state == MessageState::kDelayed ||
+         state == MessageState::kInFlight || state == MessageState::kDeadLetterWaiting;
+}
+
 }  // namespace
 
 void World::Transition(Message& message, MessageState to, const TransitionNote& note) {
@@ -62,6 +68,10 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
 
 void World::NoteGroupTransition(const Message& message, MessageState from, MessageState to) {
   if (from == to) return;
+  if (group_tallies_->tracking() && CountsAsLag(from) != CountsAsLag(to)) {
+    const uint32_t partition = broker_.groups().GroupOf(message.id);
+    CountsAsLag(to) ? group_tallies_->Entered(partition) : group_tallies_->Left(partition);
+  }
   if (ordering_keys_) [[unlikely]] {
     NoteKeyTransition(message, from, to);  // world_ordered.cc
     return;

@@ -55,6 +55,24 @@ void World::FillInstantColumns(Sample& s) {
   if (database_) s.db_queue = database_->waiting();
   s.drain_active = drains_.any_active();
   s.fault_active = faults_.any_active();
+  if (group_tallies_ && group_tallies_->tracking()) FillPartitionLag(s);
+}
+
+void World::FillPartitionLag(Sample& s) const {
+  const std::vector<int64_t>& lag = group_tallies_->lag();
+  s.partition_lag.assign(lag.begin(), lag.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                        lag.size(), kPartitionLagColumns)));
+  int64_t total = 0;
+  s.partition_lag_max = 0;
+  for (const int64_t l : lag) {
+    total += l;
+    s.partition_lag_max = std::max(s.partition_lag_max, l);
+  }
+  // The lags are kept per transition; they must add up to the ledger's states they count.
+  DRAINSIM_CHECK(total == ledger_.count(MessageState::kReady) +
+                              ledger_.count(MessageState::kDelayed) +
+                              ledger_.count(MessageState::kInFlight) +
+                              ledger_.count(MessageState::kDeadLetterWaiting));
 }
 
 void World::TakeSample(SampleWhen when) {

@@ -109,6 +109,9 @@ MessageRef World::Publish(uint32_t kind_index, uint32_t source_index, bool from_
   metrics_.Published(kind_index);
   faults_.AssignPublishFates(m, now_);
   if (state == MessageState::kReady) broker_.PushReady(ref);
+  if (group_tallies_ && group_tallies_->tracking() && state != MessageState::kDeadLettered) {
+    group_tallies_->Entered(broker_.groups().GroupOf(m.id));  // a new record: lag + 1
+  }
   if (state != MessageState::kDeadLettered) {
     EnterPipeline(PipelineEntry{m.entered_queue_at, ref, m.replays});
   }

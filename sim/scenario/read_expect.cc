@@ -106,6 +106,8 @@ const char* MissingSection(config::SeriesMetric m, const Context& c) {
     case config::SeriesMetric::kLiveP99:
     case config::SeriesMetric::kLiveErrors:
       return c.has_live_traffic ? nullptr : "database.live_traffic";
+    case config::SeriesMetric::kPartitionLagMax:
+      return c.has_partitions ? nullptr : "broker.partitions";
     default:
       return nullptr;
   }

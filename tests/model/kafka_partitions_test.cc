@@ -137,6 +137,35 @@ TEST_CASE("kafka: a poison record stalls its partition for exactly 10 attempts, 
   CHECK(r.dlq_end == 0);
 }
 
+// The series shows each partition's lag (group_tallies.h): the stalled partition keeps its poison
+// record and the orders behind it for the 10 s of attempts, while the other one empties within
+// 2 s (its orders, at most 20, take 100 ms each). Sampled every second.
+TEST_CASE("kafka: the series shows the stalled partition's lag and the other's at 0",
+          "[model][partitions][kafka]") {
+  config::Scenario s = PoisonNight(false);
+  s.run.sample_every = engine::Duration::Seconds(1);
+  Recorder rec;
+  const Results r = RunAudited(s, rec);
+  CheckConserved(r);
+  const uint32_t held = MessageGroups::GroupOf(0, 2);
+  int64_t behind = 0;  // orders in the poison's partition
+  for (uint64_t id = 1; id <= 20; ++id) behind += MessageGroups::GroupOf(id, 2) == held;
+  REQUIRE(behind > 0);
+  REQUIRE(r.series.size() > 10);
+  CHECK(r.series[0].partition_lag == std::vector<int64_t>{held == 0 ? 1 + behind : 20 - behind,
+                                                          held == 1 ? 1 + behind : 20 - behind});
+  for (size_t t = 3; t <= 9; ++t) {
+    INFO("t = " << t << " s");
+    REQUIRE(r.series[t].t_s == static_cast<double>(t));
+    CHECK(r.series[t].partition_lag[held] == 1 + behind);
+    CHECK(r.series[t].partition_lag[1 - held] == 0);
+    CHECK(r.series[t].partition_lag_max == 1 + behind);
+  }
+  // The run's last sample: every record acked or skipped.
+  CHECK(r.series.back().partition_lag == std::vector<int64_t>{0, 0});
+  CHECK(r.series.back().partition_lag_max == 0);
+}
+
 TEST_CASE("kafka: with a dead-letter topic the tenth failure dead-letters the record",
           "[model][partitions][kafka]") {
   Recorder rec;

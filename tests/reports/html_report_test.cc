@@ -190,6 +190,7 @@ TEST_CASE("html: the headline panel and the verdicts", "[reports][html]") {
 TEST_CASE("html: the platform's cards match the Markdown rows", "[reports][html]") {
   Page page;
   CHECK(!Contains(page.Html(), "rebalances"));
+  CHECK(!Contains(page.Html(), "Partition lag"));
   page.results.partitions = 8;
   page.results.rebalances = 3;
   page.results.group_hold_max_s = 12.5;
@@ -201,6 +202,7 @@ TEST_CASE("html: the platform's cards match the Markdown rows", "[reports][html]
   page.results.dead_letter_waiting_end = 6;
   const std::string html = page.Html();
   CHECK(Contains(html, ">8 partitions<"));
+  CHECK(Contains(html, "Partition lag"));  // the chart: the largest lag and partitions 0-2
   CHECK(Contains(html, ">3 rebalances; longest hold 12.5 s; 2 ordering violations<"));
   CHECK(Contains(html, ">17 throttled receives<"));
   CHECK(Contains(html, ">4 dead-lettered without being processed; 5 pollers at the end<"));

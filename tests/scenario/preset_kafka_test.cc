@@ -20,13 +20,13 @@ Json Kafka() { return testing::PresetScenario("kafka"); }
 TEST_CASE("preset kafka: defaults in the struct", "[presets][kafka]") {
   const config::Scenario s = MustLoad(Kafka());
   const config::Broker& b = s.broker;
-  CHECK(b.partitions == 1);                                        // num.partitions
+  CHECK(b.partitions == 1);                                       // num.partitions
   CHECK(b.session_timeout == engine::Duration::Seconds(45));      // session.timeout.ms
   CHECK(b.visibility_timeout == engine::Duration::Seconds(300));  // max.poll.interval.ms
   CHECK(b.stale_ack == config::StaleAck::kRefused);               // CommitFailedException
   CHECK(b.requeue_on_crash == config::RequeueOnCrash::kImmediate);
   CHECK(b.retention == engine::Duration::Seconds(604800));  // log.retention.hours 168
-  CHECK_FALSE(b.dead_letter_queue);                          // the default recoverer logs
+  CHECK_FALSE(b.dead_letter_queue);                         // the default recoverer logs
   CHECK(b.without_dlq == config::WithoutDlq::kSkipped);
   CHECK(b.dlq_retention == engine::Duration::Seconds(604800));
   CHECK_FALSE(b.receive_count_max.has_value());
@@ -61,9 +61,10 @@ TEST_CASE("preset kafka: a dead-letter topic, more partitions, kept by dump", "[
   CHECK_FALSE(dump.at("broker").contains("partitions"));
 }
 
-TEST_CASE("preset kafka: partitions out of range, under other presets and beside other orders "
-          "refused at their pointers",
-          "[presets][kafka]") {
+TEST_CASE(
+    "preset kafka: partitions out of range, under other presets and beside other orders "
+    "refused at their pointers",
+    "[presets][kafka]") {
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/partitions", 0)), "/broker/partitions", "");
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/partitions", 100'001)), "/broker/partitions", "");
   for (const char* preset : {"sqs", "rabbitmq-quorum", "pubsub", "azure-service-bus",
@@ -75,8 +76,8 @@ TEST_CASE("preset kafka: partitions out of range, under other presets and beside
   const Json plain = With(testing::PresetScenario(""), "/broker/partitions", 4);
   CHECK_PROBLEM(Load(With(plain, "/broker/message_groups", 4)), "/broker/partitions",
                 "message_groups");
-  CHECK_PROBLEM(Load(With(Kafka(), "/broker/requeue_position", "head")),
-                "/broker/requeue_position", "partitions");
+  CHECK_PROBLEM(Load(With(Kafka(), "/broker/requeue_position", "head")), "/broker/requeue_position",
+                "partitions");
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/max_length", 10)), "/broker/max_length", "partitions");
   CHECK_PROBLEM(Load(With(testing::PresetScenario(""), "/broker/session_timeout_s", 45)),
                 "/broker/session_timeout_s", "only with broker.partitions");
@@ -94,8 +95,8 @@ TEST_CASE("preset kafka: no broker-side delivery count (fixed rule)", "[presets]
   CHECK_PROBLEM(Load(With(Kafka(), "/broker/delivery_limit", 5)), "/broker/delivery_limit",
                 "offsets, not a delivery count");
   // Spring Kafka's attempts are the application's: any attempts_max loads.
-  const Json three = With(Kafka(), "/retry/classes/transient",
-                          Json{{"action", "retry"}, {"attempts_max", 3}});
+  const Json three =
+      With(Kafka(), "/retry/classes/transient", Json{{"action", "retry"}, {"attempts_max", 3}});
   CHECK(MustLoad(three).retry.classes.transient.attempts_max == 3);
 }
 
@@ -104,8 +105,8 @@ TEST_CASE("without_dlq skipped: only without a DLQ, and a drain is refused besid
   CHECK_PROBLEM(Load(With(With(Kafka(), "/broker/dead_letter_queue", true), "/broker/without_dlq",
                           "skipped")),
                 "/broker/without_dlq", "only with dead_letter_queue false");
-  const Json drain = With(Kafka(), "/drains",
-                          Json::array({Json{{"start_at_s", 10}, {"strategy", "bulk"}}}));
+  const Json drain =
+      With(Kafka(), "/drains", Json::array({Json{{"start_at_s", 10}, {"strategy", "bulk"}}}));
   CHECK_PROBLEM(Load(drain), "/drains/0", "skips a record whose attempts ran out");
 }
 
@@ -118,6 +119,16 @@ TEST_CASE("partitions: the ordering figures may be expected", "[presets][kafka]"
   Json plain = testing::PresetScenario("sqs");
   plain["expect"] = Json::array({Json{{"metric", "rebalances"}, {"equals", 0}}});
   CHECK_PROBLEM(Load(plain), "/expect/0/metric", "broker.partitions");
+}
+
+TEST_CASE("partitions: the largest partition lag may be expected always or sometimes",
+          "[presets][kafka]") {
+  const Json expect = Json::array({Json{{"always", "partition_lag_max"}, {"max", 5000}}});
+  CHECK(MustLoad(With(Kafka(), "/expect", expect)).expect.size() == 1);
+  Json plain = testing::PresetScenario("sqs");
+  plain["expect"] = Json::array({Json{{"sometimes", "partition_lag_max"}, {"max", 10}}});
+  CHECK_PROBLEM(Load(plain), "/expect/0/sometimes",
+                "\"partition_lag_max\" needs broker.partitions");
 }
 
 }  // namespace
