@@ -3,9 +3,15 @@
 // World coordinates: it routes each event to its handler and does to the messages what the
 // components decide. Its handlers are split over files by topic:
 //   world.cc          the event loop, the fingerprint, the run's end
+//   world_events.cc   routing each event to its handler
 //   world_audit.cc    the test defects' schedule
 //   world_publish.cc  producers' ticks, the backlog, fates decided at publish
-//   world_broker.cc   delivery, visibility timeouts, parking, crashes, broker restarts
+//   world_broker.cc   delivery, visibility timeouts, the delay queue, parking
+//   world_crash.cc    worker crashes and restarts, rebalances, broker restarts
+//   world_ordered.cc  Pub/Sub ordering keys (message_group_kind ordering_key)
+//   world_kafka.cc    Kafka polls and offset commits (offset_commit other than record)
+//   world_esm.cc      a Lambda event-source mapping's pollers
+//   world_autoscale.cc  an autoscaled pool's decisions, starts and graceful removals
 //   world_dlq.cc      dead-lettering, the DLQ's retention and cap, what the broker loses
 //   world_attempt.cc  handler steps, successes, commits
 //   world_retry.cc    failures, and doing to the message what the retry policy decides

@@ -109,6 +109,9 @@ void ReadExpect(const Node& node, Context& context, std::vector<config::Expectat
 // Checks that need the whole scenario: key_pattern placeholders, sections that kinds and
 // faults rely on, that something is published, and the size estimate.
 void CheckScenario(const config::Scenario& scenario, Context& context);
+// Part of CheckScenario: message groups, partitions, polls and commits, the Lambda ESM and
+// autoscale (check_consumers.cc).
+void CheckConsumerShapes(const config::Scenario& scenario, Context& context);
 
 // The broker's hard limits (presets.h): a value the scenario gave beyond what the preset's
 // broker allows, and drains faster than broker.redrive_rate_max_per_s (check_presets.cc).
