@@ -52,7 +52,8 @@ void World::AutoscaleTick() {
     int64_t more = wanted - before;
     for (uint32_t w = 0; more > 0; ++w) {
       if (w == a.workers.size()) {
-        DRAINSIM_CHECK(pool_.AddRetired() == w);
+        const uint32_t added = pool_.AddRetired();  // not inside the check: it changes the pool
+        DRAINSIM_CHECK(added == w);
         a.workers.push_back(ScaledWorker::kOff);
         a.epoch.push_back(0);
       }

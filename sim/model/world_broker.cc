@@ -68,16 +68,15 @@ void World::Transition(Message& message, MessageState to, const TransitionNote& 
 
 void World::NoteGroupTransition(const Message& message, MessageState from, MessageState to) {
   if (from == to) return;
-  if (group_tallies_->tracking() && CountsAsLag(from) != CountsAsLag(to)) {
-    const uint32_t partition = broker_.groups().GroupOf(message.id);
-    CountsAsLag(to) ? group_tallies_->Entered(partition) : group_tallies_->Left(partition);
-  }
   if (ordering_keys_) [[unlikely]] {
     NoteKeyTransition(message, from, to);  // world_ordered.cc
     return;
   }
   MessageGroups& groups = broker_.groups();
   const uint32_t group = groups.GroupOf(message.id);
+  if (group_tallies_->tracking() && CountsAsLag(from) != CountsAsLag(to)) {  // partitions only
+    CountsAsLag(to) ? group_tallies_->Entered(group) : group_tallies_->Left(group);
+  }
   if (from == MessageState::kInFlight && !KafkaReleased(message)) groups.RemoveInFlight(group);
   if (to == MessageState::kInFlight) {
     groups.AddInFlight(group);
